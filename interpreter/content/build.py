@@ -1,0 +1,404 @@
+"""Turn checked documents into the compiled content model, resolving every cross-reference."""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import paths
+from ..diagnostics import ContentError, Pos, Report, did_you_mean
+from ..effects import ast as A
+from ..effects.compiler import CompileEnv, Compiler
+from ..effects.parser import EffectSyntaxError, parse
+from . import schema_check
+from .files import Document, discover
+from .model import (Ability, Area, Awaken, ContentModel, Faction, Layout, Modifier, Requirement,
+                    Ruleset, Spellbook, UnitType)
+
+# Names every effect may use; which are bound depends on where it runs (see docs/effect-language.md).
+EFFECT_VARS = {"me", "enemy", "enemies", "players", "self", "event", "battle", "subject", "value", "area"}
+RESULTS = {"kill", "pain", "eliminate"}
+CLASSES = {"cultist", "monster", "terror", "great-old-one"}
+
+
+@dataclass
+class Content:
+    """Everything loaded for one set of folders: the model plus all diagnostics."""
+
+    model: ContentModel
+    report: Report
+    folders: list[Path]
+
+    @property
+    def ok(self) -> bool:
+        return not self.report.errors
+
+    def require_ok(self) -> "Content":
+        if not self.ok:
+            raise ContentError(self.report.errors)
+        return self
+
+
+def _const(value: Any) -> Any:
+    return lambda ctx: value
+
+
+class Builder:
+    def __init__(self, docs: list[Document], report: Report):
+        self.docs = docs
+        self.report = report
+        self.model = ContentModel()
+        self.ids: dict[str, set[str]] = {}
+
+    # -- compile helpers ----------------------------------------------------------------------
+    def _env(self, doc: Document, key: tuple[object, ...], extra: set[str] | None = None) -> CompileEnv:
+        return CompileEnv(self.report, lambda line, col: doc.positions.text_pos(key, line, col),
+                          self.ids, EFFECT_VARS | (extra or set()), "/".join(map(str, key)))
+
+    def expr(self, doc: Document, key: tuple[object, ...], value: Any) -> Any:
+        """Compile an int/bool/expression-string value at `key`; None when absent or unknown."""
+        if value is None or isinstance(value, dict):
+            return None
+        if isinstance(value, (bool, int)):
+            return _const(value)
+        try:
+            tree = parse(str(value), start="expr_start")
+        except EffectSyntaxError as exc:
+            self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
+            return None
+        return Compiler(self._env(doc, key)).expr(tree, self._env(doc, key))  # type: ignore[arg-type]
+
+    def program(self, doc: Document, key: tuple[object, ...], text: Any) -> Any:
+        if text is None:
+            return None
+        try:
+            tree = parse(str(text))
+        except EffectSyntaxError as exc:
+            self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
+            return None
+        assert isinstance(tree, A.Program)
+        env = self._env(doc, key)
+        return Compiler(env).program(tree, env)
+
+    def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
+        if isinstance(value, dict) and "unknown" in value:
+            self.report.warning(doc.pos(*key), "unknown-value", f"{what} is unknown: {value['unknown']}")
+            return str(value["unknown"])
+        return None
+
+    # -- abilities ---------------------------------------------------------------------------
+    def ability(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], owner: str, holder: str) -> Ability:
+        akey = f"{owner or doc.id}/{d['id']}"
+        mods = []
+        for i, m in enumerate(d.get("modifiers", [])):
+            mk = key + ("modifiers", i)
+            unk = self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
+            val = m["value"]
+            if unk is not None:
+                val = val.get("interpretation")
+            mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when")),
+                                 self.expr(doc, mk + ("value",), val) or _const(None), akey, doc.pos(*mk)))
+        unknown = d.get("unknown")
+        if unknown:
+            self.report.warning(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}")
+        cost_unknown = self.unknown_of(doc, key + ("cost",), d.get("cost"), f"cost of {d['name']}")
+        return Ability(
+            key=akey, id=d["id"], name=d["name"], owner=owner, holder=holder, window=d["window"],
+            cost=self.expr(doc, key + ("cost",), d.get("cost")),
+            condition=self.expr(doc, key + ("condition",), d.get("condition")),
+            effect=self.program(doc, key + ("effect",), d.get("effect")),
+            optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
+            modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
+            unknown=unknown or cost_unknown)
+
+    def unit(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], faction: str, cls: str | None = None) -> UnitType:
+        unknown = []
+        for f in ("cost", "combat"):
+            if self.unknown_of(doc, key + (f,), d.get(f), f"{f} of {d['name']}") is not None:
+                unknown.append(f)
+        def value(f: str) -> Any:
+            v = d.get(f)
+            if isinstance(v, dict):
+                v = v.get("interpretation")
+            return self.expr(doc, key + (f,), v) or _const(None)
+        opts = d.get("cost-options")
+        if opts is None and isinstance(d.get("cost"), int) and not isinstance(d.get("cost"), bool):
+            opts = [d["cost"]]
+        awaken = None
+        if "awaken" in d:
+            a = d["awaken"]
+            ak = key + ("awaken",)
+            awaken = Awaken(self.expr(doc, ak + ("condition",), a.get("condition")),
+                            self.expr(doc, ak + ("where",), a["where"]) or _const([]),
+                            self.program(doc, ak + ("effect",), a.get("effect")),
+                            bool(a.get("replace-gate", False)), a.get("text", ""))
+        abilities = tuple(self.ability(doc, key + ("abilities", i), ab, faction, f"unit:{d['id']}")
+                          for i, ab in enumerate(d.get("abilities", [])))
+        return UnitType(faction, d["id"], d["name"], cls or d["class"], int(d.get("count", 1)),
+                        value("cost"), tuple(opts) if opts else None, value("combat"), abilities, awaken,
+                        doc.pos(*key), tuple(unknown))
+
+    # -- kinds -------------------------------------------------------------------------------
+    def collect_ids(self, chosen: list[Document]) -> None:
+        ids: dict[str, set[str]] = {k: set() for k in ("kind", "faction", "area", "spellbook", "ability", "token")}
+        ids["class"] = set(CLASSES)
+        ids["result"] = set(RESULTS)
+        from ..content.schema_check import _validators  # noqa: F401  (schemas loaded once)
+        for doc in chosen:
+            d = doc.data
+            k = doc.kind
+            if k == "faction":
+                ids["faction"].add(d["id"])
+                for u in d.get("units", []) + d.get("great-old-ones", []):
+                    ids["kind"].add(u["id"])
+                for s in d.get("spellbooks", []):
+                    ids["spellbook"].add(s["id"])
+                    ids["ability"].update(a["id"] for a in s.get("abilities", []))
+                ids["ability"].update(a["id"] for a in d.get("abilities", []))
+                for u in d.get("units", []) + d.get("great-old-ones", []):
+                    ids["ability"].update(a["id"] for a in u.get("abilities", []))
+                ids["token"].update(t["id"] for t in d.get("tokens", []))
+            elif k == "map":
+                for part in d.get("parts", {}).values():
+                    ids["area"].update(a["id"] for a in part.get("areas", []))
+            elif k == "neutral-unit":
+                ids["kind"].add(d["unit"]["id"])
+            elif k == "neutral-spellbook":
+                ids["spellbook"].add(d["spellbook"]["id"])
+                ids["ability"].update(a["id"] for a in d["spellbook"].get("abilities", []))
+            elif k == "loyalty-card":
+                ids["kind"].add(d["great-old-one"]["id"])
+                ids["faction"].add(d["id"])
+                for s in d.get("spellbooks", []):
+                    ids["spellbook"].add(s["id"])
+            elif k == "token":
+                ids["token"].add(d["id"])
+        self.ids = ids
+
+    def faction(self, doc: Document) -> None:
+        d = doc.data
+        fid = d["id"]
+        units: dict[str, UnitType] = {}
+        for i, u in enumerate(d["units"]):
+            if u["id"] in units:
+                self.report.error(doc.pos("units", i, "id"), "duplicate-id", f"unit '{u['id']}' defined twice")
+            units[u["id"]] = self.unit(doc, ("units", i), u, fid)
+        for i, g in enumerate(d["great-old-ones"]):
+            if g["id"] in units:
+                self.report.error(doc.pos("great-old-ones", i, "id"), "duplicate-id", f"unit '{g['id']}' defined twice")
+            units[g["id"]] = self.unit(doc, ("great-old-ones", i), g, fid, "great-old-one")
+        books = {}
+        for i, s in enumerate(d["spellbooks"]):
+            books[s["id"]] = self.spellbook(doc, ("spellbooks", i), s, fid)
+        reqs = tuple(self.requirement(doc, ("requirements", i), r, fid) for i, r in enumerate(d["requirements"]))
+        req_ids = {r.id for r in reqs}
+        for i, r in enumerate(reqs):
+            for j, other in enumerate(r.together):
+                if other not in req_ids:
+                    self.report.error(doc.pos("requirements", i, "together", j), "unknown-reference",
+                                      f"unknown requirement '{other}'{did_you_mean(other, req_ids)}")
+        if len(reqs) != len(books):
+            self.report.warning(doc.pos("requirements"), "spellbook-count",
+                                f"{len(reqs)} requirements but {len(books)} spellbooks")
+        abilities = tuple(self.ability(doc, ("abilities", i), a, fid, "faction") for i, a in enumerate(d.get("abilities", [])))
+        setup = {"power": 8, "cultists": 6, "gate": True, **d.get("setup", {})}
+        if setup["cultists"] and not any(u.cls == "cultist" for u in units.values()):
+            self.report.error(doc.pos("setup"), "setup", "setup places cultists but the faction has no cultist unit")
+        self.model.factions[fid] = Faction(fid, d["name"], setup, abilities, units, reqs, books,
+                                           {t["id"]: t["count"] for t in d.get("tokens", [])}, doc.pos(),
+                                           doc.expansion)
+        if d.get("status") == "incomplete":
+            self.report.warning(doc.pos("status"), "incomplete", f"faction '{fid}' is incomplete: {d.get('incomplete-reason', 'no reason given')}")
+
+    def spellbook(self, doc: Document, key: tuple[object, ...], s: dict[str, Any], owner: str) -> Spellbook:
+        if s.get("unknown"):
+            self.report.warning(doc.pos(*key), "unknown-value", f"spellbook '{s['name']}' is not fully known: {s['unknown']}")
+        abilities = tuple(self.ability(doc, key + ("abilities", i), a, owner, f"spellbook:{s['id']}")
+                          for i, a in enumerate(s.get("abilities", [])))
+        return Spellbook(f"{owner}/{s['id']}", s["id"], s["name"], owner, s.get("text", ""), abilities,
+                         doc.pos(*key), s.get("unknown"))
+
+    def requirement(self, doc: Document, key: tuple[object, ...], r: dict[str, Any], owner: str) -> Requirement:
+        act = r.get("action")
+        when = "action" if act is not None else r.get("when", "state")
+        if act is None and "condition" not in r:
+            self.report.error(doc.pos(*key), "requirement", "a requirement needs a 'condition' or an 'action'")
+        ak = key + ("action",)
+        return Requirement(
+            f"{owner}/{r['id']}", r["id"], r["text"], when,
+            self.expr(doc, key + ("condition",), r.get("condition")),
+            self.expr(doc, ak + ("cost",), act.get("cost", 0)) if act is not None else None,
+            self.expr(doc, ak + ("condition",), act.get("condition")) if act is not None else None,
+            self.program(doc, ak + ("effect",), act.get("effect")) if act is not None else None,
+            bool(act.get("unlimited", False)) if act is not None else False,
+            self.program(doc, key + ("effect",), r.get("effect")),
+            tuple(r.get("together", [])), doc.pos(*key))
+
+    def map(self, doc: Document) -> None:
+        d = doc.data
+        parts = d["parts"]
+        incomplete = d.get("incomplete-reason", "marked incomplete") if d.get("status") == "incomplete" else None
+        if incomplete:
+            self.report.warning(doc.pos("status"), "incomplete-map", f"map '{d['id']}' is incomplete: {incomplete}")
+        for li, lay in enumerate(d["layouts"]):
+            areas: dict[str, Area] = {}
+            adjacent: dict[str, set[str]] = {}
+            origin: dict[tuple[str, str], Pos] = {}
+            for pi, pname in enumerate(lay["parts"]):
+                if pname not in parts:
+                    self.report.error(doc.pos("layouts", li, "parts", pi), "unknown-reference",
+                                      f"unknown map part '{pname}'{did_you_mean(pname, parts)}")
+                    continue
+                part = parts[pname]
+                for ai, a in enumerate(part.get("areas", [])):
+                    if a["id"] in areas:
+                        self.report.error(doc.pos("parts", pname, "areas", ai, "id"), "duplicate-id",
+                                          f"area '{a['id']}' appears twice in layout '{lay['id']}'")
+                    areas[a["id"]] = Area(a["id"], a["name"], a["terrain"] == "ocean", a.get("glyph"),
+                                          tuple(a.get("starts", [])), bool(a.get("dark-tower-site", False)))
+                    for si, s in enumerate(a.get("starts", [])):
+                        if s not in self.ids["faction"]:
+                            self.report.error(doc.pos("parts", pname, "areas", ai, "starts", si), "unknown-reference",
+                                              f"unknown faction '{s}'{did_you_mean(s, self.ids['faction'])}")
+                for src, dsts in part.get("adjacent", {}).items():
+                    for di, dst in enumerate(dsts):
+                        adjacent.setdefault(src, set()).add(dst)
+                        origin.setdefault((src, dst), doc.pos("parts", pname, "adjacent", src, di))
+                        origin.setdefault((src, "@"), doc.positions.key_of(("parts", pname, "adjacent", src)))
+            for (src, dst), pos in sorted(origin.items()):
+                if dst == "@":
+                    if src not in areas:
+                        self.report.error(pos, "unknown-reference",
+                                          f"layout '{lay['id']}': unknown area '{src}'{did_you_mean(src, areas)}")
+                    continue
+                if dst not in areas:
+                    self.report.error(pos, "unknown-reference",
+                                      f"layout '{lay['id']}': unknown area '{dst}'{did_you_mean(dst, areas)}")
+                elif src == dst:
+                    self.report.error(pos, "adjacency", f"area '{src}' is listed as adjacent to itself")
+                elif src not in adjacent.get(dst, set()):
+                    self.report.error(pos, "adjacency-asymmetric",
+                                      f"layout '{lay['id']}': '{src}' lists '{dst}' as adjacent, but '{dst}' does not list '{src}'")
+            if areas and not incomplete:
+                start = next(iter(sorted(areas)))
+                seen, todo = {start}, deque([start])
+                while todo:
+                    for n in adjacent.get(todo.popleft(), ()):
+                        if n in areas and n not in seen:
+                            seen.add(n)
+                            todo.append(n)
+                missing = sorted(set(areas) - seen)
+                if missing:
+                    self.report.error(doc.pos("layouts", li), "adjacency-disconnected",
+                                      f"layout '{lay['id']}' is not connected: cannot reach {', '.join(missing)} from '{start}'")
+            if lay["id"] in self.model.layouts:
+                self.report.error(doc.pos("layouts", li, "id"), "duplicate-id", f"layout '{lay['id']}' defined twice")
+            self.model.layouts[lay["id"]] = Layout(
+                lay["id"], d["id"], lay.get("name", lay["id"]), tuple(lay["players"]), areas,
+                {a: tuple(sorted(n for n in adjacent.get(a, ()) if n in areas)) for a in areas},
+                incomplete, bool(lay.get("recommended", False)))
+
+    def rulesets(self, docs: list[Document]) -> None:
+        by_id = {doc.id: doc for doc in docs}
+        for doc in docs:
+            chain, cur = [], doc
+            while cur is not None:
+                if cur in chain:
+                    self.report.error(cur.pos("extends"), "extends-cycle",
+                                      f"ruleset '{cur.id}' extends itself through {' -> '.join(c.id or '?' for c in chain)}")
+                    break
+                chain.append(cur)
+                parent = cur.data.get("extends")
+                if parent is None:
+                    break
+                if parent not in by_id:
+                    self.report.error(cur.pos("extends"), "unknown-reference",
+                                      f"unknown ruleset '{parent}'{did_you_mean(parent, by_id)}")
+                    break
+                cur = by_id[parent]
+            settings: dict[str, Any] = {}
+            abilities: list[Ability] = []
+            for layer in reversed(chain):
+                for k, v in layer.data.items():
+                    if k in ("kind", "extends", "abilities"):
+                        continue
+                    if isinstance(v, dict) and isinstance(settings.get(k), dict):
+                        settings[k] = {**settings[k], **v}
+                    else:
+                        settings[k] = v
+                abilities.extend(self.ability(layer, ("abilities", i), a, "", "ruleset")
+                                 for i, a in enumerate(layer.data.get("abilities", [])))
+            for count, layout in settings.get("map", {}).items():
+                if layout not in self.model.layouts:
+                    self.report.error(doc.pos("map", count), "unknown-reference",
+                                      f"unknown map layout '{layout}'{did_you_mean(layout, self.model.layouts)}")
+            self.model.rulesets[doc.id or "?"] = Ruleset(doc.id or "?", doc.data["name"], settings,
+                                                         tuple(abilities), doc.pos())
+
+    def neutral(self, doc: Document) -> None:
+        d = doc.data
+        if doc.kind == "neutral-unit":
+            self.model.neutral_units[d["id"]] = self.unit(doc, ("unit",), d["unit"], "")
+            if "acquire" in d:
+                self.ability(doc, ("acquire",), d["acquire"], "", f"neutral:{d['id']}")
+        elif doc.kind == "neutral-spellbook":
+            self.model.neutral_spellbooks[d["id"]] = self.spellbook(doc, ("spellbook",), d["spellbook"], "")
+        elif doc.kind == "loyalty-card":
+            g = self.unit(doc, ("great-old-one",), d["great-old-one"], d["id"], "great-old-one")
+            books = {s["id"]: self.spellbook(doc, ("spellbooks", i), s, d["id"]) for i, s in enumerate(d.get("spellbooks", []))}
+            reqs = tuple(self.requirement(doc, ("requirements", i), r, d["id"]) for i, r in enumerate(d.get("requirements", [])))
+            self.model.loyalty_cards[d["id"]] = Faction(d["id"], d["name"], {}, (), {g.id: g}, reqs, books, {},
+                                                        doc.pos(), doc.expansion)
+        elif doc.kind == "token":
+            self.model.tokens[d["id"]] = int(d.get("count", 0))
+
+    def run(self) -> ContentModel:
+        valid = [doc for doc in self.docs if schema_check.check(doc, self.report)]
+        chosen = self._layer(valid)
+        self.collect_ids(chosen)
+        for doc in chosen:
+            if doc.kind == "faction":
+                self.faction(doc)
+        for doc in chosen:
+            if doc.kind == "map":
+                self.map(doc)
+            elif doc.kind in ("neutral-unit", "neutral-spellbook", "loyalty-card", "token"):
+                self.neutral(doc)
+        self.rulesets([doc for doc in chosen if doc.kind == "ruleset"])
+        self.model.expansions = {doc.expansion for doc in chosen if doc.expansion}
+        return self.model
+
+    def _layer(self, docs: list[Document]) -> list[Document]:
+        """Later folders override earlier ones by (kind, id); duplicates in one folder are errors."""
+        chosen: dict[tuple[str, str], Document] = {}
+        for doc in docs:
+            key = (doc.kind or "", doc.id or "")
+            prev = chosen.get(key)
+            if prev is not None and prev.layer == doc.layer:
+                p = prev.pos("id")
+                self.report.error(doc.pos("id"), "duplicate-id",
+                                  f"{doc.kind} '{doc.id}' is also defined at {p.path}:{p.line}:{p.col}")
+                continue
+            chosen[key] = doc
+        return list(chosen.values())
+
+
+def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
+                 expansions: list[str] | None = None) -> Content:
+    """Load, check and compile content. `folders` are layered over the built-in tree unless builtin=False.
+
+    `expansions` lists which expansions/<name>/ folders to include (None: all of them).
+    """
+    from ..engine import library  # noqa: F401  registers the primitives the compiler checks against
+
+    report = Report()
+    dirs = ([paths.content_dir()] if builtin else []) + list(folders or [])
+    docs = discover(dirs, report)
+    if expansions is not None:
+        unknown = set(expansions) - {d.expansion for d in docs if d.expansion}
+        for name in sorted(unknown):
+            report.error(Pos(str(dirs[0])), "unknown-expansion", f"no expansion named '{name}'")
+        docs = [d for d in docs if d.expansion is None or d.expansion in expansions]
+    model = Builder(docs, report).run()
+    return Content(model, report, dirs)

@@ -1,0 +1,157 @@
+"""The compiled content model: frozen records the engine reads. Effects are already callables."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..diagnostics import Pos
+
+Ev = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Modifier:
+    target: str
+    when: Ev | None
+    value: Ev
+    source: str  # ability key
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Ability:
+    """Something content can do: an action, a triggered effect or a static modifier."""
+
+    key: str  # globally unique: "<owner>/<id>"
+    id: str
+    name: str
+    owner: str  # faction id, or "" for ruleset/neutral abilities
+    holder: str  # "faction" | "unit:<kind>" | "spellbook:<id>" | "ruleset" | "neutral:<id>"
+    window: str
+    cost: Ev | None
+    condition: Ev | None
+    effect: Any  # compiled program: ctx -> generator
+    optional: bool
+    once: str | None
+    anywhere: bool
+    modifiers: tuple[Modifier, ...]
+    text: str
+    pos: Pos
+    unknown: str | None = None
+
+
+@dataclass(frozen=True)
+class Awaken:
+    condition: Ev | None
+    where: Ev
+    effect: Any
+    replace_gate: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class UnitType:
+    faction: str
+    id: str
+    name: str
+    cls: str  # cultist | monster | terror | great-old-one
+    count: int
+    cost: Ev
+    cost_options: tuple[int, ...] | None  # every cost the unit can have (for Doom at average cost)
+    combat: Ev
+    abilities: tuple[Ability, ...]
+    awaken: Awaken | None
+    pos: Pos
+    unknown: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Requirement:
+    key: str
+    id: str
+    text: str
+    when: str  # "state" | window | "action"
+    condition: Ev | None
+    action_cost: Ev | None
+    action_condition: Ev | None
+    action_effect: Any
+    action_unlimited: bool
+    effect: Any
+    together: tuple[str, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Spellbook:
+    key: str
+    id: str
+    name: str
+    owner: str
+    text: str
+    abilities: tuple[Ability, ...]
+    pos: Pos
+    unknown: str | None = None
+
+
+@dataclass(frozen=True)
+class Faction:
+    id: str
+    name: str
+    setup: dict[str, Any]
+    abilities: tuple[Ability, ...]
+    units: dict[str, UnitType]
+    requirements: tuple[Requirement, ...]
+    spellbooks: dict[str, Spellbook]
+    tokens: dict[str, int]
+    pos: Pos
+    expansion: str | None = None
+
+    @property
+    def goos(self) -> list[UnitType]:
+        return [u for u in self.units.values() if u.cls == "great-old-one"]
+
+
+@dataclass(frozen=True)
+class Area:
+    id: str
+    name: str
+    ocean: bool
+    glyph: str | None
+    starts: tuple[str, ...]
+    dark_tower_site: bool
+
+
+@dataclass(frozen=True)
+class Layout:
+    id: str
+    map: str
+    name: str
+    players: tuple[int, ...]
+    areas: dict[str, Area]
+    adjacent: dict[str, tuple[str, ...]]
+    incomplete: str | None
+    recommended: bool
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    name: str
+    settings: dict[str, Any]
+    abilities: tuple[Ability, ...]
+    pos: Pos
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.settings.get(key, default)
+
+
+@dataclass
+class ContentModel:
+    factions: dict[str, Faction] = field(default_factory=dict)
+    layouts: dict[str, Layout] = field(default_factory=dict)
+    rulesets: dict[str, Ruleset] = field(default_factory=dict)
+    neutral_units: dict[str, UnitType] = field(default_factory=dict)
+    neutral_spellbooks: dict[str, Spellbook] = field(default_factory=dict)
+    loyalty_cards: dict[str, Faction] = field(default_factory=dict)
+    tokens: dict[str, int] = field(default_factory=dict)
+    expansions: set[str] = field(default_factory=set)

@@ -1,0 +1,1 @@
+"""The effect language: grammar, syntax tree, primitive registry and compiler."""

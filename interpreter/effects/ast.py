@@ -1,0 +1,117 @@
+"""Syntax tree of the effect language: frozen nodes that remember their (line, col) in the text."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Node:
+    line: int
+    col: int
+
+
+# ---- expressions ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Lit(Node):
+    value: object
+
+
+@dataclass(frozen=True)
+class Var(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class Field(Node):
+    obj: "Expr"
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    obj: "Expr"
+    index: "Expr"
+
+
+@dataclass(frozen=True)
+class ListLit(Node):
+    items: tuple["Expr", ...]
+
+
+@dataclass(frozen=True)
+class Unary(Node):
+    op: str
+    operand: "Expr"
+
+
+@dataclass(frozen=True)
+class Binary(Node):
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Arg(Node):
+    name: str | None
+    value: "Expr"
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    name: str
+    args: tuple[Arg, ...]
+
+
+Expr = Lit | Var | Field | Index | ListLit | Unary | Binary | Call
+
+
+# ---- statements ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Let(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class If(Node):
+    branches: tuple[tuple[Expr, "Program"], ...]
+    orelse: "Program | None"
+
+
+@dataclass(frozen=True)
+class For(Node):
+    name: str
+    iterable: Expr
+    body: "Program"
+
+
+@dataclass(frozen=True)
+class Option(Node):
+    label: str
+    when: Expr | None
+    body: "Program"
+
+
+@dataclass(frozen=True)
+class Choose(Node):
+    chooser: Expr
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class Do(Node):
+    call: Call
+
+
+@dataclass(frozen=True)
+class Nothing(Node):
+    pass
+
+
+Stmt = Let | If | For | Choose | Do | Nothing
+
+
+@dataclass(frozen=True)
+class Program(Node):
+    body: tuple[Stmt, ...]

@@ -1,0 +1,405 @@
+"""Compile effect-language syntax trees, once, into Python closures.
+
+Expressions become ``ev(ctx) -> value``; programs become generator functions
+``run(ctx) -> Generator[Decision, answer, None]`` so that a choice anywhere inside an effect
+suspends the game until a player answers. Every call is checked against the primitive
+registry at compile time: unknown functions, unknown or missing arguments, undefined
+variables, and literal ids (units, areas, factions, spellbooks...) that do not exist are
+reported with their position. Nothing here evaluates Python source: there is no eval/exec,
+and field access works only on game records (dicts), never on Python attributes.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Generator, Iterable
+
+from ..diagnostics import Pos, Report, did_you_mean
+from . import ast as A
+from .registry import ID_TYPES, REGISTRY, Primitive
+
+Ev = Callable[[Any], Any]
+Run = Callable[[Any], Generator[Any, Any, None]]
+
+MAX_FOR_ITEMS = 1000  # a for-loop runs over a finite collection; this bounds it anyway
+
+
+class RuleError(Exception):
+    """An effect failed while running (wrong type, missing value); names the content position."""
+
+
+@dataclass
+class CompileEnv:
+    """What a piece of effect text may refer to, and where to report problems."""
+
+    report: Report
+    locate: Callable[[int, int], Pos]
+    ids: dict[str, set[str]] = field(default_factory=dict)
+    variables: set[str] = field(default_factory=set)
+    logical: str = ""
+
+    def error(self, node: A.Node, code: str, message: str) -> None:
+        self.report.error(self.locate(node.line, node.col), code, message, self.logical)
+
+    def child(self, extra: Iterable[str]) -> "CompileEnv":
+        return CompileEnv(self.report, self.locate, self.ids, self.variables | set(extra), self.logical)
+
+    def where(self, node: A.Node) -> str:
+        p = self.locate(node.line, node.col)
+        return f"{p.path}:{p.line}:{p.col}"
+
+
+# ---- runtime helpers ---------------------------------------------------------------------
+def _field(obj: Any, name: str, where: str, ctx: Any) -> Any:
+    if isinstance(obj, dict):
+        if name in obj and not name.startswith("_"):
+            return obj[name]
+        getter = getattr(ctx, "record_field", None)
+        if getter is not None:
+            found, value = getter(obj, name)
+            if found:
+                return value
+        raise RuleError(f"{where}: no field '{name}' here")
+    raise RuleError(f"{where}: '.{name}' needs a record, got {type(obj).__name__}")
+
+
+def _num(v: Any, where: str) -> Any:
+    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+        raise RuleError(f"{where}: expected a number, got {v!r}")
+    return v
+
+
+_CMP: dict[str, Callable[[Any, Any], bool]] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+
+
+def _arith(op: str, a: Any, b: Any, where: str) -> Any:
+    a, b = _num(a, where), _num(b, where)
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if b == 0:
+        raise RuleError(f"{where}: division by zero")
+    if op == "/":
+        r = Fraction(a) / Fraction(b)
+        return int(r) if r.denominator == 1 else r
+    return a % b
+
+
+class _Scope:
+    """Variables bound by let/for; a child scope per block."""
+
+    __slots__ = ("vars", "parent")
+
+    def __init__(self, parent: "_Scope | None" = None) -> None:
+        self.vars: dict[str, Any] = {}
+        self.parent = parent
+
+
+# ---- compiler ----------------------------------------------------------------------------
+class Compiler:
+    def __init__(self, env: CompileEnv):
+        self.env = env
+
+    # expressions
+    def expr(self, node: A.Expr, env: CompileEnv) -> Ev:
+        where = env.where(node)
+        if isinstance(node, A.Lit):
+            v = node.value
+            return lambda ctx: v
+        if isinstance(node, A.Var):
+            name = node.name
+            if name not in env.variables:
+                env.error(node, "unknown-name", f"unknown name '{name}'{did_you_mean(name, env.variables)}")
+            return lambda ctx: ctx.lookup(name, where)
+        if isinstance(node, A.ListLit):
+            items = [self.expr(i, env) for i in node.items]
+            return lambda ctx: [f(ctx) for f in items]
+        if isinstance(node, A.Field):
+            obj, name = self.expr(node.obj, env), node.name
+            return lambda ctx: _field(obj(ctx), name, where, ctx)
+        if isinstance(node, A.Index):
+            obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
+
+            def index(ctx: Any) -> Any:
+                seq, i = obj(ctx), idx(ctx)
+                if not isinstance(seq, list) or not isinstance(i, int) or isinstance(i, bool):
+                    raise RuleError(f"{where}: indexing needs a list and a whole number")
+                return seq[i] if -len(seq) <= i < len(seq) else None
+            return index
+        if isinstance(node, A.Unary):
+            inner = self.expr(node.operand, env)
+            if node.op == "not":
+                return lambda ctx: not inner(ctx)
+            return lambda ctx: -_num(inner(ctx), where)
+        if isinstance(node, A.Binary):
+            return self._binary(node, env, where)
+        if isinstance(node, A.Call):
+            prim = self._check_call(node, env)
+            if prim is None:
+                return lambda ctx: None
+            if prim.sort != "query":
+                env.error(node, "choice-in-expression",
+                          f"'{prim.name}' is a {prim.sort}; use it as a statement or as the value of a 'let'")
+                return lambda ctx: None
+            return self._query_call(node, prim, env, where)
+        env.error(node, "bad-expression", "unsupported expression")  # pragma: no cover
+        return lambda ctx: None
+
+    def _binary(self, node: A.Binary, env: CompileEnv, where: str) -> Ev:
+        left, right, op = self.expr(node.left, env), self.expr(node.right, env), node.op
+        if op == "and":
+            return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+        if op == "or":
+            return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+        if op in ("in", "not in"):
+            neg = op == "not in"
+
+            def contains(ctx: Any) -> bool:
+                coll = right(ctx)
+                if not isinstance(coll, (list, tuple, set, frozenset)):
+                    raise RuleError(f"{where}: 'in' needs a list on its right")
+                return (left(ctx) in coll) != neg
+            return contains
+        if op in _CMP:
+            cmp = _CMP[op]
+
+            def compare(ctx: Any) -> bool:
+                a, b = left(ctx), right(ctx)
+                if op not in ("==", "!="):
+                    _num(a, where), _num(b, where)
+                return cmp(a, b)
+            return compare
+        return lambda ctx: _arith(op, left(ctx), right(ctx), where)
+
+    def _check_call(self, node: A.Call, env: CompileEnv) -> Primitive | None:
+        prim = REGISTRY.get(node.name)
+        if prim is None:
+            env.error(node, "unknown-function",
+                      f"unknown function '{node.name}'{did_you_mean(node.name, REGISTRY.names())}")
+            for a in node.args:
+                self.expr(a.value, env) if not isinstance(a.value, A.Call) or REGISTRY.get(a.value.name) else None
+            return None
+        positional = [a for a in node.args if a.name is None]
+        named = [a for a in node.args if a.name is not None]
+        if prim.variadic:
+            if named:
+                env.error(named[0], "bad-argument", f"'{prim.name}' takes no named arguments")
+            return prim
+        if len(positional) > len(prim.params):
+            env.error(positional[len(prim.params)], "too-many-arguments",
+                      f"'{prim.name}' takes at most {len(prim.params)} arguments ({self._signature(prim)})")
+        given = {p.name for p, _ in zip(prim.params, positional)}
+        for a in named:
+            if prim.param(a.name) is None:
+                env.error(a, "unknown-argument",
+                          f"'{prim.name}' has no argument '{a.name}'"
+                          f"{did_you_mean(a.name, [p.name for p in prim.params])} ({self._signature(prim)})")
+            elif a.name in given:
+                env.error(a, "duplicate-argument", f"argument '{a.name}' given twice")
+            given.add(a.name)
+        for p in prim.params:
+            if p.required and p.name not in given:
+                env.error(node, "missing-argument",
+                          f"'{prim.name}' needs argument '{p.name}' ({self._signature(prim)})")
+        return prim
+
+    @staticmethod
+    def _signature(prim: Primitive) -> str:
+        parts = [p.name + ("" if p.required else "?") + ": " + p.type for p in prim.params]
+        return f"{prim.name}({', '.join(parts)})"
+
+    def _bind_args(self, node: A.Call, prim: Primitive, env: CompileEnv) -> Callable[[Any], dict[str, Any]] | Callable[[Any], list[Any]]:
+        if prim.variadic:
+            items = [self.expr(a.value, env) for a in node.args]
+            return lambda ctx: [f(ctx) for f in items]
+        bound: list[tuple[str, Ev]] = []
+        positional = [a for a in node.args if a.name is None]
+        for p, a in zip(prim.params, positional):
+            bound.append((p.name, self._arg(p.type, a, env)))
+        for a in node.args:
+            if a.name is not None and prim.param(a.name) is not None:
+                bound.append((a.name, self._arg(prim.param(a.name).type, a, env)))  # type: ignore[union-attr]
+        defaults = {p.name: p.default for p in prim.params if not p.required}
+
+        def args(ctx: Any) -> dict[str, Any]:
+            out = dict(defaults)
+            for name, f in bound:
+                out[name] = f(ctx)
+            return out
+        return args
+
+    def _arg(self, typ: str, a: A.Arg, env: CompileEnv) -> Ev:
+        """Compile one argument; literal ids of an id type (or lists of them) are checked."""
+        self._check_ids(typ, a.value, env)
+        return self.expr(a.value, env)
+
+    def _check_ids(self, typ: str, value: A.Expr, env: CompileEnv) -> None:
+        base = {"kinds": "kind"}.get(typ, typ)
+        if base not in ID_TYPES or base not in env.ids:
+            return
+        lits: list[A.Lit] = []
+        if isinstance(value, A.Lit) and isinstance(value.value, str):
+            lits = [value]
+        elif isinstance(value, A.ListLit):
+            lits = [i for i in value.items if isinstance(i, A.Lit) and isinstance(i.value, str)]
+        known = env.ids[base]
+        for lit in lits:
+            if lit.value not in known:
+                env.error(lit, "unknown-reference",
+                          f"unknown {base} '{lit.value}'{did_you_mean(str(lit.value), known)}")
+
+    def _query_call(self, node: A.Call, prim: Primitive, env: CompileEnv, where: str) -> Ev:
+        args = self._bind_args(node, prim, env)
+        fn = prim.fn
+        if prim.variadic:
+            return lambda ctx: fn(ctx, where, *args(ctx))  # type: ignore[misc]
+
+        def call(ctx: Any) -> Any:
+            try:
+                return fn(ctx, **args(ctx))  # type: ignore[arg-type]
+            except RuleError:
+                raise
+            except (TypeError, ValueError, KeyError) as exc:
+                raise RuleError(f"{where}: {prim.name}: {exc}") from None
+        return call
+
+    def _gen_call(self, node: A.Call, prim: Primitive, env: CompileEnv) -> Callable[[Any], Generator[Any, Any, Any]]:
+        args = self._bind_args(node, prim, env)
+        fn = prim.fn
+        where = env.where(node)
+
+        def call(ctx: Any) -> Generator[Any, Any, Any]:
+            try:
+                bound = args(ctx)
+            except (TypeError, ValueError, KeyError) as exc:
+                raise RuleError(f"{where}: {prim.name}: {exc}") from None
+            ctx.where = where
+            result = fn(ctx, **bound)  # type: ignore[arg-type]
+            if hasattr(result, "send"):
+                result = yield from result
+            return result
+        return call
+
+    # statements
+    def program(self, node: A.Program, env: CompileEnv) -> Run:
+        steps: list[Run] = []
+        for stmt in node.body:
+            step, env = self.stmt(stmt, env)
+            steps.append(step)
+
+        def run(ctx: Any) -> Generator[Any, Any, None]:
+            for s in steps:
+                yield from s(ctx)
+        return run
+
+    def block(self, node: A.Program, env: CompileEnv) -> Run:
+        inner = self.program(node, env.child(()))
+
+        def run(ctx: Any) -> Generator[Any, Any, None]:
+            ctx.push_scope()
+            try:
+                yield from inner(ctx)
+            finally:
+                ctx.pop_scope()
+        return run
+
+    def stmt(self, node: A.Stmt, env: CompileEnv) -> tuple[Run, CompileEnv]:
+        if isinstance(node, A.Nothing):
+            def nothing(ctx: Any) -> Generator[Any, Any, None]:
+                return
+                yield  # pragma: no cover
+            return nothing, env
+        if isinstance(node, A.Let):
+            name = node.name
+            if isinstance(node.value, A.Call) and (p := REGISTRY.get(node.value.name)) and p.sort != "query":
+                prim = self._check_call(node.value, env)
+                gen = self._gen_call(node.value, prim, env) if prim else None
+
+                def let_choice(ctx: Any) -> Generator[Any, Any, None]:
+                    value = (yield from gen(ctx)) if gen else None
+                    ctx.bind(name, value)
+                return let_choice, env.child([name])
+            ev = self.expr(node.value, env)
+
+            def let(ctx: Any) -> Generator[Any, Any, None]:
+                ctx.bind(name, ev(ctx))
+                return
+                yield  # pragma: no cover
+            return let, env.child([name])
+        if isinstance(node, A.Do):
+            prim = self._check_call(node.call, env)
+            if prim is None:
+                return self.stmt(A.Nothing(node.line, node.col), env)[0], env
+            if prim.sort == "query":
+                env.error(node.call, "useless-query",
+                          f"'{prim.name}' only computes a value; bind it with 'let' or use it in a condition")
+            gen = self._gen_call(node.call, prim, env)
+
+            def do(ctx: Any) -> Generator[Any, Any, None]:
+                yield from gen(ctx)
+            return do, env
+        if isinstance(node, A.If):
+            branches = [(self.expr(c, env), self.block(b, env)) for c, b in node.branches]
+            orelse = self.block(node.orelse, env) if node.orelse is not None else None
+
+            def if_(ctx: Any) -> Generator[Any, Any, None]:
+                for cond, body in branches:
+                    if cond(ctx):
+                        yield from body(ctx)
+                        return
+                if orelse is not None:
+                    yield from orelse(ctx)
+            return if_, env
+        if isinstance(node, A.For):
+            iterable = self.expr(node.iterable, env)
+            body = self.block(node.body, env.child([node.name]))
+            name, where = node.name, env.where(node)
+
+            def for_(ctx: Any) -> Generator[Any, Any, None]:
+                items = iterable(ctx)
+                if not isinstance(items, list):
+                    raise RuleError(f"{where}: 'for' needs a list, got {type(items).__name__}")
+                if len(items) > MAX_FOR_ITEMS:
+                    raise RuleError(f"{where}: 'for' over {len(items)} items exceeds {MAX_FOR_ITEMS}")
+                for item in list(items):
+                    ctx.push_scope()
+                    try:
+                        ctx.bind(name, item)
+                        yield from body(ctx)
+                    finally:
+                        ctx.pop_scope()
+            return for_, env
+        if isinstance(node, A.Choose):
+            chooser = self.expr(node.chooser, env)
+            labels = [o.label for o in node.options]
+            if len(set(labels)) != len(labels):
+                env.error(node, "duplicate-option", "two options have the same label")
+            opts = [(o.label, self.expr(o.when, env) if o.when is not None else None, self.block(o.body, env))
+                    for o in node.options]
+            where = env.where(node)
+
+            def choose(ctx: Any) -> Generator[Any, Any, None]:
+                player = chooser(ctx)
+                open_ = [(label, body) for label, when, body in opts if when is None or when(ctx)]
+                if not open_:
+                    return
+                picked = yield from ctx.ask_option(player, [label for label, _ in open_], where)
+                for label, body in open_:
+                    if label == picked:
+                        yield from body(ctx)
+            return choose, env
+        env.error(node, "bad-statement", "unsupported statement")  # pragma: no cover
+        return self.stmt(A.Nothing(node.line, node.col), env)[0], env
+
+
+def ceil_div(value: Any) -> int:
+    """Round a number up to a whole number."""
+    return math.ceil(value)

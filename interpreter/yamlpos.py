@@ -1,0 +1,188 @@
+"""Safe YAML loading that remembers where every value came from.
+
+`load_file` returns plain Python data (dicts, lists, scalars) for the schema check, plus a
+`Positions` table mapping each value's path (a tuple of keys and indexes) to its file position.
+Aliases are expanded with a node budget, so an alias bomb stops with an error instead of
+exhausting memory; nesting depth and file size are bounded too.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .diagnostics import Pos, Report
+
+MAX_FILE_BYTES = 2 * 1024 * 1024
+MAX_NODES = 200_000
+MAX_DEPTH = 64
+
+PathKey = tuple[object, ...]
+
+
+@dataclass
+class ScalarInfo:
+    """Where a scalar's text starts, and how to map an offset inside it to a file position."""
+
+    pos: Pos
+    style: str | None  # None (plain), "'", '"', "|", ">"
+
+
+class Positions:
+    """Value path -> position of the value (and, for mapping entries, of the key)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.values: dict[PathKey, Pos] = {}
+        self.keys: dict[PathKey, Pos] = {}
+        self.scalars: dict[PathKey, ScalarInfo] = {}
+
+    def of(self, key: PathKey) -> Pos:
+        """The position of the value at `key`, or of its nearest ancestor."""
+        k = tuple(key)
+        while k:
+            if k in self.values:
+                return self.values[k]
+            k = k[:-1]
+        return self.values.get((), Pos(self.path, 1, 1))
+
+    def key_of(self, key: PathKey) -> Pos:
+        """The position of the mapping key that holds `key` (falls back to the value)."""
+        return self.keys.get(tuple(key)) or self.of(key)
+
+    def text_pos(self, key: PathKey, line: int, col: int) -> Pos:
+        """Position in the file of (line, col), 1-based, inside the string at `key`."""
+        info = self.scalars.get(tuple(key))
+        if info is None:
+            return self.of(key)
+        if info.style in ("|", ">"):
+            # Block scalars: text starts on the next line, at the block's indentation.
+            return Pos(self.path, info.pos.line + line, info.pos.col + col - 1)
+        quote = 1 if info.style in ("'", '"') else 0
+        if line == 1:
+            return Pos(self.path, info.pos.line, info.pos.col + quote + col - 1)
+        return Pos(self.path, info.pos.line + line - 1, col)
+
+
+class _Budget(Exception):
+    pass
+
+
+def _pos(path: str, mark: yaml.Mark) -> Pos:
+    return Pos(path, mark.line + 1, mark.column + 1)
+
+
+def _convert(node: yaml.Node, key: PathKey, positions: Positions, report: Report,
+             counter: list[int], depth: int) -> Any:
+    counter[0] += 1
+    if counter[0] > MAX_NODES:
+        raise _Budget(f"more than {MAX_NODES} values (an alias bomb?)")
+    if depth > MAX_DEPTH:
+        raise _Budget(f"nested deeper than {MAX_DEPTH} levels")
+    here = _pos(positions.path, node.start_mark)
+    positions.values[key] = here
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Any] = {}
+        for knode, vnode in node.value:
+            if knode.tag == "tag:yaml.org,2002:merge":
+                report.error(_pos(positions.path, knode.start_mark), "yaml-merge",
+                             "merge keys ('<<') are not supported in content")
+                continue
+            if not isinstance(knode, yaml.ScalarNode):
+                report.error(_pos(positions.path, knode.start_mark), "yaml-key",
+                             "mapping keys must be plain scalars")
+                continue
+            k = knode.value
+            kpos = _pos(positions.path, knode.start_mark)
+            if k in out:
+                report.error(kpos, "yaml-duplicate-key", f"duplicate key '{k}'")
+                continue
+            positions.keys[key + (k,)] = kpos
+            out[k] = _convert(vnode, key + (k,), positions, report, counter, depth + 1)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(v, key + (i,), positions, report, counter, depth + 1)
+                for i, v in enumerate(node.value)]
+    # Scalar: resolve with the safe constructor for its tag.
+    info_pos = here
+    if node.style in ("|", ">"):
+        # The text itself begins on the line after the indicator; find its indentation.
+        first = node.value.split("\n", 1)[0] if node.value else ""
+        src = node.end_mark.buffer if node.end_mark.buffer else ""
+        col = _block_indent(src, node.start_mark.line + 1, first)
+        info_pos = Pos(positions.path, node.start_mark.line + 1, col)
+    positions.scalars[key] = ScalarInfo(info_pos, node.style)
+    return yaml.SafeLoader.construct_scalar_value(node)  # type: ignore[attr-defined]
+
+
+def _block_indent(buffer: str, line_index: int, first: str) -> int:
+    lines = buffer.split("\n")
+    while line_index < len(lines):
+        text = lines[line_index]
+        if text.strip():
+            return len(text) - len(text.lstrip(" ")) + 1
+        line_index += 1
+    return 1
+
+
+def _construct_scalar_value(node: yaml.ScalarNode) -> Any:
+    loader = yaml.SafeLoader("")
+    try:
+        return loader.construct_object(node, deep=True)
+    finally:
+        loader.dispose()
+
+
+yaml.SafeLoader.construct_scalar_value = staticmethod(_construct_scalar_value)  # type: ignore[attr-defined]
+
+
+def load_text(text: str, path: str, report: Report) -> tuple[Any, Positions] | None:
+    """Parse one YAML document; report problems with positions. None when unusable."""
+    positions = Positions(path)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        pos = _pos(path, mark) if mark else Pos(path)
+        problem = exc.problem or exc.context or "invalid YAML"
+        report.error(pos, "yaml-syntax", f"YAML syntax error: {problem}")
+        return None
+    except yaml.YAMLError as exc:
+        report.error(Pos(path), "yaml-syntax", f"YAML error: {exc}")
+        return None
+    except RecursionError:
+        report.error(Pos(path), "yaml-too-deep", f"YAML nested too deeply (limit {MAX_DEPTH})")
+        return None
+    if node is None:
+        report.error(Pos(path), "empty-file", "the file holds no YAML document")
+        return None
+    try:
+        data = _convert(node, (), positions, report, [0], 0)
+    except _Budget as exc:
+        report.error(_pos(path, node.start_mark), "yaml-too-large", f"YAML too large: {exc}")
+        return None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        report.error(_pos(path, mark) if mark else Pos(path), "yaml-value", f"bad YAML value: {exc}")
+        return None
+    return data, positions
+
+
+def load_file(path: Path, report: Report) -> tuple[Any, Positions] | None:
+    """Read and parse a content file, with size and encoding checks."""
+    p = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            report.error(Pos(p), "file-too-large", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
+            return None
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        report.error(Pos(p), "encoding", f"file is not UTF-8: {exc.reason}")
+        return None
+    except OSError as exc:
+        report.error(Pos(p), "unreadable", f"cannot read file: {exc.strerror}")
+        return None
+    return load_text(text, p, report)
