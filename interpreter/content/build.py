@@ -36,7 +36,7 @@ class Content:
 
     def require_ok(self) -> "Content":
         if not self.ok:
-            raise ContentError(self.report.errors)
+            raise ContentError(sorted(set(self.report.errors)))
         return self
 
 
@@ -241,6 +241,12 @@ class Builder:
         incomplete = d.get("incomplete-reason", "marked incomplete") if d.get("status") == "incomplete" else None
         if incomplete:
             self.report.warning(doc.pos("status"), "incomplete-map", f"map '{d['id']}' is incomplete: {incomplete}")
+        for pname, part in parts.items():
+            for ai, a in enumerate(part.get("areas", [])):
+                for si, f in enumerate(a.get("starts", [])):
+                    if f not in self.ids["faction"]:
+                        self.report.error(doc.pos("parts", pname, "areas", ai, "starts", si), "unknown-reference",
+                                          f"unknown faction '{f}'{did_you_mean(f, self.ids['faction'])}")
         for li, lay in enumerate(d["layouts"]):
             areas: dict[str, Area] = {}
             adjacent: dict[str, set[str]] = {}
@@ -257,10 +263,6 @@ class Builder:
                                           f"area '{a['id']}' appears twice in layout '{lay['id']}'")
                     areas[a["id"]] = Area(a["id"], a["name"], a["terrain"] == "ocean", a.get("glyph"),
                                           tuple(a.get("starts", [])), bool(a.get("dark-tower-site", False)))
-                    for si, s in enumerate(a.get("starts", [])):
-                        if s not in self.ids["faction"]:
-                            self.report.error(doc.pos("parts", pname, "areas", ai, "starts", si), "unknown-reference",
-                                              f"unknown faction '{s}'{did_you_mean(s, self.ids['faction'])}")
                 for src, dsts in part.get("adjacent", {}).items():
                     for di, dst in enumerate(dsts):
                         adjacent.setdefault(src, set()).add(dst)

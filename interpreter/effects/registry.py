@@ -86,16 +86,16 @@ def _register(sort: str, name: str, returns: str, params: dict[str, object], var
     return deco
 
 
-def query(name: str, returns: str = "any", variadic: bool = False, **params: object):
+def query(name: str, /, returns: str = "any", variadic: bool = False, **params: object):
     """Register a pure function of the game state."""
     return _register("query", name, returns, params, variadic)
 
 
-def verb(name: str, **params: object):
+def verb(name: str, /, **params: object):
     """Register a verb: a generator that changes the game and may ask players."""
     return _register("verb", name, "none", params, False)
 
 
-def choice(name: str, returns: str = "any", **params: object):
+def choice(name: str, /, returns: str = "any", **params: object):
     """Register a choice: a generator that asks a player and returns the answer."""
     return _register("choice", name, returns, params, False)

@@ -1,0 +1,1 @@
+"""The engine: state, phases, actions, battle, timing windows and the decision interface."""

@@ -1,0 +1,359 @@
+"""The common actions (Recruit, Summon, Awaken, Create Gate, Move, Battle, Capture, gates) and
+unique/spellbook-requirement actions: which are legal now, what they cost, and doing them."""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from ..effects.compiler import RuleError
+from .core import Gen, GameCore
+
+
+def unit_label(u: dict[str, Any]) -> str:
+    return f"{u['kind']} {u['loc']}#{u['id']}"
+
+
+class ActionsMixin(GameCore):
+    # ---- costs --------------------------------------------------------------------------------
+    def action_cost(self, p: str, action: str, base: int, area: str | None = None) -> int:
+        v = self.modified("action-cost", base, {"action": action, "player": p, "area": area}, p)
+        return max(0, self.integer(v, f"cost of {action}"))
+
+    # ---- gates ---------------------------------------------------------------------------------
+    def can_control(self, u: dict[str, Any]) -> bool:
+        t = self.utype(u)
+        return bool(self.modified("can-control-gate", t.cls == "cultist", u, u["owner"]))
+
+    def gate_free(self, area: str) -> bool:
+        g = self.s.gates.get(area)
+        return g is not None and g.get("controller") is None and not g.get("tower")
+
+    # ---- enumeration ---------------------------------------------------------------------------
+    def main_actions(self, p: str) -> list[tuple[str, int]]:
+        """(label, cost) for every single (non-unlimited) action `p` can take and afford now."""
+        s = self.s
+        out: list[tuple[str, int]] = []
+        power = s.power[p]
+        f = self.faction(p)
+        mine = s.on_map(p)
+        my_areas = sorted({u["loc"] for u in mine})
+        # Recruit
+        for t in f.units.values():
+            if t.cls != "cultist" or not s.pool(p, t.id):
+                continue
+            where = my_areas if mine else sorted(self.layout.areas)
+            for a in where:
+                c = self.action_cost(p, "recruit", self.unit_cost(p, t), a)
+                if c <= power:
+                    out.append((f"recruit {t.id} {a}", c))
+        # Summon
+        for label, c in self.summon_actions(p):
+            if not self.unlimited_summon(p, label.split()[1]):
+                out.append((label, c))
+        # Awaken
+        for t in f.goos:
+            if not s.pool(p, t.id) or t.awaken is None:
+                continue
+            ctx = self.ctx(p)
+            if t.awaken.condition is not None and not t.awaken.condition(ctx):
+                continue
+            try:
+                cost = self.unit_cost(p, t)
+            except RuleError:
+                continue
+            where = t.awaken.where(ctx) or []
+            for a in sorted(set(where)):
+                c = self.action_cost(p, "awaken", cost, a)
+                if c <= power:
+                    out.append((f"awaken {t.id} {a}", c))
+        # Create Gate
+        for a in my_areas:
+            if a in s.gates or not any(self.utype(u).cls == "cultist" for u in s.units_at(a, p)):
+                continue
+            c = self.action_cost(p, "create-gate", self.integer(self.modified("gate-cost", 3, {"area": a}, p), "gate cost"), a)
+            if c <= power:
+                out.append((f"create-gate {a}", c))
+        # Move
+        if mine and power >= 1:
+            out.append(("move", 0))
+        # Battle
+        if not self.extra_battle_allowed(p):
+            out.extend(self.battle_actions(p, "battle"))
+        else:
+            out.extend(self.battle_actions(p, "battle"))
+        # Capture
+        for a in my_areas:
+            for e in s.others(p):
+                if self.capture_targets(p, e, a):
+                    c = self.action_cost(p, "capture", 1, a)
+                    if c <= power:
+                        out.append((f"capture {a} {e}", c))
+        # Unique actions
+        for ab in self.active_abilities(p):
+            if ab.window != "action":
+                continue
+            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
+            if self.usable(ab, p, ctx):
+                c = self.action_cost(p, ab.id, self.ability_cost(ab, p, ctx))
+                if c <= power:
+                    out.append((f"ability {ab.id}", c))
+        # Spellbook-requirement actions
+        out.extend(self.requirement_actions(p, unlimited=False))
+        return out
+
+    def summon_actions(self, p: str) -> list[tuple[str, int]]:
+        s = self.s
+        out = []
+        gates = [a for a in s.controlled_gates(p) if self.is_area(a)]
+        for t in self.faction(p).units.values():
+            if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id):
+                continue
+            try:
+                cost = self.unit_cost(p, t)
+            except RuleError:
+                continue
+            for a in gates:
+                c = self.action_cost(p, "summon", cost, a)
+                if c <= s.power[p]:
+                    out.append((f"summon {t.id} {a}", c))
+        return out
+
+    def unlimited_summon(self, p: str, kind: str) -> bool:
+        t = self.faction(p).units.get(kind)
+        return bool(self.modified("unlimited-summon", False, {"kind": kind, "class": t.cls if t else None}, p))
+
+    def extra_battle_allowed(self, p: str) -> bool:
+        six = {q for q in self.s.players if len(self.s.spellbooks[q]) >= 6}
+        mode = self.ruleset.get("extra-battle", "own-six")
+        return (p in six) if mode == "own-six" else bool(six)
+
+    def battle_actions(self, p: str, verb: str) -> list[tuple[str, int]]:
+        s = self.s
+        out = []
+        fought = s.memory.get("battles", [])
+        for a in sorted({u["loc"] for u in s.on_map(p)}):
+            if a in fought:
+                continue
+            mine = s.units_at(a, p)
+            if sum(self.combat_of(u) for u in mine) < 1:
+                continue
+            for e in s.others(p):
+                if s.units_at(a, e):
+                    c = self.action_cost(p, "battle", 1, a)
+                    if c <= s.power[p]:
+                        out.append((f"{verb} {a} {e}", c))
+        return out
+
+    def requirement_actions(self, p: str, unlimited: bool) -> list[tuple[str, int]]:
+        out = []
+        f = self.faction(p)
+        open_ = [r for r in f.requirements if r.when == "action" and r.id not in self.s.requirements[p]
+                 and r.action_unlimited == unlimited]
+        costs = {}
+        for r in open_:
+            ctx = self.ctx(p)
+            if r.action_condition is not None and not r.action_condition(ctx):
+                continue
+            costs[r.id] = self.integer(r.action_cost(ctx) if r.action_cost else 0, "requirement cost")
+        for rid, c in costs.items():
+            c2 = self.action_cost(p, "requirement", c)
+            if c2 <= self.s.power[p]:
+                out.append((f"requirement {rid}", c2))
+        for r in open_:
+            for other in r.together:
+                if r.id < other and r.id in costs and other in costs:
+                    c2 = self.action_cost(p, "requirement", costs[r.id] + costs[other])
+                    if c2 <= self.s.power[p]:
+                        out.append((f"requirement {r.id}+{other}", c2))
+        return out
+
+    def unlimited_actions(self, p: str) -> list[tuple[str, int]]:
+        s = self.s
+        out: list[tuple[str, int]] = []
+        for a, g in sorted(s.gates.items()):
+            if not self.is_area(a):
+                continue
+            if g.get("controller") is None and not g.get("tower"):
+                if any(self.can_control(u) for u in s.units_at(a, p)):
+                    out.append((f"control-gate {a}", 0))
+            elif s.gate_owner(a) == p:
+                out.append((f"abandon-gate {a}", 0))
+        if self.extra_battle_allowed(p):
+            out.extend(self.battle_actions(p, "extra-battle"))
+        for label, c in self.summon_actions(p):
+            if self.unlimited_summon(p, label.split()[1]):
+                out.append((label, c))
+        if s.elder_signs[p]:
+            out.append(("reveal-elder-signs", 0))
+        for ab in self.active_abilities(p):
+            if ab.window != "unlimited-action":
+                continue
+            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
+            if self.usable(ab, p, ctx):
+                out.append((f"ability {ab.id}", self.ability_cost(ab, p, ctx)))
+        out.extend(self.requirement_actions(p, unlimited=True))
+        return out
+
+    # ---- execution ----------------------------------------------------------------------------
+    def perform(self, p: str, label: str, cost: int) -> Gen:
+        """Carry out an action chosen from the lists above."""
+        words = label.split()
+        verb = words[0]
+        if verb not in ("move",) and cost:
+            self.gain_power(p, -cost, label)
+        self.emit("action", player=p, action=label, cost=cost)
+        event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
+        if verb == "recruit":
+            u = self.s.pool(p, words[1])[0]
+            self.relocate(u, words[2], "recruit")
+            event["area"] = words[2]
+        elif verb == "summon":
+            u = self.s.pool(p, words[1])[0]
+            self.relocate(u, words[2], "summon")
+            event["area"] = words[2]
+            event["unit"] = dict(u)
+        elif verb == "awaken":
+            yield from self.awaken(p, words[1], words[2])
+            event["area"] = words[2]
+        elif verb == "create-gate":
+            self.s.gates[words[1]] = {"controller": None}
+            self.emit("gate", loc=words[1], change="created", player=p)
+            event["area"] = words[1]
+            yield from self.window("gate-created", {"player": p, "area": words[1]}, self.turn_order())
+        elif verb == "move":
+            event["spent"] = yield from self.move_action(p)
+        elif verb in ("battle", "extra-battle"):
+            self.s.memory.setdefault("battles", []).append(words[1])
+            event["area"] = words[1]
+            yield from self.battle(p, words[2], words[1])
+        elif verb == "capture":
+            yield from self.capture(p, words[2], words[1])
+            event["area"] = words[1]
+        elif verb == "control-gate":
+            u = next(u for u in self.s.units_at(words[1], p) if self.can_control(u))
+            self.s.gates[words[1]]["controller"] = u["id"]
+            self.emit("gate", loc=words[1], change="controlled", unit=u["id"], player=p)
+        elif verb == "abandon-gate":
+            self.s.gates[words[1]]["controller"] = None
+            self.emit("gate", loc=words[1], change="abandoned", player=p)
+        elif verb == "reveal-elder-signs":
+            self.reveal_elder_signs(p)
+        elif verb == "ability":
+            ab = next(a for a in self.active_abilities(p) if a.id == words[1])
+            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
+            # the ability's own cost was included in `cost` and already paid
+            k = self.once_key(ab, p)
+            if k is not None:
+                self.s.memory.setdefault("once", []).append(k)
+            self.emit("ability", player=p, ability=ab.key, name=ab.name)
+            if ab.effect is not None:
+                yield from ab.effect(ctx)
+        elif verb == "requirement":
+            f = self.faction(p)
+            for rid in words[1].split("+"):
+                r = next(r for r in f.requirements if r.id == rid)
+                if r.action_effect is not None:
+                    yield from r.action_effect(self.ctx(p))
+                yield from self.earn(p, r)
+        elif verb == "pass":
+            self.gain_power(p, -self.s.power[p], "pass")
+        else:  # pragma: no cover - labels come from the enumerations above
+            raise RuleError(f"unknown action '{label}'")
+        return event
+
+    def awaken(self, p: str, kind: str, area: str) -> Gen:
+        t = self.faction(p).units[kind]
+        assert t.awaken is not None
+        if t.awaken.replace_gate and area in self.s.gates:
+            del self.s.gates[area]
+            self.emit("gate", loc=area, change="removed", why=f"awaken {kind}")
+        if t.awaken.effect is not None:
+            yield from t.awaken.effect(self.ctx(p, area=area))
+        u = self.s.pool(p, kind)[0]
+        self.relocate(u, area, "awaken")
+        self.s.awakened.setdefault(p, [])
+        if kind not in self.s.awakened[p]:
+            self.s.awakened[p].append(kind)
+        yield from self.window("on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area},
+                               self.turn_order())
+
+    def reachable(self, p: str, u: dict[str, Any]) -> list[str]:
+        rng = self.integer(self.modified("move-range", 1, u, p), "move range")
+        through = bool(self.modified("move-through-enemies", False, u, p))
+        start = u["loc"]
+        seen = {start: 0}
+        todo = deque([start])
+        while todo:
+            a = todo.popleft()
+            d = seen[a]
+            if d >= rng:
+                continue
+            if a != start and not through and any(x["owner"] != p for x in self.s.units_at(a)):
+                continue  # cannot pass over an area holding enemy units
+            for n in self.adjacent(a):
+                if n not in seen:
+                    seen[n] = d + 1
+                    todo.append(n)
+        return sorted(a for a in seen if a != start)
+
+    def move_action(self, p: str) -> Gen:
+        moved: set[int] = set()
+        spent = 0
+        charged: set[str] = set()
+        while True:
+            opts = []
+            for u in sorted(self.s.on_map(p), key=lambda x: x["id"]):
+                if u["id"] in moved:
+                    continue
+                for dst in self.reachable(p, u):
+                    extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
+                    if spent + 1 + extra <= spent + self.s.power[p]:
+                        opts.append(f"{u['kind']} {u['loc']}->{dst}#{u['id']}")
+            if moved:
+                opts.append("done")
+            if not opts:
+                break
+            ans = yield from self.ask(p, "move", opts, "move a unit (1 Power each)")
+            if ans == "done":
+                break
+            uid = int(ans.rsplit("#", 1)[1])
+            dst = ans.split("->")[1].split("#")[0]
+            u = self.s.unit(uid)
+            src = u["loc"]
+            extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
+            charged.add(dst)
+            self.gain_power(p, -(1 + extra), "move")
+            spent += 1 + extra
+            moved.add(uid)
+            self.relocate(u, dst, "move")
+            yield from self.window("unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
+                                                  "moved": sorted(moved)}, [p])
+            moved.update(self.s.memory.pop("moved_free", []))
+        return spent
+
+    def capture_targets(self, p: str, victim: str, area: str) -> list[dict[str, Any]]:
+        s = self.s
+        captors = [u for u in s.units_at(area, p) if self.utype(u).cls != "cultist"]
+        if not captors:
+            return []
+        theirs = s.units_at(area, victim)
+        their_classes = {self.utype(u).cls for u in theirs}
+        best = "great-old-one" if any(self.utype(u).cls == "great-old-one" for u in captors) else "monster"
+        if "great-old-one" in their_classes:
+            return []
+        if best != "great-old-one" and their_classes & {"monster", "terror"}:
+            return []
+        cultists = [u for u in theirs if self.utype(u).cls == "cultist"]
+        if cultists:
+            protected = self.modified("capture-protection", False,
+                                      {"capturer": best, "player": p, "victim": victim, "area": area}, victim)
+            if protected:
+                return []
+        return cultists
+
+    def capture(self, p: str, victim: str, area: str) -> Gen:
+        targets = self.capture_targets(p, victim, area)
+        ans = yield from self.ask(victim, "unit", [unit_label(u) for u in targets],
+                                  f"{p} captures one of your cultists in {area}: which?")
+        u = self.s.unit(int(ans.rsplit("#", 1)[1]))
+        yield from self.remove_unit(u, "capture", p)

@@ -1,0 +1,90 @@
+"""The context an effect runs in: who 'me' is, the triggering event, scopes for let/for."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generator
+
+from ..effects.compiler import RuleError
+
+if TYPE_CHECKING:
+    from .core import GameCore
+
+
+class EffectCtx:
+    """Bound names plus a handle on the game; created per ability use (cheap)."""
+
+    __slots__ = ("game", "me", "self_unit", "event", "subject", "value", "area", "scopes", "where", "ability")
+
+    def __init__(self, game: "GameCore", me: str | None, *, self_unit: dict[str, Any] | None = None,
+                 event: dict[str, Any] | None = None, subject: Any = None, value: Any = None,
+                 area: str | None = None, ability: str = "") -> None:
+        self.game = game
+        self.me = me
+        self.self_unit = self_unit
+        self.event = event
+        self.subject = subject
+        self.value = value
+        self.area = area
+        self.scopes: list[dict[str, Any]] = [{}]
+        self.where = ""
+        self.ability = ability
+
+    # names --------------------------------------------------------------------------------
+    def lookup(self, name: str, where: str) -> Any:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        g = self.game
+        if name == "me":
+            if self.me is None:
+                raise RuleError(f"{where}: 'me' is not bound here (a ruleset rule has no owner)")
+            return self.me
+        if name == "enemies":
+            return [p for p in g.s.players if p != self.me]
+        if name == "players":
+            return list(g.s.players)
+        if name == "enemy":
+            b = g.s.battle
+            if b is not None and self.me in (b["attacker"], b["defender"]):
+                return b["defender"] if self.me == b["attacker"] else b["attacker"]
+            others = [p for p in g.s.players if p != self.me]
+            if len(others) == 1:
+                return others[0]
+            raise RuleError(f"{where}: 'enemy' is ambiguous with {len(others)} opponents outside a battle; use 'enemies'")
+        if name == "self":
+            if self.self_unit is None:
+                raise RuleError(f"{where}: 'self' is only bound in a unit's own abilities")
+            return self.self_unit
+        if name == "event":
+            if self.event is None:
+                raise RuleError(f"{where}: 'event' is not bound here")
+            return self.event
+        if name == "battle":
+            if g.s.battle is None:
+                raise RuleError(f"{where}: 'battle' is only bound during a battle")
+            return g.battle_record()
+        if name == "subject":
+            return self.subject
+        if name == "value":
+            return self.value
+        if name == "area":
+            if self.area is None:
+                raise RuleError(f"{where}: 'area' is not bound here")
+            return self.area
+        raise RuleError(f"{where}: unknown name '{name}'")
+
+    def bind(self, name: str, value: Any) -> None:
+        self.scopes[-1][name] = value
+
+    def push_scope(self) -> None:
+        self.scopes.append({})
+
+    def pop_scope(self) -> None:
+        self.scopes.pop()
+
+    def record_field(self, obj: dict[str, Any], name: str) -> tuple[bool, Any]:
+        return self.game.record_field(obj, name)
+
+    def ask_option(self, player: Any, labels: list[str], where: str) -> Generator[Any, Any, str]:
+        if not isinstance(player, str) or player not in self.game.s.players:
+            raise RuleError(f"{where}: 'choose' needs a player, got {player!r}")
+        return (yield from self.game.ask(player, "option", labels, f"{self.ability}: choose"))

@@ -1,0 +1,417 @@
+"""Engine core: events, decisions, unit and resource operations, modifiers, abilities, windows."""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any, Generator, Iterable
+
+from ..content.model import Ability, ContentModel, Faction, Layout, Requirement, Ruleset, UnitType
+from ..effects.compiler import RuleError
+from .context import EffectCtx
+from .decisions import Decision
+from .rng import Rng
+from .state import POOL, State
+
+Gen = Generator[Decision, str, Any]
+MAX_WINDOW_DEPTH = 24
+BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assigned", "pains-assigned",
+                  "after-assignment", "retreats"}
+
+
+class GameCore:
+    content: ContentModel
+    ruleset: Ruleset
+    layout: Layout
+    s: State
+    log: list[dict[str, Any]]
+
+    def _init_core(self) -> None:
+        self._depth: list[str] = []
+        self._forced_dice: list[int] | None = None
+
+    # ---- content lookups --------------------------------------------------------------------
+    def faction(self, player: str) -> Faction:
+        return self.content.factions[player]
+
+    def utype(self, u: dict[str, Any]) -> UnitType:
+        f = self.content.factions.get(u["owner"])
+        if f is not None and u["kind"] in f.units:
+            return f.units[u["kind"]]
+        if u["kind"] in self.content.neutral_units:
+            return self.content.neutral_units[u["kind"]]
+        for card in self.content.loyalty_cards.values():
+            if u["kind"] in card.units:
+                return card.units[u["kind"]]
+        raise RuleError(f"unit #{u['id']} has unknown kind '{u['kind']}'")
+
+    def kind_type(self, player: str, kind: str) -> UnitType | None:
+        f = self.content.factions.get(player)
+        if f is not None and kind in f.units:
+            return f.units[kind]
+        return self.content.neutral_units.get(kind)
+
+    def is_area(self, loc: str) -> bool:
+        return loc in self.layout.areas
+
+    def adjacent(self, area: str) -> tuple[str, ...]:
+        return self.layout.adjacent.get(area, ())
+
+    def record_field(self, obj: dict[str, Any], name: str) -> tuple[bool, Any]:
+        """Computed fields of game records visible to effects (unit.class, unit.cost, ...)."""
+        if "kind" in obj and "owner" in obj and "loc" in obj:
+            t = self.utype(obj)
+            if name == "class":
+                return True, t.cls
+            if name == "name":
+                return True, t.name
+            if name == "area":
+                return True, obj["loc"] if self.is_area(obj["loc"]) else None
+            if name == "in_play":
+                return True, self.is_area(obj["loc"])
+        return False, None
+
+    # ---- log ----------------------------------------------------------------------------------
+    def emit(self, type_: str, **fields: Any) -> None:
+        self.s.seq += 1
+        self.log.append({"seq": self.s.seq, "type": type_, **fields})
+
+    # ---- decisions ---------------------------------------------------------------------------
+    def ask(self, player: str, kind: str, options: Iterable[str], prompt: str, **context: Any) -> Gen:
+        opts = tuple(dict.fromkeys(options))
+        if not opts:
+            raise RuleError(f"internal: empty decision for {player}: {prompt}")
+        if len(opts) == 1:
+            return opts[0]
+        answer = yield Decision(player, kind, opts, prompt, context)
+        return answer
+
+    # ---- dice and randomness -------------------------------------------------------------------
+    def roll(self, n: int, who: str, why: str) -> list[int]:
+        n = max(0, int(n))
+        out = []
+        for _ in range(n):
+            if self._forced_dice is not None:
+                if not self._forced_dice:
+                    raise RuleError(f"the scenario's dice ran out while rolling for {who} ({why})")
+                out.append(self._forced_dice.pop(0))
+            else:
+                r = Rng(self.s.rng)
+                out.append(r.die())
+                self.s.rng = r.state
+        self.emit("dice", player=who, why=why, dice=out)
+        return out
+
+    def random_below(self, n: int) -> int:
+        r = Rng(self.s.rng)
+        v = r.below(n)
+        self.s.rng = r.state
+        return v
+
+    # ---- resources -----------------------------------------------------------------------------
+    def gain_power(self, p: str, n: int, why: str = "") -> None:
+        n = int(n)
+        if n == 0:
+            return
+        before = self.s.power[p]
+        self.s.power[p] = max(0, before + n)
+        self.emit("power", player=p, change=self.s.power[p] - before, total=self.s.power[p], why=why)
+
+    def gain_doom(self, p: str, n: int, why: str = "") -> None:
+        n = int(n)
+        if n <= 0:
+            return
+        self.s.doom[p] += n
+        self.emit("doom", player=p, change=n, total=self.s.doom[p], why=why)
+
+    def give_elder_sign(self, p: str, why: str = "") -> None:
+        bag = self.s.es_bag
+        if not bag:
+            self.emit("elder-sign", player=p, why=why, empty_bag=True)
+            self.gain_doom(p, 1, "elder sign bag empty")
+            return
+        value = bag.pop(self.random_below(len(bag)))
+        self.s.elder_signs[p].append(value)
+        self.emit("elder-sign", player=p, why=why)
+
+    def reveal_elder_signs(self, p: str) -> None:
+        signs = self.s.elder_signs[p]
+        if not signs:
+            return
+        total = sum(signs)
+        self.s.revealed[p] += total
+        self.s.elder_signs[p] = []
+        self.emit("elder-signs-revealed", player=p, values=sorted(signs))
+        self.gain_doom(p, total, "elder signs")
+
+    # ---- units ---------------------------------------------------------------------------------
+    def _leave(self, u: dict[str, Any]) -> None:
+        for loc, g in self.s.gates.items():
+            if g.get("controller") == u["id"]:
+                g["controller"] = None
+                self.emit("gate", loc=loc, change="abandoned", unit=u["id"])
+
+    def relocate(self, u: dict[str, Any], loc: str, why: str) -> None:
+        """Move a unit anywhere (map, pool, holding) with no rules applied; logged."""
+        if u["loc"] == loc:
+            return
+        self._leave(u)
+        self.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=why)
+        u["loc"] = loc
+
+    def remove_unit(self, u: dict[str, Any], how: str, cause: str | None, *, replaced: bool = False) -> Gen:
+        """Kill, eliminate or capture a unit; opens the unit-removed window (Doom for kills, ...)."""
+        src = u["loc"]
+        dst = f"captured:{cause}" if how == "capture" else POOL
+        self.relocate(u, dst, how)
+        ev = {"unit": dict(u, loc=src), "how": how, "cause": cause, "owner": u["owner"], "replaced": replaced,
+              "area": src if self.is_area(src) else None, "in_battle": self.s.battle is not None}
+        yield from self.window("unit-removed", ev, self.turn_order())
+        if how == "capture":
+            yield from self.window("unit-captured", ev, self.turn_order())
+
+    def new_units(self, owner: str, kind: str, count: int) -> None:
+        for _ in range(count):
+            self.s.units.append({"id": self.s.next_unit, "owner": owner, "kind": kind, "loc": POOL})
+            self.s.next_unit += 1
+
+    # ---- money: costs and modifiers ---------------------------------------------------------------
+    def ctx(self, me: str | None, *, ability: Ability | None = None, **kw: Any) -> EffectCtx:
+        return EffectCtx(self, me, ability=ability.name if ability else "", **kw)
+
+    def integer(self, v: Any, what: str) -> int:
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, Fraction):
+            return math.floor(v)
+        if not isinstance(v, int):
+            raise RuleError(f"{what} must be a whole number, got {v!r}")
+        return v
+
+    def unit_cost(self, owner: str, t: UnitType) -> int:
+        if "cost" in t.unknown:
+            raise RuleError(f"{t.name}: its cost is unknown and no interpretation is given")
+        base = self.integer(t.cost(self.ctx(owner)), f"cost of {t.name}")
+        target = "awaken-cost" if t.cls == "great-old-one" else "summon-cost" if t.cls != "cultist" else "recruit-cost"
+        return max(0, self.integer(self.modified(target, base, {"kind": t.id, "class": t.cls, "owner": owner}, owner),
+                                   f"cost of {t.name}"))
+
+    def doom_value(self, u: dict[str, Any]) -> int:
+        """Average of every cost the unit can have, rounded up (Doom for kills)."""
+        t = self.utype(u)
+        opts = t.cost_options
+        if not opts:
+            opts = (self.integer(t.cost(self.ctx(u["owner"])), f"cost of {t.name}"),)
+        return math.ceil(Fraction(sum(opts), len(opts)))
+
+    def combat_of(self, u: dict[str, Any]) -> int:
+        t = self.utype(u)
+        if "combat" in t.unknown:
+            raise RuleError(f"{t.name}: its combat is unknown and no interpretation is given")
+        base = self.integer(t.combat(self.ctx(u["owner"], self_unit=u)), f"combat of {t.name}")
+        return max(0, self.integer(self.modified("combat", base, u, u["owner"]), f"combat of {t.name}"))
+
+    def modified(self, target: str, value: Any, subject: Any = None, player: str | None = None) -> Any:
+        """Apply every active static modifier of `target`, in seating order, owner by owner."""
+        for owner, ab in self.active_abilities_all():
+            for m in ab.modifiers:
+                if m.target != target:
+                    continue
+                ctx = self.ctx(owner, ability=ab, subject=subject, value=value)
+                if self.s.battle is not None:
+                    pass
+                if m.when is None or m.when(ctx):
+                    value = m.value(ctx)
+        return value
+
+    # ---- abilities -------------------------------------------------------------------------------
+    def in_play_kinds(self, player: str) -> set[str]:
+        return {u["kind"] for u in self.s.units if u["owner"] == player and self.is_area(u["loc"])}
+
+    def active_abilities(self, player: str) -> list[Ability]:
+        f = self.content.factions.get(player)
+        out: list[Ability] = []
+        if f is None:
+            return out
+        out.extend(f.abilities)
+        kinds = self.in_play_kinds(player)
+        for t in f.units.values():
+            if t.abilities and t.id in kinds:
+                out.extend(t.abilities)
+        for book in self.s.spellbooks.get(player, []):
+            sb = f.spellbooks.get(book) or self.content.neutral_spellbooks.get(book)
+            if sb is not None:
+                out.extend(sb.abilities)
+        for g in self.s.grants:
+            if g["to"] == player:
+                ab = self.ability_by_key(g["ability"])
+                if ab is not None:
+                    out.append(ab)
+        return out
+
+    def active_abilities_all(self) -> list[tuple[str | None, Ability]]:
+        key = self.s.seq
+        cache = getattr(self, "_ab_cache", None)
+        if cache is not None and cache[0] == key and cache[1] is self.s:
+            return cache[2]
+        out: list[tuple[str | None, Ability]] = [(None, a) for a in self.ruleset.abilities]
+        for p in self.s.players:
+            out.extend((p, a) for a in self.active_abilities(p))
+        self._ab_cache = (key, self.s, out)
+        return out
+
+    def ability_by_key(self, key: str) -> Ability | None:
+        idx = getattr(self, "_ability_index", None)
+        if idx is None:
+            idx = {}
+            for f in list(self.content.factions.values()) + list(self.content.loyalty_cards.values()):
+                for a in f.abilities:
+                    idx[a.key] = a
+                for t in f.units.values():
+                    for a in t.abilities:
+                        idx[a.key] = a
+                for sb in f.spellbooks.values():
+                    for a in sb.abilities:
+                        idx[a.key] = a
+            for sb in self.content.neutral_spellbooks.values():
+                for a in sb.abilities:
+                    idx[a.key] = a
+            self._ability_index = idx
+        return idx.get(key)
+
+    def once_key(self, ab: Ability, player: str | None) -> str | None:
+        if ab.once is None:
+            return None
+        scope = {"battle": f"battle{self.s.memory.get('battle_no', 0)}", "turn": f"turn{self.s.memory.get('turn_no', 0)}",
+                 "action-phase": f"ap{self.s.round}", "doom-phase": f"dp{self.s.round}", "round": f"r{self.s.round}",
+                 "game": "game"}[ab.once]
+        return f"{ab.key}|{player}|{scope}"
+
+    def ability_cost(self, ab: Ability, player: str | None, ctx: EffectCtx) -> int:
+        if ab.cost is None:
+            return 0
+        return self.integer(ab.cost(ctx), f"cost of {ab.name}")
+
+    def usable(self, ab: Ability, player: str | None, ctx: EffectCtx) -> bool:
+        if ab.unknown:
+            return False
+        k = self.once_key(ab, player)
+        if k is not None and k in self.s.memory.get("once", []):
+            return False
+        if ab.condition is not None and not ab.condition(ctx):
+            return False
+        if player is not None and self.ability_cost(ab, player, ctx) > self.s.power[player]:
+            return False
+        return True
+
+    def use_ability(self, ab: Ability, player: str | None, ctx: EffectCtx, extra_cost: int = 0) -> Gen:
+        cost = self.ability_cost(ab, player, ctx) + extra_cost
+        if player is not None and cost:
+            self.gain_power(player, -cost, f"pay for {ab.name}")
+        k = self.once_key(ab, player)
+        if k is not None:
+            self.s.memory.setdefault("once", []).append(k)
+        self.emit("ability", player=player, ability=ab.key, name=ab.name)
+        if ab.effect is not None:
+            yield from ab.effect(ctx)
+
+    def turn_order(self) -> list[str]:
+        active = self.s.step.get("player")
+        start = active if active in self.s.players else (self.s.first or self.s.players[0])
+        return self.s.order_from(start)
+
+    def window(self, name: str, event: dict[str, Any] | None, players: list[str] | None = None,
+               area: str | None = None) -> Gen:
+        """Open a timing window: ruleset rules first, then each player's abilities in order.
+
+        A player with several usable optional abilities picks them one by one (or 'done'),
+        which also fixes their order; mandatory ones run without asking.
+        """
+        if len(self._depth) >= MAX_WINDOW_DEPTH:
+            raise RuleError("effects trigger each other without end: " + " -> ".join(self._depth[-8:] + [name]))
+        self._depth.append(name)
+        try:
+            for ab in self.ruleset.abilities:
+                if ab.window == name:
+                    ctx = self.ctx(None, ability=ab, event=event, area=area)
+                    if self.usable(ab, None, ctx):
+                        yield from self.use_ability(ab, None, ctx)
+            battle = self.s.battle
+            for p in players if players is not None else self.turn_order():
+                used: set[str] = set()
+                while True:
+                    cands = []
+                    for ab in self.active_abilities(p):
+                        if ab.window != name or ab.key in used:
+                            continue
+                        if battle is not None and name in BATTLE_WINDOWS and not ab.anywhere \
+                                and p not in (battle["attacker"], battle["defender"]):
+                            continue
+                        ctx = self.ctx(p, ability=ab, event=event, area=area,
+                                       self_unit=self.self_unit_for(ab, p))
+                        if self.usable(ab, p, ctx):
+                            cands.append((ab, ctx))
+                    if not cands:
+                        break
+                    forced = [c for c in cands if not c[0].optional]
+                    if forced:
+                        ab, ctx = forced[0]
+                    else:
+                        labels = [c[0].id for c in cands] + ["done"]
+                        ans = yield from self.ask(p, "ability", labels, f"{name}: use an ability?", window=name)
+                        if ans == "done":
+                            break
+                        ab, ctx = next(c for c in cands if c[0].id == ans)
+                    used.add(ab.key)
+                    yield from self.use_ability(ab, p, ctx)
+            if name != "unit-removed":
+                yield from self.check_requirements(name, event)
+        finally:
+            self._depth.pop()
+
+    def self_unit_for(self, ab: Ability, player: str) -> dict[str, Any] | None:
+        if not ab.holder.startswith("unit:"):
+            return None
+        kind = ab.holder[5:]
+        b = self.s.battle
+        units = [u for u in self.s.units if u["owner"] == player and u["kind"] == kind and self.is_area(u["loc"])]
+        if b is not None:
+            inb = [u for u in units if u["id"] in b["units"].get(player, [])]
+            units = inb or units
+        return units[0] if units else None
+
+    # ---- spellbook requirements --------------------------------------------------------------------
+    def check_requirements(self, when: str, event: dict[str, Any] | None = None,
+                           players: list[str] | None = None) -> Gen:
+        for p in players or self.s.players:
+            f = self.content.factions.get(p)
+            if f is None:
+                continue
+            for r in f.requirements:
+                if r.id in self.s.requirements[p] or r.when != when or r.condition is None:
+                    continue
+                if any(r.id in e[1] for e in (self.s.battle or {}).get("earned", []) if e[0] == p):
+                    continue
+                if r.condition(self.ctx(p, event=event)):
+                    if self.s.battle is not None:
+                        self.s.battle.setdefault("earned", []).append([p, r.id])
+                    else:
+                        yield from self.earn(p, r)
+
+    def earn(self, p: str, r: Requirement) -> Gen:
+        if r.id in self.s.requirements[p]:
+            return
+        self.s.requirements[p].append(r.id)
+        self.emit("requirement", player=p, requirement=r.id)
+        f = self.faction(p)
+        left = [b for b in f.spellbooks if b not in self.s.spellbooks[p]]
+        if left:
+            book = yield from self.ask(p, "spellbook", left, f"{r.text}: choose a spellbook")
+            self.s.spellbooks[p].append(book)
+            self.emit("spellbook", player=p, spellbook=book)
+        if r.effect is not None:
+            yield from r.effect(self.ctx(p))
+
+    def battle_record(self) -> dict[str, Any]:
+        b = self.s.battle
+        assert b is not None
+        return b

@@ -1,0 +1,47 @@
+"""The one decision interface: every choice any player makes is a Decision answered by an option."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A question to one player: pick one of `options` (readable, stable labels)."""
+
+    player: str
+    kind: str  # action | unit | area | option | ability | spellbook | order | yes-no | ...
+    options: tuple[str, ...]
+    prompt: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"player": self.player, "kind": self.kind, "options": list(self.options), "prompt": self.prompt}
+
+
+class IllegalAction(Exception):
+    """An answer that is not one of the pending decision's options. The state is unchanged."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code, self.message = code, message
+
+
+class Agent(Protocol):
+    """Anything that answers decisions: a bot, a human at a terminal, a test script."""
+
+    def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str: ...
+
+
+def match_option(options: tuple[str, ...], answer: str) -> str | None:
+    """The option an answer names: exact label, or the first whose label before '#' equals it."""
+    if answer in options:
+        return answer
+    for o in options:
+        if o.split("#", 1)[0] == answer:
+            return o
+    for o in options:
+        base = o.split("#", 1)[0]
+        if base.split(" (", 1)[0] == answer:
+            return o
+    return None

@@ -1,0 +1,277 @@
+"""The game a bot, a human or a test drives: legal_actions(), apply(), clone(), to_json()...
+
+The rules run as one generator that yields a Decision whenever a player must choose. Between
+steps (a turn, a phase) it yields a checkpoint, where the state is snapshotted; a failed or
+illegal answer restores the snapshot and replays the turn's earlier answers, so `apply` either
+succeeds or leaves the game exactly as it was.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from typing import Any, Iterator
+
+from ..content.build import Content
+from ..effects.compiler import RuleError
+from .actions import ActionsMixin
+from .battle import BattleMixin
+from .decisions import Decision, IllegalAction, match_option
+from .phases import CHECKPOINT, PhasesMixin
+from .state import State
+
+FORMAT = 1
+
+
+class GameError(Exception):
+    """A rule or content failure while playing; the game state was restored."""
+
+
+def state_digest(state: State) -> str:
+    return hashlib.sha256(json.dumps(state.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+class Game(ActionsMixin, BattleMixin, PhasesMixin):
+    def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
+                 layout: str | None = None, *, forced_dice: list[int] | None = None,
+                 _state: dict[str, Any] | None = None) -> None:
+        content.require_ok()
+        self.bundle = content
+        self.content = content.model
+        if ruleset not in self.content.rulesets:
+            raise GameError(f"unknown ruleset '{ruleset}'; known: {', '.join(sorted(self.content.rulesets))}")
+        self.ruleset = self.content.rulesets[ruleset]
+        allowed = self.ruleset.get("players", [])
+        if len(factions) not in allowed:
+            raise GameError(f"ruleset '{ruleset}' is for {', '.join(map(str, allowed))} players, not {len(factions)}")
+        for f in factions:
+            if f not in self.content.factions:
+                from ..diagnostics import did_you_mean
+                raise GameError(f"unknown faction '{f}'{did_you_mean(f, self.content.factions)}")
+        if len(set(factions)) != len(factions):
+            raise GameError("a faction can be played by only one player")
+        layout = layout or self.ruleset.get("map", {}).get(str(len(factions)))
+        if layout not in self.content.layouts:
+            raise GameError(f"unknown map layout '{layout}'")
+        self.layout = self.content.layouts[layout]
+        if self.layout.incomplete:
+            raise GameError(f"map layout '{layout}' cannot be played: it is incomplete ({self.layout.incomplete})")
+        self._refuse_unknown(factions)
+        self._init_core()
+        self.params = {"ruleset": ruleset, "factions": list(factions), "seed": seed, "layout": layout,
+                       "forced_dice": list(forced_dice) if forced_dice is not None else None}
+        self._forced_dice = list(forced_dice) if forced_dice is not None else None
+        self.log: list[dict[str, Any]] = []
+        self.choices: list[str] = []
+        self._turn: list[str] = []
+        self.pending: Decision | None = None
+        if _state is not None:
+            self.s = State.from_dict(_state)
+        else:
+            self.s = self._new_state(ruleset, layout, factions, seed)
+            self.emit("game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
+        self._checkpoint()
+        self._start()
+
+    def _refuse_unknown(self, factions: list[str]) -> None:
+        for f in factions:
+            fac = self.content.factions[f]
+            for t in fac.units.values():
+                if t.unknown:
+                    raise GameError(f"faction '{f}': {t.name} has unknown {', '.join(t.unknown)}; "
+                                    "a ruleset must name an interpretation before it can be played")
+
+    def _new_state(self, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
+        mix = self.ruleset.get("elder-signs", {"1": 18, "2": 12, "3": 6})
+        bag = [int(v) for v, n in sorted(mix.items()) for _ in range(int(n))]
+        s = State(ruleset=ruleset, layout=layout, seed=seed, rng=seed * 0x9E3779B1 + 12345,
+                  players=list(factions), power={f: 0 for f in factions}, doom={f: 0 for f in factions},
+                  elder_signs={f: [] for f in factions}, revealed={f: 0 for f in factions}, es_bag=bag,
+                  spellbooks={f: [] for f in factions}, requirements={f: [] for f in factions},
+                  units=[], gates={}, step={"phase": "setup"})
+        self.s = s
+        for f in factions:
+            for t in self.content.factions[f].units.values():
+                self.new_units(f, t.id, t.count)
+        return s
+
+    # ---- driving the generator -------------------------------------------------------------------
+    def _checkpoint(self) -> None:
+        self._snap = (json.dumps(self.s.to_dict()), len(self.log),
+                      list(self._forced_dice) if self._forced_dice is not None else None)
+        self._turn = []
+
+    def _start(self) -> None:
+        self._gen: Iterator[Any] = self.run_steps()
+        self._advance(None, first=True)
+
+    def _advance(self, answer: str | None, first: bool = False) -> None:
+        while True:
+            try:
+                item = next(self._gen) if first else self._gen.send(answer)  # type: ignore[attr-defined]
+            except StopIteration:
+                self.pending = None
+                return
+            first, answer = False, None
+            if item is CHECKPOINT:
+                self._checkpoint()
+                first = True
+                continue
+            if isinstance(item, Decision):
+                self.pending = item
+                return
+            raise RuleError(f"internal: the rules yielded {item!r}")  # pragma: no cover
+
+    def _restore(self, replay: list[str]) -> None:
+        text, n, dice = self._snap
+        self.s = State.from_dict(json.loads(text))
+        del self.log[n:]
+        self._forced_dice = list(dice) if dice is not None else None
+        self._depth = []
+        saved = list(self._turn)
+        self._gen = self.run_steps()
+        self._advance(None, first=True)
+        self._turn = []
+        for a in replay:
+            self._turn.append(a)
+            self._advance(a)
+        assert self._turn == replay or saved is not None
+
+    # ---- the API ----------------------------------------------------------------------------------
+    def legal_actions(self) -> list[str]:
+        """The options of the pending decision (empty when the game is over)."""
+        return list(self.pending.options) if self.pending else []
+
+    def current(self) -> Decision | None:
+        """The pending decision: who must choose, what kind of choice, the options."""
+        return self.pending
+
+    def why_illegal(self, answer: str) -> tuple[str, str] | None:
+        """None if `answer` is legal now, else (reason-code, sentence); nothing is changed."""
+        d = self.pending
+        if d is None:
+            return ("game-over", "the game is over")
+        if match_option(d.options, answer) is not None:
+            return None
+        return self._explain(d, answer)
+
+    def _explain(self, d: Decision, answer: str) -> tuple[str, str]:
+        words = answer.split()
+        p = d.player
+        if d.kind == "action" and words:
+            verb = words[0]
+            f = self.faction(p)
+            if verb in ("summon", "recruit", "awaken") and len(words) >= 2:
+                t = f.units.get(words[1])
+                if t is None:
+                    return ("unknown-unit", f"{p} has no unit '{words[1]}'")
+                if not self.s.pool(p, t.id):
+                    return ("none-in-pool", f"{verb.capitalize()} {t.name}: none left in your pool")
+                try:
+                    cost = self.unit_cost(p, t)
+                except RuleError as exc:
+                    return ("unknown-cost", str(exc))
+                if cost > self.s.power[p]:
+                    return ("not-enough-power", f"{verb.capitalize()} {t.name} costs {cost}, you have {self.s.power[p]}")
+                if verb == "summon" and len(words) >= 3 and self.s.gate_owner(words[2]) != p:
+                    return ("no-controlled-gate", f"you control no gate in '{words[2]}'")
+            if verb in ("battle", "extra-battle") and len(words) >= 2 and words[1] in self.s.memory.get("battles", []):
+                return ("one-battle-per-area", f"there was already a battle in '{words[1]}' this turn")
+            if verb == "pass" and not self.can_pass(p):
+                return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
+        shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")
+        return ("not-an-option", f"'{answer}' is not a legal choice for {d.player} ({d.prompt}); legal: {shown}")
+
+    def apply(self, answer: str) -> None:
+        """Answer the pending decision. Illegal answers raise IllegalAction; the state is unchanged."""
+        d = self.pending
+        if d is None:
+            raise IllegalAction("game-over", "the game is over")
+        opt = match_option(d.options, answer)
+        if opt is None:
+            code, msg = self._explain(d, answer)
+            raise IllegalAction(code, msg)
+        before = list(self._turn)
+        self._turn.append(opt)
+        try:
+            self._advance(opt)
+        except (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError) as exc:
+            self._restore(before)
+            raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'; state restored)") from exc
+        self.choices.append(opt)
+
+    def is_over(self) -> bool:
+        return self.s.over
+
+    def winner(self) -> list[str] | None:
+        """None while playing; [] when humanity wins; one or more factions (a shared victory)."""
+        return list(self.s.winners) if self.s.over and self.s.winners is not None else None
+
+    def result_line(self) -> str:
+        if not self.s.over:
+            return "game not over"
+        doom = ", ".join(f"{p} {self.s.doom[p]}" for p in self.s.players)
+        if not self.s.winners:
+            who = "humanity wins (no player qualified)"
+        elif len(self.s.winners) == 1:
+            who = f"winner: {self.s.winners[0]}"
+        else:
+            who = f"shared victory: {', '.join(self.s.winners)}"
+        return f"{who} | round {self.s.round} | doom: {doom} | {self.s.end_reason}"
+
+    # ---- copies and files ----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        text, n, dice = self._snap
+        return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": json.loads(text),
+                "log_length": n, "dice": dice, "turn": list(self._turn), "choices": list(self.choices)}
+
+    @classmethod
+    def from_json(cls, content: Content, data: dict[str, Any]) -> "Game":
+        if data.get("format") != FORMAT:
+            raise GameError(f"unsupported save format {data.get('format')!r}")
+        p = data["params"]
+        g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data.get("dice"),
+                _state=data["snapshot"])
+        g.params = copy.deepcopy(p)
+        g.choices = list(data["choices"])
+        g.log = [{"seq": i + 1, "type": "restored"} for i in range(data.get("log_length", 0))]
+        for a in data["turn"]:
+            g._turn.append(a)
+            g._advance(a)
+        return g
+
+    def clone(self) -> "Game":
+        """An independent copy that continues exactly as this game would."""
+        g = Game.__new__(Game)
+        g.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("_gen", "s", "log", "_turn", "choices")})
+        g._init_core()
+        g.log = list(self.log)
+        g.choices = list(self.choices)
+        g._snap = self._snap
+        g._turn = []
+        g._restore(list(self._turn))
+        return g
+
+    def digest(self) -> str:
+        return state_digest(self.s)
+
+    def log_lines(self) -> list[str]:
+        """The game log as JSON lines: events, then the choices and a digest of the final state."""
+        lines = [json.dumps(e, sort_keys=True) for e in self.log]
+        lines.append(json.dumps({"type": "choices", "params": self.params, "choices": self.choices}, sort_keys=True))
+        lines.append(json.dumps({"type": "digest", "digest": self.digest(), "over": self.s.over}, sort_keys=True))
+        return lines
+
+
+def replay(content: Content, lines: list[str], upto: int | None = None) -> Game:
+    """Rebuild a game from its log (its parameters and choices); `upto` stops after N choices."""
+    rec = next((json.loads(l) for l in reversed(lines) if '"type": "choices"' in l), None)
+    if rec is None:
+        raise GameError("the log has no 'choices' line")
+    p = rec["params"]
+    g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"))
+    for i, c in enumerate(rec["choices"]):
+        if upto is not None and i >= upto:
+            break
+        g.apply(c)
+    return g

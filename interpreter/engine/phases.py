@@ -1,0 +1,293 @@
+"""The round: Action Phase turns, Gather Power, Determine First Player, Doom Phase, and victory."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..effects.compiler import RuleError
+from .core import Gen, GameCore
+from .state import POOL
+
+CHECKPOINT = object()  # yielded between steps: the driver snapshots the state there
+
+
+class PhasesMixin(GameCore):
+    # ---- setup ------------------------------------------------------------------------------------
+    def setup_step(self) -> Gen:
+        s = self.s
+        late = [p for p in s.players if self.faction(p).setup.get("choose-start-after-others")]
+        for p in [p for p in s.players if p not in late] + late:
+            f = self.faction(p)
+            starts = sorted(a.id for a in self.layout.areas.values() if p in a.starts)
+            if not starts:
+                raise RuleError(f"faction '{p}' has no start area on map layout '{self.layout.id}'")
+            home = yield from self.ask(p, "area", starts, "choose your start area")
+            s.home[p] = home
+            s.power[p] = int(f.setup.get("power", 8))
+            cult = next(t for t in f.units.values() if t.cls == "cultist")
+            n = int(f.setup.get("cultists", 6))
+            placed = s.pool(p, cult.id)[:n]
+            for u in placed:
+                self.relocate(u, home, "setup")
+            if f.setup.get("gate", True):
+                if home in s.gates:
+                    raise RuleError(f"two factions start in '{home}', which can hold only one gate")
+                s.gates[home] = {"controller": placed[0]["id"] if placed else None}
+                self.emit("gate", loc=home, change="created", player=p, why="setup")
+        always = [p for p in s.players if self.faction(p).setup.get("always-first")]
+        allowed = [p for p in s.players if not self.faction(p).setup.get("never-first-at-start")]
+        # The core rulebook recommends alphabetical faction order when no one must go first.
+        first = always[0] if always else sorted(allowed or s.players, key=lambda p: self.faction(p).name)[0]
+        yield from self.set_first(first)
+
+    def set_first(self, first: str) -> Gen:
+        s = self.s
+        s.first = first
+        if len(s.players) > 2:
+            d = yield from self.ask(first, "option", ["clockwise", "counterclockwise"], "choose the direction of play")
+            s.direction = 1 if d == "clockwise" else -1
+        self.emit("first-player", player=first, direction=s.direction)
+        s.step = {"phase": "action", "player": first}
+        s.memory = {"battle_no": s.memory.get("battle_no", 0), "turn_no": s.memory.get("turn_no", 0),
+                    "once": [k for k in s.memory.get("once", []) if k.endswith("|game")]}
+
+    # ---- action phase ------------------------------------------------------------------------------
+    def next_player(self, p: str) -> str:
+        order = self.s.order_from(p)
+        return order[1 % len(order)]
+
+    def action_step(self) -> Gen:
+        s = self.s
+        p = s.step["player"]
+        if all(s.power[q] <= 0 for q in s.players):
+            self.emit("phase", phase="gather-power", round=s.round)
+            s.step = {"phase": "gather"}
+            return
+        if s.power[p] <= 0:
+            if self.ruleset.get("turn-surcharge", {}).get("enabled"):
+                s.surcharge += 1
+                self.emit("surcharge", player=p, total=s.surcharge,
+                          name=self.ruleset.get("turn-surcharge", {}).get("name", "surcharge"))
+            s.step = {"phase": "action", "player": self.next_player(p)}
+            return
+        yield from self.take_turn(p)
+        if self.doom_reached():
+            self.emit("game-end-trigger", reason="doom", during="action")
+            yield from self.finish("a player reached the Doom goal")
+            return
+        s.step = {"phase": "action", "player": self.next_player(p)}
+
+    def can_pass(self, p: str) -> bool:
+        mode = self.ruleset.get("voluntary-drop", "always")
+        return mode == "always" or self.s.power[p] <= 1
+
+    def take_turn(self, p: str) -> Gen:
+        s = self.s
+        s.memory["turn_no"] = s.memory.get("turn_no", 0) + 1
+        s.memory["battles"] = []
+        self.emit("turn", player=p, power=s.power[p])
+        if s.surcharge:
+            pay = min(s.surcharge, s.power[p])
+            self.gain_power(p, -pay, "surcharge")
+            if s.power[p] <= 0:
+                return
+        main_done = False
+        extra: list[str] = []
+        while True:
+            opts: dict[str, int] = {}
+            for label, c in self.unlimited_actions(p):
+                opts.setdefault(label, c)
+            mains: dict[str, int] = {}
+            if not main_done:
+                for label, c in self.main_actions(p):
+                    if label.split()[0] not in extra:
+                        mains.setdefault(label, c)
+                if not mains and not extra:
+                    self.emit("no-action", player=p)
+                    self.gain_power(p, -s.power[p], "no action possible")
+                    return
+                if self.can_pass(p) and not extra:
+                    mains["pass"] = 0
+                if extra:
+                    mains["end-turn"] = 0
+            else:
+                opts["end-turn"] = 0
+            choices = {**mains, **{k: v for k, v in opts.items() if k not in mains}}
+            ans = yield from self.ask(p, "action", list(choices), f"{p}: choose an action")
+            if ans == "end-turn":
+                return
+            is_main = ans in mains and ans not in opts
+            event = yield from self.perform(p, ans, choices[ans])
+            if is_main:
+                main_done = True
+                granted = s.memory.pop("extra_action", None)
+                if granted is not None:
+                    main_done = False
+                    extra = granted + [ans.split()[0]]
+                elif extra:
+                    extra = []
+            yield from self.window("after-action", event, self.turn_order())
+            yield from self.check_requirements("state")
+            if ans == "pass" or (main_done and s.power[p] <= 0 and not self.unlimited_actions(p)):
+                return
+
+    def doom_reached(self) -> bool:
+        goal = int(self.ruleset.get("victory", {}).get("doom", 30))
+        return any(self.s.doom[p] >= goal for p in self.s.players)
+
+    # ---- gather power -------------------------------------------------------------------------------
+    def gather_step(self) -> Gen:
+        s = self.s
+        if s.surcharge:
+            s.surcharge = 0
+            self.emit("surcharge", total=0, reset=True)
+        abandoned = len(s.abandoned_gates())
+        for p in s.players:
+            cultists = sum(1 for u in s.on_map(p) if self.utype(u).cls == "cultist")
+            gates = len(s.controlled_gates(p))
+            captured = [u for u in s.units if u["loc"] == f"captured:{p}"]
+            for u in captured:
+                self.relocate(u, POOL, "sacrificed")
+            income = cultists + 2 * gates + abandoned + len(captured) + s.bank.pop(p, 0)
+            s.power[p] = 0
+            self.gain_power(p, income, "gather power")
+        yield from self.window("gather-power", {}, s.order_from(s.first))
+        top = max(s.power.values())
+        floor = math.ceil(top / 2)
+        for p in s.players:
+            if s.power[p] < floor:
+                self.gain_power(p, floor - s.power[p], "minimum power")
+        yield from self.window("after-gather-power", {}, s.order_from(s.first))
+        s.step = {"phase": "first-player"}
+
+    def first_player_step(self) -> Gen:
+        s = self.s
+        top = max(s.power.values())
+        tied = [p for p in s.order_from(s.first) if s.power[p] == top]
+        first = tied[0]
+        if len(tied) > 1:
+            first = yield from self.ask(s.first, "option", tied, "Power is tied: choose the first player")
+        yield from self.set_first(first)
+        s.step = {"phase": "doom"}
+
+    # ---- doom phase --------------------------------------------------------------------------------------
+    def ritual_cost(self, p: str) -> int:
+        track = self.ritual_track()
+        base = track[min(self.s.ritual, len(track) - 1)]
+        return max(0, self.integer(self.modified("ritual-cost", base, {"player": p}, p), "ritual cost"))
+
+    def ritual_track(self) -> list[int]:
+        tracks = self.ruleset.get("ritual-track", {})
+        n = str(len(self.s.players))
+        track = tracks.get(n) or tracks.get("default")
+        if not track:
+            raise RuleError(f"ruleset '{self.ruleset.id}' has no ritual track for {n} players")
+        return list(track)
+
+    def ritual(self, p: str) -> Gen:
+        s = self.s
+        cost = self.ritual_cost(p)
+        self.gain_power(p, -cost, "ritual of annihilation")
+        track = self.ritual_track()
+        if s.ritual < len(track):
+            s.ritual += 1
+        if s.ritual >= len(track) and not s.instant_death:
+            s.instant_death = True
+            self.emit("instant-death")
+        self.emit("ritual", player=p, cost=cost, marker=s.ritual)
+        self.gain_doom(p, len(s.controlled_gates(p)), "ritual")
+        own = self.faction(p).units
+        for u in s.on_map(p):
+            if u["kind"] in own and own[u["kind"]].cls == "great-old-one":
+                self.give_elder_sign(p, "ritual")
+        yield from self.window("ritual", {"player": p}, [p])
+
+    def doom_step(self) -> Gen:
+        s = self.s
+        self.emit("phase", phase="doom", round=s.round)
+        if self.ruleset.get("doom-for-gates", True):
+            for p in s.players:
+                self.gain_doom(p, len(s.controlled_gates(p)), "controlled gates")
+        for p in s.order_from(s.first):
+            yield from self.check_requirements("doom-phase", {"player": p}, [p])
+            done = False
+            used: set[str] = set()
+            while True:
+                cands = []
+                for ab in self.active_abilities(p):
+                    if ab.window == "doom-phase" and ab.key not in used:
+                        ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p), event={"player": p})
+                        if self.usable(ab, p, ctx):
+                            cands.append((ab, ctx))
+                labels = [a.id for a, _ in cands if a.optional]
+                forced = [c for c in cands if not c[0].optional]
+                if forced:
+                    ab, ctx = forced[0]
+                    used.add(ab.key)
+                    yield from self.use_ability(ab, p, ctx)
+                    continue
+                if not done and s.power[p] >= self.ritual_cost(p):
+                    labels.append("ritual")
+                if not labels:
+                    break
+                ans = yield from self.ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?")
+                if ans == "done":
+                    break
+                if ans == "ritual":
+                    done = True
+                    yield from self.ritual(p)
+                    continue
+                ab, ctx = next(c for c in cands if c[0].id == ans)
+                used.add(ab.key)
+                yield from self.use_ability(ab, p, ctx)
+            yield from self.check_requirements("state", None, [p])
+        yield from self.window("end-of-doom-phase", {}, s.order_from(s.first))
+        s.grants = [g for g in s.grants if not (g.get("until") == "end-of-doom-phase" and g.get("round", 0) <= s.round)]
+        if s.instant_death or self.doom_reached():
+            yield from self.finish("instant death" if s.instant_death else "a player reached the Doom goal")
+            return
+        limit = int(self.ruleset.get("victory", {}).get("max-rounds", 40))
+        if s.round >= limit:
+            yield from self.finish(f"round limit {limit} reached (engine safeguard)")
+            return
+        s.round += 1
+        self.emit("phase", phase="action", round=s.round)
+        s.step = {"phase": "action", "player": s.first}
+
+    # ---- victory ---------------------------------------------------------------------------------------
+    def finish(self, reason: str) -> Gen:
+        s = self.s
+        for p in s.players:
+            self.reveal_elder_signs(p)
+        need_six = bool(self.ruleset.get("victory", {}).get("six-spellbooks", True))
+        eligible = [p for p in s.players if not need_six or len(s.spellbooks[p]) >= 6]
+        if not eligible:
+            s.winners = []
+        else:
+            top = max(s.doom[p] for p in eligible)
+            s.winners = [p for p in eligible if s.doom[p] == top]
+        s.over = True
+        s.end_reason = reason
+        s.step = {"phase": "over"}
+        self.emit("game-over", winners=s.winners, reason=reason, doom=dict(s.doom))
+        return
+        yield  # pragma: no cover
+
+    def run_steps(self) -> Any:
+        """The outer loop: one step at a time, a checkpoint after each."""
+        s = self.s
+        while not s.over:
+            ph = s.step.get("phase", "setup")
+            if ph == "setup":
+                yield from self.setup_step()
+            elif ph == "action":
+                yield from self.action_step()
+            elif ph == "gather":
+                yield from self.gather_step()
+            elif ph == "first-player":
+                yield from self.first_player_step()
+            elif ph == "doom":
+                yield from self.doom_step()
+            else:  # pragma: no cover
+                raise RuleError(f"unknown phase {ph!r}")
+            yield CHECKPOINT

@@ -1,0 +1,33 @@
+"""The one seeded random generator of a game (splitmix64): tiny state, same numbers everywhere."""
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+
+
+class Rng:
+    """Deterministic across processes and platforms; its whole state is one integer."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def _next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = MASK - (MASK % n)
+        while True:
+            v = self._next()
+            if v < limit:
+                return v % n
+
+    def die(self) -> int:
+        return self.below(6) + 1

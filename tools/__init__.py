@@ -1,0 +1,1 @@
+"""The `necro` command line: validate content, play, replay, run scenarios."""

@@ -1,0 +1,152 @@
+"""The `necro` command."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from interpreter.content import load_content
+from interpreter.diagnostics import ContentError
+from interpreter.engine.decisions import IllegalAction
+from interpreter.engine.game import Game, GameError, replay
+from interpreter.engine.agents import make_agent
+from interpreter.engine.play import run_game
+
+from .render import event_text
+from .validate import validate
+
+
+def _content(args: argparse.Namespace):  # noqa: ANN202
+    folders = [Path(d) for d in getattr(args, "content_dir", None) or []]
+    exps = getattr(args, "expansions", None)
+    expansions = [e for e in exps.split(",") if e] if exps else []
+    return load_content(folders, expansions=expansions).require_ok()
+
+
+def pick_ruleset(content, name: str | None) -> str:  # noqa: ANN001
+    if name:
+        return name
+    defaults = [r.id for r in content.model.rulesets.values() if r.get("default")]
+    if not defaults:
+        raise GameError("no ruleset is marked default; name one with --ruleset")
+    return defaults[0]
+
+
+def pick_factions(content, ruleset: str, players: int | None, factions: str | None) -> list[str]:  # noqa: ANN001
+    if factions:
+        return [f.strip() for f in factions.split(",") if f.strip()]
+    r = content.model.rulesets[ruleset]
+    n = players or min(r.get("players", [2]), key=lambda k: abs(k - 4))
+    chosen = r.get("default-factions", {}).get(str(n))
+    if chosen:
+        return list(chosen)
+    pool = sorted(f for f, fac in content.model.factions.items() if fac.expansion is None)
+    if len(pool) < n:
+        raise GameError(f"only {len(pool)} factions are available for {n} players")
+    return pool[:n]
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    content = _content(args)
+    ruleset = pick_ruleset(content, args.ruleset)
+    factions = pick_factions(content, ruleset, args.players, args.factions)
+    game = Game(content, ruleset, factions, args.seed, args.map)
+    names = [a.strip() for a in args.agents.split(",")]
+    if len(names) == 1:
+        names *= len(factions)
+    if len(names) != len(factions):
+        raise GameError(f"--agents names {len(names)} agents for {len(factions)} players")
+    agents = {f: make_agent(a, args.seed * 31 + i) for i, (f, a) in enumerate(zip(factions, names))}
+    shown = 0
+
+    def show(g: Game) -> None:
+        nonlocal shown
+        if args.quiet:
+            return
+        for e in g.log[shown:]:
+            t = event_text(e)
+            if t:
+                print(t)
+        shown = len(g.log)
+
+    show(game)
+    run_game(game, agents, show)
+    show(game)
+    if args.log:
+        Path(args.log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
+    print(game.result_line())
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    content = _content(args)
+    lines = Path(args.file).read_text(encoding="utf-8").splitlines()
+    game = replay(content, lines, args.upto)
+    import json
+    digest = next((json.loads(l)["digest"] for l in reversed(lines) if '"type": "digest"' in l), None)
+    if args.upto is None and digest is not None and digest != game.digest():
+        print(f"replay diverged: log digest {digest}, replayed {game.digest()}", file=sys.stderr)
+        return 1
+    print(game.result_line())
+    return 0
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    from .scenario import run_scenarios
+    return run_scenarios(args.files, content_dirs=args.content_dir or [])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="necro", description="Cthulhu Wars as data: validate content, play and replay games.")
+    sub = p.add_subparsers(dest="command")
+    v = sub.add_parser("validate", help="check content folders (built-in content when none given)")
+    v.add_argument("dirs", nargs="*", help="folders layered over the built-in content")
+    v.add_argument("--only", action="store_true", help="check the folders alone, as a complete content tree")
+    v.add_argument("--format", choices=["text", "json"], default="text")
+    pl = sub.add_parser("play", help="play one complete seeded game between bots")
+    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--ruleset")
+    pl.add_argument("--players", type=int)
+    pl.add_argument("--factions", help="comma list, in seating order")
+    pl.add_argument("--agents", default="heuristic", help="one agent for all seats or a comma list per seat")
+    pl.add_argument("--map", help="map layout id (default: the ruleset's for this player count)")
+    pl.add_argument("--log", help="write the JSON-lines game log here")
+    pl.add_argument("--expansions", help="comma list of expansions to enable")
+    pl.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
+    pl.add_argument("--quiet", action="store_true", help="print only the result line")
+    r = sub.add_parser("replay", help="replay a game log and print its result")
+    r.add_argument("file")
+    r.add_argument("--upto", type=int, help="stop after this many choices")
+    r.add_argument("--expansions")
+    r.add_argument("--content-dir", action="append")
+    sc = sub.add_parser("scenario", help="run scenario files")
+    sc.add_argument("files", nargs="+")
+    sc.add_argument("--content-dir", action="append")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "validate":
+            return validate(args.dirs, args.only, args.format)
+        if args.command == "play" or args.command is None:
+            if args.command is None:
+                args = build_parser().parse_args(["play"])
+            return cmd_play(args)
+        if args.command == "replay":
+            return cmd_replay(args)
+        if args.command == "scenario":
+            return cmd_scenario(args)
+    except ContentError as exc:
+        for d in exc.diagnostics:
+            print(d.render(), file=sys.stderr)
+        return 1
+    except (GameError, IllegalAction, OSError, ValueError) as exc:
+        print(f"necro: error: {exc}", file=sys.stderr)
+        return 1
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
