@@ -732,3 +732,4 @@ def _roll_die(ctx: Any) -> Any:
 
 
 __all__ = ["Fraction"]
+from . import more  # noqa: E402,F401  (registers the primitives in engine/more/)

@@ -1,0 +1,82 @@
+"""Build a game state from a compact position (for scenarios and tests), using real content."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..content.model import ContentModel
+from .state import POOL, State
+
+
+class PositionError(Exception):
+    pass
+
+
+def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[str], seed: int,
+                pos: dict[str, Any]) -> State:
+    """A State with units, gates, Power, Doom... as `pos` says; unlisted units stay in the pool."""
+    rs = model.rulesets[ruleset]
+    mix = rs.get("elder-signs", {"1": 18, "2": 12, "3": 6})
+    bag = [int(v) for v, n in sorted(mix.items()) for _ in range(int(n))]
+    s = State(ruleset=ruleset, layout=layout, seed=seed, rng=seed * 0x9E3779B1 + 12345,
+              players=list(factions), power={f: 0 for f in factions}, doom={f: 0 for f in factions},
+              elder_signs={f: [] for f in factions}, revealed={f: 0 for f in factions}, es_bag=bag,
+              spellbooks={f: [] for f in factions}, requirements={f: [] for f in factions},
+              units=[], gates={})
+    areas = model.layouts[layout].areas
+    for f in factions:
+        for t in model.factions[f].units.values():
+            for _ in range(t.count):
+                s.units.append({"id": s.next_unit, "owner": f, "kind": t.id, "loc": POOL})
+                s.next_unit += 1
+    for f, where in (pos.get("units") or {}).items():
+        if f not in factions:
+            raise PositionError(f"units: '{f}' is not playing")
+        for area, kinds in where.items():
+            if area not in areas and not area.startswith("held:"):
+                raise PositionError(f"units: unknown area '{area}'")
+            for k in kinds:
+                free = [u for u in s.units if u["owner"] == f and u["kind"] == k and u["loc"] == POOL]
+                if not free:
+                    raise PositionError(f"units: {f} has no more '{k}' to place")
+                free[0]["loc"] = area
+    for area, who in (pos.get("gates") or {}).items():
+        ctrl = None
+        if who not in (None, "abandoned", "tower"):
+            cands = [u for u in s.units if u["owner"] == who and u["loc"] == area
+                     and model.factions[who].units[u["kind"]].cls == "cultist"]
+            if not cands:
+                raise PositionError(f"gates: {who} has no cultist in '{area}' to control its gate")
+            ctrl = cands[0]["id"]
+        s.gates[area] = {"controller": ctrl, **({"tower": True} if who == "tower" else {})}
+    for key in ("power", "doom"):
+        for f, v in (pos.get(key) or {}).items():
+            getattr(s, key)[f] = int(v)
+    for f, books in (pos.get("spellbooks") or {}).items():
+        s.spellbooks[f] = list(books)
+    for f, reqs in (pos.get("requirements") or {}).items():
+        s.requirements[f] = list(reqs)
+    for f, signs in (pos.get("elder-signs") or {}).items():
+        s.elder_signs[f] = [int(x) for x in signs]
+        for x in signs:
+            if int(x) in s.es_bag:
+                s.es_bag.remove(int(x))
+    for f, kinds in (pos.get("awakened") or {}).items():
+        s.awakened[f] = list(kinds)
+    s.home = dict(pos.get("home") or {})
+    for f in factions:
+        if f not in s.home:
+            starts = sorted(a.id for a in areas.values() if f in a.starts)
+            if starts:
+                s.home[f] = starts[0]
+    s.first = pos.get("first", factions[0])
+    s.direction = int(pos.get("direction", 1))
+    s.round = int(pos.get("round", 1))
+    s.ritual = int(pos.get("ritual", 0))
+    s.surcharge = int(pos.get("surcharge", 0))
+    s.tokens = [dict(t) for t in pos.get("tokens", [])]
+    phase = pos.get("phase", "action")
+    s.step = {"phase": {"gather-power": "gather", "first-player": "first-player"}.get(phase, phase)}
+    if s.step["phase"] == "action":
+        s.step["player"] = pos.get("player", s.first)
+    s.phase = phase
+    return s
