@@ -55,7 +55,7 @@ def check(doc: Document, report: Report) -> bool:
         return False
     kind = doc.data.get("kind")
     if kind not in KINDS:
-        report.error(doc.positions.key_of(("kind",)) if "kind" in doc.data else doc.pos(), "unknown-kind",
+        report.error(doc.pos("kind") if "kind" in doc.data else doc.pos(), "unknown-kind",
                      f"unknown kind {kind!r}{did_you_mean(str(kind), KINDS)}; one of: {', '.join(sorted(KINDS))}"
                      if kind is not None else "missing key 'kind'")
         return False

@@ -253,8 +253,9 @@ class Compiler:
         known = env.ids[base]
         for lit in lits:
             if lit.value not in known:
+                label = {"kind": "unit kind", "class": "unit class", "result": "battle result"}.get(base, base)
                 env.error(lit, "unknown-reference",
-                          f"unknown {base} '{lit.value}'{did_you_mean(str(lit.value), known)}")
+                          f"unknown {label} '{lit.value}'{did_you_mean(str(lit.value), known)}")
 
     def _query_call(self, node: A.Call, prim: Primitive, env: CompileEnv, where: str) -> Ev:
         args = self._bind_args(node, prim, env)

@@ -159,7 +159,7 @@ class GameCore:
         u["loc"] = loc
 
     def remove_unit(self, u: dict[str, Any], how: str, cause: str | None, *, replaced: bool = False) -> Gen:
-        """Kill, eliminate or capture a unit; opens the unit-removed window (Doom for kills, ...)."""
+        """Kill, eliminate or capture a unit; opens the unit-removed window."""
         src = u["loc"]
         dst = f"captured:{cause}" if how == "capture" else POOL
         self.relocate(u, dst, how)
@@ -182,7 +182,9 @@ class GameCore:
         if isinstance(v, bool):
             return int(v)
         if isinstance(v, Fraction):
-            return math.floor(v)
+            if v.denominator == 1:
+                return int(v)
+            raise RuleError(f"{what} must be a whole number, got {v} (round it with ceil() or floor())")
         if not isinstance(v, int):
             raise RuleError(f"{what} must be a whole number, got {v!r}")
         return v
@@ -191,12 +193,17 @@ class GameCore:
         if "cost" in t.unknown:
             raise RuleError(f"{t.name}: its cost is unknown and no interpretation is given")
         base = self.integer(t.cost(self.ctx(owner)), f"cost of {t.name}")
-        target = "awaken-cost" if t.cls == "great-old-one" else "summon-cost" if t.cls != "cultist" else "recruit-cost"
-        return max(0, self.integer(self.modified(target, base, {"kind": t.id, "class": t.cls, "owner": owner}, owner),
-                                   f"cost of {t.name}"))
+        subject = {"kind": t.id, "class": t.cls, "owner": owner}
+        if t.cls == "great-old-one":
+            cost = self.modified("awaken-cost", base, subject, owner)
+        elif t.cls == "cultist":
+            cost = self.modified("recruit-cost", base, subject, owner)
+        else:
+            cost = self.modified("summon-cost", base, subject, owner)
+        return max(0, self.integer(cost, f"cost of {t.name}"))
 
     def doom_value(self, u: dict[str, Any]) -> int:
-        """Average of every cost the unit can have, rounded up (Doom for kills)."""
+        """Average of every cost the unit can have, rounded up."""
         t = self.utype(u)
         opts = t.cost_options
         if not opts:

@@ -34,7 +34,7 @@ def state_digest(state: State) -> str:
 class Game(ActionsMixin, BattleMixin, PhasesMixin):
     def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
                  layout: str | None = None, *, forced_dice: list[int] | None = None,
-                 _state: dict[str, Any] | None = None) -> None:
+                 _state: dict[str, Any] | None = None, _log_prefix: int = 0) -> None:
         content.require_ok()
         self.bundle = content
         self.content = content.model
@@ -61,7 +61,8 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
         self.params = {"ruleset": ruleset, "factions": list(factions), "seed": seed, "layout": layout,
                        "forced_dice": list(forced_dice) if forced_dice is not None else None}
         self._forced_dice = list(forced_dice) if forced_dice is not None else None
-        self.log: list[dict[str, Any]] = []
+        # a game loaded from a save keeps its log's length (the events themselves live in the log file)
+        self.log: list[dict[str, Any]] = [{"seq": i + 1, "type": "restored"} for i in range(_log_prefix)]
         self.choices: list[str] = []
         self._turn: list[str] = []
         self.pending: Decision | None = None
@@ -231,10 +232,9 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             raise GameError(f"unsupported save format {data.get('format')!r}")
         p = data["params"]
         g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data.get("dice"),
-                _state=data["snapshot"])
+                _state=data["snapshot"], _log_prefix=int(data.get("log_length", 0)))
         g.params = copy.deepcopy(p)
         g.choices = list(data["choices"])
-        g.log = [{"seq": i + 1, "type": "restored"} for i in range(data.get("log_length", 0))]
         for a in data["turn"]:
             g._turn.append(a)
             g._advance(a)

@@ -166,7 +166,7 @@ def _req_met(ctx: Any, player: str, requirement: str) -> bool:
 
 @query("surcharge", returns="int")
 def _surcharge(ctx: Any) -> int:
-    """The turn surcharge marker (Wither, Decay) position."""
+    """Where the ruleset's turn-surcharge marker stands."""
     return ctx.game.s.surcharge
 
 
@@ -246,7 +246,7 @@ def _cost(ctx: Any, unit: Any) -> int:
 
 @query("doom_value", returns="int", unit="unit")
 def _doom_value(ctx: Any, unit: Any) -> int:
-    """The average of every cost the unit can have, rounded up (Doom for kills)."""
+    """The average of every cost the unit can have, rounded up (for Doom awarded at average cost)."""
     return ctx.game.doom_value(_unit(ctx, unit))
 
 
@@ -275,14 +275,24 @@ def _kinds_of(ctx: Any, units: list[dict[str, Any]]) -> list[str]:
 
 # ---- areas and gates --------------------------------------------------------------------------------
 @query("areas", returns="areas", with_units_of=("player", None), terrain=("str", None), gate=("bool", None),
-       controlled_by=("player", None), without_units_of=("player", None), start_of=("player", None))
+       controlled_by=("player", None), without_units_of=("player", None), start_of=("player", None),
+       site=("bool", None), token=("token", None), without_token=("token", None), glyph=("str", None))
 def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any = None, controlled_by: Any = None,
-           without_units_of: Any = None, start_of: Any = None) -> list[str]:
-    """Map areas filtered by who has units there, terrain (ocean | land), gates, start glyphs."""
+           without_units_of: Any = None, start_of: Any = None, site: Any = None, token: Any = None,
+           without_token: Any = None, glyph: Any = None) -> list[str]:
+    """Map areas filtered by units, terrain (ocean | land), gates, start glyphs, map glyph, site symbols, tokens."""
     g = ctx.game
     s = g.s
     out = []
     for a, area in sorted(g.layout.areas.items()):
+        if site is not None and area.dark_tower_site != bool(site):
+            continue
+        if glyph is not None and area.glyph != glyph:
+            continue
+        if token is not None and not any(t["id"] == token and t["loc"] == a for t in s.tokens):
+            continue
+        if without_token is not None and any(t["id"] == without_token and t["loc"] == a for t in s.tokens):
+            continue
         if with_units_of is not None and not s.units_at(a, with_units_of):
             continue
         if without_units_of is not None and s.units_at(a, without_units_of):
@@ -562,6 +572,20 @@ def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
     else:
         s.tokens.append({"id": token, "loc": area, "owner": ctx.me})
     ctx.game.emit("token", token=token, loc=area, owner=ctx.me)
+
+
+@verb("lock_gate", area="area")
+def _lock_gate(ctx: Any, area: str) -> None:
+    """Free the gate in the area for good: its controller steps off, and no unit may control it again."""
+    g = ctx.game
+    gate = g.s.gates.get(area)
+    if gate is None or gate.get("tower"):
+        return
+    if gate.get("controller") is not None:
+        g.emit("gate", loc=area, change="abandoned", unit=gate["controller"], why=ctx.ability)
+    gate["controller"] = None
+    gate["tower"] = True
+    g.emit("gate", loc=area, change="locked", why=ctx.ability)
 
 
 # ---- verbs: battle ---------------------------------------------------------------------------------------

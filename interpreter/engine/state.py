@@ -43,7 +43,7 @@ class State:
     round: int = 1
     phase: str = "setup"
     step: dict[str, Any] = field(default_factory=dict)  # where the outer loop resumes
-    surcharge: int = 0  # Wither / Decay marker
+    surcharge: int = 0  # the ruleset's turn-surcharge marker
     bank: dict[str, int] = field(default_factory=dict)
     awakened: dict[str, list[str]] = field(default_factory=dict)  # GOO kinds ever awakened
     home: dict[str, str] = field(default_factory=dict)  # start area per player

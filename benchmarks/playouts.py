@@ -1,0 +1,53 @@
+"""Full random games per second and decisions per second on one core; cost of clone() and to_json()."""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from interpreter.content import load_content
+from interpreter.engine.agents import RandomAgent
+from interpreter.engine.game import Game
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=30)
+    ap.add_argument("--ruleset", default="multiplayer")
+    ap.add_argument("--players", type=int, default=4)
+    args = ap.parse_args()
+    content = load_content().require_ok()
+    rs = content.model.rulesets[args.ruleset]
+    factions = rs.get("default-factions", {})[str(args.players)]
+    decisions = 0
+    t0 = time.perf_counter()
+    mid = None
+    for seed in range(args.games):
+        g = Game(content, args.ruleset, factions, seed)
+        agents = {p: RandomAgent(seed * 7 + i) for i, p in enumerate(factions)}
+        n = 0
+        while g.pending is not None:
+            d = g.pending
+            g.apply(agents[d.player].choose(d.player, d.options, d))
+            n += 1
+            if seed == 0 and n == 300:
+                mid = g.clone()
+        decisions += n
+    dt = time.perf_counter() - t0
+    print(f"{args.games} random {args.ruleset} games ({len(factions)} players): {args.games / dt:.2f} games/s, "
+          f"{decisions / dt:.0f} decisions/s, {decisions / args.games:.0f} decisions/game")
+    if mid is not None:
+        k = 200
+        t = time.perf_counter()
+        for _ in range(k):
+            mid.clone()
+        tc = (time.perf_counter() - t) / k
+        t = time.perf_counter()
+        for _ in range(k):
+            json.dumps(mid.to_json())
+        tj = (time.perf_counter() - t) / k
+        print(f"clone(): {tc * 1e3:.2f} ms; to_json() + dumps: {tj * 1e3:.2f} ms (mid-game position)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Shared fixtures: content trees loaded once per session."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.content import load_content
+from interpreter.content.build import Content
+
+ROOT = Path(__file__).parent.parent
+BASIC = ROOT / "tests" / "fixtures" / "basic"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", help="also run the larger soak and fuzz sizes")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-slow"):
+        return
+    skip = pytest.mark.skip(reason="larger size: run with --run-slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def basic() -> Content:
+    return load_content([BASIC], builtin=False).require_ok()
+
+
+@pytest.fixture(scope="session")
+def builtin() -> Content:
+    return load_content().require_ok()

@@ -1,0 +1,45 @@
+"""Declarations stay honest: schema enums match the engine, every primitive is documented."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from interpreter.effects.registry import REGISTRY, TYPES
+from interpreter.engine import library  # noqa: F401
+from interpreter.engine.windows import WINDOWS
+
+ROOT = Path(__file__).parent.parent
+ENGINE = ROOT / "interpreter" / "engine"
+
+
+def test_schema_windows_are_the_engine_windows() -> None:
+    defs = json.loads((ROOT / "schema" / "defs.schema.json").read_text())
+    assert list(defs["$defs"]["window"]["enum"]) == list(WINDOWS)
+
+
+def test_every_window_the_engine_opens_is_declared() -> None:
+    opened = set()
+    for p in ENGINE.rglob("*.py"):
+        opened |= set(re.findall(r'window\("([a-z-]+)"', p.read_text()))
+    abilities_only = {"action", "unlimited-action", "doom-phase", "static"}  # used by listing, not window()
+    assert opened <= set(WINDOWS)
+    assert set(WINDOWS) - opened <= abilities_only
+
+
+def test_every_modifier_target_is_applied_somewhere() -> None:
+    defs = json.loads((ROOT / "schema" / "defs.schema.json").read_text())
+    targets = set(defs["$defs"]["modifier"]["properties"]["target"]["enum"])
+    used = set()
+    for p in ENGINE.rglob("*.py"):
+        used |= set(re.findall(r'modified\("([a-z-]+)"', p.read_text()))
+    assert targets - used == set(), "declared modifiers the engine never applies"
+    assert used - targets == set(), "modifiers the engine applies but the schema does not allow"
+
+
+def test_every_primitive_has_a_docstring_and_known_types() -> None:
+    for name in REGISTRY.names():
+        prim = REGISTRY.get(name)
+        assert prim is not None and prim.doc, f"{name} has no docstring"
+        assert all(p.type in TYPES for p in prim.params), name
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", name)

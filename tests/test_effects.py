@@ -1,0 +1,107 @@
+"""The effect language: friendly syntax errors, load-time checks, runtime bounds."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.diagnostics import Pos, Report
+from interpreter.effects import ast as A
+from interpreter.effects.compiler import MAX_FOR_ITEMS, CompileEnv, Compiler, RuleError
+from interpreter.effects.parser import DSL_ERRORS, EffectSyntaxError, parse
+import interpreter.engine.library  # noqa: F401  (registers the primitives)
+
+
+@pytest.mark.parametrize("label,examples", DSL_ERRORS, ids=[d[0] for d in DSL_ERRORS])
+def test_every_error_example_gets_its_message(label: str, examples: list[str]) -> None:
+    for text in examples:
+        with pytest.raises(EffectSyntaxError) as info:
+            parse(text)
+        assert info.value.message.startswith(label), (text, info.value.message)
+
+
+def _env(names: set[str] | None = None) -> tuple[CompileEnv, Report]:
+    r = Report()
+    return CompileEnv(r, lambda line, col: Pos("t", line, col), {"kind": {"ghoul"}},
+                      names or {"me", "enemy"}), r
+
+
+class Ctx:
+    """A minimal context: names only (enough for pure expressions)."""
+
+    def __init__(self, **names: object) -> None:
+        self.scopes = [dict(names)]
+        self.where = ""
+
+    def lookup(self, name: str, where: str) -> object:
+        for s in reversed(self.scopes):
+            if name in s:
+                return s[name]
+        raise RuleError(name)
+
+    def bind(self, name: str, value: object) -> None:
+        self.scopes[-1][name] = value
+
+    def push_scope(self) -> None:
+        self.scopes.append({})
+
+    def pop_scope(self) -> None:
+        self.scopes.pop()
+
+
+def _run(text: str, **names: object) -> Ctx:
+    env, report = _env(set(names) | {"me"})
+    prog = Compiler(env).program(parse(text), env)  # type: ignore[arg-type]
+    assert not report.items, report.items
+    ctx = Ctx(**names)
+    for _ in prog(ctx):
+        raise AssertionError("no decision expected")
+    return ctx
+
+
+def test_exact_arithmetic_and_rounding() -> None:
+    env, report = _env({"x"})
+    f = Compiler(env).expr(parse("ceil(x / 2) + floor(7 / 2) * 10", start="expr_start"), env)  # type: ignore[arg-type]
+    assert f(Ctx(x=5)) == 3 + 30
+
+
+def test_let_if_for_bind_and_branch() -> None:
+    ctx = _run("let t = 0\nfor i in xs { if i > 1 { let t = t + i } }", xs=[1, 2, 3])
+    assert "t" in ctx.scopes[0]
+
+
+def test_literal_ids_are_checked_with_did_you_mean() -> None:
+    env, report = _env()
+    Compiler(env).expr(parse("count(units(owner: me, kind: 'ghol'))", start="expr_start"), env)  # type: ignore[arg-type]
+    assert [d.message for d in report.items] == ["unknown unit kind 'ghol' (did you mean 'ghoul'?)"]
+
+
+def test_a_choice_cannot_hide_inside_an_expression() -> None:
+    env, report = _env()
+    Compiler(env).expr(parse("count(choose_unit(me, []))", start="expr_start"), env)  # type: ignore[arg-type]
+    assert report.items[0].code == "choice-in-expression"
+
+
+def test_undefined_names_and_useless_queries_are_reported() -> None:
+    env, report = _env()
+    Compiler(env).program(parse("power(me)\nlet y = zz + 1"), env)  # type: ignore[arg-type]
+    assert sorted(d.code for d in report.items) == ["unknown-name", "useless-query"]
+
+
+def test_for_loops_are_bounded() -> None:
+    with pytest.raises(RuleError, match="exceeds"):
+        _run("for i in xs { nothing }", xs=list(range(MAX_FOR_ITEMS + 1)))
+
+
+def test_no_python_attribute_access() -> None:
+    env, report = _env({"x"})
+    f = Compiler(env).expr(parse("x.__class__", start="expr_start"), env)  # type: ignore[arg-type]
+    with pytest.raises(RuleError):
+        f(Ctx(x={"a": 1}))
+    with pytest.raises(RuleError):
+        f(Ctx(x=3))
+    # field names starting with an underscore are refused, and only game records have fields
+    assert isinstance(parse("x.a_b", start="expr_start"), A.Field)
+
+
+def test_text_size_is_bounded() -> None:
+    with pytest.raises(EffectSyntaxError, match="limit"):
+        parse("nothing\n" * 5000)

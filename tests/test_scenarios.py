@@ -1,0 +1,47 @@
+"""Every scenario under tests/scenarios/ (rulebook examples and engine rules) must pass."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.content import load_content
+from interpreter.content.build import Content
+from tools.scenario import content_for, load_spec, run_spec
+
+ROOT = Path(__file__).parent / "scenarios"
+FILES = sorted(ROOT.rglob("*.yaml"))
+_CACHE: dict[tuple[str, ...], Content] = {}
+
+
+@pytest.fixture(scope="module")
+def default_content() -> Content | None:
+    c = load_content()
+    return c if c.ok else None
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
+def test_scenario(path: Path, default_content: Content | None) -> None:
+    spec = load_spec(path)
+    if default_content is None and not spec.get("content"):
+        pytest.fail("the built-in content does not load")
+    outcome = run_spec(spec, content_for(spec, path, default_content, _CACHE), str(path))  # type: ignore[arg-type]
+    assert outcome.ok, f"{outcome.name}:\n  " + "\n  ".join(outcome.failures)
+
+
+def test_strict_mode_rejects_unused_dice_and_wrong_answers(basic: Content) -> None:
+    spec = load_spec(ROOT / "engine" / "recruit.yaml")
+    spec["dice"] = [6]
+    out = run_spec(spec, basic)
+    assert out.failures == ["1 scripted dice were never rolled: [6]"]
+    spec = load_spec(ROOT / "engine" / "recruit.yaml")
+    spec["script"] = ["summon brute a"]
+    out = run_spec(spec, basic)
+    assert out.failures[0].startswith("step 1: no-controlled-gate: you control no gate in 'a'")
+
+
+def test_until_fails_when_the_script_leaves_a_question_open(basic: Content) -> None:
+    spec = load_spec(ROOT / "engine" / "capture.yaml")
+    spec["script"] = ["capture b blue"]   # the victim's choice is left unanswered
+    out = run_spec(spec, basic)
+    assert out.failures[0].startswith("after the script: not at 'phase first-player'; waiting on blue")

@@ -1,0 +1,90 @@
+"""`necro validate`: every kind of content error is reported at its exact file:line:col."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from tools.cli import main
+from tools.validate import validate
+
+BAD = Path(__file__).parent / "bad"
+
+# (folder, the exact first diagnostic line, relative to the repository root)
+CASES = [
+    ("yaml-syntax", "tests/bad/yaml-syntax/f.yaml:4:1: error: YAML syntax error: expected ',' or ']', but got '<stream end>' [yaml-syntax]"),
+    ("schema-type", "tests/bad/schema-type/f.yaml:5:57: error: units/0/count: 'many' is not of type 'integer' [schema]"),
+    ("schema-unknown-key", "tests/bad/schema-unknown-key/f.yaml:11:5: error: unknown key 'abilites' in spellbooks/0 (did you mean 'abilities'?) [schema]"),
+    ("effect-syntax", "tests/bad/effect-syntax/f.yaml:17:28: error: unexpected 'gain_power'; expected one of: '{' [effect-syntax]"),
+    ("unknown-reference", "tests/bad/unknown-reference/f.yaml:8:74: error: unknown unit kind 'serpant' (did you mean 'serpent'?) [unknown-reference]"),
+    ("unknown-function", "tests/bad/unknown-function/f.yaml:5:78: error: unknown function 'powr' (did you mean 'power'?) [unknown-function]"),
+    ("unknown-argument", "tests/bad/unknown-argument/f.yaml:10:29: error: 'units' has no argument 'onwer' (did you mean 'owner'?) (units(owner?: player, kind?: kinds, class?: class, area?: area, where?: str)) [unknown-argument]"),
+    ("map-asymmetric", "tests/bad/map-asymmetric/m.yaml:10:11: error: layout 'lopsided': 'x' lists 'y' as adjacent, but 'y' does not list 'x' [adjacency-asymmetric]"),
+    ("map-disconnected", "tests/bad/map-disconnected/m.yaml:13:11: error: layout 'islands' is not connected: cannot reach z from 'x' [adjacency-disconnected]"),
+    ("duplicate-key", "tests/bad/duplicate-key/f.yaml:4:1: error: duplicate key 'name' [yaml-duplicate-key]"),
+    ("alias-bomb", "tests/bad/alias-bomb/bomb.yaml:1:1: error: YAML too large: more than 200000 values (an alias bomb?) [yaml-too-large]"),
+    ("deep-nesting", "tests/bad/deep-nesting/deep.yaml:1:1: error: YAML too large: nested deeper than 64 levels [yaml-too-large]"),
+    ("unknown-kind", "tests/bad/unknown-kind/f.yaml:1:7: error: unknown kind 'factoin' (did you mean 'faction'?); one of: faction, loyalty-card, map, neutral-spellbook, neutral-unit, ruleset, token [unknown-kind]"),
+]
+
+
+@pytest.fixture(autouse=True)
+def _repo_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(Path(__file__).parent.parent)
+
+
+@pytest.mark.parametrize("folder,expected", CASES, ids=[c[0] for c in CASES])
+def test_bad_file_reports_exact_position(folder: str, expected: str) -> None:
+    out = io.StringIO()
+    assert validate([str(BAD / folder)], only=True, out=out) == 1
+    lines = out.getvalue().splitlines()
+    assert lines[0] == expected
+    assert lines[-1].startswith(f"{len(lines) - 1} error(s)")
+
+
+def test_all_errors_are_reported_not_just_the_first() -> None:
+    out = io.StringIO()
+    validate([str(BAD / "unknown-argument")], only=True, out=out)
+    assert "'power' needs argument 'player'" in out.getvalue()
+    assert out.getvalue().splitlines()[-1] == "2 error(s), 0 warning(s)"
+
+
+def test_json_format_gives_the_same_findings() -> None:
+    out = io.StringIO()
+    assert validate([str(BAD / "map-asymmetric")], only=True, fmt="json", out=out) == 1
+    items = json.loads(out.getvalue())
+    assert items == [{"path": "tests/bad/map-asymmetric/m.yaml", "line": 10, "col": 11, "severity": "error",
+                      "code": "adjacency-asymmetric", "logical": "",
+                      "message": "layout 'lopsided': 'x' lists 'y' as adjacent, but 'y' does not list 'x'"}]
+
+
+def test_valid_tree_exits_zero_with_a_summary() -> None:
+    out = io.StringIO()
+    assert validate(["tests/fixtures/basic"], only=True, out=out) == 0
+    assert out.getvalue().startswith("ok: content is valid (3 factions, 1 map layouts, 1 rulesets")
+
+
+def test_missing_folder_is_an_error_not_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "--only", "tests/no-such-folder"]) == 1
+    assert "content folder 'tests/no-such-folder' does not exist" in capsys.readouterr().out
+
+
+def test_layering_a_mod_over_builtin_content_overrides_by_id(tmp_path: Path) -> None:
+    from interpreter.content import load_content
+    mod = tmp_path / "mod"
+    mod.mkdir()
+    (mod / "rules.yaml").write_text((Path("tests/fixtures/basic/rulesets.yaml").read_text()
+                                     .replace("max-rounds: 20", "max-rounds: 7")))
+    c = load_content([Path("tests/fixtures/basic"), mod], builtin=False)
+    assert c.ok
+    assert c.model.rulesets["test-multi"].get("victory")["max-rounds"] == 7
+
+
+def test_same_id_twice_in_one_folder_is_an_error(tmp_path: Path) -> None:
+    for n in ("a", "b"):
+        (tmp_path / f"{n}.yaml").write_text("kind: token\nid: same\nname: Same\n")
+    out = io.StringIO()
+    assert validate([str(tmp_path)], only=True, out=out) == 1
+    assert "token 'same' is also defined at" in out.getvalue()
