@@ -262,7 +262,7 @@ class Builder:
                         self.report.error(doc.pos("parts", pname, "areas", ai, "id"), "duplicate-id",
                                           f"area '{a['id']}' appears twice in layout '{lay['id']}'")
                     areas[a["id"]] = Area(a["id"], a["name"], a["terrain"] == "ocean", a.get("glyph"),
-                                          tuple(a.get("starts", [])), bool(a.get("dark-tower-site", False)))
+                                          tuple(a.get("starts", [])), tuple(a.get("symbols", [])))
                 for src, dsts in part.get("adjacent", {}).items():
                     for di, dst in enumerate(dsts):
                         adjacent.setdefault(src, set()).add(dst)

@@ -118,7 +118,7 @@ class Area:
     ocean: bool
     glyph: str | None
     starts: tuple[str, ...]
-    dark_tower_site: bool
+    symbols: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ class ActionsMixin(GameCore):
 
     def gate_free(self, area: str) -> bool:
         g = self.s.gates.get(area)
-        return g is not None and g.get("controller") is None and not g.get("tower")
+        return g is not None and g.get("controller") is None and not g.get("locked")
 
     # ---- enumeration ---------------------------------------------------------------------------
     def main_actions(self, p: str) -> list[tuple[str, int]]:
@@ -173,7 +173,7 @@ class ActionsMixin(GameCore):
         for a, g in sorted(s.gates.items()):
             if not self.is_area(a):
                 continue
-            if g.get("controller") is None and not g.get("tower"):
+            if g.get("controller") is None and not g.get("locked"):
                 if any(self.can_control(u) for u in s.units_at(a, p)):
                     out.append((f"control-gate {a}", 0))
             elif s.gate_owner(a) == p:

@@ -28,7 +28,7 @@ class GameError(Exception):
 
 
 def state_digest(state: State) -> str:
-    return hashlib.sha256(json.dumps(state.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+    return hashlib.sha256(json.dumps(json.loads(state.to_text()), sort_keys=True).encode()).hexdigest()[:16]
 
 
 class Game(ActionsMixin, BattleMixin, PhasesMixin):
@@ -98,7 +98,7 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
 
     # ---- driving the generator -------------------------------------------------------------------
     def _checkpoint(self) -> None:
-        self._snap = (json.dumps(self.s.to_dict()), len(self.log),
+        self._snap = (self.s.to_text(), len(self.log),
                       list(self._forced_dice) if self._forced_dice is not None else None)
         self._turn = []
 
@@ -125,7 +125,7 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
 
     def _restore(self, replay: list[str]) -> None:
         text, n, dice = self._snap
-        self.s = State.from_dict(json.loads(text))
+        self.s = State.from_text(text)
         del self.log[n:]
         self._forced_dice = list(dice) if dice is not None else None
         self._depth = []

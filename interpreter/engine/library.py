@@ -276,16 +276,16 @@ def _kinds_of(ctx: Any, units: list[dict[str, Any]]) -> list[str]:
 # ---- areas and gates --------------------------------------------------------------------------------
 @query("areas", returns="areas", with_units_of=("player", None), terrain=("str", None), gate=("bool", None),
        controlled_by=("player", None), without_units_of=("player", None), start_of=("player", None),
-       site=("bool", None), token=("token", None), without_token=("token", None), glyph=("str", None))
+       symbol=("str", None), token=("token", None), without_token=("token", None), glyph=("str", None))
 def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any = None, controlled_by: Any = None,
-           without_units_of: Any = None, start_of: Any = None, site: Any = None, token: Any = None,
+           without_units_of: Any = None, start_of: Any = None, symbol: Any = None, token: Any = None,
            without_token: Any = None, glyph: Any = None) -> list[str]:
-    """Map areas filtered by units, terrain (ocean | land), gates, start glyphs, map glyph, site symbols, tokens."""
+    """Map areas filtered by units, terrain (ocean | land), gates, start glyphs, map glyph, printed symbols, tokens."""
     g = ctx.game
     s = g.s
     out = []
     for a, area in sorted(g.layout.areas.items()):
-        if site is not None and area.dark_tower_site != bool(site):
+        if symbol is not None and symbol not in area.symbols:
             continue
         if glyph is not None and area.glyph != glyph:
             continue
@@ -579,12 +579,12 @@ def _lock_gate(ctx: Any, area: str) -> None:
     """Free the gate in the area for good: its controller steps off, and no unit may control it again."""
     g = ctx.game
     gate = g.s.gates.get(area)
-    if gate is None or gate.get("tower"):
+    if gate is None or gate.get("locked"):
         return
     if gate.get("controller") is not None:
         g.emit("gate", loc=area, change="abandoned", unit=gate["controller"], why=ctx.ability)
     gate["controller"] = None
-    gate["tower"] = True
+    gate["locked"] = True
     g.emit("gate", loc=area, change="locked", why=ctx.ability)
 
 

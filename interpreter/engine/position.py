@@ -41,13 +41,13 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
                 free[0]["loc"] = area
     for area, who in (pos.get("gates") or {}).items():
         ctrl = None
-        if who not in (None, "abandoned", "tower"):
+        if who not in (None, "abandoned", "locked"):
             cands = [u for u in s.units if u["owner"] == who and u["loc"] == area
                      and model.factions[who].units[u["kind"]].cls == "cultist"]
             if not cands:
                 raise PositionError(f"gates: {who} has no cultist in '{area}' to control its gate")
             ctrl = cands[0]["id"]
-        s.gates[area] = {"controller": ctrl, **({"tower": True} if who == "tower" else {})}
+        s.gates[area] = {"controller": ctrl, **({"locked": True} if who == "locked" else {})}
     for key in ("power", "doom"):
         for f, v in (pos.get(key) or {}).items():
             getattr(s, key)[f] = int(v)

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+import json
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 POOL = "pool"
@@ -57,11 +58,20 @@ class State:
     seq: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """A deep, independent copy as plain data."""
+        return json.loads(self.to_text())
+
+    def to_text(self) -> str:
+        """The state as JSON text (fast: one pass of the C encoder)."""
+        return json.dumps({f.name: getattr(self, f.name) for f in _FIELDS})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "State":
         return cls(**copy.deepcopy(d))
+
+    @classmethod
+    def from_text(cls, text: str) -> "State":
+        return cls(**json.loads(text))
 
     # ---- reads ----------------------------------------------------------------------------
     def unit(self, uid: int) -> dict[str, Any]:
@@ -105,3 +115,6 @@ class State:
         i = self.players.index(first)
         n = len(self.players)
         return [self.players[(i + k * self.direction) % n] for k in range(n)]
+
+
+_FIELDS = fields(State)
