@@ -18,33 +18,82 @@ class RandomAgent:
         return options[self.rng.below(len(options))]
 
 
-_ACTION_SCORE = {"ritual": 60, "awaken": 50, "requirement": 45, "create-gate": 40, "capture": 35,
-                 "summon": 30, "battle": 25, "extra-battle": 25, "ability": 20, "recruit": 15,
-                 "control-gate": 70, "move": 5, "reveal-elder-signs": -50, "abandon-gate": -40,
-                 "end-turn": 0, "pass": -30, "done": 1, "decline": 0}
+_ACTION_SCORE = {"awaken": 50, "requirement": 55, "create-gate": 45, "capture": 40, "summon": 30,
+                 "battle": 20, "extra-battle": 20, "ability": 22, "recruit": 25, "control-gate": 70,
+                 "move": 18, "reveal-elder-signs": -50, "abandon-gate": -60, "end-turn": 0, "pass": -30,
+                 "done": 1, "decline": 0}
 
 
 class HeuristicAgent:
-    """A simple greedy bot: gates, rituals, spellbooks and cheap casualties first; ties random."""
+    """A simple greedy bot. It looks at the game (via observe) to pick cheap casualties, safe
+    retreats, battles it should win and rituals worth their Power; ties are broken at random."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
+        self.game = None
 
-    def score(self, option: str, d: Decision) -> float:
+    def observe(self, game: object) -> None:
+        self.game = game
+
+    def _unit_value(self, option: str) -> float:
+        g = self.game
+        if g is None or "#" not in option:
+            return 0.0
+        try:
+            u = g.s.unit(int(option.rsplit("#", 1)[1]))
+            return float(g.doom_value(u))
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return 0.0
+
+    def _battle_odds(self, player: str, option: str) -> float:
+        g = self.game
+        words = option.split()
+        if g is None or len(words) < 3:
+            return 0.0
+        try:
+            mine = sum(g.combat_of(u) for u in g.s.units_at(words[1], player))
+            theirs = sum(g.combat_of(u) for u in g.s.units_at(words[1], words[2]))
+        except Exception:  # noqa: BLE001
+            return 0.0
+        return 30.0 if mine > theirs + 1 else -40.0
+
+    def score(self, player: str, option: str, d: Decision) -> float:
         word = option.split()[0]
-        if d.kind in ("action", "doom"):
-            return _ACTION_SCORE.get(word, 10)
-        if d.kind == "unit" and "assign" in d.prompt:
-            # put results on cheap units: cultists first, great old ones last
-            return -len(option) if "acolyte" in option else -100 if "#" not in option else -50
+        g = self.game
+        if d.kind == "doom":
+            if option == "ritual":
+                gates = len(g.s.controlled_gates(player)) if g is not None else 0
+                late = g is not None and g.s.round >= 5
+                return 80 if gates >= 3 or (late and gates >= 1) else -5
+            return 10 if option != "done" else 0
+        if d.kind == "action":
+            base = _ACTION_SCORE.get(word, 10)
+            if word in ("battle", "extra-battle"):
+                base += self._battle_odds(player, option)
+            return base
+        if d.kind == "unit":
+            if "assign" in d.prompt or "eliminate" in d.prompt or "surrounded" in d.prompt:
+                return -self._unit_value(option)   # lose the cheapest unit
+            return self._unit_value(option)
+        if d.kind == "area" and g is not None:
+            return float(len(g.s.units_at(option, player)))
         if d.kind == "move":
-            return 1 if option != "done" else (3 if self.rng.below(3) == 0 else 0)
+            if option == "done":
+                return 2
+            if g is not None and "->" in option:
+                dst = option.split("->")[1].split("#")[0]
+                src = option.split()[1].split("->")[0]
+                fresh = not g.s.units_at(dst, player)
+                leaving_alone = len(g.s.units_at(src, player)) <= 1
+                return (4 if fresh else 0) + (0 if leaving_alone else 1) - (3 if dst in g.s.gates and
+                                                                           g.s.gate_owner(dst) not in (None, player) else 0)
+            return 1
         if d.kind == "ability":
             return 5 if option != "done" else 0
         return 0
 
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
-        scored = [(self.score(o, context) + self.rng.below(100) / 1000, o) for o in options]
+        scored = [(self.score(player, o, context) + self.rng.below(100) / 1000, o) for o in options]
         return max(scored)[1]
 
 

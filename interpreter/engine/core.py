@@ -382,7 +382,7 @@ class GameCore:
         b = self.s.battle
         units = [u for u in self.s.units if u["owner"] == player and u["kind"] == kind and self.is_area(u["loc"])]
         if b is not None:
-            inb = [u for u in units if u["id"] in b["units"].get(player, [])]
+            inb = [u for u in units if u["loc"] == b["area"] and u["id"] not in b["exempt"]]
             units = inb or units
         return units[0] if units else None
 

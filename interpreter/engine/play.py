@@ -12,6 +12,9 @@ MAX_DECISIONS = 200_000
 def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], None] | None = None,
              max_decisions: int = MAX_DECISIONS) -> Game:
     """Ask each decision's player's agent until the game ends (bounded)."""
+    for a in agents.values():
+        if hasattr(a, "observe"):
+            a.observe(game)
     n = 0
     while game.pending is not None:
         d = game.pending
