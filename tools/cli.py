@@ -97,7 +97,7 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="necro", description="Cthulhu Wars as data: validate content, play and replay games.")
+    p = argparse.ArgumentParser(prog="necro", description="The rules-as-data board game engine: validate content, play, replay and run scenarios.")
     sub = p.add_subparsers(dest="command")
     v = sub.add_parser("validate", help="check content folders (built-in content when none given)")
     v.add_argument("dirs", nargs="*", help="folders layered over the built-in content")
