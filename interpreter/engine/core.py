@@ -394,7 +394,10 @@ class GameCore:
             if f is None:
                 continue
             for r in f.requirements:
-                if r.id in self.s.requirements[p] or r.when != when or r.condition is None:
+                if r.id in self.s.requirements[p] or r.condition is None:
+                    continue
+                # an action requirement with a condition is met either way (e.g. "X, or pay N as your action")
+                if r.when != when and not (when == "state" and r.when == "action"):
                     continue
                 if any(r.id in e[1] for e in (self.s.battle or {}).get("earned", []) if e[0] == p):
                     continue

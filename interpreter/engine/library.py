@@ -632,7 +632,7 @@ def _cancel(ctx: Any, unit: Any) -> None:
         gone = res.pop()
         if gone == "kill" and u["id"] not in b["avoided"]:
             b["avoided"].append(u["id"])
-        ctx.game.emit("result-cancelled", unit=u["id"], result=gone)
+        ctx.game.emit("result-cancelled", unit=u["id"], kind=u["kind"], result=gone)
 
 
 @verb("set_flag", name="str", player=("player", None))
