@@ -127,9 +127,22 @@ class PhasesMixin(GameCore):
                 elif extra:
                     extra = []
             yield from self.window("after-action", event, self.turn_order())
+            yield from self.offer_reveals()
             yield from self.check_requirements("state")
             if ans == "pass" or (main_done and s.power[p] <= 0 and not self.unlimited_actions(p)):
                 return
+
+    def offer_reveals(self) -> Gen:
+        """Elder signs may be revealed at any time; mid-turn that matters only when it reaches the
+        Doom goal (which ends the game after this turn), so it is offered exactly then."""
+        goal = int(self.ruleset.get("victory", {}).get("doom", 30))
+        for q in self.turn_order():
+            signs = self.s.elder_signs[q]
+            if signs and self.s.doom[q] < goal <= self.s.doom[q] + sum(signs):
+                ans = yield from self.ask(q, "option", ["reveal-elder-signs", "keep"],
+                                          "reveal your elder signs now (reaching the Doom goal ends the game after this turn)?")
+                if ans == "reveal-elder-signs":
+                    self.reveal_elder_signs(q)
 
     def doom_reached(self) -> bool:
         goal = int(self.ruleset.get("victory", {}).get("doom", 30))

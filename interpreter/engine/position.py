@@ -32,7 +32,7 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
         if f not in factions:
             raise PositionError(f"units: '{f}' is not playing")
         for area, kinds in where.items():
-            if area not in areas and not area.startswith("held:"):
+            if area not in areas and not area.startswith(("held:", "captured:")):
                 raise PositionError(f"units: unknown area '{area}'")
             for k in kinds:
                 free = [u for u in s.units if u["owner"] == f and u["kind"] == k and u["loc"] == POOL]
