@@ -9,10 +9,6 @@ from ..effects.compiler import RuleError
 from .core import Gen, GameCore
 
 
-def unit_label(u: dict[str, Any]) -> str:
-    return f"{u['kind']} {u['loc']}#{u['id']}"
-
-
 class ActionsMixin(GameCore):
     # ---- costs --------------------------------------------------------------------------------
     def action_cost(self, p: str, action: str, base: int, area: str | None = None) -> int:
@@ -353,7 +349,7 @@ class ActionsMixin(GameCore):
 
     def capture(self, p: str, victim: str, area: str) -> Gen:
         targets = self.capture_targets(p, victim, area)
-        ans = yield from self.ask(victim, "unit", [unit_label(u) for u in targets],
+        ans = yield from self.ask(victim, "unit", [self.unit_label(u) for u in targets],
                                   f"{p} captures one of your cultists in {area}: which?")
         u = self.s.unit(int(ans.rsplit("#", 1)[1]))
         yield from self.remove_unit(u, "capture", p)

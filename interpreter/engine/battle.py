@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..effects.compiler import RuleError
-from .actions import unit_label
 from .core import Gen, GameCore
 
 MAX_ASSIGN_ROUNDS = 50
@@ -118,7 +117,7 @@ class BattleMixin(GameCore):
                     self.emit("result-ignored", side=side, result=item["result"])
                     continue
                 chooser = self.modified("assign-chooser", side, {"side": side, "result": item["result"]}, side)
-                ans = yield from self.ask(chooser, "unit", [unit_label(u) for u in units],
+                ans = yield from self.ask(chooser, "unit", [self.unit_label(u) for u in units],
                                           f"assign a {item['result']} to one of {side}'s units")
                 u = self.s.unit(int(ans.rsplit("#", 1)[1]))
                 key = str(u["id"])
@@ -153,7 +152,9 @@ class BattleMixin(GameCore):
             chooser = self.modified("retreat-chooser", side, {"side": side}, side)
             safe = [n for n in self.adjacent(b["area"]) if not self.s.units_at(n, foe)]
             if not safe:
-                ans = yield from self.ask(chooser, "unit", [unit_label(u) for u in pained],
+                # the owner picks the victim even when another player directs retreats (core
+                # rulebook, Complex Battle Example 1: under Madness, Yellow Sign chooses the Undead)
+                ans = yield from self.ask(side, "unit", [self.unit_label(u) for u in pained],
                                           f"{side} is surrounded: choose one pained unit to eliminate")
                 u = self.s.unit(int(ans.rsplit("#", 1)[1]))
                 self.emit("surrounded", side=side, unit=u["id"])
@@ -161,12 +162,12 @@ class BattleMixin(GameCore):
                 continue
             while pained:
                 if len(pained) > 1:
-                    ans = yield from self.ask(chooser, "unit", [unit_label(u) for u in pained], "which unit retreats next?")
+                    ans = yield from self.ask(chooser, "unit", [self.unit_label(u) for u in pained], "which unit retreats next?")
                     u = self.s.unit(int(ans.rsplit("#", 1)[1]))
                 else:
                     u = pained[0]
                 pained.remove(u)
                 safe = [n for n in self.adjacent(b["area"]) if not self.s.units_at(n, foe)]
-                dst = yield from self.ask(chooser, "area", safe, f"retreat {unit_label(u)} to")
+                dst = yield from self.ask(chooser, "area", safe, f"retreat {self.unit_label(u)} to")
                 self.relocate(u, dst, "retreat")
         yield from self.window("retreats", {"area": b["area"]}, self.battle_players())

@@ -70,6 +70,12 @@ class GameCore:
                 return True, self.is_area(obj["loc"])
         return False, None
 
+    def unit_label(self, u: dict[str, Any]) -> str:
+        """A unit as an option label: 'kind area#id', with ' (gate)' when it controls the gate there."""
+        g = self.s.gates.get(u["loc"])
+        mark = " (gate)" if g is not None and g.get("controller") == u["id"] else ""
+        return f"{u['kind']} {u['loc']}{mark}#{u['id']}"
+
     # ---- log ----------------------------------------------------------------------------------
     def emit(self, type_: str, **fields: Any) -> None:
         self.s.seq += 1

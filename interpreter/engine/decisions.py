@@ -34,14 +34,15 @@ class Agent(Protocol):
 
 
 def match_option(options: tuple[str, ...], answer: str) -> str | None:
-    """The option an answer names: exact label, or the first whose label before '#' equals it."""
+    """The option an answer names: the exact label; else the first whose label before '#' is the
+    answer (so 'acolyte b' picks an acolyte in area b that controls no gate); else the first
+    whose label before ' (' is the answer (a gate's controller too)."""
     if answer in options:
         return answer
     for o in options:
         if o.split("#", 1)[0] == answer:
             return o
     for o in options:
-        base = o.split("#", 1)[0]
-        if base.split(" (", 1)[0] == answer:
+        if o.split("#", 1)[0].split(" (", 1)[0] == answer:
             return o
     return None

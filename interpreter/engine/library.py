@@ -8,7 +8,6 @@ from typing import Any
 
 from ..effects.compiler import RuleError
 from ..effects.registry import choice, query, verb
-from .actions import unit_label
 from .state import POOL, held_loc
 
 NONE = None
@@ -677,7 +676,7 @@ def _move_from(g: Any, p: str, area: str) -> Any:
         if g.s.power[p] < 1:
             break
         dests = g.reachable(p, u)
-        ans = yield from g.ask(p, "area", dests + ["stay"], f"move {unit_label(u)} out of {area}?")
+        ans = yield from g.ask(p, "area", dests + ["stay"], f"move {g.unit_label(u)} out of {area}?")
         if ans != "stay":
             g.gain_power(p, -1, "move")
             g.relocate(u, ans, "move")
@@ -709,7 +708,7 @@ def _choose_unit(ctx: Any, player: str, units: list[Any], prompt: str = "choose 
     """The player picks one of the units (none if the list is empty)."""
     if not units:
         return None
-    ans = yield from ctx.game.ask(_player(ctx, player), "unit", [unit_label(u) for u in units],
+    ans = yield from ctx.game.ask(_player(ctx, player), "unit", [ctx.game.unit_label(u) for u in units],
                                   f"{ctx.ability}: {prompt}")
     return ctx.game.s.unit(int(ans.rsplit("#", 1)[1]))
 
@@ -722,7 +721,7 @@ def _choose_units(ctx: Any, player: str, units: list[Any], most: Any = None, pro
     picked: list[Any] = []
     limit = len(left) if most is None else min(len(left), int(most))
     while left and len(picked) < limit:
-        ans = yield from ctx.game.ask(_player(ctx, player), "unit", [unit_label(u) for u in left] + ["done"],
+        ans = yield from ctx.game.ask(_player(ctx, player), "unit", [ctx.game.unit_label(u) for u in left] + ["done"],
                                       f"{ctx.ability}: {prompt}")
         if ans == "done":
             break
