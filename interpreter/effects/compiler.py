@@ -154,6 +154,11 @@ class Compiler:
         return lambda ctx: None
 
     def _binary(self, node: A.Binary, env: CompileEnv, where: str) -> Ev:
+        if node.op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
+            for side in (node.left, node.right):
+                t = static_type(side)
+                if not compatible("num", t):
+                    env.error(side, "type-error", f"'{node.op}' needs numbers, got {_TYPE_WORDS.get(t, t)}")
         left, right, op = self.expr(node.left, env), self.expr(node.right, env), node.op
         if op == "and":
             return lambda ctx: bool(left(ctx)) and bool(right(ctx))
@@ -237,8 +242,11 @@ class Compiler:
         return args
 
     def _arg(self, typ: str, a: A.Arg, env: CompileEnv) -> Ev:
-        """Compile one argument; literal ids of an id type (or lists of them) are checked."""
+        """Compile one argument; its type and literal ids of an id type are checked."""
         self._check_ids(typ, a.value, env)
+        got = static_type(a.value)
+        if not compatible(typ, got):
+            env.error(a.value, "type-error", f"expected {_TYPE_WORDS.get(typ, typ)}, got {_TYPE_WORDS.get(got, got)}")
         return self.expr(a.value, env)
 
     def _check_ids(self, typ: str, value: A.Expr, env: CompileEnv) -> None:
@@ -399,6 +407,59 @@ class Compiler:
             return choose, env
         env.error(node, "bad-statement", "unsupported statement")  # pragma: no cover
         return self.stmt(A.Nothing(node.line, node.col), env)[0], env
+
+
+_LISTS = {"list", "units", "areas", "players", "kinds"}
+_NUMS = {"int", "num"}
+_TYPE_WORDS = {"int": "a whole number", "num": "a number", "str": "text", "bool": "true or false",
+               "list": "a list", "units": "a list of units", "areas": "a list of areas", "players": "a list of players",
+               "unit": "a unit", "player": "a player", "none": "none"}
+
+
+def static_type(node: A.Expr) -> str:
+    """What an expression is known to produce before the game runs ('any' when unknown)."""
+    if isinstance(node, A.Lit):
+        v = node.value
+        if v is None:
+            return "none"
+        if isinstance(v, bool):
+            return "bool"
+        if isinstance(v, int):
+            return "int"
+        return "str"
+    if isinstance(node, A.ListLit):
+        return "list"
+    if isinstance(node, A.Unary):
+        return "bool" if node.op == "not" else "num"
+    if isinstance(node, A.Binary):
+        if node.op in ("and", "or", "in", "not in", "==", "!=", "<", "<=", ">", ">="):
+            return "bool"
+        return "num"
+    if isinstance(node, A.Call):
+        prim = REGISTRY.get(node.name)
+        return prim.returns if prim is not None else "any"
+    return "any"
+
+
+def compatible(want: str, got: str) -> bool:
+    """Whether a value of static type `got` may be passed where `want` is declared."""
+    if want == "any" or got in ("any", "none") or want == got:
+        return True
+    if want in _NUMS:
+        return got in _NUMS
+    if want == "kinds":
+        return got == "str" or got in _LISTS
+    if want in _LISTS:
+        return got in _LISTS
+    if want == "bool":
+        return got == "bool"
+    if want == "str" or want in ID_TYPES:
+        return got == "str" or (want in ("kind", "class", "area", "result") and got in _LISTS)
+    if want == "player":
+        return got in ("player", "str")
+    if want in ("unit", "record"):
+        return got not in _NUMS | {"bool", "str"} | _LISTS
+    return True
 
 
 def ceil_div(value: Any) -> int:

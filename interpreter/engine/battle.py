@@ -152,8 +152,8 @@ class BattleMixin(GameCore):
             chooser = self.modified("retreat-chooser", side, {"side": side}, side)
             safe = [n for n in self.adjacent(b["area"]) if not self.s.units_at(n, foe)]
             if not safe:
-                # the owner picks the victim even when another player directs retreats (core
-                # rulebook, Complex Battle Example 1: under Madness, Yellow Sign chooses the Undead)
+                # the owner picks the victim even when another player directs the retreats
+                # (core rulebook, Complex Battle Example 1)
                 ans = yield from self.ask(side, "unit", [self.unit_label(u) for u in pained],
                                           f"{side} is surrounded: choose one pained unit to eliminate")
                 u = self.s.unit(int(ans.rsplit("#", 1)[1]))
