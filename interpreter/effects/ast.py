@@ -39,6 +39,14 @@ class ListLit(Node):
 
 
 @dataclass(frozen=True)
+class Comprehension(Node):
+    item: "Expr"
+    name: str
+    source: "Expr"
+    cond: "Expr | None"
+
+
+@dataclass(frozen=True)
 class Unary(Node):
     op: str
     operand: "Expr"
@@ -63,7 +71,7 @@ class Call(Node):
     args: tuple[Arg, ...]
 
 
-Expr = Lit | Var | Field | Index | ListLit | Unary | Binary | Call
+Expr = Lit | Var | Field | Index | ListLit | Comprehension | Unary | Binary | Call
 
 
 # ---- statements ----------------------------------------------------------------------------

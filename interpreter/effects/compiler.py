@@ -122,6 +122,30 @@ class Compiler:
         if isinstance(node, A.ListLit):
             items = [self.expr(i, env) for i in node.items]
             return lambda ctx: [f(ctx) for f in items]
+        if isinstance(node, A.Comprehension):
+            source = self.expr(node.source, env)
+            inner = env.child([node.name])
+            item = self.expr(node.item, inner)
+            cond = self.expr(node.cond, inner) if node.cond is not None else None
+            name = node.name
+
+            def comprehension(ctx: Any) -> list[Any]:
+                items = source(ctx)
+                if not isinstance(items, list):
+                    raise RuleError(f"{where}: '[... for {name} in ...]' needs a list, got {type(items).__name__}")
+                if len(items) > MAX_FOR_ITEMS:
+                    raise RuleError(f"{where}: a list of {len(items)} items exceeds {MAX_FOR_ITEMS}")
+                out = []
+                ctx.push_scope()
+                try:
+                    for x in items:
+                        ctx.bind(name, x)
+                        if cond is None or cond(ctx):
+                            out.append(item(ctx))
+                finally:
+                    ctx.pop_scope()
+                return out
+            return comprehension
         if isinstance(node, A.Field):
             obj, name = self.expr(node.obj, env), node.name
             return lambda ctx: _field(obj(ctx), name, where, ctx)
@@ -427,7 +451,7 @@ def static_type(node: A.Expr) -> str:
         if isinstance(v, int):
             return "int"
         return "str"
-    if isinstance(node, A.ListLit):
+    if isinstance(node, (A.ListLit, A.Comprehension)):
         return "list"
     if isinstance(node, A.Unary):
         return "bool" if node.op == "not" else "num"

@@ -111,6 +111,9 @@ class _ToAst(Transformer):  # type: ignore[type-arg]
     def list_(self, meta, items):  # noqa: ANN001, ANN201
         return A.ListLit(*_pos(meta), tuple(i for i in items if i is not None))
 
+    def comprehension(self, meta, items):  # noqa: ANN001, ANN201
+        return A.Comprehension(*_pos(meta), items[0], str(items[1]), items[2], items[3])
+
     def field(self, meta, items):  # noqa: ANN001, ANN201
         return A.Field(*_pos(items[1]), items[0], str(items[1]))
 

@@ -131,10 +131,8 @@ class ActionsMixin(GameCore):
             if a in fought:
                 continue
             mine = s.units_at(a, p)
-            if sum(self.combat_of(u) for u in mine) < 1:
-                continue
             for e in s.others(p):
-                if s.units_at(a, e):
+                if s.units_at(a, e) and sum(self.combat_of(u, foe=e) for u in mine) >= 1:
                     c = self.action_cost(p, "battle", 1, a)
                     if c <= s.power[p]:
                         out.append((f"{verb} {a} {e}", c))

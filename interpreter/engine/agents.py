@@ -51,8 +51,8 @@ class HeuristicAgent:
         if g is None or len(words) < 3:
             return 0.0
         try:
-            mine = sum(g.combat_of(u) for u in g.s.units_at(words[1], player))
-            theirs = sum(g.combat_of(u) for u in g.s.units_at(words[1], words[2]))
+            mine = sum(g.combat_of(u, foe=words[2]) for u in g.s.units_at(words[1], player))
+            theirs = sum(g.combat_of(u, foe=player) for u in g.s.units_at(words[1], words[2]))
         except Exception:  # noqa: BLE001
             return 0.0
         return 30.0 if mine > theirs + 1 else -40.0

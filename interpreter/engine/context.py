@@ -12,11 +12,11 @@ if TYPE_CHECKING:
 class EffectCtx:
     """Bound names plus a handle on the game; created per ability use (cheap)."""
 
-    __slots__ = ("game", "me", "self_unit", "event", "subject", "value", "area", "scopes", "where", "ability")
+    __slots__ = ("game", "me", "self_unit", "event", "subject", "value", "area", "scopes", "where", "ability", "foe")
 
     def __init__(self, game: "GameCore", me: str | None, *, self_unit: dict[str, Any] | None = None,
                  event: dict[str, Any] | None = None, subject: Any = None, value: Any = None,
-                 area: str | None = None, ability: str = "") -> None:
+                 area: str | None = None, ability: str = "", foe: str | None = None) -> None:
         self.game = game
         self.me = me
         self.self_unit = self_unit
@@ -27,6 +27,7 @@ class EffectCtx:
         self.scopes: list[dict[str, Any]] = [{}]
         self.where = ""
         self.ability = ability
+        self.foe = foe  # the opponent 'enemy' means when no battle says (e.g. declaring one)
 
     # names --------------------------------------------------------------------------------
     def lookup(self, name: str, where: str) -> Any:
@@ -43,6 +44,8 @@ class EffectCtx:
         if name == "players":
             return list(g.s.players)
         if name == "enemy":
+            if self.foe is not None:
+                return self.foe
             b = g.s.battle
             if b is not None and self.me in (b["attacker"], b["defender"]):
                 return b["defender"] if self.me == b["attacker"] else b["attacker"]

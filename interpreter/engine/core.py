@@ -216,11 +216,12 @@ class GameCore:
             opts = (self.integer(t.cost(self.ctx(u["owner"])), f"cost of {t.name}"),)
         return math.ceil(Fraction(sum(opts), len(opts)))
 
-    def combat_of(self, u: dict[str, Any]) -> int:
+    def combat_of(self, u: dict[str, Any], foe: str | None = None) -> int:
+        """A unit's combat; `foe` names the opponent when no battle is under way (declaring one)."""
         t = self.utype(u)
         if "combat" in t.unknown:
             raise RuleError(f"{t.name}: its combat is unknown and no interpretation is given")
-        base = self.integer(t.combat(self.ctx(u["owner"], self_unit=u)), f"combat of {t.name}")
+        base = self.integer(t.combat(self.ctx(u["owner"], self_unit=u, foe=foe)), f"combat of {t.name}")
         return max(0, self.integer(self.modified("combat", base, u, u["owner"]), f"combat of {t.name}"))
 
     def modified(self, target: str, value: Any, subject: Any = None, player: str | None = None) -> Any:

@@ -170,10 +170,10 @@ def _surcharge(ctx: Any) -> int:
 
 
 # ---- units ----------------------------------------------------------------------------------------
-@query("units", returns="units", owner=("player", None), kind=("kinds", None), **{"class": ("class", None)},
+@query("units", returns="units", owner=("any", None), kind=("kinds", None), **{"class": ("class", None)},
        area=("area", None), where=("str", "map"))
 def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, where: str = "map", **kw: Any) -> list[dict[str, Any]]:
-    """Units filtered by owner, kind(s), class(es), area; where: map | pool | battle | held | any."""
+    """Units filtered by owner (a player or a list), kind(s), class(es), area; where: map | pool | battle | held | any."""
     g = ctx.game
     s = g.s
     if where == "map":
@@ -193,7 +193,8 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, wher
     else:
         raise RuleError(f"{ctx.where}: units(where: ...) is one of map, pool, battle, held, any")
     if owner is not None:
-        base = [u for u in base if u["owner"] == owner]
+        owners = owner if isinstance(owner, list) else [owner]
+        base = [u for u in base if u["owner"] in owners]
     if area is not None:
         areas = _as_list(area) or []
         base = [u for u in base if u["loc"] in areas]

@@ -1,0 +1,56 @@
+"""Play many seeded random games and count failures (must be 0), with games/s.
+
+    python benchmarks/soak.py --ruleset duel --games 1000
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+
+from interpreter.content import load_content
+from interpreter.engine.agents import RandomAgent
+from interpreter.engine.game import Game
+from interpreter.engine.play import run_game
+
+
+def soak(ruleset: str, games: int, players: int | None = None, factions: list[str] | None = None,
+         seed0: int = 0) -> dict[str, object]:
+    content = load_content().require_ok()
+    rs = content.model.rulesets[ruleset]
+    n = players or rs.get("players")[0]
+    seats = factions or rs.get("default-factions", {})[str(n)]
+    failures: list[str] = []
+    outcomes: Counter[str] = Counter()
+    decisions = 0
+    t = time.perf_counter()
+    for seed in range(seed0, seed0 + games):
+        try:
+            g = Game(content, ruleset, list(seats), seed)
+            run_game(g, {p: RandomAgent(seed * 13 + i) for i, p in enumerate(seats)})
+            decisions += len(g.choices)
+            w = g.winner()
+            outcomes["humanity" if not w else "shared" if len(w) > 1 else "single"] += 1
+        except Exception as exc:  # noqa: BLE001 - a soak reports every failure
+            failures.append(f"seed {seed}: {type(exc).__name__}: {exc}")
+    dt = time.perf_counter() - t
+    return {"games": games, "failures": failures, "outcomes": dict(outcomes), "seconds": dt,
+            "games_per_s": games / dt, "decisions": decisions}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ruleset", default="duel")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--players", type=int)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    r = soak(a.ruleset, a.games, a.players, seed0=a.seed)
+    print(f"{r['games']} random {a.ruleset} games: {len(r['failures'])} failures, outcomes {r['outcomes']}, "
+          f"{r['games_per_s']:.1f} games/s, {r['decisions']} decisions")
+    for f in r["failures"][:20]:
+        print("  " + f)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""Seeded bot games for every ruleset and faction combination finish without an error.
+
+Sizes here keep CI short; `--run-slow` runs the issues' full counts (1,000 Duel games, 1,000
+four-player games)."""
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from benchmarks.soak import soak
+from interpreter.content import load_content
+from interpreter.engine.agents import HeuristicAgent, RandomAgent
+from interpreter.engine.game import Game
+from interpreter.engine.play import run_game
+
+CORE = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
+
+
+@pytest.fixture(scope="module")
+def content():  # noqa: ANN201
+    return load_content().require_ok()
+
+
+def _play(content, ruleset: str, factions: list[str], seed: int, agent: type) -> Game:  # noqa: ANN001
+    g = Game(content, ruleset, factions, seed)
+    run_game(g, {p: agent(seed * 3 + i) for i, p in enumerate(factions)})
+    assert g.is_over() and g.winner() is not None
+    return g
+
+
+@pytest.mark.parametrize("pair", list(combinations(CORE, 2)), ids="+".join)
+def test_two_player_every_pair(content, pair: tuple[str, str]) -> None:  # noqa: ANN001
+    _play(content, "two-player", list(pair), 4, HeuristicAgent)
+
+
+@pytest.mark.parametrize("trio", list(combinations(CORE, 3)), ids="+".join)
+def test_three_players_every_trio(content, trio: tuple[str, ...]) -> None:  # noqa: ANN001
+    _play(content, "multiplayer", list(trio), 5, HeuristicAgent)
+
+
+@pytest.mark.parametrize("fifth", ["sleeper", "wind-rider"])
+def test_four_and_five_players(content, fifth: str) -> None:  # noqa: ANN001
+    _play(content, "multiplayer", CORE, 6, RandomAgent)
+    _play(content, "multiplayer", CORE + [fifth], 6, HeuristicAgent)
+
+
+def test_duel_random_games_all_have_winners() -> None:
+    r = soak("duel", 40, seed0=500)
+    assert r["failures"] == []
+    assert set(r["outcomes"]) <= {"single", "shared"}   # the Duel needs no six spellbooks
+    print(f"\nduel soak: {r['games']} games, {r['games_per_s']:.1f} games/s, outcomes {r['outcomes']}")
+
+
+@pytest.mark.slow
+def test_duel_thousand_random_games() -> None:
+    r = soak("duel", 1000, seed0=1000)
+    assert r["failures"] == [] and set(r["outcomes"]) <= {"single", "shared"}
+
+
+@pytest.mark.slow
+def test_four_player_thousand_random_games() -> None:
+    r = soak("multiplayer", 1000, players=4, seed0=2000)
+    assert r["failures"] == []
