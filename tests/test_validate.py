@@ -20,7 +20,7 @@ CASES = [
     ("effect-syntax", "tests/bad/effect-syntax/f.yaml:17:28: error: unexpected 'gain_power'; expected one of: '{' [effect-syntax]"),
     ("unknown-reference", "tests/bad/unknown-reference/f.yaml:8:74: error: unknown unit kind 'serpant' (did you mean 'serpent'?) [unknown-reference]"),
     ("unknown-function", "tests/bad/unknown-function/f.yaml:5:78: error: unknown function 'powr' (did you mean 'power'?) [unknown-function]"),
-    ("unknown-argument", "tests/bad/unknown-argument/f.yaml:10:29: error: 'units' has no argument 'onwer' (did you mean 'owner'?) (units(owner?: player, kind?: kinds, class?: class, area?: area, where?: str)) [unknown-argument]"),
+    ("unknown-argument", "tests/bad/unknown-argument/f.yaml:10:29: error: 'units' has no argument 'onwer' (did you mean 'owner'?) (units(owner?: any, kind?: kinds, class?: class, area?: area, where?: str)) [unknown-argument]"),
     ("type-error", "tests/bad/type-error/f.yaml:5:84: error: expected a list, got a whole number [type-error]"),
     ("map-asymmetric", "tests/bad/map-asymmetric/m.yaml:10:11: error: layout 'lopsided': 'x' lists 'y' as adjacent, but 'y' does not list 'x' [adjacency-asymmetric]"),
     ("map-disconnected", "tests/bad/map-disconnected/m.yaml:13:11: error: layout 'islands' is not connected: cannot reach z from 'x' [adjacency-disconnected]"),
