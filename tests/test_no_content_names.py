@@ -9,7 +9,7 @@ import yaml
 ROOT = Path(__file__).parent.parent
 GENERIC = {"acolyte", "cultist", "monster", "great-old-one", "gate", "move", "battle", "capture", "recruit",
            "summon", "awaken", "pass", "doom", "power", "ritual", "ocean", "land", "default", "multiplayer",
-           "two-player", "duel", "first-player", "control-gate", "abandon-gate", "create-gate", "extra-battle", "all", "known"}
+           "two-player", "duel", "control-gate", "abandon-gate", "create-gate", "extra-battle", "all", "known"}
 
 
 def content_names() -> set[str]:

@@ -171,6 +171,7 @@ class PhasesMixin(GameCore):
             if s.power[p] < floor:
                 self.gain_power(p, floor - s.power[p], "minimum power")
         yield from self.window("after-gather-power", {}, s.order_from(s.first))
+        yield from self.check_requirements("state")   # e.g. "have 12 Power" is met here
         s.step = {"phase": "first-player"}
 
     def first_player_step(self) -> Gen:
@@ -221,6 +222,7 @@ class PhasesMixin(GameCore):
         if self.ruleset.get("doom-for-gates", True):
             for p in s.players:
                 self.gain_doom(p, len(s.controlled_gates(p)), "controlled gates")
+        yield from self.check_requirements("state")
         for p in s.order_from(s.first):
             yield from self.check_requirements("doom-phase", {"player": p}, [p])
             done = False
