@@ -157,13 +157,13 @@ def _reached(game: Game, until: str) -> bool:
 
 
 def content_for(spec: dict[str, Any], path: Path, default: Content, cache: dict[tuple[str, ...], Content]) -> Content:
-    """The content a scenario names with `content: [dirs]` (relative to it; alone, without the built-in tree)."""
-    dirs = spec.get("content")
-    if not dirs:
+    """The content a scenario names: `content: [dirs]` alone, or `content-layer: [dirs]` over the built-in tree."""
+    dirs, layered = spec.get("content"), spec.get("content-layer")
+    if not dirs and not layered:
         return default
-    key = tuple(str((path.parent / d).resolve()) for d in dirs)
+    key = ("alone" if dirs else "layered",) + tuple(str((path.parent / d).resolve()) for d in dirs or layered)
     if key not in cache:
-        cache[key] = load_content([Path(k) for k in key], builtin=False).require_ok()
+        cache[key] = load_content([Path(k) for k in key[1:]], builtin=not dirs).require_ok()
     return cache[key]
 
 
@@ -185,7 +185,7 @@ def run_scenarios(files: list[str], content_dirs: list[str] | None = None) -> in
     for p in paths:
         try:
             spec = load_spec(p)
-            if content is None and not spec.get("content"):
+            if content is None and not spec.get("content"):  # a layer still needs the built-in tree
                 raise ValueError(f"the built-in content does not load: {builtin_error}")
             outcome = run_spec(spec, content_for(spec, p, content, cache), str(p))  # type: ignore[arg-type]
         except (OSError, ValueError, yaml.YAMLError, KeyError) as exc:
