@@ -156,7 +156,10 @@ class PhasesMixin(GameCore):
             self.emit("surcharge", total=0, reset=True)
         abandoned = len(s.abandoned_gates())
         for p in s.players:
-            cultists = sum(1 for u in s.on_map(p) if self.utype(u).cls == "cultist")
+            # a gate held off the map keeps its controlling cultist with it: both still give Power
+            held_controllers = sum(1 for loc, g in s.gates.items() if not self.is_area(loc)
+                                   and g.get("controller") is not None and s.gate_owner(loc) == p)
+            cultists = sum(1 for u in s.on_map(p) if self.utype(u).cls == "cultist") + held_controllers
             gates = len(s.controlled_gates(p))
             captured = [u for u in s.units if u["loc"] == f"captured:{p}"]
             for u in captured:
