@@ -30,7 +30,7 @@ def main() -> None:
             d = g.pending
             g.apply(agents[d.player].choose(d.player, d.options, d))
             n += 1
-            if seed == 0 and n == 300:
+            if mid is None and n == 100:
                 mid = g.clone()
         decisions += n
     dt = time.perf_counter() - t0
