@@ -43,3 +43,9 @@ def test_every_primitive_has_a_docstring_and_known_types() -> None:
         assert prim is not None and prim.doc, f"{name} has no docstring"
         assert all(p.type in TYPES for p in prim.params), name
         assert re.fullmatch(r"[a-z][a-z0-9_]*", name)
+
+
+def test_the_documented_primitive_table_is_the_registry() -> None:
+    from interpreter.effects.docs import table
+    text = (ROOT / "docs" / "effect-language.md").read_text()
+    assert table() in text, "regenerate with: python -m interpreter.effects.docs"
