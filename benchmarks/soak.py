@@ -15,7 +15,7 @@ from interpreter.engine.play import run_game
 
 
 def soak(ruleset: str, games: int, players: int | None = None, factions: list[str] | None = None,
-         seed0: int = 0) -> dict[str, object]:
+         seed0: int = 0, check: bool = True) -> dict[str, object]:
     content = load_content().require_ok()
     rs = content.model.rulesets[ruleset]
     n = players or rs.get("players")[0]
@@ -27,7 +27,7 @@ def soak(ruleset: str, games: int, players: int | None = None, factions: list[st
     for seed in range(seed0, seed0 + games):
         try:
             g = Game(content, ruleset, list(seats), seed)
-            run_game(g, {p: RandomAgent(seed * 13 + i) for i, p in enumerate(seats)})
+            run_game(g, {p: RandomAgent(seed * 13 + i) for i, p in enumerate(seats)}, check=check)
             decisions += len(g.choices)
             w = g.winner()
             outcomes["humanity" if not w else "shared" if len(w) > 1 else "single"] += 1
@@ -44,9 +44,11 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", type=int)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
     a = ap.parse_args()
-    r = soak(a.ruleset, a.games, a.players, seed0=a.seed)
-    print(f"{r['games']} random {a.ruleset} games: {len(r['failures'])} failures, outcomes {r['outcomes']}, "
+    r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check)
+    print(f"{r['games']} random {a.ruleset} games (invariants {'off' if a.no_check else 'checked after every decision'}): "
+          f"{len(r['failures'])} failures, outcomes {r['outcomes']}, "
           f"{r['games_per_s']:.1f} games/s, {r['decisions']} decisions")
     for f in r["failures"][:20]:
         print("  " + f)

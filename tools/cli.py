@@ -10,6 +10,7 @@ from interpreter.diagnostics import ContentError
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError, replay
 from interpreter.engine.agents import make_agent
+from interpreter.engine.invariants import InvariantError
 from interpreter.engine.play import run_game
 
 from .render import event_text
@@ -70,7 +71,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         shown = len(g.log)
 
     show(game)
-    run_game(game, agents, show)
+    run_game(game, agents, show, check=args.check)
     show(game)
     if args.log:
         Path(args.log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
@@ -114,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--expansions", help="comma list of expansions to enable")
     pl.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
     pl.add_argument("--quiet", action="store_true", help="print only the result line")
+    pl.add_argument("--check", action="store_true", help="verify the engine's invariants after every decision")
     r = sub.add_parser("replay", help="replay a game log and print its result")
     r.add_argument("file")
     r.add_argument("--upto", type=int, help="stop after this many choices")
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         for d in exc.diagnostics:
             print(d.render(), file=sys.stderr)
         return 1
-    except (GameError, IllegalAction, OSError, ValueError) as exc:
+    except (GameError, IllegalAction, OSError, ValueError, InvariantError) as exc:
         print(f"necro: error: {exc}", file=sys.stderr)
         return 1
     return 2

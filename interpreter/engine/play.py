@@ -10,8 +10,10 @@ MAX_DECISIONS = 200_000
 
 
 def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], None] | None = None,
-             max_decisions: int = MAX_DECISIONS) -> Game:
-    """Ask each decision's player's agent until the game ends (bounded)."""
+             max_decisions: int = MAX_DECISIONS, check: bool = False) -> Game:
+    """Ask each decision's player's agent until the game ends (bounded); `check` verifies the
+    invariants after every decision."""
+    from .invariants import checked_apply
     for a in agents.values():
         if hasattr(a, "observe"):
             a.observe(game)
@@ -19,7 +21,10 @@ def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], N
     while game.pending is not None:
         d = game.pending
         ans = agents[d.player].choose(d.player, d.options, d)
-        game.apply(ans)
+        if check:
+            checked_apply(game, ans)
+        else:
+            game.apply(ans)
         n += 1
         if on_decision is not None:
             on_decision(game)

@@ -1,0 +1,31 @@
+"""The invariant checker finds broken states (so a clean soak means something)."""
+from __future__ import annotations
+
+from interpreter.content.build import Content
+from interpreter.engine.agents import RandomAgent
+from interpreter.engine.game import Game
+from interpreter.engine.invariants import violations
+from interpreter.engine.play import run_game
+
+
+def test_a_played_game_keeps_every_invariant(basic: Content) -> None:
+    g = Game(basic, "test-multi", ["red", "blue", "green"], 3)
+    run_game(g, {p: RandomAgent(i) for i, p in enumerate(g.s.players)}, check=True)
+    assert violations(g) == []
+
+
+def test_broken_states_are_reported(basic: Content) -> None:
+    g = Game(basic, "test-multi", ["red", "blue"], 1)
+    before = {"doom": {"red": 5, "blue": 0}, "ritual": 2}
+    g.s.units.append(dict(g.s.units[0], id=999))          # an extra acolyte
+    g.s.units[1]["loc"] = "the-moon"
+    g.s.power["blue"] = -1
+    loc = next(iter(g.s.gates))
+    g.s.gates[loc]["controller"] = g.s.units[2]["id"] if g.s.units[2]["loc"] != loc else 999
+    found = violations(g, before)
+    assert any("has 7 acolyte, the card prints 6" in v for v in found)
+    assert any("impossible place 'the-moon'" in v for v in found)
+    assert any("negative Power" in v for v in found)
+    assert any("which is not there" in v for v in found)
+    assert any("Doom went down" in v for v in found)
+    assert any("ritual marker went back" in v for v in found)
