@@ -21,7 +21,7 @@ def test_broken_states_are_reported(basic: Content) -> None:
     g.s.units[1]["loc"] = "the-moon"
     g.s.power["blue"] = -1
     loc = next(iter(g.s.gates))
-    g.s.gates[loc]["controller"] = g.s.units[2]["id"] if g.s.units[2]["loc"] != loc else 999
+    g.s.gates[loc]["controller"] = next(u["id"] for u in g.s.units if u["loc"] == "pool")
     found = violations(g, before)
     assert any("has 7 acolyte, the card prints 6" in v for v in found)
     assert any("impossible place 'the-moon'" in v for v in found)
