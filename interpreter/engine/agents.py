@@ -63,11 +63,13 @@ class HeuristicAgent:
         if d.kind == "doom":
             if option == "ritual":
                 gates = len(g.s.controlled_gates(player)) if g is not None else 0
-                late = g is not None and g.s.round >= 5
+                late = g is not None and g.s.round >= 3
                 return 80 if gates >= 3 or (late and gates >= 1) else -5
             return 10 if option != "done" else 0
         if d.kind == "action":
             base = _ACTION_SCORE.get(word, 10)
+            if word == "ability" and d.context.get("costs", {}).get(option, 1) == 0:
+                base = 4   # a free ability (often "do nothing" or "rest") rarely beats building up
             if word in ("battle", "extra-battle"):
                 base += self._battle_odds(player, option)
             return base

@@ -113,7 +113,7 @@ class PhasesMixin(GameCore):
             else:
                 opts["end-turn"] = 0
             choices = {**mains, **{k: v for k, v in opts.items() if k not in mains}}
-            ans = yield from self.ask(p, "action", list(choices), f"{p}: choose an action")
+            ans = yield from self.ask(p, "action", list(choices), f"{p}: choose an action", costs=choices)
             if ans == "end-turn":
                 return
             is_main = ans in mains and ans not in opts
