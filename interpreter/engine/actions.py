@@ -235,13 +235,7 @@ class ActionsMixin(GameCore):
         elif verb == "ability":
             ab = next(a for a in self.active_abilities(p) if a.id == words[1])
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
-            # the ability's own cost was included in `cost` and already paid
-            k = self.once_key(ab, p)
-            if k is not None:
-                self.s.memory.setdefault("once", []).append(k)
-            self.emit("ability", player=p, ability=ab.key, name=ab.name)
-            if ab.effect is not None:
-                yield from ab.effect(ctx)
+            yield from self.use_ability(ab, p, ctx, paid=True)   # its cost was part of the action's
         elif verb == "requirement":
             f = self.faction(p)
             for rid in words[1].split("+"):

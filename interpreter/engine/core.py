@@ -175,11 +175,6 @@ class GameCore:
         if how == "capture":
             yield from self.window("unit-captured", ev, self.turn_order())
 
-    def new_units(self, owner: str, kind: str, count: int) -> None:
-        for _ in range(count):
-            self.s.units.append({"id": self.s.next_unit, "owner": owner, "kind": kind, "loc": POOL})
-            self.s.next_unit += 1
-
     # ---- money: costs and modifiers ---------------------------------------------------------------
     def ctx(self, me: str | None, *, ability: Ability | None = None, **kw: Any) -> EffectCtx:
         return EffectCtx(self, me, ability=ability.name if ability else "", **kw)
@@ -317,8 +312,9 @@ class GameCore:
             return False
         return True
 
-    def use_ability(self, ab: Ability, player: str | None, ctx: EffectCtx, extra_cost: int = 0) -> Gen:
-        cost = self.ability_cost(ab, player, ctx) + extra_cost
+    def use_ability(self, ab: Ability, player: str | None, ctx: EffectCtx, paid: bool = False) -> Gen:
+        """Pay for an ability (unless an action already did), mark its once-limit, run its effect."""
+        cost = 0 if paid else self.ability_cost(ab, player, ctx)
         if player is not None and cost:
             self.gain_power(player, -cost, f"pay for {ab.name}")
         k = self.once_key(ab, player)

@@ -83,18 +83,8 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
                                     "a ruleset must name an interpretation before it can be played")
 
     def _new_state(self, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
-        mix = self.ruleset.get("elder-signs", {"1": 18, "2": 12, "3": 6})
-        bag = [int(v) for v, n in sorted(mix.items()) for _ in range(int(n))]
-        s = State(ruleset=ruleset, layout=layout, seed=seed, rng=seed * 0x9E3779B1 + 12345,
-                  players=list(factions), power={f: 0 for f in factions}, doom={f: 0 for f in factions},
-                  elder_signs={f: [] for f in factions}, revealed={f: 0 for f in factions}, es_bag=bag,
-                  spellbooks={f: [] for f in factions}, requirements={f: [] for f in factions},
-                  units=[], gates={}, step={"phase": "setup"})
-        self.s = s
-        for f in factions:
-            for t in self.content.factions[f].units.values():
-                self.new_units(f, t.id, t.count)
-        return s
+        from .position import empty_state
+        return empty_state(self.content, ruleset, layout, factions, seed)
 
     # ---- driving the generator -------------------------------------------------------------------
     def _checkpoint(self) -> None:

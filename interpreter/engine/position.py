@@ -11,9 +11,8 @@ class PositionError(Exception):
     pass
 
 
-def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[str], seed: int,
-                pos: dict[str, Any]) -> State:
-    """A State with units, gates, Power, Doom... as `pos` says; unlisted units stay in the pool."""
+def empty_state(model: ContentModel, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
+    """A State before setup: every unit in its pool, the elder-sign bag full, nothing on the map."""
     rs = model.rulesets[ruleset]
     mix = rs.get("elder-signs", {"1": 18, "2": 12, "3": 6})
     bag = [int(v) for v, n in sorted(mix.items()) for _ in range(int(n))]
@@ -22,12 +21,19 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
               elder_signs={f: [] for f in factions}, revealed={f: 0 for f in factions}, es_bag=bag,
               spellbooks={f: [] for f in factions}, requirements={f: [] for f in factions},
               units=[], gates={})
-    areas = model.layouts[layout].areas
     for f in factions:
         for t in model.factions[f].units.values():
             for _ in range(t.count):
                 s.units.append({"id": s.next_unit, "owner": f, "kind": t.id, "loc": POOL})
                 s.next_unit += 1
+    return s
+
+
+def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[str], seed: int,
+                pos: dict[str, Any]) -> State:
+    """A State with units, gates, Power, Doom... as `pos` says; unlisted units stay in the pool."""
+    s = empty_state(model, ruleset, layout, factions, seed)
+    areas = model.layouts[layout].areas
     for f, where in (pos.get("units") or {}).items():
         if f not in factions:
             raise PositionError(f"units: '{f}' is not playing")
