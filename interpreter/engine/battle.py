@@ -11,6 +11,8 @@ from .core import Gen, GameCore
 
 MAX_ASSIGN_ROUNDS = 50
 _KILLS = ("eliminate", "kill")
+# ongoing abilities that change a battle: their owner may decline them for that battle
+BATTLE_MODIFIERS = {"combat", "result-capacity", "resolve-results", "retreat-chooser", "assign-chooser"}
 
 
 class BattleMixin(GameCore):
@@ -72,6 +74,7 @@ class BattleMixin(GameCore):
         if not self.participants(a) or not self.participants(d):
             self.emit("battle-over-early", area=b["area"])
             return
+        yield from self._offer_declines()
         # dice
         for side in (a, d):
             n = sum(self.combat_of(u) for u in self.participants(side))
@@ -101,6 +104,44 @@ class BattleMixin(GameCore):
         yield from self._apply()
         yield from self.window("after-battle", {"area": b["area"], "attacker": a, "defender": d},
                                self.battle_players())
+
+    def _offer_declines(self) -> Gen:
+        """Abilities are optional, ongoing ones included (core rulebook, Special Abilities): before
+        the dice, each owner of an ongoing ability that would change this battle may decline it."""
+        b = self.battle_record()
+        b["declined"] = []
+        for p in self.battle_players():
+            for ab in self.active_abilities(p):
+                if ab.window != "static" or not ab.optional:
+                    continue
+                mods = [m for m in ab.modifiers if m.target in BATTLE_MODIFIERS]
+                if not mods or not self._modifier_applies(p, ab, mods):
+                    continue
+                ans = yield from self.ask(p, "option", [f"use {ab.id}", f"decline {ab.id}"],
+                                          f"use {ab.name} in this battle?")
+                if ans.startswith("decline"):
+                    b["declined"].append([p, ab.key])
+                    self.emit("declined", player=p, ability=ab.key)
+
+    def _modifier_applies(self, p: str, ab: Any, mods: list[Any]) -> bool:
+        """Whether any of these modifiers would apply to something in this battle."""
+        b = self.battle_record()
+        subjects: list[Any] = [u for side in self.battle_sides() for u in self.participants(side)]
+        subjects += [{"side": side, "result": r} for side in self.battle_sides() for r in ("kill", "pain")]
+        subjects += [{"side": side} for side in self.battle_sides()]
+        for m in mods:
+            for subj in subjects:
+                if m.target in ("retreat-chooser", "assign-chooser") and "side" not in subj:
+                    continue
+                if m.target not in ("retreat-chooser", "assign-chooser") and "side" in subj:
+                    continue
+                try:
+                    if m.when is None or m.when(self.ctx(p, ability=ab, subject=subj, value=None)):
+                        return True
+                except Exception:  # noqa: BLE001 - a condition that cannot judge this subject does not apply
+                    continue
+        del b
+        return False
 
     def _assign(self, results: tuple[str, ...]) -> Gen:
         b = self.battle_record()

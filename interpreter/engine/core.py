@@ -221,13 +221,14 @@ class GameCore:
 
     def modified(self, target: str, value: Any, subject: Any = None, player: str | None = None) -> Any:
         """Apply every active static modifier of `target`, in seating order, owner by owner."""
+        declined = self.s.battle.get("declined", []) if self.s.battle is not None else []
         for owner, ab in self.active_abilities_all():
+            if declined and [owner, ab.key] in declined:
+                continue
             for m in ab.modifiers:
                 if m.target != target:
                     continue
                 ctx = self.ctx(owner, ability=ab, subject=subject, value=value)
-                if self.s.battle is not None:
-                    pass
                 if m.when is None or m.when(ctx):
                     value = m.value(ctx)
         return value
