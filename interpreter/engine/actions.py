@@ -89,7 +89,7 @@ class ActionsMixin(GameCore):
             if ab.window != "action":
                 continue
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
-            if self.usable(ab, p, ctx):
+            if self.usable(ab, p, ctx, check_cost=False):   # the cost that counts is the modified one
                 c = self.action_cost(p, ab.id, self.ability_cost(ab, p, ctx))
                 if c <= power:
                     out.append((f"ability {ab.id}", c))
@@ -116,7 +116,7 @@ class ActionsMixin(GameCore):
 
     def unlimited_summon(self, p: str, kind: str) -> bool:
         t = self.faction(p).units.get(kind)
-        return bool(self.modified("unlimited-summon", False, {"kind": kind, "class": t.cls if t else None}, p))
+        return bool(self.modified("unlimited-summon", False, {"kind": kind, "class": t.cls if t else None, "owner": p}, p))
 
     def extra_battle_allowed(self, p: str) -> bool:
         six = {q for q in self.s.players if len(self.s.spellbooks[q]) >= 6}
@@ -183,8 +183,10 @@ class ActionsMixin(GameCore):
             if ab.window != "unlimited-action":
                 continue
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
-            if self.usable(ab, p, ctx):
-                out.append((f"ability {ab.id}", self.ability_cost(ab, p, ctx)))
+            if self.usable(ab, p, ctx, check_cost=False):
+                c = self.action_cost(p, ab.id, self.ability_cost(ab, p, ctx))
+                if c <= s.power[p]:
+                    out.append((f"ability {ab.id}", c))
         out.extend(self.requirement_actions(p, unlimited=True))
         return out
 
@@ -256,7 +258,9 @@ class ActionsMixin(GameCore):
             del self.s.gates[area]
             self.emit("gate", loc=area, change="removed", why=f"awaken {kind}")
         if t.awaken.effect is not None:
-            yield from t.awaken.effect(self.ctx(p, area=area))
+            ctx = self.ctx(p, area=area)
+            ctx.ability = f"Awaken {t.name}"
+            yield from t.awaken.effect(ctx)
         u = self.s.pool(p, kind)[0]
         self.relocate(u, area, "awaken")
         self.s.awakened.setdefault(p, [])

@@ -301,7 +301,7 @@ class GameCore:
             return 0
         return self.integer(ab.cost(ctx), f"cost of {ab.name}")
 
-    def usable(self, ab: Ability, player: str | None, ctx: EffectCtx) -> bool:
+    def usable(self, ab: Ability, player: str | None, ctx: EffectCtx, check_cost: bool = True) -> bool:
         if ab.unknown:
             return False
         k = self.once_key(ab, player)
@@ -309,7 +309,7 @@ class GameCore:
             return False
         if ab.condition is not None and not ab.condition(ctx):
             return False
-        if player is not None and self.ability_cost(ab, player, ctx) > self.s.power[player]:
+        if check_cost and player is not None and self.ability_cost(ab, player, ctx) > self.s.power[player]:
             return False
         return True
 

@@ -187,7 +187,11 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
         try:
             self._advance(opt)
         except (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError) as exc:
-            self._restore(before)
+            try:
+                self._restore(before)
+            except (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError) as again:
+                raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'); the position before it "
+                                f"cannot be rebuilt either: {again}") from exc
             raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'; state restored)") from exc
         self.choices.append(opt)
 

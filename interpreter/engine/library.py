@@ -542,6 +542,8 @@ def _hold_gate(ctx: Any, area: str, tag: str) -> None:
 def _return_gate(ctx: Any, tag: str, area: str) -> None:
     """Put a held gate (and its controlling unit) back into an area that has no gate."""
     g = ctx.game
+    if not g.is_area(area):
+        raise RuleError(f"{ctx.where}: return_gate needs an area of this map, got {area!r}")
     loc = held_loc(ctx.me, tag)
     gate = g.s.gates.pop(loc, None)
     if gate is None or area in g.s.gates:

@@ -11,6 +11,13 @@ from .state import POOL
 CHECKPOINT = object()  # yielded between steps: the driver snapshots the state there
 
 
+def _action_key(label: str) -> str:
+    """What makes two actions 'the same' for "a second, different action": the ability for a
+    unique action, the verb for a common one (two Moves are the same action)."""
+    words = label.split()
+    return " ".join(words[:2]) if words and words[0] in ("ability", "requirement") else words[0]
+
+
 class PhasesMixin(GameCore):
     # ---- setup ------------------------------------------------------------------------------------
     def setup_step(self) -> Gen:
@@ -95,12 +102,13 @@ class PhasesMixin(GameCore):
         extra: list[str] = []
         while True:
             opts: dict[str, int] = {}
-            for label, c in self.unlimited_actions(p):
-                opts.setdefault(label, c)
+            if not extra:  # "immediately after": no unlimited action between the two actions
+                for label, c in self.unlimited_actions(p):
+                    opts.setdefault(label, c)
             mains: dict[str, int] = {}
             if not main_done:
                 for label, c in self.main_actions(p):
-                    if label.split()[0] not in extra:
+                    if _action_key(label) not in extra:
                         mains.setdefault(label, c)
                 if not mains and not extra:
                     self.emit("no-action", player=p)
@@ -123,7 +131,7 @@ class PhasesMixin(GameCore):
                 granted = s.memory.pop("extra_action", None)
                 if granted is not None:
                     main_done = False
-                    extra = granted + [ans.split()[0]]
+                    extra = granted + [_action_key(ans)]
                 elif extra:
                     extra = []
             yield from self.window("after-action", event, self.turn_order())
