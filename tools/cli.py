@@ -144,11 +144,25 @@ def main(argv: list[str] | None = None) -> int:
         for d in exc.diagnostics:
             print(d.render(), file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        raise
     except (GameError, IllegalAction, OSError, ValueError, InvariantError) as exc:
         print(f"necro: error: {exc}", file=sys.stderr)
         return 1
     return 2
 
 
+def entry() -> None:
+    """The console script: like main(), but quiet when the reader goes away (e.g. `| head`)."""
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -12,7 +12,7 @@ TEMPLATES = {
     "dice": "  {player} rolls {dice} ({why})",
     "result": "  {side}'s {kind} takes a {result}",
     "ritual": "{player}: Ritual of Annihilation for {cost} Power",
-    "doom": "  {player} +{change} Doom ({why}) = {total}",
+    "doom": "  {player} +{change} Doom{why_text} = {total}",
     "spellbook": "  {player} earns spellbook {spellbook}",
     "ability": "  {who} uses {name}",
     "surrounded": "  {side} is surrounded",
@@ -26,5 +26,6 @@ def event_text(e: dict[str, Any]) -> str | None:
         return None
     extra = {"factions_text": ", ".join(e.get("factions", [])),
              "cost_text": f" ({e['cost']} Power)" if e.get("cost") else "",
-             "who": e.get("player") or "rules"}
+             "who": e.get("player") or "rules",
+             "why_text": f" ({e['why']})" if e.get("why") else ""}
     return template.format(**e, **extra)

@@ -243,7 +243,9 @@ class ActionsMixin(GameCore):
             for rid in words[1].split("+"):
                 r = next(r for r in f.requirements if r.id == rid)
                 if r.action_effect is not None:
-                    yield from r.action_effect(self.ctx(p))
+                    ctx = self.ctx(p)
+                    ctx.ability = f"requirement {r.id}"
+                    yield from r.action_effect(ctx)
                 yield from self.earn(p, r)
         elif verb == "pass":
             self.gain_power(p, -self.s.power[p], "pass")

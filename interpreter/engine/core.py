@@ -423,7 +423,9 @@ class GameCore:
             self.s.spellbooks[p].append(book)
             self.emit("spellbook", player=p, spellbook=book)
         if r.effect is not None:
-            yield from r.effect(self.ctx(p))
+            ctx = self.ctx(p)
+            ctx.ability = f"requirement {r.id}"
+            yield from r.effect(ctx)
 
     def battle_record(self) -> dict[str, Any]:
         b = self.s.battle
