@@ -62,3 +62,10 @@ def test_duel_thousand_random_games() -> None:
 def test_four_player_thousand_random_games() -> None:
     r = soak("multiplayer", 1000, players=4, seed0=2000)
     assert r["failures"] == []
+
+
+def test_declining_an_ability_for_a_battle_keeps_its_other_effects() -> None:
+    # found by the 4-player soak: declining The Red Sign in a battle also switched off its
+    # gate-control modifier, leaving Dark Young on gates they could not control (seed 3472)
+    r = soak("multiplayer", 1, players=4, seed0=3472)
+    assert r["failures"] == []

@@ -7,12 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..effects.compiler import RuleError
-from .core import Gen, GameCore
+from .core import BATTLE_MODIFIERS, Gen, GameCore
 
 MAX_ASSIGN_ROUNDS = 50
 _KILLS = ("eliminate", "kill")
-# ongoing abilities that change a battle: their owner may decline them for that battle
-BATTLE_MODIFIERS = {"combat", "result-capacity", "resolve-results", "retreat-chooser", "assign-chooser"}
+
 
 
 class BattleMixin(GameCore):

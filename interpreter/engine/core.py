@@ -14,6 +14,8 @@ from .state import POOL, State
 
 Gen = Generator[Decision, str, Any]
 MAX_WINDOW_DEPTH = 24
+# ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
+BATTLE_MODIFIERS = {"combat", "result-capacity", "resolve-results", "retreat-chooser", "assign-chooser"}
 BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assigned", "pains-assigned",
                   "after-assignment", "retreats"}
 
@@ -221,10 +223,10 @@ class GameCore:
 
     def modified(self, target: str, value: Any, subject: Any = None, player: str | None = None) -> Any:
         """Apply every active static modifier of `target`, in seating order, owner by owner."""
-        declined = self.s.battle.get("declined", []) if self.s.battle is not None else []
+        declined = self.s.battle.get("declined", []) if self.s.battle is not None and target in BATTLE_MODIFIERS else []
         for owner, ab in self.active_abilities_all():
             if declined and [owner, ab.key] in declined:
-                continue
+                continue  # declined for this battle: only its battle-changing modifiers are off
             for m in ab.modifiers:
                 if m.target != target:
                     continue
