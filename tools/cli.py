@@ -124,6 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("scenario", help="run scenario files")
     sc.add_argument("files", nargs="+")
     sc.add_argument("--content-dir", action="append")
+    from .show import add_parser as add_show_parser
+    add_show_parser(sub)
     return p
 
 
@@ -140,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_replay(args)
         if args.command == "scenario":
             return cmd_scenario(args)
+        if args.command == "show":
+            from .show import cmd_show
+            return cmd_show(args)
     except ContentError as exc:
         for d in exc.diagnostics:
             print(d.render(), file=sys.stderr)

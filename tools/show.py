@@ -1,0 +1,67 @@
+"""`necro show`: views of content and of games — a faction's card, a map, a position from a log."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+
+from interpreter.content import load_content
+from interpreter.content.build import Content
+
+from .views.lookup import ShowError, find
+
+__all__ = ["add_parser", "cmd_show", "ShowError"]
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `show faction|map|state` to the `necro` command's subparsers."""
+    sh = sub.add_parser("show", help="show a faction's card, a map, or a position from a game log")
+    what = sh.add_subparsers(dest="what", required=True)
+    f = what.add_parser("faction", help="a faction's card (no name: list the factions)")
+    f.add_argument("name", nargs="?")
+    m = what.add_parser("map", help="a map's areas and adjacency (no name: list the maps)")
+    m.add_argument("name", nargs="?", help="a map id (e.g. earth) or a layout id (e.g. earth-3w5e)")
+    m.add_argument("--layout", help="which layout of the map (default: the recommended one)")
+    m.add_argument("--png", help="draw the map into this PNG file instead of printing a table")
+    s = what.add_parser("state", help="the position in a game log at the start of a round or after K choices")
+    s.add_argument("log")
+    at = s.add_mutually_exclusive_group(required=True)
+    at.add_argument("--round", type=int, help="at the first decision of round N")
+    at.add_argument("--step", type=int, help="after the first K choices")
+    for p in (f, m, s):
+        p.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
+        p.add_argument("--expansions", help="comma list of expansions to enable")
+
+
+def _content(args: argparse.Namespace) -> Content:
+    folders = [Path(d) for d in args.content_dir or []]
+    expansions = [e for e in (args.expansions or "").split(",") if e] if args.expansions else []
+    return load_content(folders, expansions=expansions).require_ok()
+
+
+def cmd_show(args: argparse.Namespace, console: Console | None = None) -> int:
+    """Run `necro show ...`; unknown names raise ShowError (a ValueError: one line, no traceback)."""
+    console = console or Console(highlight=False)
+    content = _content(args)
+    model = content.model
+    if args.what == "faction":
+        from .views.faction_card import print_faction
+        fid = find("faction", args.name, model.factions, {k: f.name for k, f in model.factions.items()}) if args.name else None
+        print_faction(model, fid, console)
+    elif args.what == "map":
+        from .views.map_view import map_list, map_png, map_table, pick_layout
+        if not args.name:
+            console.print(map_list(model))
+            return 0
+        layout = pick_layout(model, args.name, args.layout)
+        if args.png:
+            map_png(model, layout, Path(args.png))
+            console.print(f"wrote {args.png} ({layout.name}: {len(layout.areas)} areas)")
+        else:
+            console.print(map_table(model, layout))
+    elif args.what == "state":
+        from .views.position_view import position_at, render_position
+        game, where = position_at(content, Path(args.log), round_no=args.round, step=args.step)
+        console.print(render_position(game, where))
+    return 0

@@ -1,0 +1,177 @@
+"""`necro show faction`: a faction's card drawn in the terminal with rich, read from its content file.
+
+The compiled model holds costs and combat values as closures, so the card reads the values as
+written (`3`, `"ceil(doom(enemy) / 2)"`) from the faction's own YAML file, the one the loader chose
+after layering modders' folders.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from interpreter.content.model import ContentModel, Faction
+
+TIMING = {"action": "Action", "unlimited-action": "Unlimited action", "static": "Ongoing"}
+
+
+def timing(ability: dict[str, Any]) -> str:
+    """A readable timing label for an ability document: its window, its cost, how often."""
+    label = TIMING.get(ability.get("window", ""), ability.get("window", "?"))
+    cost = ability.get("cost")
+    if cost not in (None, 0) or (cost is not None and ability.get("window") in ("action", "unlimited-action")):
+        label += f" ({_value(cost)} Power)"
+    if ability.get("once"):
+        label += f", once per {ability['once']}"
+    return label
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, dict):
+        return f"? ({v.get('unknown', 'unknown')})"
+    return str(v).strip()
+
+
+def raw_document(faction: Faction) -> dict[str, Any]:
+    """The faction's YAML as written (the file the loader used)."""
+    data = yaml.safe_load(Path(faction.pos.path).read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) else {}
+
+
+def start_areas(model: ContentModel, faction_id: str) -> list[str]:
+    """'Area Name (layout, layout...)' for every area that lists the faction as a start."""
+    found: dict[str, list[str]] = {}
+    for lay in model.layouts.values():
+        for a in lay.areas.values():
+            if faction_id in a.starts:
+                found.setdefault(a.name, []).append(lay.id)
+    return [f"{name} ({', '.join(sorted(lays))})" for name, lays in sorted(found.items())]
+
+
+def _setup(model: ContentModel, f: Faction, doc: dict[str, Any]) -> Text:
+    s = f.setup
+    cultist = next((u.name for u in f.units.values() if u.cls == "cultist"), "cultists")
+    line = f"{s['power']} Power, {s['cultists']} × {cultist}" + (" and a controlled Gate" if s.get("gate") else "")
+    flags = [k for k in ("choose-start-after-others", "never-first-at-start", "always-first") if s.get(k)]
+    t = Text()
+    t.append("Setup: ", style="bold")
+    t.append(line + (f"  [{', '.join(flags)}]" if flags else ""))
+    if s.get("text"):
+        t.append(f"\n{s['text']}")
+    starts = start_areas(model, f.id)
+    t.append("\nStarts: ", style="bold")
+    t.append("; ".join(starts) if starts else "no map names this faction as a start (add it to an area's `starts:`)")
+    if f.tokens:
+        t.append("\nTokens: ", style="bold")
+        t.append(", ".join(f"{n} × {tid}" for tid, n in f.tokens.items()))
+    return t
+
+
+def _shown_path(path: str) -> str:
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def _table(title: str, *columns: str) -> Table:
+    t = Table(title=title, title_justify="left", title_style="bold")
+    for c in columns:
+        t.add_column(c, overflow="fold")
+    return t
+
+
+def _section(title: str, items: list[tuple[str, str, str]]) -> Text:
+    """A titled list of 'name (detail): text' entries; the terminal wraps the text."""
+    t = Text()
+    t.append(f"\n{title}\n", style="bold underline")
+    for name, detail, text in items:
+        t.append("• ")
+        t.append(name, style="bold")
+        if detail:
+            t.append(f" ({detail})", style="cyan")
+        t.append(f": {text}\n" if text else "\n")
+    t.rstrip()
+    return t
+
+
+def _units(doc: dict[str, Any]) -> list[Any]:
+    t = _table("Units", "unit", "class", "count", "cost", "combat")
+    for u in doc.get("units", []):
+        t.add_row(u["name"], u.get("class", ""), str(u.get("count", 1)), _value(u.get("cost")), _value(u.get("combat")))
+    notes = [(u["name"], "", u["text"]) for u in doc.get("units", []) if u.get("text")]
+    return [t, _section("Unit notes", notes)] if notes else [t]
+
+
+def _goos(doc: dict[str, Any]) -> list[Any]:
+    goos = doc.get("great-old-ones", [])
+    if not goos:
+        return []
+    t = _table("Great Old Ones", "Great Old One", "cost", "combat")
+    for g in goos:
+        t.add_row(g["name"], _value(g.get("cost")), _value(g.get("combat")))
+    return [t, _section("Awakening", [(g["name"], "", g.get("awaken", {}).get("text", "")) for g in goos])]
+
+
+def _abilities(doc: dict[str, Any]) -> Text:
+    items = [(a["name"], timing(a), a.get("text", "")) for a in doc.get("abilities", [])]
+    for u in doc.get("units", []) + doc.get("great-old-ones", []):
+        items += [(f"{a['name']} [{u['name']}]", timing(a), a.get("text", "")) for a in u.get("abilities", [])]
+    return _section("Abilities", items)
+
+
+def _spellbooks(doc: dict[str, Any]) -> Text:
+    items = []
+    for s in doc.get("spellbooks", []):
+        when = sorted({timing(a) for a in s.get("abilities", [])})
+        items.append((s["name"], "; ".join(when), s.get("text", "")))
+    return _section("Spellbooks", items)
+
+
+def _requirements(doc: dict[str, Any]) -> Text:
+    items = []
+    for i, r in enumerate(doc.get("requirements", []), 1):
+        act = r.get("action")
+        how = []
+        if "condition" in r:
+            how.append(f"at {r['when']}" if r.get("when", "state") != "state" else "whenever it holds")
+        if act is not None:
+            how.append(f"{'unlimited ' if act.get('unlimited') else ''}action, {_value(act.get('cost', 0))} Power")
+        if r.get("together"):
+            how.append(f"together with {', '.join(r['together'])}")
+        items.append((f"{i}.", " or ".join(how), r.get("text", "")))
+    return _section("Spellbook requirements", items)
+
+
+def faction_card(model: ContentModel, faction_id: str) -> Panel:
+    """The whole card as one rich renderable."""
+    f = model.factions[faction_id]
+    doc = raw_document(f)
+    head = Text()
+    if doc.get("description"):
+        head.append(doc["description"] + "\n", style="italic")
+    head.append_text(_setup(model, f, doc))
+    parts: list[Any] = [head, *_units(doc), *_goos(doc), _abilities(doc), _spellbooks(doc), _requirements(doc)]
+    status = doc.get("status", "")
+    subtitle = _shown_path(f.pos.path) + (f" · {status}" if status else "") + (f" · expansion {f.expansion}" if f.expansion else "")
+    return Panel(Group(*parts), title=f"[bold]{f.name}[/] ({f.id})", subtitle=subtitle, subtitle_align="right")
+
+
+def faction_list(model: ContentModel) -> Table:
+    """One row per faction: id, name, what it has, where it comes from."""
+    t = _table("Factions", "id", "name", "from", "spellbooks", "Great Old Ones", "units")
+    for fid in sorted(model.factions):
+        f = model.factions[fid]
+        units = ", ".join(u.name for u in f.units.values() if u.cls != "great-old-one")
+        t.add_row(fid, f.name, f"expansion {f.expansion}" if f.expansion else _shown_path(f.pos.path),
+                  str(len(f.spellbooks)), ", ".join(g.name for g in f.goos), units)
+    return t
+
+
+def print_faction(model: ContentModel, faction_id: str | None, console: Console) -> None:
+    """Print one faction's card, or the list of factions when no id is given."""
+    console.print(faction_card(model, faction_id) if faction_id else faction_list(model))
