@@ -1,0 +1,92 @@
+"""A deterministic 2-D layout for a graph of areas: stress majorization over graph distances.
+
+No randomness: classical MDS gives the starting positions (with signs fixed by a rule), SMACOF
+iterations then fit Euclidean distances to the number of steps between areas, and a last pass
+pushes apart nodes that would overlap. The same graph always gives the same picture.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+ITERATIONS = 300
+
+
+def hop_distances(nodes: list[str], adjacent: dict[str, tuple[str, ...]]) -> np.ndarray:
+    """Steps between every pair of nodes (unreachable pairs: the largest distance + 1)."""
+    index = {n: i for i, n in enumerate(nodes)}
+    d = np.full((len(nodes), len(nodes)), -1.0)
+    for i, start in enumerate(nodes):
+        d[i, i] = 0
+        todo = deque([start])
+        while todo:
+            cur = todo.popleft()
+            for nxt in adjacent.get(cur, ()):
+                j = index.get(nxt)
+                if j is not None and d[i, j] < 0:
+                    d[i, j] = d[i, index[cur]] + 1
+                    todo.append(nxt)
+    d[d < 0] = d.max() + 1
+    return d
+
+
+def _classical_mds(d: np.ndarray) -> np.ndarray:
+    n = len(d)
+    j = np.eye(n) - np.ones((n, n)) / n
+    b = -0.5 * j @ (d ** 2) @ j
+    vals, vecs = np.linalg.eigh(b)
+    top = np.argsort(vals)[::-1][:2]
+    x = vecs[:, top] * np.sqrt(np.maximum(vals[top], 1e-9))
+    for k in range(2):  # an eigenvector's sign is arbitrary: make the first node's coordinate >= 0
+        nz = np.flatnonzero(np.abs(x[:, k]) > 1e-9)
+        if len(nz) and x[nz[0], k] < 0:
+            x[:, k] = -x[:, k]
+    return x
+
+
+def _smacof(x: np.ndarray, d: np.ndarray) -> np.ndarray:
+    n = len(d)
+    w = np.zeros_like(d)
+    off = d > 0
+    w[off] = d[off] ** -2.0
+    v = -w
+    v[np.diag_indices(n)] = w.sum(axis=1)
+    v_inv = np.linalg.pinv(v)
+    for _ in range(ITERATIONS):
+        dist = np.sqrt(((x[:, None, :] - x[None, :, :]) ** 2).sum(-1))
+        ratio = np.zeros_like(d)
+        nz = dist > 1e-9
+        ratio[nz] = d[nz] / dist[nz]
+        b = -w * ratio
+        b[np.diag_indices(n)] = 0
+        b[np.diag_indices(n)] = -b.sum(axis=1)
+        x = v_inv @ b @ x
+    return x
+
+
+def _separate(x: np.ndarray, gap: float, rounds: int = 50) -> np.ndarray:
+    """Push apart pairs of nodes closer than `gap` (in the unit box), symmetrically."""
+    for _ in range(rounds):
+        delta = x[:, None, :] - x[None, :, :]
+        dist = np.sqrt((delta ** 2).sum(-1)) + np.eye(len(x))
+        push = np.clip(gap - dist, 0, None) / 2
+        np.fill_diagonal(push, 0)
+        if not push.any():
+            break
+        x = x + (delta / dist[..., None] * push[..., None]).sum(axis=1)
+    return x
+
+
+def spread_layout(nodes: list[str], adjacent: dict[str, tuple[str, ...]], gap: float = 0.12) -> dict[str, tuple[float, float]]:
+    """Positions in [0, 1] x [0, 1] for every node, wider than tall when the graph allows."""
+    if len(nodes) == 1:
+        return {nodes[0]: (0.5, 0.5)}
+    d = hop_distances(nodes, adjacent)
+    x = _smacof(_classical_mds(d), d)
+    x = x - x.mean(axis=0)
+    span = np.abs(x).max() or 1.0
+    x = _separate(x / span / 2 + 0.5, gap)
+    lo, hi = x.min(axis=0), x.max(axis=0)
+    x = (x - lo) / np.where(hi - lo > 1e-9, hi - lo, 1.0)
+    return {n: (float(px), float(py)) for n, (px, py) in zip(nodes, x)}

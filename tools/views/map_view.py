@@ -1,0 +1,121 @@
+"""`necro show map`: a map layout as a table of areas and neighbours, or drawn into a PNG.
+
+The picture is drawn with matplotlib's Agg backend (no display needed): areas are labelled
+nodes (oceans blue, land sand), adjacency is an edge, factions' start areas carry a coloured star
+and a legend names them. Positions come from the deterministic layout in `layout.py`.
+"""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from rich.table import Table
+
+from interpreter.content.model import ContentModel, Layout
+
+from .layout import spread_layout
+from .lookup import ShowError, find
+
+OCEAN, LAND, EDGE = "#a9cbe8", "#e9dcb0", "#8c8c8c"
+OCEAN_EDGE, LAND_EDGE = "#2f6aa3", "#8a6d1f"
+FACTION_COLOURS = ["#2ca02c", "#d62728", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b", "#bcbd22", "#1f77b4", "#7f7f7f"]
+
+
+def pick_layout(model: ContentModel, name: str, layout: str | None = None) -> Layout:
+    """The layout a name means: a layout id, or a map id (then --layout, else its recommended or first)."""
+    maps = sorted({lay.map for lay in model.layouts.values()})
+    if name in model.layouts and layout is None:
+        return model.layouts[name]
+    map_id = find("map", name, maps + sorted(model.layouts))
+    if map_id in model.layouts:
+        map_id = model.layouts[map_id].map
+    options = sorted(lid for lid, lay in model.layouts.items() if lay.map == map_id)
+    if layout is not None:
+        if layout not in options:
+            find(f"layout of map '{map_id}'", layout, options)
+        return model.layouts[layout]
+    chosen = next((lid for lid in options if model.layouts[lid].recommended), options[0])
+    return model.layouts[chosen]
+
+
+def map_list(model: ContentModel) -> Table:
+    """Every layout of every map, with its player counts."""
+    t = Table(title="Maps and layouts", title_justify="left", title_style="bold")
+    for c in ("map", "layout", "name", "players", "areas", "note"):
+        t.add_column(c, overflow="fold")
+    for lid in sorted(model.layouts, key=lambda k: (model.layouts[k].map, k)):
+        lay = model.layouts[lid]
+        note = "recommended" if lay.recommended else (f"incomplete: {lay.incomplete}" if lay.incomplete else "")
+        t.add_row(lay.map, lid, lay.name, ",".join(map(str, lay.players)), str(len(lay.areas)), note)
+    return t
+
+
+def map_table(model: ContentModel, layout: Layout) -> Table:
+    """One row per area: terrain, glyph, whose start it is, its neighbours."""
+    t = Table(title=f"{layout.name} ({layout.id}): {len(layout.areas)} areas, {edge_count(layout)} borders",
+              title_justify="left", title_style="bold")
+    for c in ("area", "terrain", "starts", "adjacent"):
+        t.add_column(c)
+    for aid in sorted(layout.areas):
+        a = layout.areas[aid]
+        terrain = ("ocean" if a.ocean else "land") + (f" ({a.glyph})" if a.glyph else "")
+        t.add_row(aid, terrain, " ".join(a.starts), " ".join(layout.adjacent.get(aid, ())))
+    return t
+
+
+def edge_count(layout: Layout) -> int:
+    return len({tuple(sorted((a, b))) for a, ns in layout.adjacent.items() for b in ns})
+
+
+def start_colours(layout: Layout) -> dict[str, str]:
+    """A colour per faction that starts somewhere on the layout (sorted ids: stable colours)."""
+    factions = sorted({f for a in layout.areas.values() for f in a.starts})
+    return {f: FACTION_COLOURS[i % len(FACTION_COLOURS)] for i, f in enumerate(factions)}
+
+
+def map_png(model: ContentModel, layout: Layout, out: Path) -> None:
+    """Draw the layout into a PNG file."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    nodes = sorted(layout.areas)
+    pos = spread_layout(nodes, layout.adjacent)
+    fig, ax = plt.subplots(figsize=(14, 9), dpi=100)
+    for a, ns in layout.adjacent.items():
+        for b in ns:
+            if a < b:
+                ax.plot([pos[a][0], pos[b][0]], [pos[a][1], pos[b][1]], color=EDGE, lw=1.4, zorder=1)
+    colours = start_colours(layout)
+    for aid in nodes:
+        area = layout.areas[aid]
+        x, y = pos[aid]
+        ax.scatter([x], [y], s=3000, zorder=2, c=OCEAN if area.ocean else LAND,
+                   edgecolors=OCEAN_EDGE if area.ocean else LAND_EDGE, linewidths=1.8)
+        label = "\n".join(textwrap.wrap(area.name, 11))
+        ax.text(x, y, label, ha="center", va="center", fontsize=8.5, zorder=4, fontweight="bold")
+        if area.glyph:
+            ax.text(x, y - 0.045, area.glyph, ha="center", va="center", fontsize=7, style="italic",
+                    color="#555555", zorder=4)
+        for k, f in enumerate(area.starts):
+            ax.scatter([x + 0.03 + 0.025 * k], [y + 0.045], marker="*", s=260, c=colours[f],
+                       edgecolors="black", linewidths=0.6, zorder=5)
+    handles = [Line2D([], [], marker="o", ls="", ms=13, mfc=OCEAN, mec=OCEAN_EDGE, label="ocean area"),
+               Line2D([], [], marker="o", ls="", ms=13, mfc=LAND, mec=LAND_EDGE, label="land area (glyph in italics)"),
+               Line2D([], [], color=EDGE, lw=1.4, label="adjacent")]
+    handles += [Line2D([], [], marker="*", ls="", ms=14, mfc=c, mec="black", label=f"start: {f}")
+                for f, c in colours.items()]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9,
+              borderaxespad=0)
+    ax.set_title(f"{layout.name} ({layout.id}): {len(nodes)} areas, {edge_count(layout)} borders", fontsize=12)
+    ax.set_xlim(-0.08, 1.08)
+    ax.set_ylim(-0.1, 1.1)
+    ax.axis("off")
+    fig.tight_layout()
+    try:
+        fig.savefig(out, format="png")
+    except OSError as exc:
+        raise ShowError(f"cannot write '{out}': {exc.strerror or exc}") from None
+    finally:
+        plt.close(fig)
