@@ -1,0 +1,132 @@
+"""`necro show state`: the position in a game log at the start of a round, or after K choices.
+
+The log's parameters and choices are replayed with the engine's own `replay` (the machinery of
+`necro replay --upto`); a round is found by answering choices until the round counter reaches it,
+so "the start of round N" is the first decision of round N (Action Phase, first player).
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from interpreter.content.build import Content
+from interpreter.engine.game import Game, replay
+from interpreter.engine.state import POOL
+
+from .lookup import ShowError
+
+
+def _choices(lines: list[str], path: Path) -> list[str]:
+    for n, line in reversed(list(enumerate(lines, 1))):
+        if '"type": "choices"' in line:
+            try:
+                return list(json.loads(line)["choices"])
+            except (ValueError, KeyError, TypeError):
+                raise ShowError(f"{path}:{n}: the choices line is not valid JSON with a 'choices' list") from None
+    raise ShowError(f"{path}: the log has no 'choices' line (write one with `necro play --log FILE`)")
+
+
+def position_at(content: Content, path: Path, round_no: int | None = None, step: int | None = None) -> tuple[Game, str]:
+    """The replayed game stopped at round `round_no`'s first decision or after `step` choices,
+    and a phrase saying where that is."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    choices = _choices(lines, path)
+    if step is not None:
+        if not 0 <= step <= len(choices):
+            raise ShowError(f"--step {step} is out of range: the log has {len(choices)} choices")
+        return replay(content, lines, step), f"after {step} of {len(choices)} choices"
+    assert round_no is not None
+    if round_no < 1:
+        raise ShowError(f"--round {round_no}: rounds are numbered from 1")
+    game = replay(content, lines, 0)
+    for i, c in enumerate(choices):
+        if game.s.round >= round_no:
+            return game, f"start of round {round_no} (first decision of the round, after {i} of {len(choices)} choices)"
+        game.apply(c)
+    if game.s.round >= round_no and not game.is_over():
+        return game, f"start of round {round_no} (after all {len(choices)} choices)"
+    raise ShowError(f"the game in {path} ended in round {game.s.round}; there is no start of round {round_no}")
+
+
+def _unit_name(game: Game, u: dict[str, Any]) -> str:
+    try:
+        return game.utype(u).name
+    except (KeyError, AttributeError):
+        return str(u["kind"])
+
+
+def _group(game: Game, units: list[dict[str, Any]]) -> str:
+    """'2 Acolyte, Deep One' — units of one owner counted by kind, in a stable order."""
+    counts = Counter(_unit_name(game, u) for u in units)
+    return ", ".join(f"{n} {k}" if n > 1 else k for k, n in sorted(counts.items()))
+
+
+def _players(game: Game) -> Table:
+    s = game.s
+    t = Table(title="Players (seating order)", title_justify="left", title_style="bold")
+    for c in ("faction", "Power", "Doom", "elder signs", "gates", "spellbooks"):
+        t.add_column(c, overflow="fold")
+    for p in s.players:
+        mark = " (first)" if p == s.first else ""
+        books = ", ".join(s.spellbooks[p]) or "-"
+        t.add_row(p + mark, str(s.power[p]), str(s.doom[p]), str(len(s.elder_signs[p])),
+                  str(len(s.controlled_gates(p))), f"{len(s.spellbooks[p])}: {books}")
+    return t
+
+
+def _areas(game: Game) -> Table:
+    s = game.s
+    t = Table(title="Map (areas with units, gates or tokens)", title_justify="left", title_style="bold")
+    for c in ("area", "gate", "units"):
+        t.add_column(c, overflow="fold")
+    for aid in sorted(game.layout.areas):
+        here = s.units_at(aid)
+        tokens = [tk for tk in s.tokens if tk.get("loc") == aid]
+        if not here and aid not in s.gates and not tokens:
+            continue
+        gate = ""
+        if aid in s.gates:
+            ctrl = s.controller(aid)
+            gate = f"{ctrl['owner']} ({_unit_name(game, ctrl)})" if ctrl else "abandoned"
+            gate += " locked" if s.gates[aid].get("locked") else ""
+        by_owner = [f"{p}: {_group(game, s.units_at(aid, p))}" for p in s.players if s.units_at(aid, p)]
+        by_owner += [f"token {tk['id']}" + (f" ({tk['owner']})" if tk.get("owner") else "") for tk in tokens]
+        t.add_row(game.layout.areas[aid].name, gate, "\n".join(by_owner))
+    return t
+
+
+def _off_map(game: Game) -> Text:
+    s = game.s
+    lines = []
+    for loc in sorted({u["loc"] for u in s.units if u["loc"] != POOL and u["loc"] not in game.layout.areas}):
+        lines.append(f"{loc}: " + "; ".join(f"{p}: {_group(game, s.units_at(loc, p))}" for p in s.players if s.units_at(loc, p)))
+    return Text("Off the map: " + (" | ".join(lines) if lines else "nothing"))
+
+
+def _ritual(game: Game) -> Text:
+    s = game.s
+    track = game.ritual_track()
+    cells = [f"[{v}]" if i == s.ritual else str(v) for i, v in enumerate(track)]
+    end = "[END]" if s.ritual >= len(track) else "END"
+    return Text("Ritual track: " + " ".join(cells) + f" {end}" + ("  (instant death)" if s.instant_death else ""))
+
+
+def render_position(game: Game, where: str) -> Group:
+    """The position as rich text: header, players, ritual track, map, off-map units, next decision."""
+    s = game.s
+    head = Text()
+    head.append(f"{s.ruleset} on {s.layout}, seed {s.seed}: {where}\n", style="bold")
+    phase = s.step.get("phase", s.phase)
+    head.append(f"round {s.round}, {phase} phase" + (f", {s.step['player']}'s turn" if s.step.get("player") else ""))
+    if s.surcharge:
+        head.append(f", surcharge {s.surcharge}")
+    d = game.current()
+    nxt = (f"next: {d.player} chooses ({d.kind}) — {d.prompt}; {len(d.options)} options"
+           if d else f"game over: {game.result_line()}")
+    return Group(head, _players(game), _ritual(game), _areas(game), _off_map(game), Text(nxt))
