@@ -80,7 +80,8 @@ def _shown_path(path: str) -> str:
 
 def _table(title: str, *columns: str) -> Table:
     t = Table(title=title, title_justify="left", title_style="bold")
-    for c in columns:
+    t.add_column(columns[0], no_wrap=True)
+    for c in columns[1:]:
         t.add_column(c, overflow="fold")
     return t
 

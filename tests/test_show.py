@@ -1,0 +1,130 @@
+"""`necro show`: faction cards, maps (table and PNG), positions from game logs."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from interpreter.content.build import Content
+from interpreter.engine.game import replay
+from tools.cli import main
+from tools.views.layout import hop_distances, spread_layout
+from tools.views.map_view import pick_layout
+from tools.views.position_view import position_at
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(autouse=True)
+def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rich wraps to the terminal width; a wide one keeps each table row on one line."""
+    monkeypatch.setenv("COLUMNS", "200")
+
+
+def test_faction_card_shows_units_goos_abilities_and_requirements(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "faction", "wind-rider"]) == 0
+    out = capsys.readouterr().out
+    assert "The Wind-Rider (wind-rider)" in out
+    assert "Gnoph-Keh" in out and "count(pool(me, kind:" in out  # a cost written as an expression
+    assert "Rhan-Tegoth" in out and "ceil(doom(enemy) / 2)" in out  # Itaqua's combat as written
+    assert "Hibernation" in out and "Action (0 Power)" in out
+    assert "Ice Age (Action (1 Power); Ongoing)" in out  # the action and its surcharge modifier
+    for n in range(1, 7):
+        assert f"• {n}." in out
+    assert "Starts: Antarctica" in out
+
+
+def test_faction_names_are_ids_or_display_names(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "faction", "The Sleeper"]) == 0
+    assert "Tsathoggua" in capsys.readouterr().out
+
+
+def test_unknown_faction_is_one_line_with_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "faction", "wind-ryder"]) == 1
+    assert capsys.readouterr().err == "necro: error: unknown faction 'wind-ryder' (did you mean 'wind-rider'?)\n"
+    assert main(["show", "faction", "cthulhu"]) == 1
+    assert "(did you mean 'great-cthulhu'?)" in capsys.readouterr().err
+
+
+def test_without_a_name_the_factions_are_listed(builtin: Content, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "faction"]) == 0
+    out = capsys.readouterr().out
+    for fid in builtin.model.factions:
+        assert fid in out
+
+
+def test_map_table_lists_every_area_with_its_neighbours(builtin: Content, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "map", "earth", "--layout", "earth-3w3e"]) == 0
+    out = capsys.readouterr().out
+    lay = builtin.model.layouts["earth-3w3e"]
+    assert f"{len(lay.areas)} areas" in out
+    for aid in lay.areas:
+        assert aid in out
+
+
+def test_map_name_picks_the_recommended_layout_and_typos_get_a_suggestion(builtin: Content, capsys: pytest.CaptureFixture[str]) -> None:
+    assert pick_layout(builtin.model, "earth").recommended
+    assert pick_layout(builtin.model, "earth-5w5e").id == "earth-5w5e"
+    assert main(["show", "map", "erth"]) == 1
+    assert capsys.readouterr().err.strip() == "necro: error: unknown map 'erth' (did you mean 'earth'?)"
+
+
+def test_map_png_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "earth.png"
+    assert main(["show", "map", "earth", "--png", str(out)]) == 0
+    assert out.read_bytes()[:8] == PNG_MAGIC
+    assert "17 areas" in capsys.readouterr().out
+
+
+def test_layout_is_deterministic_and_keeps_neighbours_close(builtin: Content) -> None:
+    lay = builtin.model.layouts["earth-5w5e"]
+    nodes = sorted(lay.areas)
+    first = spread_layout(nodes, lay.adjacent)
+    assert first == spread_layout(nodes, lay.adjacent)
+    assert all(0 <= x <= 1 and 0 <= y <= 1 for x, y in first.values())
+    xy = np.array([first[n] for n in nodes])
+    dist = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1))
+    hops = hop_distances(nodes, lay.adjacent)
+    assert dist[hops == 1].mean() < 0.6 * dist[hops >= 3].mean()
+    assert dist[~np.eye(len(nodes), dtype=bool)].min() > 0.05  # no two areas drawn on top of each other
+
+
+@pytest.fixture(scope="module")
+def duel_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    log = tmp_path_factory.mktemp("show") / "duel.jsonl"
+    assert main(["play", "--ruleset", "duel", "--seed", "6", "--quiet", "--log", str(log)]) == 0
+    return log
+
+
+def test_state_at_a_round_is_its_first_decision(builtin: Content, duel_log: Path) -> None:
+    game, where = position_at(builtin, duel_log, round_no=2)
+    k = int(where.split("after ")[1].split(" of")[0])
+    assert game.s.round == 2
+    assert replay(builtin, duel_log.read_text().splitlines(), k - 1).s.round == 1
+    assert game.digest() == replay(builtin, duel_log.read_text().splitlines(), k).digest()
+
+
+def test_state_is_rendered_as_text(builtin: Content, duel_log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    capsys.readouterr()
+    assert main(["show", "state", str(duel_log), "--round", "2"]) == 0
+    out = capsys.readouterr().out
+    game, _ = position_at(builtin, duel_log, round_no=2)
+    assert "start of round 2" in out and "Ritual track: " in out
+    for p in game.s.players:
+        row = next(line for line in out.splitlines() if line.startswith(f"│ {p}"))
+        assert f"│ {game.s.power[p]} " in row and f"│ {game.s.doom[p]} " in row
+    home = game.layout.areas[game.s.home["sleeper"]].name
+    assert home in out
+
+
+def test_state_after_k_steps_and_errors(duel_log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    n = len(json.loads(next(l for l in duel_log.read_text().splitlines() if '"type": "choices"' in l))["choices"])
+    capsys.readouterr()
+    assert main(["show", "state", str(duel_log), "--step", str(n)]) == 0
+    assert "game over:" in capsys.readouterr().out
+    assert main(["show", "state", str(duel_log), "--step", str(n + 1)]) == 1
+    assert capsys.readouterr().err.strip() == f"necro: error: --step {n + 1} is out of range: the log has {n} choices"
+    assert main(["show", "state", str(duel_log), "--round", "999"]) == 1
+    assert "there is no start of round 999" in capsys.readouterr().err
