@@ -21,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     f = what.add_parser("faction", help="a faction's card (no name: list the factions)")
     f.add_argument("name", nargs="?")
     m = what.add_parser("map", help="a map's areas and adjacency (no name: list the maps)")
-    m.add_argument("name", nargs="?", help="a map id (e.g. earth) or a layout id (e.g. earth-3w5e)")
+    m.add_argument("name", nargs="?", help="a map id or a layout id (no name: list them)")
     m.add_argument("--layout", help="which layout of the map (default: the recommended one)")
     m.add_argument("--png", help="draw the map into this PNG file instead of printing a table")
     s = what.add_parser("state", help="the position in a game log at the start of a round or after K choices")

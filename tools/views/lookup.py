@@ -19,7 +19,7 @@ def find(kind: str, name: str, ids: Iterable[str], names: dict[str, str] | None 
     folded.update({i.casefold(): i for i in known})
     if name.casefold() in folded:
         return folded[name.casefold()]
-    # a part of an id is a good hint too: "cthulhu" -> "great-cthulhu"
+    # a part of an id is a good hint too: difflib misses a short name that is one word of a long id
     inside = [i for i in known if name.casefold() in i]
     hint = did_you_mean(name, known) or (f" (did you mean '{inside[0]}'?)" if inside else "")
     listing = f"; known: {', '.join(known)}" if not hint and len(known) <= 12 else ""

@@ -62,7 +62,7 @@ def _unit_name(game: Game, u: dict[str, Any]) -> str:
 
 
 def _group(game: Game, units: list[dict[str, Any]]) -> str:
-    """'2 Acolyte, Deep One' — units of one owner counted by kind, in a stable order."""
+    """'2 Cultist, Monster' — units of one owner counted by kind, in a stable order."""
     counts = Counter(_unit_name(game, u) for u in units)
     return ", ".join(f"{n} {k}" if n > 1 else k for k, n in sorted(counts.items()))
 
