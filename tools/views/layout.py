@@ -78,6 +78,31 @@ def _separate(x: np.ndarray, gap: float, rounds: int = 50) -> np.ndarray:
     return x
 
 
+def _clear_edges(x: np.ndarray, edges: np.ndarray, clearance: float, rounds: int = 60) -> np.ndarray:
+    """Move nodes off the edges they do not belong to, so no line seems to pass through an area."""
+    if not len(edges):
+        return x
+    n = len(x)
+    for _ in range(rounds):
+        a, b = x[edges[:, 0]], x[edges[:, 1]]  # E x 2
+        ab = b - a
+        length2 = np.maximum((ab ** 2).sum(-1), 1e-12)
+        t = np.clip(((x[None, :, :] - a[:, None, :]) * ab[:, None, :]).sum(-1) / length2[:, None], 0.0, 1.0)
+        foot = a[:, None, :] + t[..., None] * ab[:, None, :]  # E x N x 2
+        away = x[None, :, :] - foot
+        dist = np.sqrt((away ** 2).sum(-1))
+        own = (np.arange(n)[None, :] == edges[:, :1]) | (np.arange(n)[None, :] == edges[:, 1:])
+        push = np.where(own | (dist >= clearance), 0.0, clearance - dist)
+        if not push.any():
+            break
+        direction = away / np.maximum(dist, 1e-9)[..., None]
+        # a node exactly on the line: push it along the edge's normal
+        normal = np.stack([-ab[:, 1], ab[:, 0]], -1) / np.sqrt(length2)[:, None]
+        direction = np.where((dist < 1e-9)[..., None], normal[:, None, :], direction)
+        x = x + (direction * push[..., None]).sum(axis=0) * 0.5
+    return x
+
+
 def spread_layout(nodes: list[str], adjacent: dict[str, tuple[str, ...]], gap: float = 0.12) -> dict[str, tuple[float, float]]:
     """Positions in [0, 1] x [0, 1] for every node, wider than tall when the graph allows."""
     if len(nodes) == 1:
@@ -86,7 +111,12 @@ def spread_layout(nodes: list[str], adjacent: dict[str, tuple[str, ...]], gap: f
     x = _smacof(_classical_mds(d), d)
     x = x - x.mean(axis=0)
     span = np.abs(x).max() or 1.0
-    x = _separate(x / span / 2 + 0.5, gap)
+    x = x / span / 2 + 0.5
+    index = {nd: i for i, nd in enumerate(nodes)}
+    edges = np.array(sorted({(index[a], index[b]) for a in nodes for b in adjacent.get(a, ())
+                             if b in index and index[a] < index[b]}), dtype=int).reshape(-1, 2)
+    for _ in range(3):
+        x = _separate(_clear_edges(x, edges, gap * 0.75), gap)
     lo, hi = x.min(axis=0), x.max(axis=0)
     x = (x - lo) / np.where(hi - lo > 1e-9, hi - lo, 1.0)
     return {n: (float(px), float(py)) for n, (px, py) in zip(nodes, x)}

@@ -102,7 +102,7 @@ def map_png(model: ContentModel, layout: Layout, out: Path) -> None:
             ax.scatter([x + 0.03 + 0.025 * k], [y + 0.045], marker="*", s=260, c=colours[f],
                        edgecolors="black", linewidths=0.6, zorder=5)
     handles = [Line2D([], [], marker="o", ls="", ms=13, mfc=OCEAN, mec=OCEAN_EDGE, label="ocean area"),
-               Line2D([], [], marker="o", ls="", ms=13, mfc=LAND, mec=LAND_EDGE, label="land area (glyph in italics)"),
+               Line2D([], [], marker="o", ls="", ms=13, mfc=LAND, mec=LAND_EDGE, label="land area" + (" (glyph in italics)" if any(a.glyph for a in layout.areas.values()) else "")),
                Line2D([], [], color=EDGE, lw=1.4, label="adjacent")]
     handles += [Line2D([], [], marker="*", ls="", ms=14, mfc=c, mec="black", label=f"start: {f}")
                 for f, c in colours.items()]
