@@ -128,3 +128,10 @@ def test_state_after_k_steps_and_errors(duel_log: Path, capsys: pytest.CaptureFi
     assert capsys.readouterr().err.strip() == f"necro: error: --step {n + 1} is out of range: the log has {n} choices"
     assert main(["show", "state", str(duel_log), "--round", "999"]) == 1
     assert "there is no start of round 999" in capsys.readouterr().err
+
+
+def test_an_unwritable_png_is_one_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "no-such-folder" / "m.png"
+    assert main(["show", "map", "earth", "--png", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"necro: error: cannot write '{target}'") and err.count("\n") == 1
