@@ -52,8 +52,7 @@ def map_list(model: ContentModel) -> Table:
 
 def map_table(model: ContentModel, layout: Layout) -> Table:
     """One row per area: terrain, glyph, whose start it is, its neighbours."""
-    t = Table(title=f"{layout.name} ({layout.id}): {len(layout.areas)} areas, {edge_count(layout)} borders",
-              title_justify="left", title_style="bold")
+    t = Table(title=title(layout), title_justify="left", title_style="bold")
     for c in ("area", "terrain", "starts", "adjacent"):
         t.add_column(c)
     for aid in sorted(layout.areas):
@@ -63,7 +62,14 @@ def map_table(model: ContentModel, layout: Layout) -> Table:
     return t
 
 
+def title(layout: Layout) -> str:
+    """'Name (id): N areas, M borders', flagged when the layout is incomplete."""
+    return (f"{layout.name} ({layout.id}): {len(layout.areas)} areas, {edge_count(layout)} borders"
+            + (" (incomplete, cannot be played)" if layout.incomplete else ""))
+
+
 def edge_count(layout: Layout) -> int:
+    """How many borders (unordered adjacent pairs) the layout has."""
     return len({tuple(sorted((a, b))) for a, ns in layout.adjacent.items() for b in ns})
 
 
@@ -108,7 +114,7 @@ def map_png(model: ContentModel, layout: Layout, out: Path) -> None:
                 for f, c in colours.items()]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9,
               borderaxespad=0)
-    ax.set_title(f"{layout.name} ({layout.id}): {len(nodes)} areas, {edge_count(layout)} borders", fontsize=12)
+    ax.set_title(title(layout), fontsize=12)
     ax.set_xlim(-0.08, 1.08)
     ax.set_ylim(-0.1, 1.1)
     ax.axis("off")
