@@ -135,3 +135,15 @@ def test_an_unwritable_png_is_one_error_line(tmp_path: Path, capsys: pytest.Capt
     assert main(["show", "map", "earth", "--png", str(target)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"necro: error: cannot write '{target}'") and err.count("\n") == 1
+
+
+def test_a_log_of_a_modded_game_needs_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = Path(__file__).parent.parent / "docs" / "modding" / "example-faction" / "drowned-choir"
+    log = tmp_path / "mod.jsonl"
+    assert main(["play", "--content-dir", str(folder), "--ruleset", "two-player", "--map", "drowned-coast",
+                 "--factions", "drowned-choir,great-cthulhu", "--quiet", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["show", "state", str(log), "--round", "1"]) == 1
+    assert "faction 'drowned-choir' is not in the loaded content (was the game played with --content-dir?)" in capsys.readouterr().err
+    assert main(["show", "state", str(log), "--round", "1", "--content-dir", str(folder)]) == 0
+    assert "Abyssal Trench" in capsys.readouterr().out

@@ -51,10 +51,10 @@ def cmd_show(args: argparse.Namespace, console: Console | None = None) -> int:
         print_faction(model, fid, console)
     elif args.what == "map":
         from .views.map_view import map_list, map_png, map_table, pick_layout
-        if not args.name:
+        if not args.name and not args.layout:
             console.print(map_list(model))
             return 0
-        layout = pick_layout(model, args.name, args.layout)
+        layout = pick_layout(model, args.name, args.layout) if args.name else pick_layout(model, args.layout)
         if args.png:
             map_png(model, layout, Path(args.png))
             console.print(f"wrote {args.png} ({layout.name}: {len(layout.areas)} areas)")

@@ -32,11 +32,19 @@ def _choices(lines: list[str], path: Path) -> list[str]:
     raise ShowError(f"{path}: the log has no 'choices' line (write one with `necro play --log FILE`)")
 
 
+def _check_factions(content: Content, lines: list[str], path: Path) -> None:
+    rec = next((json.loads(line) for line in reversed(lines) if '"type": "choices"' in line), {})
+    for f in rec.get("params", {}).get("factions", []):
+        if f not in content.model.factions:
+            raise ShowError(f"{path}: faction '{f}' is not in the loaded content (was the game played with --content-dir?)")
+
+
 def position_at(content: Content, path: Path, round_no: int | None = None, step: int | None = None) -> tuple[Game, str]:
     """The replayed game stopped at round `round_no`'s first decision or after `step` choices,
     and a phrase saying where that is."""
     lines = path.read_text(encoding="utf-8").splitlines()
     choices = _choices(lines, path)
+    _check_factions(content, lines, path)
     if step is not None:
         if not 0 <= step <= len(choices):
             raise ShowError(f"--step {step} is out of range: the log has {len(choices)} choices")
