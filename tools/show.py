@@ -57,7 +57,7 @@ def cmd_show(args: argparse.Namespace, console: Console | None = None) -> int:
         layout = pick_layout(model, args.name, args.layout) if args.name else pick_layout(model, args.layout)
         if args.png:
             map_png(model, layout, Path(args.png))
-            console.print(f"wrote {args.png} ({layout.name}: {len(layout.areas)} areas)")
+            console.print(f"wrote {args.png} ({layout.name}: {len(layout.areas)} areas)", markup=False)
         else:
             console.print(map_table(model, layout))
     elif args.what == "state":

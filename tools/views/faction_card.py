@@ -54,7 +54,7 @@ def start_areas(model: ContentModel, faction_id: str) -> list[str]:
     return [f"{name} ({', '.join(sorted(lays))})" for name, lays in sorted(found.items())]
 
 
-def _setup(model: ContentModel, f: Faction, doc: dict[str, Any]) -> Text:
+def _setup(model: ContentModel, f: Faction) -> Text:
     s = f.setup
     cultist = next((u.name for u in f.units.values() if u.cls == "cultist"), "cultists")
     line = f"{s['power']} Power, {s['cultists']} × {cultist}" + (" and a controlled Gate" if s.get("gate") else "")
@@ -155,7 +155,7 @@ def faction_card(model: ContentModel, faction_id: str) -> Panel:
     head = Text()
     if doc.get("description"):
         head.append(doc["description"] + "\n", style="italic")
-    head.append_text(_setup(model, f, doc))
+    head.append_text(_setup(model, f))
     parts: list[Any] = [head, *_units(doc), *_goos(doc), _abilities(doc), _spellbooks(doc), _requirements(doc)]
     status = doc.get("status", "")
     subtitle = _shown_path(f.pos.path) + (f" · {status}" if status else "") + (f" · expansion {f.expansion}" if f.expansion else "")
