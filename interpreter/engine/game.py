@@ -153,7 +153,7 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             verb = words[0]
             f = self.faction(p)
             if verb in ("summon", "recruit", "awaken") and len(words) >= 2:
-                t = f.units.get(words[1])
+                t = f.units.get(words[1]) or (self.kind_type(p, words[1]) if verb == "summon" else None)
                 if t is None:
                     return ("unknown-unit", f"{p} has no unit '{words[1]}'")
                 if not self.s.pool(p, t.id):
@@ -162,6 +162,8 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
                     cost = self.unit_cost(p, t)
                 except RuleError as exc:
                     return ("unknown-cost", str(exc))
+                if verb == "summon" and not self.may_summon(p, t):
+                    return ("may-not-summon", f"Summon {t.name}: an ongoing ability forbids summoning it now")
                 if cost > self.s.power[p]:
                     return ("not-enough-power", f"{verb.capitalize()} {t.name} costs {cost}, you have {self.s.power[p]}")
                 if verb == "summon" and len(words) >= 3 and self.s.gate_owner(words[2]) != p:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content.model import ContentModel
+from .neutral import add_card
 from .state import POOL, State
 
 
@@ -34,6 +35,14 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
     """A State with units, gates, Power, Doom... as `pos` says; unlisted units stay in the pool."""
     s = empty_state(model, ruleset, layout, factions, seed)
     areas = model.layouts[layout].areas
+    for card, holder in (pos.get("loyalty") or {}).items():   # neutral loyalty cards: their units join the pool
+        if holder not in factions:
+            raise PositionError(f"loyalty: '{holder}' is not playing")
+        if card not in model.neutral_cards:
+            raise PositionError(f"loyalty: unknown neutral card '{card}'")
+        add_card(model, s, card, holder)
+    for f, books in (pos.get("neutral-taken") or {}).items():
+        s.neutral_taken[f] = list(books)
     for f, where in (pos.get("units") or {}).items():
         if f not in factions:
             raise PositionError(f"units: '{f}' is not playing")
