@@ -58,7 +58,7 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
         ctrl = None
         if who not in (None, "abandoned", "locked"):
             cands = [u for u in s.units if u["owner"] == who and u["loc"] == area
-                     and model.factions[who].units[u["kind"]].cls == "cultist"]
+                     and u["kind"] in model.factions[who].units and model.factions[who].units[u["kind"]].cls == "cultist"]
             if not cands:
                 raise PositionError(f"gates: {who} has no cultist in '{area}' to control its gate")
             ctrl = cands[0]["id"]
