@@ -215,7 +215,7 @@ def test_an_illegible_card_is_refused_with_a_reason_and_the_state_unchanged(azat
     before = g.digest()
     with pytest.raises(IllegalAction) as exc:
         g.apply("ability take-star-vampire")
-    assert exc.value.code == "not-an-option"
+    assert exc.value.code == "unknown-card" and "Star Vampire (combat ability)" in exc.value.message
     assert g.digest() == before
     assert azathoth.model.neutral_cards["star-vampire"].unknown
     assert not azathoth.model.neutral_cards["servitor-of-the-outer-gods"].unknown
@@ -313,3 +313,13 @@ def test_seeded_random_games_with_the_expansion_finish_and_use_it(azathoth: Cont
                 used.add("used " + e["ability"].split("/")[0])
     assert {"took the-mao-ceremony", "took consequences", "card servitor-of-the-outer-gods",
             "used the-mao-ceremony", "used consequences"} <= used
+
+
+def test_a_held_card_is_refused_with_its_holder_named(azathoth: Content) -> None:
+    g = game_at(azathoth, base(doom={"crawling-chaos": 5}))
+    play(g, "ability take-servitor-of-the-outer-gods", "yellow-sign")
+    assert g.why_illegal("ability take-servitor-of-the-outer-gods") == (
+        "card-taken", "the Servitor of the Outer Gods card is held by yellow-sign")
+    with pytest.raises(IllegalAction):
+        play(g, "end-turn", "ability take-servitor-of-the-outer-gods")
+    assert g.s.loyalty == {"servitor-of-the-outer-gods": "yellow-sign"}

@@ -170,6 +170,11 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
                     return ("no-controlled-gate", f"you control no gate in '{words[2]}'")
             if verb in ("battle", "extra-battle") and len(words) >= 2 and words[1] in self.s.memory.get("battles", []):
                 return ("one-battle-per-area", f"there was already a battle in '{words[1]}' this turn")
+            if verb == "ability" and len(words) >= 2:
+                from .neutral import refusal
+                why = refusal(self, words[1])
+                if why is not None:
+                    return why
             if verb == "pass" and not self.can_pass(p):
                 return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
         shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")

@@ -69,6 +69,19 @@ def card_abilities(g: "GameCore", player: str) -> list[Ability]:
     return out
 
 
+def refusal(g: "GameCore", ability_id: str) -> tuple[str, str] | None:
+    """Why the take-the-card action with this id is not offered, when it belongs to a loyalty card."""
+    for cid, card in g.content.neutral_cards.items():
+        if card.acquire is None or card.acquire.id != ability_id:
+            continue
+        if card.unknown:
+            return ("unknown-card", f"the {card.name} card cannot be played: {'; '.join(card.unknown)} "
+                                    "(no interpretation is given)")
+        if cid in g.s.loyalty:
+            return ("card-taken", f"the {card.name} card is held by {g.s.loyalty[cid]}")
+    return None
+
+
 def held_kinds(g: "GameCore", player: str) -> list[UnitType]:
     """The neutral unit kinds a player may summon: those of the loyalty cards it holds."""
     return [g.content.neutral_units[c.kind] for cid, c in g.content.neutral_cards.items()
