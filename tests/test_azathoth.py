@@ -323,3 +323,23 @@ def test_a_held_card_is_refused_with_its_holder_named(azathoth: Content) -> None
     with pytest.raises(IllegalAction):
         play(g, "end-turn", "ability take-servitor-of-the-outer-gods")
     assert g.s.loyalty == {"servitor-of-the-outer-gods": "yellow-sign"}
+
+
+def test_a_neutral_spellbook_counts_for_nyarlathoteps_combat(azathoth: Content) -> None:
+    # Azathoth rulebook, Neutral Spellbooks: it counts for rules that count spellbooks on the card,
+    # "such as Nyarlathotep's combat value"
+    g = game_at(azathoth, base(spellbooks={"crawling-chaos": ["madness", "the-mao-ceremony"]}))
+    nya = next(u for u in g.s.units if u["kind"] == "nyarlathotep")
+    assert g.combat_of(nya) == 2
+
+
+def test_the_servitor_card_goes_only_to_another_player_and_glorification_binds_only_its_holder(azathoth: Content) -> None:
+    g = game_at(azathoth, base(doom={"crawling-chaos": 5}))
+    play(g, "ability take-servitor-of-the-outer-gods")
+    assert set(g.current().options) == {"black-goat", "yellow-sign"}
+    play(g, "black-goat", "end-turn")
+    # Crawling Chaos (no card) still summons; the Black Goat (the holder) may summon only Servitors
+    assert "summon nightgaunt north-america" in g.legal_actions()
+    assert g.may_summon("crawling-chaos", azathoth.model.factions["crawling-chaos"].units["nightgaunt"])
+    assert not g.may_summon("black-goat", azathoth.model.factions["black-goat"].units["ghoul"])
+    assert g.may_summon("black-goat", azathoth.model.neutral_units["servitor-of-the-outer-gods"])
