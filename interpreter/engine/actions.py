@@ -116,7 +116,8 @@ class ActionsMixin(GameCore):
         return out
 
     def may_summon(self, p: str, t: Any) -> bool:
-        """Whether an ongoing ability forbids summoning this kind (placing by other means is not summoning)."""
+        """Whether the Summon action may bring this kind now (an ongoing ability may forbid it; placing
+        a unit by other means is not summoning)."""
         return bool(self.modified("may-summon", True, {"kind": t.id, "class": t.cls, "owner": p}, p))
 
     def unlimited_summon(self, p: str, kind: str) -> bool:

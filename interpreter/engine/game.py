@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 from ..content.build import Content
 from ..effects.compiler import RuleError
+from . import neutral
 from .actions import ActionsMixin
 from .battle import BattleMixin
 from .decisions import Decision, IllegalAction, match_option
@@ -171,8 +172,7 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             if verb in ("battle", "extra-battle") and len(words) >= 2 and words[1] in self.s.memory.get("battles", []):
                 return ("one-battle-per-area", f"there was already a battle in '{words[1]}' this turn")
             if verb == "ability" and len(words) >= 2:
-                from .neutral import refusal
-                why = refusal(self, words[1])
+                why = neutral.refusal(self, words[1])
                 if why is not None:
                     return why
             if verb == "pass" and not self.can_pass(p):
