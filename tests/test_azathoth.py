@@ -297,7 +297,7 @@ def test_a_gnoph_keh_costs_0_when_all_four_are_in_play(azathoth: Content) -> Non
 # ---- bots -------------------------------------------------------------------------------------------------
 def test_seeded_random_games_with_the_expansion_finish_and_use_it(azathoth: Content) -> None:
     used: set[str] = set()
-    for seed in range(1, 13):
+    for seed in range(1, 21):
         ruleset, factions = (("duel", ["sleeper", "wind-rider"]) if seed % 3 == 0 else
                              ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]))
         g = Game(azathoth, ruleset, factions, seed)
