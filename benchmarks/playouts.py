@@ -15,8 +15,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=30)
     ap.add_argument("--ruleset", default="multiplayer")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--expansions", default="", help="comma list of expansions to enable (default: none)")
     args = ap.parse_args()
-    content = load_content().require_ok()
+    content = load_content(expansions=[e for e in args.expansions.split(",") if e]).require_ok()
     rs = content.model.rulesets[args.ruleset]
     factions = rs.get("default-factions", {})[str(args.players)]
     decisions = 0

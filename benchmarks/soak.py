@@ -1,6 +1,7 @@
 """Play many seeded random games and count failures (must be 0), with games/s.
 
     python benchmarks/soak.py --ruleset duel --games 1000
+    python benchmarks/soak.py --ruleset multiplayer --players 4 --games 100 --expansions azathoth
 """
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from interpreter.engine.play import run_game
 
 
 def soak(ruleset: str, games: int, players: int | None = None, factions: list[str] | None = None,
-         seed0: int = 0, check: bool = True) -> dict[str, object]:
-    content = load_content().require_ok()
+         seed0: int = 0, check: bool = True, expansions: list[str] | None = None) -> dict[str, object]:
+    content = load_content(expansions=list(expansions or [])).require_ok()   # the base game unless named
     rs = content.model.rulesets[ruleset]
     n = players or rs.get("players")[0]
     seats = factions or rs.get("default-factions", {})[str(n)]
@@ -45,9 +46,11 @@ def main() -> None:
     ap.add_argument("--players", type=int)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
+    ap.add_argument("--expansions", default="", help="comma list of expansions to enable (default: none)")
     a = ap.parse_args()
-    r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check)
-    print(f"{r['games']} random {a.ruleset} games (invariants {'off' if a.no_check else 'checked after every decision'}): "
+    exps = [e for e in a.expansions.split(",") if e]
+    r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check, expansions=exps)
+    print(f"{r['games']} random {a.ruleset} games{' with ' + ', '.join(exps) if exps else ''} (invariants {'off' if a.no_check else 'checked after every decision'}): "
           f"{len(r['failures'])} failures, outcomes {r['outcomes']}, "
           f"{r['games_per_s']:.1f} games/s, {r['decisions']} decisions")
     for f in r["failures"][:20]:

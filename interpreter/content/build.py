@@ -13,7 +13,7 @@ from ..effects.compiler import CompileEnv, Compiler
 from ..effects.parser import EffectSyntaxError, parse
 from . import schema_check
 from .files import Document, discover
-from .model import (Ability, Area, Awaken, ContentModel, Faction, Layout, Modifier, Requirement,
+from .model import (Ability, Area, Awaken, ContentModel, Faction, Layout, Modifier, NeutralCard, Requirement,
                     Ruleset, Spellbook, UnitType)
 
 # Names every effect may use; which are bound depends on where it runs (see docs/effect-language.md).
@@ -115,7 +115,9 @@ class Builder:
     def unit(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], faction: str, cls: str | None = None) -> UnitType:
         unknown = []
         for f in ("cost", "combat"):
-            if self.unknown_of(doc, key + (f,), d.get(f), f"{f} of {d['name']}") is not None:
+            # an unknown value with an interpretation plays as interpreted (the warning stays)
+            if self.unknown_of(doc, key + (f,), d.get(f), f"{f} of {d['name']}") is not None \
+                    and "interpretation" not in d[f]:
                 unknown.append(f)
         def value(f: str) -> Any:
             v = d.get(f)
@@ -164,6 +166,7 @@ class Builder:
                     ids["area"].update(a["id"] for a in part.get("areas", []))
             elif k == "neutral-unit":
                 ids["kind"].add(d["unit"]["id"])
+                ids["ability"].update(a["id"] for a in d["unit"].get("abilities", []) + d.get("abilities", []))
             elif k == "neutral-spellbook":
                 ids["spellbook"].add(d["spellbook"]["id"])
                 ids["ability"].update(a["id"] for a in d["spellbook"].get("abilities", []))
@@ -341,9 +344,17 @@ class Builder:
     def neutral(self, doc: Document) -> None:
         d = doc.data
         if doc.kind == "neutral-unit":
-            self.model.neutral_units[d["id"]] = self.unit(doc, ("unit",), d["unit"], "")
-            if "acquire" in d:
-                self.ability(doc, ("acquire",), d["acquire"], "", f"neutral:{d['id']}")
+            t = self.unit(doc, ("unit",), d["unit"], "")
+            self.model.neutral_units[t.id] = t
+            acquire = self.ability(doc, ("acquire",), d["acquire"], "", f"neutral:{d['id']}") if "acquire" in d else None
+            abilities = tuple(self.ability(doc, ("abilities", i), a, "", f"neutral:{d['id']}")
+                              for i, a in enumerate(d.get("abilities", [])))
+            # a card is playable only when every value it needs is known or interpreted
+            unknown = [f"{t.name}'s {f} is unknown" for f in ("cost", "combat")
+                       if isinstance(d["unit"].get(f), dict) and "interpretation" not in d["unit"][f]]
+            unknown += [f"{a.name}: {a.unknown}" for a in (acquire, *abilities, *t.abilities) if a is not None and a.unknown]
+            self.model.neutral_cards[d["id"]] = NeutralCard(d["id"], d["name"], t.id, acquire, abilities,
+                                                            tuple(unknown), doc.pos())
         elif doc.kind == "neutral-spellbook":
             self.model.neutral_spellbooks[d["id"]] = self.spellbook(doc, ("spellbook",), d["spellbook"], "")
         elif doc.kind == "loyalty-card":

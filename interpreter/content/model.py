@@ -112,6 +112,19 @@ class Faction:
 
 
 @dataclass(frozen=True)
+class NeutralCard:
+    """A neutral monster's loyalty card: the action that takes it, and what its holder gets."""
+
+    id: str
+    name: str
+    kind: str  # the unit kind the card brings (count units join the holder's pool)
+    acquire: Ability | None  # an action offered while no one holds the card
+    abilities: tuple[Ability, ...]  # active for the holder whether or not the units are in play
+    unknown: tuple[str, ...]  # reasons the card cannot be played (unknown values with no interpretation)
+    pos: Pos
+
+
+@dataclass(frozen=True)
 class Area:
     id: str
     name: str
@@ -152,6 +165,7 @@ class ContentModel:
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
     neutral_units: dict[str, UnitType] = field(default_factory=dict)
     neutral_spellbooks: dict[str, Spellbook] = field(default_factory=dict)
+    neutral_cards: dict[str, NeutralCard] = field(default_factory=dict)
     loyalty_cards: dict[str, Faction] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
     expansions: set[str] = field(default_factory=set)

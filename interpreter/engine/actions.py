@@ -6,6 +6,7 @@ from collections import deque
 from typing import Any
 
 from ..effects.compiler import RuleError
+from . import neutral
 from .core import Gen, GameCore
 
 
@@ -101,8 +102,8 @@ class ActionsMixin(GameCore):
         s = self.s
         out = []
         gates = [a for a in s.controlled_gates(p) if self.is_area(a)]
-        for t in self.faction(p).units.values():
-            if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id):
+        for t in [*self.faction(p).units.values(), *neutral.held_kinds(self, p)]:
+            if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id) or not self.may_summon(p, t):
                 continue
             try:
                 cost = self.unit_cost(p, t)
@@ -114,8 +115,13 @@ class ActionsMixin(GameCore):
                     out.append((f"summon {t.id} {a}", c))
         return out
 
+    def may_summon(self, p: str, t: Any) -> bool:
+        """Whether the Summon action may bring this kind now (an ongoing ability may forbid it; placing
+        a unit by other means is not summoning)."""
+        return bool(self.modified("may-summon", True, {"kind": t.id, "class": t.cls, "owner": p}, p))
+
     def unlimited_summon(self, p: str, kind: str) -> bool:
-        t = self.faction(p).units.get(kind)
+        t = self.kind_type(p, kind)
         return bool(self.modified("unlimited-summon", False, {"kind": kind, "class": t.cls if t else None, "owner": p}, p))
 
     def extra_battle_allowed(self, p: str) -> bool:

@@ -7,6 +7,7 @@ from typing import Any, Generator, Iterable
 
 from ..content.model import Ability, ContentModel, Faction, Layout, Requirement, Ruleset, UnitType
 from ..effects.compiler import RuleError
+from . import neutral
 from .context import EffectCtx
 from .decisions import Decision
 from .rng import Rng
@@ -253,6 +254,7 @@ class GameCore:
             sb = f.spellbooks.get(book) or self.content.neutral_spellbooks.get(book)
             if sb is not None:
                 out.extend(sb.abilities)
+        out.extend(neutral.card_abilities(self, player))
         for g in self.s.grants:
             if g["to"] == player:
                 ab = self.ability_by_key(g["ability"])
@@ -287,6 +289,10 @@ class GameCore:
             for sb in self.content.neutral_spellbooks.values():
                 for a in sb.abilities:
                     idx[a.key] = a
+            for card in self.content.neutral_cards.values():
+                for a in (card.acquire, *card.abilities, *self.content.neutral_units[card.kind].abilities):
+                    if a is not None:
+                        idx[a.key] = a
             self._ability_index = idx
         return idx.get(key)
 
@@ -418,12 +424,10 @@ class GameCore:
             return
         self.s.requirements[p].append(r.id)
         self.emit("requirement", player=p, requirement=r.id)
-        f = self.faction(p)
-        left = [b for b in f.spellbooks if b not in self.s.spellbooks[p]]
+        left = neutral.spellbook_choices(self, p)   # own spellbooks, or a neutral one instead
         if left:
             book = yield from self.ask(p, "spellbook", left, f"{r.text}: choose a spellbook")
-            self.s.spellbooks[p].append(book)
-            self.emit("spellbook", player=p, spellbook=book)
+            neutral.take_spellbook(self, p, book)
         if r.effect is not None:
             ctx = self.ctx(p)
             ctx.ability = f"requirement {r.id}"

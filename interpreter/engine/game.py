@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 from ..content.build import Content
 from ..effects.compiler import RuleError
+from . import neutral
 from .actions import ActionsMixin
 from .battle import BattleMixin
 from .decisions import Decision, IllegalAction, match_option
@@ -153,7 +154,7 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             verb = words[0]
             f = self.faction(p)
             if verb in ("summon", "recruit", "awaken") and len(words) >= 2:
-                t = f.units.get(words[1])
+                t = f.units.get(words[1]) or (self.kind_type(p, words[1]) if verb == "summon" else None)
                 if t is None:
                     return ("unknown-unit", f"{p} has no unit '{words[1]}'")
                 if not self.s.pool(p, t.id):
@@ -162,12 +163,18 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
                     cost = self.unit_cost(p, t)
                 except RuleError as exc:
                     return ("unknown-cost", str(exc))
+                if verb == "summon" and not self.may_summon(p, t):
+                    return ("may-not-summon", f"Summon {t.name}: an ongoing ability forbids summoning it now")
                 if cost > self.s.power[p]:
                     return ("not-enough-power", f"{verb.capitalize()} {t.name} costs {cost}, you have {self.s.power[p]}")
                 if verb == "summon" and len(words) >= 3 and self.s.gate_owner(words[2]) != p:
                     return ("no-controlled-gate", f"you control no gate in '{words[2]}'")
             if verb in ("battle", "extra-battle") and len(words) >= 2 and words[1] in self.s.memory.get("battles", []):
                 return ("one-battle-per-area", f"there was already a battle in '{words[1]}' this turn")
+            if verb == "ability" and len(words) >= 2:
+                why = neutral.refusal(self, words[1])
+                if why is not None:
+                    return why
             if verb == "pass" and not self.can_pass(p):
                 return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
         shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")

@@ -19,7 +19,9 @@ def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
     # units are conserved: each faction keeps exactly its printed count of each kind
     counts = Counter((u["owner"], u["kind"]) for u in s.units)
     for p in s.players:
-        for t in game.content.factions[p].units.values():
+        kinds = [*game.content.factions[p].units.values(),
+                 *(game.content.neutral_units[game.content.neutral_cards[c].kind] for c, q in s.loyalty.items() if q == p)]
+        for t in kinds:
             if counts.get((p, t.id), 0) != t.count:
                 out.append(f"{p} has {counts.get((p, t.id), 0)} {t.id}, the card prints {t.count}")
     ids = [u["id"] for u in s.units]
@@ -53,8 +55,12 @@ def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
     if held > total:
         out.append(f"elder signs worth {held} exist; the bag held {total}")
     if before is not None:
+        paid = {p: 0 for p in s.players}   # Doom paid as a cost (e.g. to take a loyalty card) may go down
+        for e in game.log[before.get("log", len(game.log)):]:
+            if e.get("type") == "doom-paid":
+                paid[e["player"]] += int(e["amount"])
         for p in s.players:
-            if s.doom[p] < before["doom"][p]:
+            if s.doom[p] + paid[p] < before["doom"][p]:
                 out.append(f"{p}'s Doom went down from {before['doom'][p]} to {s.doom[p]}")
         if s.ritual < before["ritual"]:
             out.append(f"the ritual marker went back from {before['ritual']} to {s.ritual}")
@@ -69,7 +75,7 @@ def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
 
 def checked_apply(game: "Game", answer: str) -> None:
     """apply() and then verify every invariant, raising InvariantError with all violations."""
-    before = {"doom": dict(game.s.doom), "ritual": game.s.ritual}
+    before = {"doom": dict(game.s.doom), "ritual": game.s.ritual, "log": len(game.log)}
     game.apply(answer)
     bad = violations(game, before)
     if bad:

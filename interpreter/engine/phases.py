@@ -182,6 +182,8 @@ class PhasesMixin(GameCore):
             if s.power[p] < floor:
                 self.gain_power(p, floor - s.power[p], "minimum power")
         yield from self.window("after-gather-power", {}, s.order_from(s.first))
+        # the very end of the Power phase: after Minimum Power, before the first player is determined
+        yield from self.window("end-of-power-phase", {}, s.order_from(s.first))
         yield from self.check_requirements("state")   # e.g. "have 12 Power" is met here
         s.step = {"phase": "first-player"}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content.model import ContentModel
+from .neutral import add_card
 from .state import POOL, State
 
 
@@ -34,6 +35,14 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
     """A State with units, gates, Power, Doom... as `pos` says; unlisted units stay in the pool."""
     s = empty_state(model, ruleset, layout, factions, seed)
     areas = model.layouts[layout].areas
+    for card, holder in (pos.get("loyalty") or {}).items():   # neutral loyalty cards: their units join the pool
+        if holder not in factions:
+            raise PositionError(f"loyalty: '{holder}' is not playing")
+        if card not in model.neutral_cards:
+            raise PositionError(f"loyalty: unknown neutral card '{card}'")
+        add_card(model, s, card, holder)
+    for f, books in (pos.get("neutral-taken") or {}).items():
+        s.neutral_taken[f] = list(books)
     for f, where in (pos.get("units") or {}).items():
         if f not in factions:
             raise PositionError(f"units: '{f}' is not playing")
@@ -49,7 +58,7 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
         ctrl = None
         if who not in (None, "abandoned", "locked"):
             cands = [u for u in s.units if u["owner"] == who and u["loc"] == area
-                     and model.factions[who].units[u["kind"]].cls == "cultist"]
+                     and u["kind"] in model.factions[who].units and model.factions[who].units[u["kind"]].cls == "cultist"]
             if not cands:
                 raise PositionError(f"gates: {who} has no cultist in '{area}' to control its gate")
             ctrl = cands[0]["id"]

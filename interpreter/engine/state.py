@@ -50,6 +50,8 @@ class State:
     home: dict[str, str] = field(default_factory=dict)  # start area per player
     memory: dict[str, Any] = field(default_factory=dict)  # per-turn/phase/round memory
     grants: list[dict[str, Any]] = field(default_factory=list)  # abilities lent: {ability, to, until}
+    loyalty: dict[str, str] = field(default_factory=dict)  # neutral loyalty card -> the player holding it
+    neutral_taken: dict[str, list[str]] = field(default_factory=dict)  # neutral spellbooks each player ever took
     battle: dict[str, Any] | None = None
     next_unit: int = 1
     over: bool = False

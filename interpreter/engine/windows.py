@@ -5,5 +5,5 @@ WINDOWS = (
     "action", "unlimited-action", "battle-declared", "before-battle", "battle-roll", "result-assigned",
     "kills-assigned", "pains-assigned", "after-assignment", "retreats", "after-battle", "unit-moved",
     "unit-removed", "unit-captured", "gate-created", "after-action", "gather-power", "after-gather-power",
-    "doom-phase", "end-of-doom-phase", "on-awaken", "ritual", "static",
+    "end-of-power-phase", "doom-phase", "end-of-doom-phase", "on-awaken", "ritual", "static",
 )

@@ -1,0 +1,107 @@
+"""Paying Doom, loyalty cards, spellbooks on and off a faction card, and elder signs by value.
+
+- ``lose_doom``: Doom paid as a cost (e.g. "pay 2 Doom to take this loyalty card").
+- ``take_card`` / ``card_holder``: a neutral monster's loyalty card goes to a player (its units
+  join that player's pool); who holds one.
+- ``spellbooks``, ``available_spellbooks``, ``choose_spellbook``, ``remove_spellbook``,
+  ``take_spellbook``: the spellbooks on a card, what a player could take now (its own faction's while
+  a slot is left, or a neutral one from the general supply), a choice among them, and moving them
+  off and onto the card (see ``interpreter/engine/neutral.py`` for the slot rule).
+- ``elder_sign_value`` / ``reveal_elder_signs``: the total of a player's face-down elder signs, and
+  trading them all for Doom now.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...effects.compiler import RuleError
+from ...effects.registry import choice, query, verb
+from .. import neutral
+
+
+def _player(ctx: Any, p: Any) -> str:
+    if not isinstance(p, str) or p not in ctx.game.s.players:
+        raise RuleError(f"{ctx.where}: expected a player, got {p!r}")
+    return p
+
+
+@verb("lose_doom", player="player", amount="int")
+def _lose_doom(ctx: Any, player: Any, amount: Any) -> None:
+    """The player pays Doom (an error when it has less than that)."""
+    g = ctx.game
+    p = _player(ctx, player)
+    n = g.integer(amount, "amount")
+    if n < 0 or g.s.doom[p] < n:
+        raise RuleError(f"{ctx.where}: {p} cannot pay {n} Doom with {g.s.doom[p]}")
+    if n:
+        g.s.doom[p] -= n
+        g.emit("doom-paid", player=p, amount=n, total=g.s.doom[p], why=ctx.ability)
+
+
+@verb("take_card", player="player", kind="kind")
+def _take_card(ctx: Any, player: Any, kind: str) -> None:
+    """The player takes the loyalty card of a neutral unit kind: its units join that player's pool."""
+    g = ctx.game
+    p = _player(ctx, player)
+    card = neutral.card_for_kind(g.content, kind)
+    if card is None:
+        raise RuleError(f"{ctx.where}: no neutral loyalty card brings '{kind}'")
+    neutral.add_card(g.content, g.s, card.id, p)
+    g.emit("loyalty-card", player=p, card=card.id, why=ctx.ability)
+
+
+@query("card_holder", returns="player", kind="kind")
+def _card_holder(ctx: Any, kind: str) -> Any:
+    """Who holds the loyalty card of a neutral unit kind (none while it is in the supply)."""
+    card = neutral.card_for_kind(ctx.game.content, kind)
+    return ctx.game.s.loyalty.get(card.id) if card is not None else None
+
+
+@query("spellbooks", returns="list", player="player")
+def _spellbooks(ctx: Any, player: Any) -> list[str]:
+    """The spellbooks on a player's faction card, in the order they were taken."""
+    return list(ctx.game.s.spellbooks[_player(ctx, player)])
+
+
+@query("available_spellbooks", returns="list", player="player", without=("spellbook", None))
+def _available(ctx: Any, player: Any, without: Any = None) -> list[str]:
+    """Spellbooks the player could take now (own faction's while a slot is left, neutral ones in the supply), as if `without` were off its card."""
+    return neutral.spellbook_choices(ctx.game, _player(ctx, player), without)
+
+
+@choice("choose_spellbook", returns="spellbook", player="player", spellbooks="list", prompt=("str", "choose a spellbook"))
+def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "choose a spellbook") -> Any:
+    """The player picks one of the spellbooks (none if the list is empty)."""
+    if not isinstance(spellbooks, list):
+        raise RuleError(f"{ctx.where}: choose_spellbook() needs a list, got {spellbooks!r}")
+    if not spellbooks:
+        return None
+    return (yield from ctx.game.ask(_player(ctx, player), "spellbook", [str(b) for b in spellbooks],
+                                    f"{ctx.ability}: {prompt}"))
+
+
+@verb("remove_spellbook", player="player", spellbook="spellbook")
+def _remove_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
+    """Take a spellbook off the player's card (a neutral one returns to the general supply; used once-limits stay used)."""
+    neutral.remove_spellbook(ctx.game, _player(ctx, player), str(spellbook), ctx.ability)
+
+
+@verb("take_spellbook", player="player", spellbook="spellbook")
+def _take_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
+    """Put an available spellbook on the player's card (an error when it is not available to that player)."""
+    try:
+        neutral.take_spellbook(ctx.game, _player(ctx, player), str(spellbook), ctx.ability)
+    except RuleError as exc:
+        raise RuleError(f"{ctx.where}: {exc}") from None
+
+
+@query("elder_sign_value", returns="int", player="player")
+def _es_value(ctx: Any, player: Any) -> int:
+    """The total value of a player's face-down elder signs."""
+    return sum(ctx.game.s.elder_signs[_player(ctx, player)])
+
+
+@verb("reveal_elder_signs", player="player")
+def _reveal(ctx: Any, player: Any) -> None:
+    """The player trades all its face-down elder signs for their Doom now."""
+    ctx.game.reveal_elder_signs(_player(ctx, player))
