@@ -17,6 +17,7 @@ from ..effects.compiler import RuleError
 from .actions import ActionsMixin
 from .battle import BattleMixin
 from .decisions import Decision, IllegalAction, match_option
+from .independents import IndependentsMixin
 from .phases import CHECKPOINT, PhasesMixin
 from .state import State
 
@@ -31,10 +32,12 @@ def state_digest(state: State) -> str:
     return hashlib.sha256(json.dumps(json.loads(state.to_text()), sort_keys=True).encode()).hexdigest()[:16]
 
 
-class Game(ActionsMixin, BattleMixin, PhasesMixin):
+class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
                  layout: str | None = None, *, forced_dice: list[int] | None = None,
+                 independents: list[str] | None = None,
                  _state: dict[str, Any] | None = None, _log_prefix: int = 0) -> None:
+        """`independents`: the loyalty cards in play (None: every playable one, see choose_independents)."""
         content.require_ok()
         self.bundle = content
         self.content = content.model
@@ -58,8 +61,14 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             raise GameError(f"map layout '{layout}' cannot be played: it is incomplete ({self.layout.incomplete})")
         self._refuse_unknown(factions)
         self._init_core()
+        try:
+            self.independents, left_out = self.choose_independents(list(factions), independents)
+        except RuleError as exc:
+            raise GameError(str(exc)) from exc
         self.params = {"ruleset": ruleset, "factions": list(factions), "seed": seed, "layout": layout,
                        "forced_dice": list(forced_dice) if forced_dice is not None else None}
+        if self.content.loyalty_cards:
+            self.params["independents"] = list(self.independents)
         self._forced_dice = list(forced_dice) if forced_dice is not None else None
         # a game loaded from a save keeps its log's length (the events themselves live in the log file)
         self.log: list[dict[str, Any]] = [{"seq": i + 1, "type": "restored"} for i in range(_log_prefix)]
@@ -71,6 +80,8 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
         else:
             self.s = self._new_state(ruleset, layout, factions, seed)
             self.emit("game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
+            if self.content.loyalty_cards:
+                self.emit("independents", cards=list(self.independents), left_out=left_out)
         self._checkpoint()
         self._start()
 
@@ -84,7 +95,7 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
 
     def _new_state(self, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
         from .position import empty_state
-        return empty_state(self.content, ruleset, layout, factions, seed)
+        return empty_state(self.content, ruleset, layout, factions, seed, self.independents)
 
     # ---- driving the generator -------------------------------------------------------------------
     def _checkpoint(self) -> None:
@@ -153,10 +164,10 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             verb = words[0]
             f = self.faction(p)
             if verb in ("summon", "recruit", "awaken") and len(words) >= 2:
-                t = f.units.get(words[1])
+                t = self.awaken_type(p, words[1]) if verb == "awaken" else f.units.get(words[1])
                 if t is None:
                     return ("unknown-unit", f"{p} has no unit '{words[1]}'")
-                if not self.s.pool(p, t.id):
+                if not (self.awaken_pool(p, t.id) if verb == "awaken" else self.s.pool(p, t.id)):
                     return ("none-in-pool", f"{verb.capitalize()} {t.name}: none left in your pool")
                 try:
                     cost = self.unit_cost(p, t)
@@ -226,7 +237,8 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             raise GameError(f"unsupported save format {data.get('format')!r}")
         p = data["params"]
         g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data.get("dice"),
-                _state=data["snapshot"], _log_prefix=int(data.get("log_length", 0)))
+                independents=p.get("independents"), _state=data["snapshot"],
+                _log_prefix=int(data.get("log_length", 0)))
         g.params = copy.deepcopy(p)
         g.choices = list(data["choices"])
         for a in data["turn"]:
@@ -263,7 +275,8 @@ def replay(content: Content, lines: list[str], upto: int | None = None) -> Game:
     if rec is None:
         raise GameError("the log has no 'choices' line")
     p = rec["params"]
-    g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"))
+    g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
+             independents=p.get("independents"))
     for i, c in enumerate(rec["choices"]):
         if upto is not None and i >= upto:
             break
