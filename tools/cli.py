@@ -51,7 +51,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
     factions = pick_factions(content, ruleset, args.players, args.factions)
-    game = Game(content, ruleset, factions, args.seed, args.map)
+    independents = None if args.independents is None else [c for c in args.independents.split(",") if c]
+    game = Game(content, ruleset, factions, args.seed, args.map, independents=independents)
     names = [a.strip() for a in args.agents.split(",")]
     if len(names) == 1:
         names *= len(factions)
@@ -113,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--map", help="map layout id (default: the ruleset's for this player count)")
     pl.add_argument("--log", help="write the JSON-lines game log here")
     pl.add_argument("--expansions", help="comma list of expansions to enable")
+    pl.add_argument("--independents", help="comma list of Independent Great Old Ones (loyalty cards) in the game; "
+                    "default: every playable one whose faction is not playing")
     pl.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
     pl.add_argument("--quiet", action="store_true", help="print only the result line")
     pl.add_argument("--check", action="store_true", help="verify the engine's invariants after every decision")

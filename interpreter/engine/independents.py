@@ -94,7 +94,7 @@ class IndependentsMixin(GameCore):
     def take_control(self, p: str, u: dict[str, Any]) -> None:
         if u["owner"] == GENERAL:
             u["owner"] = p
-            self.emit("independent", card=self.card_of_kind(u["kind"]), player=p, change="taken")
+            self.emit("independent", card=self.card_of_kind(u["kind"]), player=p, change="takes")
 
     def release_if_independent(self, u: dict[str, Any]) -> None:
         """A controlled Independent back in the pool returns to the general pool; its spellbook falls off."""
@@ -104,7 +104,7 @@ class IndependentsMixin(GameCore):
         if card is None:
             return
         rec = self.s.loyalty[card]
-        self.emit("independent", card=card, player=u["owner"], change="released", lost=list(rec["spellbooks"]))
+        self.emit("independent", card=card, player=u["owner"], change="returns", lost=list(rec["spellbooks"]))
         u["owner"] = GENERAL
         rec["spellbooks"] = []
         rec["requirements"] = []

@@ -22,6 +22,16 @@ def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
         for t in game.content.factions[p].units.values():
             if counts.get((p, t.id), 0) != t.count:
                 out.append(f"{p} has {counts.get((p, t.id), 0)} {t.id}, the card prints {t.count}")
+    # an Independent's figure is in the general pool or controlled by a player (who has it in play or held)
+    for card, rec in s.loyalty.items():
+        figs = [u for u in s.units if u["kind"] == rec["kind"]]
+        if len(figs) != game.content.loyalty_cards[card].units[rec["kind"]].count:
+            out.append(f"Independent '{card}' has {len(figs)} figures")
+        for u in figs:
+            if (u["owner"] == "") != (u["loc"] == "pool") or (u["owner"] and u["owner"] not in s.players):
+                out.append(f"Independent '{card}' figure #{u['id']} is owned by {u['owner']!r} at {u['loc']}")
+        if rec["spellbooks"] and not any(u["owner"] for u in figs):
+            out.append(f"Independent '{card}' keeps spellbooks {rec['spellbooks']} in the general pool")
     ids = [u["id"] for u in s.units]
     if len(ids) != len(set(ids)):
         out.append("two units share an id")
@@ -53,8 +63,10 @@ def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
     if held > total:
         out.append(f"elder signs worth {held} exist; the bag held {total}")
     if before is not None:
+        lost = {e.get("player") for e in game.log[before.get("log", len(game.log)):]
+                if e.get("type") == "doom" and e.get("change", 0) < 0}   # an effect took Doom away
         for p in s.players:
-            if s.doom[p] < before["doom"][p]:
+            if s.doom[p] < before["doom"][p] and p not in lost:
                 out.append(f"{p}'s Doom went down from {before['doom'][p]} to {s.doom[p]}")
         if s.ritual < before["ritual"]:
             out.append(f"the ritual marker went back from {before['ritual']} to {s.ritual}")
@@ -69,7 +81,7 @@ def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
 
 def checked_apply(game: "Game", answer: str) -> None:
     """apply() and then verify every invariant, raising InvariantError with all violations."""
-    before = {"doom": dict(game.s.doom), "ritual": game.s.ritual}
+    before = {"doom": dict(game.s.doom), "ritual": game.s.ritual, "log": len(game.log)}
     game.apply(answer)
     bad = violations(game, before)
     if bad:
