@@ -62,6 +62,13 @@ def check_expect(game: Game, exp: dict[str, Any]) -> list[str]:
         cmp(f"spellbooks of {p}", sorted(books), sorted(s.spellbooks[p]))
     for p, n in (exp.get("spellbook-count") or {}).items():
         cmp(f"spellbook count of {p}", n, len(s.spellbooks[p]))
+    for name, v in (exp.get("markers") or {}).items():
+        cmp(f"marker {name}", v, s.markers.get(name))
+    for card, books in (exp.get("loyalty-spellbooks") or {}).items():
+        cmp(f"spellbooks on {card}", sorted(books), sorted(s.loyalty.get(card, {}).get("spellbooks", [])))
+    for card, who in (exp.get("independents") or {}).items():
+        figs = [u["owner"] for u in s.units if u["kind"] == s.loyalty.get(card, {}).get("kind")]
+        cmp(f"controller of {card}", who, (figs[0] or None) if figs else "not in the game")
     for p, n in (exp.get("elder-signs") or {}).items():
         cmp(f"elder signs of {p}", n, len(s.elder_signs[p]))
     for loc, who in (exp.get("gates") or {}).items():
@@ -109,11 +116,14 @@ def run_spec(spec: dict[str, Any], content: Content, path: str = "<scenario>") -
         rs = content.model.rulesets[ruleset]
         layout = spec.get("map") or rs.get("map", {}).get(str(len(factions)))
         dice = [int(x) for x in spec.get("dice", [])]
+        independents = list(spec.get("independents", []))  # loyalty cards in the game (none unless named)
         state = None
         if "position" in spec:
-            state = build_state(content.model, ruleset, layout, factions, int(spec.get("seed", 1)), spec["position"])
+            state = build_state(content.model, ruleset, layout, factions, int(spec.get("seed", 1)), spec["position"],
+                                independents)
             state = state.to_dict()
-        game = Game(content, ruleset, factions, int(spec.get("seed", 1)), layout, forced_dice=dice, _state=state)
+        game = Game(content, ruleset, factions, int(spec.get("seed", 1)), layout, forced_dice=dice,
+                    independents=independents, _state=state)
         out.game = game
     except (KeyError, PositionError, GameError, RuleError) as exc:
         out.failures.append(f"setup: {type(exc).__name__}: {exc}")
