@@ -154,3 +154,24 @@ def test_cli_plays_with_the_expansions(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["play", "--expansions", "independents", "--seed", "3", "--quiet",
                  "--independents", "independent-ubbo-sathla"]) == 1
     assert "cannot be played" in capsys.readouterr().err
+
+
+def test_combat_formulas_of_the_cards(expanded: Content) -> None:
+    pos = {"player": "black-goat", "round": 2, "ritual": 3,
+           "power": {"great-cthulhu": 0, "crawling-chaos": 0, "black-goat": 0},
+           "spellbooks": {"crawling-chaos": ["madness", "abduct"]},
+           "loyalty-spellbooks": {},
+           "units": {"black-goat": {"africa": ["independent-hastur", "independent-nyarlathotep", "independent-tsathoggua",
+                                              "shub-niggurath", "acolyte"]},
+                     "crawling-chaos": {"africa": ["nyarlathotep", "independent-shub-niggurath"]},
+                     "great-cthulhu": {"asia": ["cthulhu"]}},
+           "gates": {"africa": "black-goat"}}
+    g = _game(expanded, pos, ["independent-hastur", "independent-nyarlathotep", "independent-tsathoggua",
+                              "independent-shub-niggurath"])
+    kind = {u["kind"]: u for u in g.s.units if g.is_area(u["loc"])}
+    assert g.combat_of(kind["independent-hastur"], foe="crawling-chaos") == 4       # ritual costs 8: half
+    assert g.combat_of(kind["independent-nyarlathotep"], foe="crawling-chaos") == 2  # the enemy's spellbooks
+    assert g.combat_of(kind["independent-nyarlathotep"], foe="great-cthulhu") == 0
+    # enemy faction Great Old Ones only: Nyarlathotep counts, the enemy's Independent does not
+    assert g.combat_of(kind["independent-tsathoggua"], foe="crawling-chaos") == 1
+    assert g.combat_of(kind["independent-shub-niggurath"], foe="black-goat") == 0     # no gates of its own
