@@ -1,4 +1,10 @@
-"""`necro scenario`: run scenario files — a position, scripted answers and dice, expectations."""
+"""`necro scenario`: run scenario files — a position, scripted answers and dice, expectations.
+
+Independent Great Old Ones: `independents: [card, ...]` names the loyalty cards in the game (none
+when absent); a player's `units` may then name a card's figure (it starts under that player's
+control); `position.markers` and `position.loyalty-spellbooks` set track markers and spellbooks on
+loyalty cards; `expect` may check `markers`, `loyalty-spellbooks` and `independents` (card -> the
+controlling player, or null for the general pool)."""
 from __future__ import annotations
 
 import sys
