@@ -65,11 +65,11 @@ class IndependentsMixin(GameCore):
 
     def controlled_cards(self, p: str) -> list[str]:
         """The loyalty cards a player holds: those whose figure the player controls."""
-        out = []
-        for card, rec in self.s.loyalty.items():
-            if any(u["kind"] == rec["kind"] and u["owner"] == p for u in self.s.units):
-                out.append(card)
-        return out
+        if not self.s.loyalty:
+            return []
+        card_of = {rec["kind"]: card for card, rec in self.s.loyalty.items()}
+        return list(dict.fromkeys(card_of[u["kind"]] for u in self.s.units
+                                  if u["owner"] == p and u["kind"] in card_of))
 
     def awaken_types(self, p: str) -> list[UnitType]:
         """Great Old Ones the player could awaken: its faction's and the Independents nobody controls."""
