@@ -12,6 +12,7 @@ import pytest
 from benchmarks.independents_soak import EXPANSIONS, play_mixed
 from interpreter.content import load_content
 from interpreter.content.build import Content
+from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.position import build_state
 
@@ -91,6 +92,10 @@ def test_each_opponent_picks_a_face_without_seeing_the_earlier_picks(expanded: C
     assert first is not None and first.player == "crawling-chaos" and first.kind == "secret"
     assert first.options == ("1", "2", "3", "4", "5", "6")
     n = len(g.log)
+    before = g.digest()
+    with pytest.raises(IllegalAction):
+        g.apply("7")                                      # not a die face: refused, nothing changes
+    assert g.digest() == before and g.current() == first
     g.apply("6")
     second = g.current()
     assert second is not None and second.player == "black-goat"
@@ -175,3 +180,10 @@ def test_combat_formulas_of_the_cards(expanded: Content) -> None:
     # enemy faction Great Old Ones only: Nyarlathotep counts, the enemy's Independent does not
     assert g.combat_of(kind["independent-tsathoggua"], foe="crawling-chaos") == 1
     assert g.combat_of(kind["independent-shub-niggurath"], foe="black-goat") == 0     # no gates of its own
+
+
+def test_an_independent_id_may_not_reuse_a_faction_unit_id(tmp_path: Path) -> None:
+    text = (CARDS / "tsathoggua.yaml").read_text().replace("id: independent-tsathoggua\n  name", "id: tsathoggua\n  name")
+    (tmp_path / "t.yaml").write_text(text)
+    c = load_content([tmp_path], expansions=EXPANSIONS)
+    assert any(d.code == "duplicate-id" and "also a unit of faction 'sleeper'" in d.message for d in c.report.errors)

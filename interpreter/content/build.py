@@ -358,6 +358,10 @@ class Builder:
             self.model.neutral_spellbooks[d["id"]] = self.spellbook(doc, ("spellbook",), d["spellbook"], "")
         elif doc.kind == "loyalty-card":
             g = self.unit(doc, ("great-old-one",), d["great-old-one"], d["id"], "great-old-one")
+            for f in self.model.factions.values():
+                if g.id in f.units:   # the engine tells an Independent's figure from a faction's by its kind
+                    self.report.error(doc.pos("great-old-one", "id"), "duplicate-id",
+                                      f"unit '{g.id}' is also a unit of faction '{f.id}'; give the Independent its own id")
             books = {s["id"]: self.spellbook(doc, ("spellbooks", i), s, d["id"]) for i, s in enumerate(d.get("spellbooks", []))}
             reqs = tuple(self.requirement(doc, ("requirements", i), r, d["id"]) for i, r in enumerate(d.get("requirements", [])))
             self.model.loyalty_cards[d["id"]] = Faction(d["id"], d["name"], {}, (), {g.id: g}, reqs, books, {},
