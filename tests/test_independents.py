@@ -187,3 +187,14 @@ def test_an_independent_id_may_not_reuse_a_faction_unit_id(tmp_path: Path) -> No
     (tmp_path / "t.yaml").write_text(text)
     c = load_content([tmp_path], expansions=EXPANSIONS)
     assert any(d.code == "duplicate-id" and "also a unit of faction 'sleeper'" in d.message for d in c.report.errors)
+
+
+def test_a_logged_game_with_independents_replays_to_the_same_state(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from tools.cli import main
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "--expansions", "independents,azathoth", "--seed", "2", "--quiet", "--agents", "random",
+                 "--log", str(log)]) == 0
+    assert '"independents": [' in log.read_text()
+    assert main(["replay", str(log), "--expansions", "independents,azathoth"]) == 0
+    assert "diverged" not in capsys.readouterr().err
