@@ -13,7 +13,7 @@ def main(runs: int = 7) -> None:
     times = []
     for _ in range(runs):
         t = time.perf_counter()
-        c = load_content()
+        c = load_content(expansions="all")
         times.append(time.perf_counter() - t)
     m = c.model
     abilities = sum(len(f.abilities) + sum(len(b.abilities) for b in f.spellbooks.values())

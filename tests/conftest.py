@@ -32,4 +32,11 @@ def basic() -> Content:
 
 @pytest.fixture(scope="session")
 def builtin() -> Content:
+    """The built-in content with every expansion (what `necro validate` checks)."""
+    return load_content(expansions="all").require_ok()
+
+
+@pytest.fixture(scope="session")
+def base_game() -> Content:
+    """The built-in content without expansions (what `necro play` loads by default)."""
     return load_content().require_ok()

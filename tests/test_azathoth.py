@@ -243,7 +243,7 @@ def test_paying_doom_is_not_an_invariant_violation_but_losing_it_otherwise_is(az
 
 
 def test_a_summoned_servitor_fights_with_no_dice(azathoth: Content) -> None:
-    g = game_at(azathoth, base(loyalty={"servitor-of-the-outer-gods": "crawling-chaos"}))
+    g = game_at(azathoth, base(**{"neutral-cards": {"servitor-of-the-outer-gods": "crawling-chaos"}}))
     play(g, "summon servitor-of-the-outer-gods north-america")
     u = next(u for u in g.s.units if u["kind"] == "servitor-of-the-outer-gods" and u["loc"] == "north-america")
     assert g.combat_of(u) == 0          # printed -1; a unit never rolls fewer than 0 dice
@@ -251,7 +251,7 @@ def test_a_summoned_servitor_fights_with_no_dice(azathoth: Content) -> None:
 
 
 def test_glorification_explains_a_refused_summon(azathoth: Content) -> None:
-    g = game_at(azathoth, base(loyalty={"servitor-of-the-outer-gods": "yellow-sign"}, player="yellow-sign",
+    g = game_at(azathoth, base(**{"neutral-cards": {"servitor-of-the-outer-gods": "yellow-sign"}}, player="yellow-sign",
                                first="yellow-sign", power={"crawling-chaos": 0, "black-goat": 0, "yellow-sign": 8},
                                gates={"europe": "yellow-sign"}))
     assert g.why_illegal("summon byakhee europe")[0] == "may-not-summon"
@@ -261,7 +261,7 @@ def test_loyalty_cards_and_taken_spellbooks_survive_a_save(azathoth: Content) ->
     g = consequences_game(azathoth, ["madness", "consequences"], doom={"crawling-chaos": 5})
     play(g, "ability take-servitor-of-the-outer-gods", "yellow-sign", "end-turn")
     g2 = Game.from_json(azathoth, g.to_json())
-    assert g2.s.loyalty == {"servitor-of-the-outer-gods": "yellow-sign"}
+    assert g2.s.card_holders == {"servitor-of-the-outer-gods": "yellow-sign"}
     assert g2.s.neutral_taken == {"crawling-chaos": ["consequences"]}
     assert g2.digest() == g.digest()
 
@@ -272,7 +272,7 @@ def test_the_base_game_offers_no_neutral_content() -> None:
     g = game_at(c, base(doom={"crawling-chaos": 5}))
     assert not [a for a in g.legal_actions() if a.startswith("ability take-")]
     with pytest.raises(PositionError):
-        game_at(c, base(loyalty={"servitor-of-the-outer-gods": "yellow-sign"}))
+        game_at(c, base(**{"neutral-cards": {"servitor-of-the-outer-gods": "yellow-sign"}}))
 
 
 # ---- FAQ: the cost a withered unit gives back ----------------------------------------------------------------
@@ -322,7 +322,7 @@ def test_a_held_card_is_refused_with_its_holder_named(azathoth: Content) -> None
         "card-taken", "the Servitor of the Outer Gods card is held by yellow-sign")
     with pytest.raises(IllegalAction):
         play(g, "end-turn", "ability take-servitor-of-the-outer-gods")
-    assert g.s.loyalty == {"servitor-of-the-outer-gods": "yellow-sign"}
+    assert g.s.card_holders == {"servitor-of-the-outer-gods": "yellow-sign"}
 
 
 def test_a_neutral_spellbook_counts_for_nyarlathoteps_combat(azathoth: Content) -> None:

@@ -144,3 +144,19 @@ def test_bad_setups_are_refused(basic: Content) -> None:
         Game(basic, "test-multi", ["red", "gren"], 1)
     with pytest.raises(GameError, match="unknown ruleset"):
         Game(basic, "nope", ["red", "blue"], 1)
+
+
+def test_a_log_replays_only_over_the_expansions_it_was_played_with() -> None:
+    from interpreter.engine.game import GameError, log_params, replay
+    plain = load_content(expansions=[]).require_ok()
+    with_azathoth = load_content(expansions=["azathoth"]).require_ok()
+    g = Game(with_azathoth, "duel", ["sleeper", "wind-rider"], seed=3)
+    for _ in range(30):
+        g.apply(g.legal_actions()[0])
+    lines = g.log_lines()
+    assert log_params(lines)["expansions"] == ["azathoth"]
+    assert replay(with_azathoth, lines).digest() == g.digest()
+    with pytest.raises(GameError, match=r"played with expansions \[azathoth\] but the content loaded has \[\]"):
+        replay(plain, lines)
+    with pytest.raises(GameError, match="played with expansions"):
+        Game.from_json(plain, g.to_json())

@@ -29,3 +29,23 @@ def test_broken_states_are_reported(basic: Content) -> None:
     assert any("which is not there" in v for v in found)
     assert any("Doom went down" in v for v in found)
     assert any("ritual marker went back" in v for v in found)
+
+
+def test_broken_independent_states_are_reported(builtin: Content) -> None:
+    g = Game(builtin, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat"], 1,
+             independents=["azathoth", "independent-hastur"])
+    az = next(u for u in g.s.units if u["kind"] == "azathoth")
+    az["loc"] = "south-pacific"                          # on the map, yet nobody controls it
+    g.s.loyalty["independent-hastur"]["spellbooks"] = ["hastur-spellbook"]
+    found = violations(g)
+    assert any("figure #" in v and "owned by ''" in v for v in found)
+    assert any("keeps spellbooks ['hastur-spellbook'] in the general pool" in v for v in found)
+    # a Doom loss is fine when an effect logged it, not otherwise
+    before = {"doom": {p: 3 for p in g.s.players}, "ritual": 0, "log": len(g.log)}
+    g.emit("doom", player="black-goat", change=-2, total=1, why="test")
+    g.s.doom["black-goat"] = 1
+    found = violations(g, before)
+    assert not any(v.startswith("black-goat's Doom") for v in found)
+    g.s.doom["black-goat"] = 0                           # one point more than the log accounts for
+    assert any(v.startswith("black-goat's Doom went down") for v in violations(g, before))
+    assert any(v.startswith("crawling-chaos's Doom went down") for v in found)

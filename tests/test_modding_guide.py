@@ -91,7 +91,7 @@ def test_the_guides_commands_run_and_the_seeded_game_finishes(tmp_path: Path, ca
     assert re.search(r"^(winner: |shared victory: |humanity wins).* \| round \d+ \| doom: drowned-choir \d+", out, re.M)
     assert "start of round 3" in out
     log = next(tmp_path.glob("*.jsonl")).read_text(encoding="utf-8").splitlines()
-    game = replay(load_content([FIXED]).require_ok(), log)
+    game = replay(load_content([FIXED], expansions=[]).require_ok(), log)
     assert game.is_over()
 
 

@@ -16,7 +16,7 @@ _CACHE: dict[tuple[str, ...], Content] = {}
 
 @pytest.fixture(scope="module")
 def default_content() -> Content | None:
-    c = load_content()
+    c = load_content(expansions="all")   # as `necro scenario` loads it
     return c if c.ok else None
 
 

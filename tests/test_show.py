@@ -98,19 +98,19 @@ def duel_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return log
 
 
-def test_state_at_a_round_is_its_first_decision(builtin: Content, duel_log: Path) -> None:
-    game, where = position_at(builtin, duel_log, round_no=2)
+def test_state_at_a_round_is_its_first_decision(base_game: Content, duel_log: Path) -> None:
+    game, where = position_at(base_game, duel_log, round_no=2)
     k = int(where.split("after ")[1].split(" of")[0])
     assert game.s.round == 2
-    assert replay(builtin, duel_log.read_text().splitlines(), k - 1).s.round == 1
-    assert game.digest() == replay(builtin, duel_log.read_text().splitlines(), k).digest()
+    assert replay(base_game, duel_log.read_text().splitlines(), k - 1).s.round == 1
+    assert game.digest() == replay(base_game, duel_log.read_text().splitlines(), k).digest()
 
 
-def test_state_is_rendered_as_text(builtin: Content, duel_log: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_state_is_rendered_as_text(base_game: Content, duel_log: Path, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert main(["show", "state", str(duel_log), "--round", "2"]) == 0
     out = capsys.readouterr().out
-    game, _ = position_at(builtin, duel_log, round_no=2)
+    game, _ = position_at(base_game, duel_log, round_no=2)
     assert "start of round 2" in out and "Ritual track: " in out
     for p in game.s.players:
         row = next(line for line in out.splitlines() if line.startswith(f"│ {p}"))

@@ -5,7 +5,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from interpreter.content import load_content
 from interpreter.diagnostics import ContentError
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError, replay
@@ -14,14 +13,12 @@ from interpreter.engine.invariants import InvariantError
 from interpreter.engine.play import run_game
 
 from .render import event_text
+from .loading import content_from_args
 from .validate import validate
 
 
-def _content(args: argparse.Namespace):  # noqa: ANN202
-    folders = [Path(d) for d in getattr(args, "content_dir", None) or []]
-    exps = getattr(args, "expansions", None)
-    expansions = [e for e in exps.split(",") if e] if exps else []
-    return load_content(folders, expansions=expansions).require_ok()
+def _content(args: argparse.Namespace, log_lines: list[str] | None = None):  # noqa: ANN202
+    return content_from_args(args, log_lines)
 
 
 def pick_ruleset(content, name: str | None) -> str:  # noqa: ANN001
@@ -51,7 +48,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
     factions = pick_factions(content, ruleset, args.players, args.factions)
-    game = Game(content, ruleset, factions, args.seed, args.map)
+    independents = None if args.independents is None else [c for c in args.independents.split(",") if c]
+    game = Game(content, ruleset, factions, args.seed, args.map, independents=independents)
     names = [a.strip() for a in args.agents.split(",")]
     if len(names) == 1:
         names *= len(factions)
@@ -80,8 +78,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    content = _content(args)
     lines = Path(args.file).read_text(encoding="utf-8").splitlines()
+    content = _content(args, lines)
     game = replay(content, lines, args.upto)
     import json
     digest = next((json.loads(l)["digest"] for l in reversed(lines) if '"type": "digest"' in l), None)
@@ -113,13 +111,15 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--map", help="map layout id (default: the ruleset's for this player count)")
     pl.add_argument("--log", help="write the JSON-lines game log here")
     pl.add_argument("--expansions", help="comma list of expansions to enable")
+    pl.add_argument("--independents", help="comma list of Independent Great Old Ones (loyalty cards) in the game; "
+                    "default: every playable one whose faction is not playing")
     pl.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
     pl.add_argument("--quiet", action="store_true", help="print only the result line")
     pl.add_argument("--check", action="store_true", help="verify the engine's invariants after every decision")
     r = sub.add_parser("replay", help="replay a game log and print its result")
     r.add_argument("file")
     r.add_argument("--upto", type=int, help="stop after this many choices")
-    r.add_argument("--expansions")
+    r.add_argument("--expansions", help="comma list (default: the expansions recorded in the log)")
     r.add_argument("--content-dir", action="append")
     sc = sub.add_parser("scenario", help="run scenario files")
     sc.add_argument("files", nargs="+")

@@ -12,10 +12,13 @@ TEMPLATES = {
     "dice": "  {player} rolls {dice} ({why})",
     "result": "  {side}'s {kind} takes a {result}",
     "ritual": "{player}: Ritual of Annihilation for {cost} Power",
-    "doom": "  {player} +{change} Doom{why_text} = {total}",
+    "doom": "  {player} {change:+d} Doom{why_text} = {total}",
+    "independents": "independent great old ones: {cards_text}{left_text}",
+    "independent": "  {player} {change} the loyalty card of {card}",
+    "marker": "  marker {name} on {value}",
+    "secret-picks": "  revealed together ({why}): {picks_text}",
     "spellbook": "  {player} earns spellbook {spellbook}",
     "spellbook-removed": "  {player} removes spellbook {spellbook}",
-    "doom-paid": "  {player} pays {amount} Doom{why_text} = {total}",
     "loyalty-card": "  {player} takes the {card} loyalty card",
     "ability": "  {who} uses {name}",
     "surrounded": "  {side} is surrounded",
@@ -30,5 +33,8 @@ def event_text(e: dict[str, Any]) -> str | None:
     extra = {"factions_text": ", ".join(e.get("factions", [])),
              "cost_text": f" ({e['cost']} Power)" if e.get("cost") else "",
              "who": e.get("player") or "rules",
-             "why_text": f" ({e['why']})" if e.get("why") else ""}
+             "why_text": f" ({e['why']})" if e.get("why") else "",
+             "cards_text": ", ".join(e.get("cards", [])) or "none",
+             "left_text": f" (left out: {'; '.join(e['left_out'])})" if e.get("left_out") else "",
+             "picks_text": ", ".join(f"{p} {v}" for p, v in e.get("picks", []))}
     return template.format(**e, **extra)

@@ -1,4 +1,10 @@
-"""`necro scenario`: run scenario files — a position, scripted answers and dice, expectations."""
+"""`necro scenario`: run scenario files — a position, scripted answers and dice, expectations.
+
+Independent Great Old Ones: `independents: [card, ...]` names the loyalty cards in the game (none
+when absent); a player's `units` may then name a card's figure (it starts under that player's
+control); `position.markers` and `position.loyalty-spellbooks` set track markers and spellbooks on
+loyalty cards; `expect` may check `markers`, `loyalty-spellbooks` and `independents` (card -> the
+controlling player, or null for the general pool)."""
 from __future__ import annotations
 
 import sys
@@ -62,6 +68,13 @@ def check_expect(game: Game, exp: dict[str, Any]) -> list[str]:
         cmp(f"spellbooks of {p}", sorted(books), sorted(s.spellbooks[p]))
     for p, n in (exp.get("spellbook-count") or {}).items():
         cmp(f"spellbook count of {p}", n, len(s.spellbooks[p]))
+    for name, v in (exp.get("markers") or {}).items():
+        cmp(f"marker {name}", v, s.markers.get(name))
+    for card, books in (exp.get("loyalty-spellbooks") or {}).items():
+        cmp(f"spellbooks on {card}", sorted(books), sorted(s.loyalty.get(card, {}).get("spellbooks", [])))
+    for card, who in (exp.get("independents") or {}).items():
+        figs = [u["owner"] for u in s.units if u["kind"] == s.loyalty.get(card, {}).get("kind")]
+        cmp(f"controller of {card}", who, (figs[0] or None) if figs else "not in the game")
     for p, n in (exp.get("elder-signs") or {}).items():
         cmp(f"elder signs of {p}", n, len(s.elder_signs[p]))
     for loc, who in (exp.get("gates") or {}).items():
@@ -109,11 +122,14 @@ def run_spec(spec: dict[str, Any], content: Content, path: str = "<scenario>") -
         rs = content.model.rulesets[ruleset]
         layout = spec.get("map") or rs.get("map", {}).get(str(len(factions)))
         dice = [int(x) for x in spec.get("dice", [])]
+        independents = list(spec.get("independents", []))  # loyalty cards in the game (none unless named)
         state = None
         if "position" in spec:
-            state = build_state(content.model, ruleset, layout, factions, int(spec.get("seed", 1)), spec["position"])
+            state = build_state(content.model, ruleset, layout, factions, int(spec.get("seed", 1)), spec["position"],
+                                independents)
             state = state.to_dict()
-        game = Game(content, ruleset, factions, int(spec.get("seed", 1)), layout, forced_dice=dice, _state=state)
+        game = Game(content, ruleset, factions, int(spec.get("seed", 1)), layout, forced_dice=dice,
+                    independents=independents, _state=state)
         out.game = game
     except (KeyError, PositionError, GameError, RuleError) as exc:
         out.failures.append(f"setup: {type(exc).__name__}: {exc}")
@@ -163,14 +179,14 @@ def content_for(spec: dict[str, Any], path: Path, default: Content, cache: dict[
         return default
     key = ("alone" if dirs else "layered",) + tuple(str((path.parent / d).resolve()) for d in dirs or layered)
     if key not in cache:
-        cache[key] = load_content([Path(k) for k in key[1:]], builtin=not dirs).require_ok()
+        cache[key] = load_content([Path(k) for k in key[1:]], builtin=not dirs, expansions="all").require_ok()
     return cache[key]
 
 
 def run_scenarios(files: list[str], content_dirs: list[str] | None = None) -> int:
     from interpreter.diagnostics import ContentError
     try:
-        content = load_content([Path(d) for d in content_dirs or []]).require_ok()
+        content = load_content([Path(d) for d in content_dirs or []], expansions="all").require_ok()
     except ContentError as exc:
         content = None  # scenarios that bring their own content can still run
         builtin_error = exc

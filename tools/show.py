@@ -6,9 +6,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from interpreter.content import load_content
 from interpreter.content.build import Content
 
+from .loading import content_from_args
 from .views.lookup import ShowError, find
 
 __all__ = ["add_parser", "cmd_show", "ShowError"]
@@ -35,9 +35,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def _content(args: argparse.Namespace) -> Content:
-    folders = [Path(d) for d in args.content_dir or []]
-    expansions = [e for e in (args.expansions or "").split(",") if e] if args.expansions else []
-    return load_content(folders, expansions=expansions).require_ok()
+    lines = None
+    if args.what == "state" and Path(args.log).is_file():
+        lines = Path(args.log).read_text(encoding="utf-8").splitlines()
+    return content_from_args(args, lines)
 
 
 def cmd_show(args: argparse.Namespace, console: Console | None = None) -> int:

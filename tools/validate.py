@@ -14,7 +14,7 @@ def validate(dirs: list[str], only: bool = False, fmt: str = "text", out: TextIO
     out = out or sys.stdout
     folders = [Path(d) for d in dirs]
     try:
-        content = load_content(folders, builtin=not only)
+        content = load_content(folders, builtin=not only, expansions="all")
         report = content.report
     except Exception as exc:  # noqa: BLE001 - the validator must never show a traceback
         report = Report()

@@ -82,10 +82,20 @@ class Builder:
         return Compiler(env).program(tree, env)
 
     def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
+        """Warn about an unknown value; return its reason unless the content names an interpretation."""
         if isinstance(value, dict) and "unknown" in value:
+            if "interpretation" in value:
+                self.report.warning(doc.pos(*key), "unknown-value",
+                                    f"{what} is unknown: {value['unknown']} (played as {value['interpretation']!r})")
+                return None
             self.report.warning(doc.pos(*key), "unknown-value", f"{what} is unknown: {value['unknown']}")
             return str(value["unknown"])
         return None
+
+    @staticmethod
+    def _known(value: Any) -> Any:
+        """An {unknown, interpretation} value's interpretation (None without one); other values as they are."""
+        return value.get("interpretation") if isinstance(value, dict) else value
 
     # -- abilities ---------------------------------------------------------------------------
     def ability(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], owner: str, holder: str) -> Ability:
@@ -93,10 +103,8 @@ class Builder:
         mods = []
         for i, m in enumerate(d.get("modifiers", [])):
             mk = key + ("modifiers", i)
-            unk = self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
-            val = m["value"]
-            if unk is not None:
-                val = val.get("interpretation")
+            self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
+            val = self._known(m["value"])
             mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when")),
                                  self.expr(doc, mk + ("value",), val) or _const(None), akey, doc.pos(*mk)))
         unknown = d.get("unknown")
@@ -105,12 +113,13 @@ class Builder:
         cost_unknown = self.unknown_of(doc, key + ("cost",), d.get("cost"), f"cost of {d['name']}")
         return Ability(
             key=akey, id=d["id"], name=d["name"], owner=owner, holder=holder, window=d["window"],
-            cost=self.expr(doc, key + ("cost",), d.get("cost")),
+            cost=self.expr(doc, key + ("cost",), self._known(d.get("cost"))),
             condition=self.expr(doc, key + ("condition",), d.get("condition")),
             effect=self.program(doc, key + ("effect",), d.get("effect")),
             optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
             modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
-            unknown=unknown or cost_unknown)
+            # an unknown ability with an interpretation plays as written (the effect is the reading)
+            unknown=(None if d.get("interpretation") else unknown) or cost_unknown)
 
     def unit(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], faction: str, cls: str | None = None) -> UnitType:
         unknown = []
@@ -120,10 +129,7 @@ class Builder:
                     and "interpretation" not in d[f]:
                 unknown.append(f)
         def value(f: str) -> Any:
-            v = d.get(f)
-            if isinstance(v, dict):
-                v = v.get("interpretation")
-            return self.expr(doc, key + (f,), v) or _const(None)
+            return self.expr(doc, key + (f,), self._known(d.get(f))) or _const(None)
         opts = d.get("cost-options")
         if opts is None and isinstance(d.get("cost"), int) and not isinstance(d.get("cost"), bool):
             opts = [d["cost"]]
@@ -173,8 +179,10 @@ class Builder:
             elif k == "loyalty-card":
                 ids["kind"].add(d["great-old-one"]["id"])
                 ids["faction"].add(d["id"])
+                ids["ability"].update(a["id"] for a in d["great-old-one"].get("abilities", []))
                 for s in d.get("spellbooks", []):
                     ids["spellbook"].add(s["id"])
+                    ids["ability"].update(a["id"] for a in s.get("abilities", []))
             elif k == "token":
                 ids["token"].add(d["id"])
         self.ids = ids
@@ -225,7 +233,9 @@ class Builder:
     def requirement(self, doc: Document, key: tuple[object, ...], r: dict[str, Any], owner: str) -> Requirement:
         act = r.get("action")
         when = "action" if act is not None else r.get("when", "state")
-        if act is None and "condition" not in r:
+        if r.get("unknown"):
+            self.report.warning(doc.pos(*key), "unknown-value", f"requirement '{r['id']}' is unknown: {r['unknown']}")
+        elif act is None and "condition" not in r:
             self.report.error(doc.pos(*key), "requirement", "a requirement needs a 'condition' or an 'action'")
         ak = key + ("action",)
         return Requirement(
@@ -359,10 +369,20 @@ class Builder:
             self.model.neutral_spellbooks[d["id"]] = self.spellbook(doc, ("spellbook",), d["spellbook"], "")
         elif doc.kind == "loyalty-card":
             g = self.unit(doc, ("great-old-one",), d["great-old-one"], d["id"], "great-old-one")
+            for f in self.model.factions.values():
+                if g.id in f.units:   # the engine tells an Independent's figure from a faction's by its kind
+                    self.report.error(doc.pos("great-old-one", "id"), "duplicate-id",
+                                      f"unit '{g.id}' is also a unit of faction '{f.id}'; give the Independent its own id")
             books = {s["id"]: self.spellbook(doc, ("spellbooks", i), s, d["id"]) for i, s in enumerate(d.get("spellbooks", []))}
             reqs = tuple(self.requirement(doc, ("requirements", i), r, d["id"]) for i, r in enumerate(d.get("requirements", [])))
             self.model.loyalty_cards[d["id"]] = Faction(d["id"], d["name"], {}, (), {g.id: g}, reqs, books, {},
                                                         doc.pos(), doc.expansion)
+            self.model.loyalty_unknowns[d["id"]] = tuple(_unknowns(d, d["id"]))
+            if "counterpart" in d:
+                self.model.loyalty_counterparts[d["id"]] = d["counterpart"]
+                if d["counterpart"] not in self.ids["faction"]:
+                    self.report.error(doc.pos("counterpart"), "unknown-reference",
+                                      f"unknown faction '{d['counterpart']}'{did_you_mean(d['counterpart'], self.ids['faction'])}")
         elif doc.kind == "token":
             self.model.tokens[d["id"]] = int(d.get("count", 0))
 
@@ -397,18 +417,37 @@ class Builder:
         return list(chosen.values())
 
 
+def _unknowns(node: Any, path: str) -> list[str]:
+    """Every value under `node` recorded as unknown without an interpretation, as 'path: reason'."""
+    out: list[str] = []
+    if isinstance(node, dict):
+        if isinstance(node.get("unknown"), str) and "interpretation" not in node:
+            out.append(f"{path}: {node['unknown']}")
+        for k, v in node.items():
+            out.extend(_unknowns(v, f"{path}.{k}"))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(_unknowns(v, f"{path}[{i}]"))
+    return out
+
+
+ALL_EXPANSIONS = "all"
+
+
 def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
-                 expansions: list[str] | None = None) -> Content:
+                 expansions: list[str] | str = ()) -> Content:
     """Load, check and compile content. `folders` are layered over the built-in tree unless builtin=False.
 
-    `expansions` lists which expansions/<name>/ folders to include (None: all of them).
+    `expansions` lists which expansions/<name>/ folders to include: none by default (the base
+    game), or "all" (what `necro validate` checks).
     """
     from ..engine import library  # noqa: F401  registers the primitives the compiler checks against
 
     report = Report()
     dirs = ([paths.content_dir()] if builtin else []) + list(folders or [])
     docs = discover(dirs, report)
-    if expansions is not None:
+    if expansions != ALL_EXPANSIONS:
+        expansions = list(expansions)
         unknown = set(expansions) - {d.expansion for d in docs if d.expansion}
         for name in sorted(unknown):
             report.error(Pos(str(dirs[0])), "unknown-expansion", f"no expansion named '{name}'")

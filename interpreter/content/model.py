@@ -167,5 +167,8 @@ class ContentModel:
     neutral_spellbooks: dict[str, Spellbook] = field(default_factory=dict)
     neutral_cards: dict[str, NeutralCard] = field(default_factory=dict)
     loyalty_cards: dict[str, Faction] = field(default_factory=dict)
+    # per loyalty card: values recorded as unknown with no interpretation (a game refuses the card)
+    loyalty_unknowns: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    loyalty_counterparts: dict[str, str] = field(default_factory=dict)  # card -> faction it reuses
     tokens: dict[str, int] = field(default_factory=dict)
     expansions: set[str] = field(default_factory=set)

@@ -47,9 +47,9 @@ class ActionsMixin(GameCore):
         for label, c in self.summon_actions(p):
             if not self.unlimited_summon(p, label.split()[1]):
                 out.append((label, c))
-        # Awaken
-        for t in f.goos:
-            if not s.pool(p, t.id) or t.awaken is None:
+        # Awaken (the faction's Great Old Ones and the Independents nobody controls)
+        for t in self.awaken_types(p):  # type: ignore[attr-defined]
+            if not self.awaken_pool(p, t.id) or t.awaken is None:  # type: ignore[attr-defined]
                 continue
             ctx = self.ctx(p)
             if t.awaken.condition is not None and not t.awaken.condition(ctx):
@@ -260,8 +260,8 @@ class ActionsMixin(GameCore):
         return event
 
     def awaken(self, p: str, kind: str, area: str) -> Gen:
-        t = self.faction(p).units[kind]
-        assert t.awaken is not None
+        t = self.awaken_type(p, kind)  # type: ignore[attr-defined]
+        assert t is not None and t.awaken is not None
         if t.awaken.replace_gate and area in self.s.gates:
             del self.s.gates[area]
             self.emit("gate", loc=area, change="removed", why=f"awaken {kind}")
@@ -269,7 +269,8 @@ class ActionsMixin(GameCore):
             ctx = self.ctx(p, area=area)
             ctx.ability = f"Awaken {t.name}"
             yield from t.awaken.effect(ctx)
-        u = self.s.pool(p, kind)[0]
+        u = self.awaken_pool(p, kind)[0]  # type: ignore[attr-defined]
+        self.take_control(p, u)  # type: ignore[attr-defined]
         self.relocate(u, area, "awaken")
         self.s.awakened.setdefault(p, [])
         if kind not in self.s.awakened[p]:

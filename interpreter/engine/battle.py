@@ -61,8 +61,7 @@ class BattleMixin(GameCore):
             s.battle = None
         self.emit("battle-end", area=area)
         for p, rid in b["earned"] if b else []:
-            r = next(r for r in self.faction(p).requirements if r.id == rid)
-            yield from self.earn(p, r)
+            yield from self.earn_after_battle(p, rid)  # type: ignore[attr-defined]
 
     def _battle_steps(self) -> Gen:
         b = self.battle_record()

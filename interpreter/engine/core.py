@@ -51,7 +51,10 @@ class GameCore:
         f = self.content.factions.get(player)
         if f is not None and kind in f.units:
             return f.units[kind]
-        return self.content.neutral_units.get(kind)
+        if kind in self.content.neutral_units:
+            return self.content.neutral_units[kind]
+        card = self.card_of_kind(kind)  # type: ignore[attr-defined]
+        return self.content.loyalty_cards[card].units[kind] if card is not None else None
 
     def is_area(self, loc: str) -> bool:
         return loc in self.layout.areas
@@ -166,13 +169,15 @@ class GameCore:
         self._leave(u)
         self.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=why)
         u["loc"] = loc
+        if loc == POOL:
+            self.release_if_independent(u)  # type: ignore[attr-defined]
 
     def remove_unit(self, u: dict[str, Any], how: str, cause: str | None, *, replaced: bool = False) -> Gen:
         """Kill, eliminate or capture a unit; opens the unit-removed window."""
-        src = u["loc"]
+        src, owner = u["loc"], u["owner"]  # (an Independent returns to the general pool as it leaves)
         dst = f"captured:{cause}" if how == "capture" else POOL
         self.relocate(u, dst, how)
-        ev = {"unit": dict(u, loc=src), "how": how, "cause": cause, "owner": u["owner"], "replaced": replaced,
+        ev = {"unit": dict(u, loc=src, owner=owner), "how": how, "cause": cause, "owner": owner, "replaced": replaced,
               "area": src if self.is_area(src) else None, "in_battle": self.s.battle is not None}
         yield from self.window("unit-removed", ev, self.turn_order())
         if how == "capture":
@@ -250,6 +255,8 @@ class GameCore:
         for t in f.units.values():
             if t.abilities and t.id in kinds:
                 out.extend(t.abilities)
+        if self.s.loyalty:
+            out.extend(self.loyalty_abilities(player, kinds))  # type: ignore[attr-defined]
         for book in self.s.spellbooks.get(player, []):
             sb = f.spellbooks.get(book) or self.content.neutral_spellbooks.get(book)
             if sb is not None:
@@ -418,6 +425,8 @@ class GameCore:
                         self.s.battle.setdefault("earned", []).append([p, r.id])
                     else:
                         yield from self.earn(p, r)
+            if self.s.loyalty:
+                yield from self.check_loyalty_requirements(p, when, event)  # type: ignore[attr-defined]
 
     def earn(self, p: str, r: Requirement) -> Gen:
         if r.id in self.s.requirements[p]:

@@ -18,6 +18,7 @@ from . import neutral
 from .actions import ActionsMixin
 from .battle import BattleMixin
 from .decisions import Decision, IllegalAction, match_option
+from .independents import IndependentsMixin
 from .phases import CHECKPOINT, PhasesMixin
 from .state import State
 
@@ -32,10 +33,12 @@ def state_digest(state: State) -> str:
     return hashlib.sha256(json.dumps(json.loads(state.to_text()), sort_keys=True).encode()).hexdigest()[:16]
 
 
-class Game(ActionsMixin, BattleMixin, PhasesMixin):
+class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
                  layout: str | None = None, *, forced_dice: list[int] | None = None,
+                 independents: list[str] | None = None,
                  _state: dict[str, Any] | None = None, _log_prefix: int = 0) -> None:
+        """`independents`: the loyalty cards in play (None: every playable one, see choose_independents)."""
         content.require_ok()
         self.bundle = content
         self.content = content.model
@@ -59,8 +62,16 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             raise GameError(f"map layout '{layout}' cannot be played: it is incomplete ({self.layout.incomplete})")
         self._refuse_unknown(factions)
         self._init_core()
+        try:
+            self.independents, left_out = self.choose_independents(list(factions), independents)
+        except RuleError as exc:
+            raise GameError(str(exc)) from exc
         self.params = {"ruleset": ruleset, "factions": list(factions), "seed": seed, "layout": layout,
                        "forced_dice": list(forced_dice) if forced_dice is not None else None}
+        if self.content.loyalty_cards:
+            self.params["independents"] = list(self.independents)
+        if self.content.expansions:
+            self.params["expansions"] = sorted(self.content.expansions)
         self._forced_dice = list(forced_dice) if forced_dice is not None else None
         # a game loaded from a save keeps its log's length (the events themselves live in the log file)
         self.log: list[dict[str, Any]] = [{"seq": i + 1, "type": "restored"} for i in range(_log_prefix)]
@@ -72,6 +83,8 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
         else:
             self.s = self._new_state(ruleset, layout, factions, seed)
             self.emit("game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
+            if self.content.loyalty_cards:
+                self.emit("independents", cards=list(self.independents), left_out=left_out)
         self._checkpoint()
         self._start()
 
@@ -85,7 +98,7 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
 
     def _new_state(self, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
         from .position import empty_state
-        return empty_state(self.content, ruleset, layout, factions, seed)
+        return empty_state(self.content, ruleset, layout, factions, seed, self.independents)
 
     # ---- driving the generator -------------------------------------------------------------------
     def _checkpoint(self) -> None:
@@ -154,10 +167,11 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             verb = words[0]
             f = self.faction(p)
             if verb in ("summon", "recruit", "awaken") and len(words) >= 2:
-                t = f.units.get(words[1]) or (self.kind_type(p, words[1]) if verb == "summon" else None)
+                t = (self.awaken_type(p, words[1]) if verb == "awaken"
+                     else f.units.get(words[1]) or (self.kind_type(p, words[1]) if verb == "summon" else None))
                 if t is None:
                     return ("unknown-unit", f"{p} has no unit '{words[1]}'")
-                if not self.s.pool(p, t.id):
+                if not (self.awaken_pool(p, t.id) if verb == "awaken" else self.s.pool(p, t.id)):
                     return ("none-in-pool", f"{verb.capitalize()} {t.name}: none left in your pool")
                 try:
                     cost = self.unit_cost(p, t)
@@ -232,8 +246,10 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
         if data.get("format") != FORMAT:
             raise GameError(f"unsupported save format {data.get('format')!r}")
         p = data["params"]
+        check_expansions(content, p)
         g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data.get("dice"),
-                _state=data["snapshot"], _log_prefix=int(data.get("log_length", 0)))
+                independents=p.get("independents"), _state=data["snapshot"],
+                _log_prefix=int(data.get("log_length", 0)))
         g.params = copy.deepcopy(p)
         g.choices = list(data["choices"])
         for a in data["turn"]:
@@ -264,13 +280,30 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
         return lines
 
 
+def log_params(lines: list[str]) -> dict[str, Any] | None:
+    """The game parameters recorded in a log's 'choices' line (None when it has none)."""
+    rec = next((json.loads(l) for l in reversed(lines) if '"type": "choices"' in l), None)
+    return rec["params"] if rec is not None else None
+
+
+def check_expansions(content: Content, params: dict[str, Any]) -> None:
+    """A saved or logged game replays only over the expansions it was played with."""
+    played = sorted(params.get("expansions", []))
+    loaded = sorted(content.model.expansions)
+    if played != loaded:
+        raise GameError(f"the game was played with expansions [{', '.join(played)}] but the content "
+                        f"loaded has [{', '.join(loaded)}]; load it with the same expansions")
+
+
 def replay(content: Content, lines: list[str], upto: int | None = None) -> Game:
     """Rebuild a game from its log (its parameters and choices); `upto` stops after N choices."""
     rec = next((json.loads(l) for l in reversed(lines) if '"type": "choices"' in l), None)
     if rec is None:
         raise GameError("the log has no 'choices' line")
     p = rec["params"]
-    g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"))
+    check_expansions(content, p)
+    g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
+             independents=p.get("independents"))
     for i, c in enumerate(rec["choices"]):
         if upto is not None and i >= upto:
             break

@@ -20,10 +20,20 @@ def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
     counts = Counter((u["owner"], u["kind"]) for u in s.units)
     for p in s.players:
         kinds = [*game.content.factions[p].units.values(),
-                 *(game.content.neutral_units[game.content.neutral_cards[c].kind] for c, q in s.loyalty.items() if q == p)]
+                 *(game.content.neutral_units[game.content.neutral_cards[c].kind] for c, q in s.card_holders.items() if q == p)]
         for t in kinds:
             if counts.get((p, t.id), 0) != t.count:
                 out.append(f"{p} has {counts.get((p, t.id), 0)} {t.id}, the card prints {t.count}")
+    # an Independent's figure is in the general pool or controlled by a player (who has it in play or held)
+    for card, rec in s.loyalty.items():
+        figs = [u for u in s.units if u["kind"] == rec["kind"]]
+        if len(figs) != game.content.loyalty_cards[card].units[rec["kind"]].count:
+            out.append(f"Independent '{card}' has {len(figs)} figures")
+        for u in figs:
+            if (u["owner"] == "") != (u["loc"] == "pool") or (u["owner"] and u["owner"] not in s.players):
+                out.append(f"Independent '{card}' figure #{u['id']} is owned by {u['owner']!r} at {u['loc']}")
+        if rec["spellbooks"] and not any(u["owner"] for u in figs):
+            out.append(f"Independent '{card}' keeps spellbooks {rec['spellbooks']} in the general pool")
     ids = [u["id"] for u in s.units]
     if len(ids) != len(set(ids)):
         out.append("two units share an id")
@@ -55,12 +65,12 @@ def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
     if held > total:
         out.append(f"elder signs worth {held} exist; the bag held {total}")
     if before is not None:
-        paid = {p: 0 for p in s.players}   # Doom paid as a cost (e.g. to take a loyalty card) may go down
+        lost = Counter()   # Doom an effect took away or a cost paid, each a logged event
         for e in game.log[before.get("log", len(game.log)):]:
-            if e.get("type") == "doom-paid":
-                paid[e["player"]] += int(e["amount"])
+            if e.get("type") == "doom" and e.get("change", 0) < 0:
+                lost[e.get("player")] -= e["change"]
         for p in s.players:
-            if s.doom[p] + paid[p] < before["doom"][p]:
+            if s.doom[p] < before["doom"][p] - lost[p]:
                 out.append(f"{p}'s Doom went down from {before['doom'][p]} to {s.doom[p]}")
         if s.ritual < before["ritual"]:
             out.append(f"the ritual marker went back from {before['ritual']} to {s.ritual}")

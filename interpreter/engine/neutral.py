@@ -32,11 +32,11 @@ def add_card(model: ContentModel, s: State, card_id: str, player: str) -> list[d
     card = model.neutral_cards.get(card_id)
     if card is None:
         raise RuleError(f"no neutral loyalty card '{card_id}'")
-    if card_id in s.loyalty:
-        raise RuleError(f"the {card.name} loyalty card is already held by {s.loyalty[card_id]}")
+    if card_id in s.card_holders:
+        raise RuleError(f"the {card.name} loyalty card is already held by {s.card_holders[card_id]}")
     if player not in s.players:
         raise RuleError(f"'{player}' is not playing")
-    s.loyalty[card_id] = player
+    s.card_holders[card_id] = player
     t = model.neutral_units[card.kind]
     new = []
     for _ in range(t.count):
@@ -56,7 +56,7 @@ def card_abilities(g: "GameCore", player: str) -> list[Ability]:
         return out
     kinds = None
     for cid, card in cards.items():
-        holder = g.s.loyalty.get(cid)
+        holder = g.s.card_holders.get(cid)
         if holder == player:
             out.extend(card.abilities)
             t = g.content.neutral_units[card.kind]
@@ -77,15 +77,15 @@ def refusal(g: "GameCore", ability_id: str) -> tuple[str, str] | None:
         if card.unknown:
             return ("unknown-card", f"the {card.name} card cannot be played: {'; '.join(card.unknown)} "
                                     "(no interpretation is given)")
-        if cid in g.s.loyalty:
-            return ("card-taken", f"the {card.name} card is held by {g.s.loyalty[cid]}")
+        if cid in g.s.card_holders:
+            return ("card-taken", f"the {card.name} card is held by {g.s.card_holders[cid]}")
     return None
 
 
 def held_kinds(g: "GameCore", player: str) -> list[UnitType]:
     """The neutral unit kinds a player may summon: those of the loyalty cards it holds."""
     return [g.content.neutral_units[c.kind] for cid, c in g.content.neutral_cards.items()
-            if g.s.loyalty.get(cid) == player]
+            if g.s.card_holders.get(cid) == player]
 
 
 # ---- neutral spellbooks ---------------------------------------------------------------------------------

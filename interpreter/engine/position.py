@@ -5,15 +5,18 @@ from typing import Any
 
 from ..content.model import ContentModel
 from .neutral import add_card
-from .state import POOL, State
+from .state import GENERAL, POOL, State
 
 
 class PositionError(Exception):
     pass
 
 
-def empty_state(model: ContentModel, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
-    """A State before setup: every unit in its pool, the elder-sign bag full, nothing on the map."""
+def empty_state(model: ContentModel, ruleset: str, layout: str, factions: list[str], seed: int,
+                independents: list[str] | tuple[str, ...] = ()) -> State:
+    """A State before setup: every unit in its pool, the elder-sign bag full, nothing on the map.
+
+    Each Independent Great Old One in `independents` (loyalty card ids) lies in the general pool."""
     rs = model.rulesets[ruleset]
     mix = rs.get("elder-signs", {"1": 18, "2": 12, "3": 6})
     bag = [int(v) for v, n in sorted(mix.items()) for _ in range(int(n))]
@@ -27,19 +30,26 @@ def empty_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
             for _ in range(t.count):
                 s.units.append({"id": s.next_unit, "owner": f, "kind": t.id, "loc": POOL})
                 s.next_unit += 1
+    for card in independents:
+        for t in model.loyalty_cards[card].units.values():
+            for _ in range(t.count):
+                s.units.append({"id": s.next_unit, "owner": GENERAL, "kind": t.id, "loc": POOL})
+                s.next_unit += 1
+            s.loyalty[card] = {"kind": t.id, "spellbooks": [], "requirements": []}
     return s
 
 
 def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[str], seed: int,
-                pos: dict[str, Any]) -> State:
-    """A State with units, gates, Power, Doom... as `pos` says; unlisted units stay in the pool."""
-    s = empty_state(model, ruleset, layout, factions, seed)
+                pos: dict[str, Any], independents: list[str] | tuple[str, ...] = ()) -> State:
+    """A State with units, gates, Power, Doom... as `pos` says; unlisted units stay in the pool.
+    A player's units may name an Independent Great Old One of the game: it is taken under control."""
+    s = empty_state(model, ruleset, layout, factions, seed, independents)
     areas = model.layouts[layout].areas
-    for card, holder in (pos.get("loyalty") or {}).items():   # neutral loyalty cards: their units join the pool
+    for card, holder in (pos.get("neutral-cards") or {}).items():   # neutral loyalty cards: their units join the pool
         if holder not in factions:
-            raise PositionError(f"loyalty: '{holder}' is not playing")
+            raise PositionError(f"neutral-cards: '{holder}' is not playing")
         if card not in model.neutral_cards:
-            raise PositionError(f"loyalty: unknown neutral card '{card}'")
+            raise PositionError(f"neutral-cards: unknown neutral card '{card}'")
         add_card(model, s, card, holder)
     for f, books in (pos.get("neutral-taken") or {}).items():
         s.neutral_taken[f] = list(books)
@@ -50,15 +60,17 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
             if area not in areas and not area.startswith(("held:", "captured:")):
                 raise PositionError(f"units: unknown area '{area}'")
             for k in kinds:
-                free = [u for u in s.units if u["owner"] == f and u["kind"] == k and u["loc"] == POOL]
+                free = [u for u in s.units if u["owner"] in (f, GENERAL) and u["kind"] == k and u["loc"] == POOL]
                 if not free:
                     raise PositionError(f"units: {f} has no more '{k}' to place")
                 free[0]["loc"] = area
+                free[0]["owner"] = f
     for area, who in (pos.get("gates") or {}).items():
         ctrl = None
         if who not in (None, "abandoned", "locked"):
             cands = [u for u in s.units if u["owner"] == who and u["loc"] == area
-                     and u["kind"] in model.factions[who].units and model.factions[who].units[u["kind"]].cls == "cultist"]
+                     and u["kind"] in model.factions[who].units
+                     and model.factions[who].units[u["kind"]].cls == "cultist"]
             if not cands:
                 raise PositionError(f"gates: {who} has no cultist in '{area}' to control its gate")
             ctrl = cands[0]["id"]
@@ -75,6 +87,12 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
         for x in signs:
             if int(x) in s.es_bag:
                 s.es_bag.remove(int(x))
+    for name, v in (pos.get("markers") or {}).items():
+        s.markers[name] = int(v)
+    for card, books in (pos.get("loyalty-spellbooks") or {}).items():
+        if card not in s.loyalty:
+            raise PositionError(f"loyalty-spellbooks: '{card}' is not an Independent of this game")
+        s.loyalty[card]["spellbooks"] = list(books)
     for f, kinds in (pos.get("awakened") or {}).items():
         s.awakened[f] = list(kinds)
     s.home = dict(pos.get("home") or {})

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 POOL = "pool"
+GENERAL = ""  # the owner of a unit in the general pool (an Independent Great Old One nobody controls)
 
 
 def captured_loc(captor: str) -> str:
@@ -50,8 +51,12 @@ class State:
     home: dict[str, str] = field(default_factory=dict)  # start area per player
     memory: dict[str, Any] = field(default_factory=dict)  # per-turn/phase/round memory
     grants: list[dict[str, Any]] = field(default_factory=list)  # abilities lent: {ability, to, until}
-    loyalty: dict[str, str] = field(default_factory=dict)  # neutral loyalty card -> the player holding it
+    card_holders: dict[str, str] = field(default_factory=dict)  # neutral loyalty card -> the player holding it
     neutral_taken: dict[str, list[str]] = field(default_factory=dict)  # neutral spellbooks each player ever took
+    # Independent Great Old Ones in this game: card -> {kind, spellbooks, requirements} (earned on the
+    # loyalty card); the card's figure is owned by "" while it lies in the general pool
+    loyalty: dict[str, dict[str, Any]] = field(default_factory=dict)
+    markers: dict[str, int] = field(default_factory=dict)  # named markers on a track (e.g. a glyph on the Doom track)
     battle: dict[str, Any] | None = None
     next_unit: int = 1
     over: bool = False

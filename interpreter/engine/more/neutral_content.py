@@ -1,6 +1,6 @@
 """Paying Doom, loyalty cards, spellbooks on and off a faction card, and elder signs by value.
 
-- ``lose_doom``: Doom paid as a cost (e.g. "pay 2 Doom to take this loyalty card").
+- ``pay_doom``: Doom paid as a cost (e.g. "pay 2 Doom to take this loyalty card").
 - ``take_card`` / ``card_holder``: a neutral monster's loyalty card goes to a player (its units
   join that player's pool); who holds one.
 - ``spellbooks``, ``available_spellbooks``, ``choose_spellbook``, ``remove_spellbook``,
@@ -25,8 +25,8 @@ def _player(ctx: Any, p: Any) -> str:
     return p
 
 
-@verb("lose_doom", player="player", amount="int")
-def _lose_doom(ctx: Any, player: Any, amount: Any) -> None:
+@verb("pay_doom", player="player", amount="int")
+def _pay_doom(ctx: Any, player: Any, amount: Any) -> None:
     """The player pays Doom (an error when it has less than that)."""
     g = ctx.game
     p = _player(ctx, player)
@@ -35,7 +35,7 @@ def _lose_doom(ctx: Any, player: Any, amount: Any) -> None:
         raise RuleError(f"{ctx.where}: {p} cannot pay {n} Doom with {g.s.doom[p]}")
     if n:
         g.s.doom[p] -= n
-        g.emit("doom-paid", player=p, amount=n, total=g.s.doom[p], why=ctx.ability)
+        g.emit("doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability, paid=True)
 
 
 @verb("take_card", player="player", kind="kind")
@@ -54,7 +54,7 @@ def _take_card(ctx: Any, player: Any, kind: str) -> None:
 def _card_holder(ctx: Any, kind: str) -> Any:
     """Who holds the loyalty card of a neutral unit kind (none while it is in the supply)."""
     card = neutral.card_for_kind(ctx.game.content, kind)
-    return ctx.game.s.loyalty.get(card.id) if card is not None else None
+    return ctx.game.s.card_holders.get(card.id) if card is not None else None
 
 
 @query("spellbooks", returns="list", player="player")

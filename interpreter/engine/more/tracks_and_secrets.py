@@ -1,0 +1,105 @@
+"""Markers on a track, hidden simultaneous choices, Doom losses and Independent Great Old Ones.
+
+- ``set_marker`` / ``marker``: a named number kept for the whole game, e.g. a glyph standing on a
+  space of the Doom track whose position is some unit's combat.
+- ``secret_picks``: several players each pick one option at the same time, face down: each is
+  asked in turn through the normal decision interface, but no one's prompt, options or the log
+  shows an earlier answer; the answers are revealed together (logged once all are in).
+- ``lose_doom``: a player loses Doom (never below 0).
+- ``sum``: the numbers of a list added together.
+- ``independents`` / ``loyalty_spellbook_count``: Independent Great Old Ones on the map, and the
+  spellbooks a player holds on loyalty cards (which never count as faction spellbooks).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ...effects.compiler import RuleError
+from ...effects.registry import choice, query, verb
+
+
+def _player(ctx: Any, p: Any) -> str:
+    if not isinstance(p, str) or p not in ctx.game.s.players:
+        raise RuleError(f"{ctx.where}: expected a player, got {p!r}")
+    return p
+
+
+def _marker_name(ctx: Any, name: Any) -> str:
+    if not isinstance(name, str) or not name:
+        raise RuleError(f"{ctx.where}: a marker needs a name, got {name!r}")
+    return name
+
+
+@verb("set_marker", name="str", value="int")
+def _set_marker(ctx: Any, name: str, value: Any) -> None:
+    """Put a named game-long marker on a space of a track (a whole number, at least 0)."""
+    g = ctx.game
+    v = max(0, g.integer(value, "marker value"))
+    g.s.markers[_marker_name(ctx, name)] = v
+    g.emit("marker", name=name, value=v, why=ctx.ability)
+
+
+@query("marker", returns="int", name="str")
+def _marker(ctx: Any, name: str) -> int:
+    """Where a named marker stands (0 when it was never set)."""
+    return int(ctx.game.s.markers.get(_marker_name(ctx, name), 0))
+
+
+@choice("secret_picks", returns="list", players="players", options="list", prompt=("str", "choose"))
+def _secret_picks(ctx: Any, players: Any, options: Any, prompt: str = "choose") -> Any:
+    """Each player picks one option face down (no one sees another's pick); records {player, value} in order."""
+    g = ctx.game
+    if not isinstance(players, list) or not isinstance(options, list) or not options:
+        raise RuleError(f"{ctx.where}: secret_picks() needs a list of players and a non-empty list of options")
+    labels = [str(o) for o in options]
+    if len(set(labels)) != len(labels):
+        raise RuleError(f"{ctx.where}: secret_picks() options must differ: {labels}")
+    picks = []
+    for p in players:
+        # every chooser sees the same prompt and options: nothing of the earlier answers
+        ans = yield from g.ask(_player(ctx, p), "secret", labels, f"{ctx.ability}: {prompt} (in secret)", secret=True)
+        picks.append({"player": p, "value": options[labels.index(ans)]})
+    g.emit("secret-picks", why=ctx.ability, picks=[[r["player"], r["value"]] for r in picks])
+    return picks
+
+
+@verb("lose_doom", player="player", amount="int")
+def _lose_doom(ctx: Any, player: str, amount: Any) -> None:
+    """The player loses Doom (never below 0)."""
+    g = ctx.game
+    p = _player(ctx, player)
+    n = min(g.s.doom[p], max(0, g.integer(amount, "amount")))
+    if n:
+        g.s.doom[p] -= n
+        g.emit("doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability)
+
+
+@query("sum", returns="num", items="list")
+def _sum(ctx: Any, items: Any) -> Any:
+    """The numbers of a list added together (0 for an empty list)."""
+    if not isinstance(items, list):
+        raise RuleError(f"{ctx.where}: sum() needs a list, got {items!r}")
+    total: Any = 0
+    for x in items:
+        if isinstance(x, bool) or not isinstance(x, (int, Fraction)):
+            raise RuleError(f"{ctx.where}: sum() needs numbers, got {x!r}")
+        total += x
+    return total
+
+
+@query("independents", returns="units", owner=("player", None))
+def _independents(ctx: Any, owner: Any = None) -> list[dict[str, Any]]:
+    """Independent Great Old Ones on the map (of one player, or of anyone)."""
+    g = ctx.game
+    kinds = {rec["kind"] for rec in g.s.loyalty.values()}
+    return [u for u in g.s.units if u["kind"] in kinds and g.is_area(u["loc"])
+            and (owner is None or u["owner"] == _player(ctx, owner))]
+
+
+@query("loyalty_spellbook_count", returns="int", player="player")
+def _loyalty_books(ctx: Any, player: str) -> int:
+    """How many spellbooks a player holds on the loyalty cards of its Independents."""
+    g = ctx.game
+    p = _player(ctx, player)
+    return sum(len(g.s.loyalty[c]["spellbooks"]) for c in g.controlled_cards(p))
