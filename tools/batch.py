@@ -1,7 +1,9 @@
 """`necro simulate`: play a batch, show progress, survive Ctrl-C, write the rows, summarise."""
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -33,30 +35,50 @@ class BatchResult:
     seconds: float
 
 
-def play_batch(specs: list[GameSpec], rows: Callable[[], Iterator[Row]], progress: bool,
+class _CtrlC:
+    """While active, the first Ctrl-C only raises a flag (the runners stop between games, so no
+    lock is left half-held); a second one interrupts at once."""
+
+    def __init__(self) -> None:
+        self.hit = False
+        self._old: Any = None
+
+    def __call__(self) -> bool:
+        return self.hit
+
+    def _handle(self, signum: int, frame: object) -> None:
+        self.hit = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def __enter__(self) -> "_CtrlC":
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
+def play_batch(specs: list[GameSpec], rows: Callable[[Callable[[], bool]], Iterator[Row]], progress: bool,
                err: TextIO | None = None) -> BatchResult:
-    """Drain `rows()` (the backend) with an optional progress bar; Ctrl-C keeps finished rows."""
+    """Drain `rows(stop)` (the backend) with an optional progress bar; Ctrl-C keeps finished rows."""
     done: list[Row] = []
     t0 = time.perf_counter()
     interrupted = False
     bar = Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                    _RateColumn(), TextColumn("left"), TimeRemainingColumn(),
                    console=Console(file=err or sys.stderr), disable=not progress, transient=True)
-    it = rows()
-    try:
-        with bar:
-            task = bar.add_task("games", total=len(specs))
-            for row in it:
-                done.append(row)
-                bar.advance(task)
-    except KeyboardInterrupt:
-        interrupted = True
-        close = getattr(it, "close", None)
-        if close is not None:
-            try:
-                close()
-            except KeyboardInterrupt:  # a second Ctrl-C while the workers wind down
-                pass
+    with _CtrlC() as ctrl_c:
+        try:
+            with bar:
+                task = bar.add_task("games", total=len(specs))
+                for row in rows(ctrl_c):
+                    done.append(row)
+                    bar.advance(task)
+        except KeyboardInterrupt:
+            interrupted = True
+        interrupted = interrupted or ctrl_c.hit
     done.sort(key=lambda r: r["game"])
     return BatchResult(done, len(specs), interrupted, time.perf_counter() - t0)
 

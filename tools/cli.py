@@ -99,6 +99,7 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .batch import finish, play_batch
+    from .results import file_format
     from .runners import ContentArgs, default_jobs, run
     from .simulate import matchups, plan
     content = _content(args)
@@ -120,6 +121,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         factions = pick_factions(content, ruleset, args.players, args.factions)
         Game(content, ruleset, factions, args.seed)  # refuses a bad set-up with one clear line, before any work
         specs = plan(ruleset, args.games, args.seed, agents, factions=factions)
+    if args.out:  # refuse a bad destination before the games, not after them
+        file_format(args.out, args.format)
+        folder = Path(args.out).resolve().parent
+        if not folder.is_dir():
+            raise OSError(f"no folder '{folder}' for --out")
     cargs = ContentArgs(tuple(args.content_dir or ()), tuple(e for e in (args.expansions or "").split(",") if e))
     if args.jobs is not None and args.jobs < 1:
         raise ValueError("--jobs must be 1 or more")
@@ -129,8 +135,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         jobs = args.jobs or default_jobs()
         jobs_text = f"{jobs} job{'s' if jobs > 1 else ''}"
     progress = not args.no_progress and sys.stderr.isatty()
-    result = play_batch(specs, lambda: run(specs, cargs, backend=args.backend, jobs=args.jobs,
-                                           address=args.address, content=content), progress)
+    result = play_batch(specs, lambda stop: run(specs, cargs, backend=args.backend, jobs=args.jobs,
+                                                address=args.address, content=content, stop=stop), progress)
     return finish(result, args.out, args.format, ruleset, jobs_text)
 
 

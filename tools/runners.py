@@ -10,7 +10,7 @@ import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
@@ -18,6 +18,12 @@ from interpreter.content.build import Content
 from .simulate import GameSpec, play_one
 
 Row = dict[str, Any]
+Stop = Callable[[], bool]  # asked between games: True ends the batch early (Ctrl-C)
+POLL = 0.2  # seconds between looks at the stop flag while games run elsewhere
+
+
+def _never() -> bool:
+    return False
 
 
 @dataclass(frozen=True)
@@ -46,9 +52,11 @@ def chunks(specs: list[GameSpec], jobs: int) -> list[list[GameSpec]]:
     return [specs[i:i + size] for i in range(0, len(specs), size)]
 
 
-def run_serial(specs: list[GameSpec], content: Content) -> Iterator[Row]:
+def run_serial(specs: list[GameSpec], content: Content, stop: Stop = _never) -> Iterator[Row]:
     """One game after another in this process."""
     for spec in specs:
+        if stop():
+            return
         yield play_one(content, spec)
 
 
@@ -66,22 +74,22 @@ def _play_chunk(chunk: list[GameSpec]) -> list[Row]:
     return [play_one(_WORKER_CONTENT, s) for s in chunk]
 
 
-def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int) -> Iterator[Row]:
-    """The batch on `jobs` worker processes. Closing the iterator early (Ctrl-C) cancels the
-    games not started and waits for those running."""
+def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _never) -> Iterator[Row]:
+    """The batch on `jobs` worker processes. When `stop()` turns true the games not started are
+    cancelled and those running are waited for (and dropped)."""
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(args,))
-    pending: set[Future[list[Row]]] = set()
     try:
-        pending = {pool.submit(_play_chunk, c) for c in chunks(specs, jobs)}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+        pending: set[Future[list[Row]]] = {pool.submit(_play_chunk, c) for c in chunks(specs, jobs)}
+        while pending and not stop():
+            done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
             for fut in done:
                 yield from fut.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address: str | None) -> Iterator[Row]:
+def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address: str | None,
+            stop: Stop = _never) -> Iterator[Row]:
     """The batch on a Ray cluster (`address`), or on a Ray started here when none is given. One
     actor per CPU (or `jobs`) loads the content once. The cluster's workers need this package."""
     try:
@@ -105,8 +113,10 @@ def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address:
         for w in workers:
             if queue:
                 running[w.play.remote(queue.pop(0))] = w
-        while running:
-            ready, _ = ray.wait(list(running), num_returns=1)
+        while running and not stop():
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
+            if not ready:
+                continue
             w = running.pop(ready[0])
             if queue:
                 running[w.play.remote(queue.pop(0))] = w
@@ -127,16 +137,16 @@ class _RayWorker:
 
 
 def run(specs: list[GameSpec], args: ContentArgs, *, backend: str = "process", jobs: int | None = None,
-        address: str | None = None, content: Content | None = None) -> Iterator[Row]:
-    """Rows of the batch's games as they finish, from the chosen backend."""
+        address: str | None = None, content: Content | None = None, stop: Stop = _never) -> Iterator[Row]:
+    """Rows of the batch's games as they finish, from the chosen backend, until `stop()`."""
     if backend == "ray":
-        return run_ray(specs, args, jobs, address)
+        return run_ray(specs, args, jobs, address, stop)
     if backend != "process":
         raise ValueError(f"unknown backend '{backend}'; one of: process, ray")
     jobs = jobs or default_jobs()
     if jobs == 1 or len(specs) <= 1:
-        return run_serial(specs, content if content is not None else args.load())
-    return run_pool(specs, args, min(jobs, len(specs)))
+        return run_serial(specs, content if content is not None else args.load(), stop)
+    return run_pool(specs, args, min(jobs, len(specs)), stop)
 
 
-__all__ = ["ContentArgs", "Row", "default_jobs", "run", "run_pool", "run_ray", "run_serial"]
+__all__ = ["ContentArgs", "Row", "Stop", "default_jobs", "run", "run_pool", "run_ray", "run_serial"]
