@@ -98,8 +98,9 @@ def summary_lines(result: BatchResult, ruleset: str, jobs_text: str) -> list[str
             (wins if r["outcome"] == "win" else shared)[w] += 1
     width = max((len(f) for f in seats), default=8)
     for f in sorted(seats, key=lambda f: (-wins[f] - shared[f], f)):
-        pct = 100.0 * (wins[f] + shared[f]) / seats[f]
-        lines.append(f"  {f:<{width}}  played {seats[f]:>5}  won {wins[f]:>5}  shared {shared[f]:>4}  ({pct:.1f}%)")
+        won = wins[f] + shared[f]
+        lines.append(f"  {f:<{width}}  played {seats[f]:>5}  won {won:>5} ({100.0 * won / seats[f]:5.1f}%)"
+                     f"  of which shared {shared[f]}")
     humanity = sum(1 for r in ok if r["outcome"] == "humanity")
     lines.append(f"  {'humanity':<{width}}  {humanity} game(s) with no winner")
     failed = len(rows) - len(ok)

@@ -5,6 +5,7 @@ index. Each worker loads the content once (a pool initializer, a Ray actor's con
 """
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -66,7 +67,8 @@ _WORKER_CONTENT: Content | None = None
 def _init_worker(args: ContentArgs) -> None:
     global _WORKER_CONTENT  # noqa: PLW0603 - one content per worker process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _WORKER_CONTENT = args.load()
+    if _WORKER_CONTENT is None:  # not inherited from the parent by fork
+        _WORKER_CONTENT = args.load()
 
 
 def _play_chunk(chunk: list[GameSpec]) -> list[Row]:
@@ -74,17 +76,24 @@ def _play_chunk(chunk: list[GameSpec]) -> list[Row]:
     return [play_one(_WORKER_CONTENT, s) for s in chunk]
 
 
-def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _never) -> Iterator[Row]:
+def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _never,
+             content: Content | None = None) -> Iterator[Row]:
     """The batch on `jobs` worker processes. When `stop()` turns true the games not started are
-    cancelled and those running are waited for (and dropped)."""
+    cancelled and those running are waited for (and dropped). Forked workers inherit `content`
+    (the same `args` loaded) instead of loading it again."""
+    global _WORKER_CONTENT  # noqa: PLW0603
+    fork = multiprocessing.get_start_method() == "fork"
+    _WORKER_CONTENT = content if fork else None
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(args,))
     try:
         pending: set[Future[list[Row]]] = {pool.submit(_play_chunk, c) for c in chunks(specs, jobs)}
+        _WORKER_CONTENT = None  # the workers are forked by now
         while pending and not stop():
             done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
             for fut in done:
                 yield from fut.result()
     finally:
+        _WORKER_CONTENT = None
         pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -146,7 +155,7 @@ def run(specs: list[GameSpec], args: ContentArgs, *, backend: str = "process", j
     jobs = jobs or default_jobs()
     if jobs == 1 or len(specs) <= 1:
         return run_serial(specs, content if content is not None else args.load(), stop)
-    return run_pool(specs, args, min(jobs, len(specs)), stop)
+    return run_pool(specs, args, min(jobs, len(specs)), stop, content)
 
 
 __all__ = ["ContentArgs", "Row", "Stop", "default_jobs", "run", "run_pool", "run_ray", "run_serial"]
