@@ -107,3 +107,12 @@ def test_bad_arguments_are_one_line(args: list[str], message: str, tmp_path: Pat
     assert main(["simulate", "--ruleset", "duel", "--games", "1", "--jobs", "1", "--no-progress", *args]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_all_matchups_from_the_command_line(builtin: Content, tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    assert main(["simulate", "--ruleset", "duel", "--all-matchups", "--games", "3", "--agents", "random",
+                 "--jobs", "1", "--no-progress", "--out", str(out)]) == 0
+    rows = read_rows(out)
+    assert [tuple(r["factions"]) for r in rows] == matchups(builtin, "duel", 2)[:3]
+    assert all(r["agents"] == ["random", "random"] for r in rows)
