@@ -110,8 +110,8 @@ def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address:
         opts: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR", "log_to_driver": False}
         if address:
             ray.init(address=address, **opts)
-        else:
-            ray.init(num_cpus=jobs, **opts)
+        else:  # "local": a Ray of our own, never one found through RAY_ADDRESS or `ray start`
+            ray.init(address="local", num_cpus=jobs, **opts)
         started = True
     try:
         n = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
