@@ -138,6 +138,7 @@ def test_failed_games_are_counted_and_left_out() -> None:
     ("{not json\n", "bad.jsonl", "bad.jsonl:1: not a JSON line"),
     ('{"game": 0}\n', "thin.jsonl", "is this a `necro simulate` results file?"),
     ("a,b\n", "r.txt", "cannot tell the format"),
+    ("", "empty.jsonl", "no result rows"),
 ])
 def test_bad_results_files_are_one_line(content: str | None, name: str, message: str, tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:

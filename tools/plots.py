@@ -81,7 +81,8 @@ def by_round(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any]
         ax.spines[["top", "right"]].set_visible(False)
     axes[0].set_title(f"Doom and Power by round: mean, band = middle half of the games ({_subtitle(rep)})",
                       fontsize=10)
-    axes[0].legend(fontsize=8, frameon=False, ncol=2)
+    if axes[0].get_legend_handles_labels()[1]:
+        axes[0].legend(fontsize=8, frameon=False, ncol=2)
     axes[1].set_xlabel(f"round (a curve stops when fewer than {100 * MIN_SHARE:.0f}% of its games last that long)")
     axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
     fig.tight_layout()

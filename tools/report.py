@@ -214,6 +214,8 @@ def report(path: str, fmt: str | None = None, output: str = "text", plots: str |
     if not Path(path).is_file():
         raise OSError(f"no results file '{path}'")
     rows = read_rows(path, fmt)
+    if not rows:
+        raise ValueError(f"{path}: no result rows")
     rep = compute(rows)
     if output == "json":
         print(json.dumps(rep, indent=2), file=out or sys.stdout)
