@@ -39,6 +39,7 @@ def test_a_row_has_every_field_and_replays_with_necro_play(builtin: Content, cap
     for f in DUEL:
         assert len(row["doom_by_round"][f]) == len(row["power_by_round"][f]) == row["rounds"]
         assert row["doom_by_round"][f][-1] == row["doom"][f]
+        assert None not in row["doom_by_round"][f] + row["power_by_round"][f]  # every Doom Phase was noted
         assert row["doom_by_round"][f] == sorted(row["doom_by_round"][f])  # Doom never goes down
     assert row["first_player"] in DUEL
     assert main(["play", "--ruleset", "duel", "--seed", "5", "--quiet"]) == 0
