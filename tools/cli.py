@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--expansions")
     r.add_argument("--content-dir", action="append")
     si = sub.add_parser("simulate", help="play many seeded bot games (in parallel) and write one result row per game")
-    si.add_argument("--games", type=int, default=100)
+    si.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     si.add_argument("--seed", type=int, default=1, help="the first game's seed; game i uses seed + i")
     si.add_argument("--ruleset")
     si.add_argument("--players", type=int)
