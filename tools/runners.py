@@ -114,7 +114,8 @@ def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address:
             ray.init(address="local", num_cpus=jobs, **opts)
         started = True
     try:
-        n = jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        n = min(jobs or cpus, cpus)  # an actor beyond the cluster's CPUs would never start
         actor = ray.remote(num_cpus=1)(_RayWorker)
         workers = [actor.remote(args) for _ in range(n)]
         queue = chunks(specs, n)
