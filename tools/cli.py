@@ -95,8 +95,56 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     return run_scenarios(args.files, content_dirs=args.content_dir or [])
 
 
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .batch import finish, play_batch
+    from .results import file_format
+    from .runners import ContentArgs, default_jobs, run
+    from .simulate import matchups, plan
+    content = _content(args)
+    ruleset = pick_ruleset(content, args.ruleset)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if "human" in agents:
+        raise GameError("necro simulate plays bots only; choose random or heuristic agents")
+    for a in agents:
+        make_agent(a, 0)  # an unknown agent is one clear line, before any work
+    if args.all_matchups:
+        if args.factions:
+            raise GameError("give either --factions or --all-matchups, not both")
+        r = content.model.rulesets[ruleset] if ruleset in content.model.rulesets else None
+        if r is None:
+            raise GameError(f"unknown ruleset '{ruleset}'; known: {', '.join(sorted(content.model.rulesets))}")
+        n = args.players or min(r.get("players", [2]), key=lambda k: abs(k - 4))
+        specs = plan(ruleset, args.games, args.seed, agents, all_matchups=matchups(content, ruleset, n))
+    else:
+        factions = pick_factions(content, ruleset, args.players, args.factions)
+        Game(content, ruleset, factions, args.seed)  # refuses a bad set-up with one clear line, before any work
+        specs = plan(ruleset, args.games, args.seed, agents, factions=factions)
+    if args.out:  # refuse a bad destination before the games, not after them
+        file_format(args.out, args.format)
+        folder = Path(args.out).resolve().parent
+        if not folder.is_dir():
+            raise OSError(f"no folder '{folder}' for --out")
+    cargs = ContentArgs(tuple(args.content_dir or ()), tuple(e for e in (args.expansions or "").split(",") if e))
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError("--jobs must be 1 or more")
+    if args.backend == "ray":
+        jobs_text = "ray backend" + (f" at {args.address}" if args.address else " (local)")
+    else:
+        jobs = args.jobs or default_jobs()
+        jobs_text = f"{jobs} job{'s' if jobs > 1 else ''}"
+    progress = not args.no_progress and sys.stderr.isatty()
+    result = play_batch(specs, lambda stop: run(specs, cargs, backend=args.backend, jobs=args.jobs,
+                                                address=args.address, content=content, stop=stop), progress)
+    return finish(result, args.out, args.format, ruleset, jobs_text)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import report
+    return report(args.file, fmt=args.input_format, output=args.format, plots=args.plots)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="necro", description="The rules-as-data board game engine: validate content, play, replay and run scenarios.")
+    p = argparse.ArgumentParser(prog="necro", description="The rules-as-data board game engine: validate content, play, replay, run scenarios, simulate and report.")
     sub = p.add_subparsers(dest="command")
     v = sub.add_parser("validate", help="check content folders (built-in content when none given)")
     v.add_argument("dirs", nargs="*", help="folders layered over the built-in content")
@@ -121,6 +169,28 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--upto", type=int, help="stop after this many choices")
     r.add_argument("--expansions", help="comma list (default: the expansions recorded in the log)")
     r.add_argument("--content-dir", action="append")
+    si = sub.add_parser("simulate", help="play many seeded bot games (in parallel) and write one result row per game")
+    si.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    si.add_argument("--seed", type=int, default=1, help="the first game's seed; game i uses seed + i")
+    si.add_argument("--ruleset")
+    si.add_argument("--players", type=int)
+    si.add_argument("--factions", help="comma list, in seating order (the same for every game)")
+    si.add_argument("--all-matchups", action="store_true",
+                    help="spread the games over every combination of the eligible factions")
+    si.add_argument("--agents", default="heuristic", help="one agent for all seats or a comma list per seat")
+    si.add_argument("--expansions", help="comma list of expansions to enable")
+    si.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
+    si.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    si.add_argument("--backend", choices=["process", "ray"], default="process")
+    si.add_argument("--address", help="the Ray cluster to join (default: start Ray here)")
+    si.add_argument("--out", help="results file: .jsonl or .csv")
+    si.add_argument("--format", choices=["jsonl", "csv"], help="results format (default: from --out's extension)")
+    si.add_argument("--no-progress", action="store_true", help="no progress bar (it shows only on a terminal)")
+    rp = sub.add_parser("report", help="win rates, first-player advantage, game length and plots from a results file")
+    rp.add_argument("file", help="a `necro simulate` results file (.jsonl or .csv)")
+    rp.add_argument("--input-format", choices=["jsonl", "csv"], help="the file's format (default: from its extension)")
+    rp.add_argument("--format", choices=["text", "json"], default="text")
+    rp.add_argument("--plots", help="write PNG plots into this folder")
     sc = sub.add_parser("scenario", help="run scenario files")
     sc.add_argument("files", nargs="+")
     sc.add_argument("--content-dir", action="append")
@@ -145,6 +215,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "show":
             from .show import cmd_show
             return cmd_show(args)
+        if args.command == "simulate":
+            return cmd_simulate(args)
+        if args.command == "report":
+            return cmd_report(args)
     except ContentError as exc:
         for d in exc.diagnostics:
             print(d.render(), file=sys.stderr)

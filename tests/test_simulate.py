@@ -1,0 +1,119 @@
+"""`necro simulate`: the plan of a batch, identical rows whatever the backend, files, Ctrl-C."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter.content.build import Content
+from tools import runners
+from tools.cli import main
+from tools.results import read_rows
+from tools.runners import ContentArgs, run
+from tools.simulate import FIELDS, matchups, plan, play_one
+
+DUEL = ("sleeper", "wind-rider")
+
+
+def _duel_specs(n: int = 4, seed: int = 11) -> list:
+    return plan("duel", n, seed, ["heuristic"], factions=list(DUEL))
+
+
+def test_plan_gives_game_i_seed_plus_i_and_spreads_matchups_and_seats(base_game: Content) -> None:
+    specs = _duel_specs(3, seed=100)
+    assert [(s.index, s.seed) for s in specs] == [(0, 100), (1, 101), (2, 102)]
+    ms = matchups(base_game, "multiplayer", 4)
+    assert len(ms) == 15 and all(list(m) == sorted(m) for m in ms)
+    specs = plan("multiplayer", 45, 1, ["random"], all_matchups=ms)
+    assert {tuple(sorted(s.factions)) for s in specs} == set(ms)
+    first_cycle, second = specs[0].factions, specs[15].factions
+    assert second == first_cycle[1:] + first_cycle[:1]  # the next cycle rotates the seats
+
+
+def test_a_row_has_every_field_and_replays_with_necro_play(base_game: Content, capsys: pytest.CaptureFixture[str]) -> None:
+    row = play_one(base_game, _duel_specs(1, seed=5)[0])
+    assert list(row) == list(FIELDS) and row["error"] is None
+    assert row["outcome"] in ("win", "shared", "humanity")
+    for f in DUEL:
+        assert len(row["doom_by_round"][f]) == len(row["power_by_round"][f]) == row["rounds"]
+        assert row["doom_by_round"][f][-1] == row["doom"][f]
+        assert None not in row["doom_by_round"][f] + row["power_by_round"][f]  # every Doom Phase was noted
+        assert row["doom_by_round"][f] == sorted(row["doom_by_round"][f])  # Doom never goes down
+    assert row["first_player"] in DUEL
+    assert main(["play", "--ruleset", "duel", "--seed", "5", "--quiet"]) == 0
+    assert capsys.readouterr().out.strip() == row["result"]
+
+
+def _rows(rows: object) -> list[dict]:
+    return sorted(rows, key=lambda r: r["game"])  # type: ignore[arg-type]
+
+
+def test_one_job_and_two_jobs_give_identical_rows(base_game: Content) -> None:
+    specs = _duel_specs()
+    one = _rows(run(specs, ContentArgs(), jobs=1, content=base_game))
+    two = _rows(run(specs, ContentArgs(), jobs=2))
+    assert [r["game"] for r in one] == [0, 1, 2, 3]
+    assert one == two
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[test]')")
+def test_the_ray_backend_gives_the_same_rows(base_game: Content) -> None:
+    specs = _duel_specs()
+    one = _rows(run(specs, ContentArgs(), jobs=1, content=base_game))
+    assert _rows(run(specs, ContentArgs(), backend="ray", jobs=2)) == one
+
+
+def test_csv_and_jsonl_files_hold_the_same_rows(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["simulate", "--ruleset", "duel", "--games", "3", "--seed", "7", "--jobs", "1", "--no-progress"]
+    assert main([*base, "--out", str(tmp_path / "r.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 games (duel)") and "wrote 3 rows" in out and "sleeper" in out
+    assert main([*base, "--out", str(tmp_path / "r.csv")]) == 0
+    a, b = read_rows(tmp_path / "r.jsonl"), read_rows(tmp_path / "r.csv")
+    assert a == b and [r["seed"] for r in a] == [7, 8, 9]
+
+
+def test_ctrl_c_keeps_the_finished_games_and_exits_with_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    real = runners.play_one
+    calls = []
+
+    def interrupted_on_the_third(content: Content, spec: object) -> dict:
+        calls.append(spec)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(content, spec)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runners, "play_one", interrupted_on_the_third)
+    out = tmp_path / "r.jsonl"
+    code = main(["simulate", "--ruleset", "duel", "--games", "6", "--jobs", "1", "--no-progress", "--out", str(out)])
+    assert code == 130
+    assert [json.loads(l)["game"] for l in out.read_text().splitlines()] == [0, 1]
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"necro: interrupted after 2 of 6 games; 2 finished game(s) kept in {out}"]
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--factions", "sleeper,wind-rider", "--all-matchups"], "either --factions or --all-matchups"),
+    (["--agents", "human"], "bots only"),
+    (["--agents", "cleverest"], "unknown agent 'cleverest'"),
+    (["--factions", "sleeper,wind-ryder"], "unknown faction 'wind-ryder'"),
+    (["--out", "r.txt"], "cannot tell the format"),
+])
+def test_bad_arguments_are_one_line(args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "--ruleset", "duel", "--games", "1", "--jobs", "1", "--no-progress", *args]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+
+
+def test_all_matchups_from_the_command_line(base_game: Content, tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    assert main(["simulate", "--ruleset", "duel", "--all-matchups", "--games", "3", "--agents", "random",
+                 "--jobs", "1", "--no-progress", "--out", str(out)]) == 0
+    rows = read_rows(out)
+    assert [tuple(r["factions"]) for r in rows] == matchups(base_game, "duel", 2)[:3]
+    assert all(r["agents"] == ["random", "random"] for r in rows)

@@ -1,0 +1,127 @@
+"""PNG plots of a balance report (matplotlib, Agg backend): win rates with their intervals, Doom
+and Power by round, and the game-length histogram."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402 - the backend is chosen first
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+MIN_SHARE = 0.10  # a by-round curve stops where fewer than this share of its games are still running
+DPI = 100
+
+
+def faction_names(factions: list[str]) -> dict[str, str]:
+    """Display names from the built-in content (all expansions), else the ids made readable."""
+    names: dict[str, str] = {}
+    try:
+        from interpreter.content import load_content
+        content = load_content(expansions=None)
+        names = {f: fac.name for f, fac in content.model.factions.items()}
+    except Exception:  # noqa: BLE001 - names are a nicety; a plot must not fail for want of them
+        names = {}
+    return {f: names.get(f) or f.replace("-", " ").title() for f in factions}
+
+
+def _colours(factions: list[str]) -> dict[str, Any]:
+    cmap = plt.get_cmap("tab10")
+    return {f: cmap(i % 10) for i, f in enumerate(sorted(factions))}
+
+
+def _subtitle(rep: dict[str, Any]) -> str:
+    return f"{rep['games']} games, {', '.join(rep['rulesets']) or 'no ruleset'}"
+
+
+def win_rates(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any], path: Path) -> Path:
+    """Horizontal bars of each faction's win rate with 95% Wilson whiskers and the fair share."""
+    rows = list(reversed(rep["factions"]))  # the best at the top
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.45 * max(1, len(rows))), dpi=DPI)
+    ys = range(len(rows))
+    rates = [100 * d["rate"] for d in rows]
+    lo = [100 * (d["rate"] - d["ci"][0]) for d in rows]
+    hi = [100 * (d["ci"][1] - d["rate"]) for d in rows]
+    ax.barh(list(ys), rates, color=[colours[d["faction"]] for d in rows], height=0.6,
+            xerr=[lo, hi], capsize=4, error_kw={"elinewidth": 1.2, "ecolor": "#333333"})
+    ax.set_yticks(list(ys), [f"{names[d['faction']]}  ({d['games']})" for d in rows])
+    for y, d in zip(ys, rows):
+        ax.text(100 * d["ci"][1] + 1.5, y, f"{100 * d['rate']:.0f}%", va="center", fontsize=9)
+    fair = rep["first_player"].get("fair")
+    if fair:
+        ax.axvline(100 * fair, color="grey", linestyle="--", linewidth=1, label=f"fair share ({100 * fair:.0f}%)")
+        ax.legend(loc="lower right", fontsize=8, frameon=False)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("games won (%), with 95% Wilson interval; games played in brackets")
+    ax.set_title(f"Win rate per faction ({_subtitle(rep)})")
+    ax.grid(axis="x", alpha=0.3)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def by_round(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any], path: Path) -> Path:
+    """Mean Doom (top) and Power (bottom) at the end of each round, with the middle half as a band."""
+    fig, axes = plt.subplots(2, 1, figsize=(8, 7), dpi=DPI, sharex=True)
+    plays = {d["faction"]: d["games"] for d in rep["factions"]}
+    for ax, key, label in ((axes[0], "doom_by_round", "Doom"), (axes[1], "power_by_round", "Power")):
+        for f, pts in rep[key].items():
+            pts = [p for p in pts if p["games"] >= max(3, MIN_SHARE * plays.get(f, 0))]
+            if not pts:
+                continue
+            xs = [p["round"] for p in pts]
+            ax.plot(xs, [p["mean"] for p in pts], marker="o", markersize=3, color=colours[f], label=names[f])
+            ax.fill_between(xs, [p["q25"] for p in pts], [p["q75"] for p in pts], color=colours[f], alpha=0.12)
+        ax.set_ylabel(f"{label} at the end of the round")
+        ax.grid(alpha=0.3)
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[0].set_title(f"Doom and Power by round: mean, band = middle half of the games ({_subtitle(rep)})",
+                      fontsize=10)
+    if axes[0].get_legend_handles_labels()[1]:
+        axes[0].legend(fontsize=8, frameon=False, ncol=2)
+    axes[1].set_xlabel(f"round (a curve stops when fewer than {100 * MIN_SHARE:.0f}% of its games last that long)")
+    axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def game_length(rep: dict[str, Any], path: Path) -> Path:
+    """A histogram of rounds played, with the mean and median marked."""
+    ln = rep["length"]
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=DPI)
+    hist = {int(k): v for k, v in ln["histogram"].items()}
+    if hist:
+        ax.bar(list(hist), list(hist.values()), width=0.8, color="#4c72b0")
+        ax.axvline(ln["mean"], color="#c44e52", linestyle="--", linewidth=1.2, label=f"mean {ln['mean']:.1f}")
+        ax.axvline(ln["median"], color="#55a868", linestyle=":", linewidth=1.5, label=f"median {ln['median']:g}")
+        ax.legend(fontsize=8, frameon=False)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("games")
+    ax.set_title(f"Game length ({_subtitle(rep)})")
+    ax.grid(axis="y", alpha=0.3)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def write_plots(rep: dict[str, Any], rows: list[dict[str, Any]], folder: Path) -> list[Path]:
+    """Write win_rates.png, doom_by_round.png and game_length.png into `folder`; their paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    factions = sorted({f for r in rows for f in r.get("factions") or []})
+    names = faction_names(factions)
+    colours = _colours(factions)
+    return [win_rates(rep, names, colours, folder / "win_rates.png"),
+            by_round(rep, names, colours, folder / "doom_by_round.png"),
+            game_length(rep, folder / "game_length.png")]
+
+
+__all__ = ["by_round", "faction_names", "game_length", "win_rates", "write_plots"]

@@ -1,0 +1,162 @@
+"""Play a planned batch on one core, on a process pool, or on a Ray cluster.
+
+Every backend yields result rows as games finish, in no particular order; callers sort by game
+index. Each worker loads the content once (a pool initializer, a Ray actor's constructor).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from interpreter.content import load_content
+from interpreter.content.build import Content
+
+from .simulate import GameSpec, play_one
+
+Row = dict[str, Any]
+Stop = Callable[[], bool]  # asked between games: True ends the batch early (Ctrl-C)
+POLL = 0.2  # seconds between looks at the stop flag while games run elsewhere
+
+
+def _never() -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class ContentArgs:
+    """How to load the content: modders' folders and expansions (picklable, sent to workers)."""
+
+    dirs: tuple[str, ...] = ()
+    expansions: tuple[str, ...] = field(default=())
+
+    def load(self) -> Content:
+        return load_content([Path(d) for d in self.dirs], expansions=list(self.expansions)).require_ok()
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def chunks(specs: list[GameSpec], jobs: int) -> list[list[GameSpec]]:
+    """Split the batch into runs of a few games: big enough to hide the hand-over cost, small
+    enough that every worker stays busy and progress moves smoothly."""
+    size = max(1, min(8, len(specs) // (jobs * 8) or 1))
+    return [specs[i:i + size] for i in range(0, len(specs), size)]
+
+
+def run_serial(specs: list[GameSpec], content: Content, stop: Stop = _never) -> Iterator[Row]:
+    """One game after another in this process."""
+    for spec in specs:
+        if stop():
+            return
+        yield play_one(content, spec)
+
+
+_WORKER_CONTENT: Content | None = None
+
+
+def _init_worker(args: ContentArgs) -> None:
+    global _WORKER_CONTENT  # noqa: PLW0603 - one content per worker process
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if _WORKER_CONTENT is None:  # not inherited from the parent by fork
+        _WORKER_CONTENT = args.load()
+
+
+def _play_chunk(chunk: list[GameSpec]) -> list[Row]:
+    assert _WORKER_CONTENT is not None
+    return [play_one(_WORKER_CONTENT, s) for s in chunk]
+
+
+def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _never,
+             content: Content | None = None) -> Iterator[Row]:
+    """The batch on `jobs` worker processes. When `stop()` turns true the games not started are
+    cancelled and those running are waited for (and dropped). Forked workers inherit `content`
+    (the same `args` loaded) instead of loading it again."""
+    global _WORKER_CONTENT  # noqa: PLW0603
+    fork = multiprocessing.get_start_method() == "fork"
+    _WORKER_CONTENT = content if fork else None
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(args,))
+    try:
+        pending: set[Future[list[Row]]] = {pool.submit(_play_chunk, c) for c in chunks(specs, jobs)}
+        _WORKER_CONTENT = None  # the workers are forked by now
+        while pending and not stop():
+            done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield from fut.result()
+    finally:
+        _WORKER_CONTENT = None
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address: str | None,
+            stop: Stop = _never) -> Iterator[Row]:
+    """The batch on a Ray cluster (`address`), or on a Ray started here when none is given. One
+    actor per CPU (or `jobs`) loads the content once. The cluster's workers need this package."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise OSError("the ray backend needs Ray: pip install 'necronomicon[ray]'") from exc
+    started = False
+    if not ray.is_initialized():
+        opts: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR", "log_to_driver": False}
+        if address:
+            ray.init(address=address, **opts)
+        else:  # "local": a Ray of our own, never one found through RAY_ADDRESS or `ray start`
+            ray.init(address="local", num_cpus=jobs, **opts)
+        started = True
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        n = min(jobs or cpus, cpus)  # an actor beyond the cluster's CPUs would never start
+        actor = ray.remote(num_cpus=1)(_RayWorker)
+        workers = [actor.remote(args) for _ in range(n)]
+        queue = chunks(specs, n)
+        running: dict[Any, Any] = {}
+        for w in workers:
+            if queue:
+                running[w.play.remote(queue.pop(0))] = w
+        while running and not stop():
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
+            if not ready:
+                continue
+            w = running.pop(ready[0])
+            if queue:
+                running[w.play.remote(queue.pop(0))] = w
+            yield from ray.get(ready[0])
+    finally:
+        if started:
+            ray.shutdown()
+
+
+class _RayWorker:
+    """A Ray actor: loads the content once, then plays chunks of games."""
+
+    def __init__(self, args: ContentArgs) -> None:
+        self.content = args.load()
+
+    def play(self, chunk: list[GameSpec]) -> list[Row]:
+        return [play_one(self.content, s) for s in chunk]
+
+
+def run(specs: list[GameSpec], args: ContentArgs, *, backend: str = "process", jobs: int | None = None,
+        address: str | None = None, content: Content | None = None, stop: Stop = _never) -> Iterator[Row]:
+    """Rows of the batch's games as they finish, from the chosen backend, until `stop()`."""
+    if backend == "ray":
+        return run_ray(specs, args, jobs, address, stop)
+    if backend != "process":
+        raise ValueError(f"unknown backend '{backend}'; one of: process, ray")
+    jobs = jobs or default_jobs()
+    if jobs == 1 or len(specs) <= 1:
+        return run_serial(specs, content if content is not None else args.load(), stop)
+    return run_pool(specs, args, min(jobs, len(specs)), stop, content)
+
+
+__all__ = ["ContentArgs", "Row", "Stop", "default_jobs", "run", "run_pool", "run_ray", "run_serial"]
