@@ -58,12 +58,45 @@ def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
                 out.append(f"{p}'s Doom went down from {before['doom'][p]} to {s.doom[p]}")
         if s.ritual < before["ritual"]:
             out.append(f"the ritual marker went back from {before['ritual']} to {s.ritual}")
+    log = game.log
+    if log and log[0].get("type") == "game":   # a whole log from setup: every Doom point is an event
+        logged = Counter()
+        for e in log:
+            if e["type"] == "doom":
+                logged[e["player"]] += e["change"]
+        for p in s.players:
+            if logged[p] != s.doom[p]:
+                out.append(f"{p} has {s.doom[p]} Doom but the log accounts for {logged[p]}")
+        out.extend(_battle_log_violations(log))
     b = s.battle
     if b is not None:
         for key, res in b["results"].items():
             u = by_id.get(int(key))
             if u is not None and len(res) > game.capacity(u):
                 out.append(f"unit #{key} holds {len(res)} results, more than it can take")
+    return out
+
+
+def _battle_log_violations(log: list[dict[str, Any]]) -> list[str]:
+    """No unit is both removed (killed or eliminated) and retreated in one battle."""
+    out: list[str] = []
+    removed: set[int] = set()
+    retreated: set[int] = set()
+    in_battle = False
+    for e in log:
+        t = e["type"]
+        if t == "battle":
+            in_battle, removed, retreated = True, set(), set()
+        elif t == "battle-end":
+            both = removed & retreated
+            if both:
+                out.append(f"units {sorted(both)} were both removed and retreated in one battle")
+            in_battle = False
+        elif in_battle and t == "unit":
+            if e.get("why") == "retreat":
+                retreated.add(e["unit"])
+            elif e.get("dst") == "pool" and e.get("why") in ("kill", "eliminate"):
+                removed.add(e["unit"])
     return out
 
 
