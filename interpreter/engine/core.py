@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Generator, Iterable
+from typing import Any, Callable, Generator, Iterable
 
 from ..content.model import Ability, ContentModel, Faction, Layout, Requirement, Ruleset, UnitType
 from ..effects.compiler import RuleError
@@ -30,6 +30,11 @@ class GameCore:
     def _init_core(self) -> None:
         self._depth: list[str] = []
         self._forced_dice: list[int] | None = None
+        self._event_hook: Callable[[dict[str, Any]], None] | None = None
+
+    def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
+        """Call `hook(event)` after every logged event (checking mode); None switches it off."""
+        self._event_hook = hook
 
     # ---- content lookups --------------------------------------------------------------------
     def faction(self, player: str) -> Faction:
@@ -81,7 +86,10 @@ class GameCore:
     # ---- log ----------------------------------------------------------------------------------
     def emit(self, type_: str, **fields: Any) -> None:
         self.s.seq += 1
-        self.log.append({"seq": self.s.seq, "type": type_, **fields})
+        event = {"seq": self.s.seq, "type": type_, **fields}
+        self.log.append(event)
+        if self._event_hook is not None:
+            self._event_hook(event)
 
     # ---- decisions ---------------------------------------------------------------------------
     def ask(self, player: str, kind: str, options: Iterable[str], prompt: str, **context: Any) -> Gen:
