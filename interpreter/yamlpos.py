@@ -16,7 +16,8 @@ import yaml
 from .diagnostics import Pos, Report
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
-MAX_NODES = 200_000
+MAX_NODES = 200_000        # values after aliases are expanded
+MAX_SOURCE_NODES = 20_000  # nodes written in one file (the largest content file has about 600)
 MAX_DEPTH = 64
 
 PathKey = tuple[object, ...]
@@ -67,7 +68,31 @@ class Positions:
 
 
 class _Budget(Exception):
-    pass
+    def __init__(self, message: str, mark: yaml.Mark | None = None) -> None:
+        super().__init__(message)
+        self.mark = mark
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """A SafeLoader that stops composing as soon as a file holds too many nodes or nests too
+    deeply, so a huge or deep file costs little time and memory before it is refused."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._nodes = 0
+        self._nesting = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:  # type: ignore[override]
+        self._nodes += 1
+        if self._nodes > MAX_SOURCE_NODES:
+            raise _Budget(f"more than {MAX_SOURCE_NODES} values written in one file", self.peek_event().start_mark)
+        if self._nesting >= MAX_DEPTH:
+            raise _Budget(f"nested deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
+        self._nesting += 1
+        try:
+            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        finally:
+            self._nesting -= 1
 
 
 def _pos(path: str, mark: yaml.Mark) -> Pos:
@@ -142,7 +167,10 @@ def load_text(text: str, path: str, report: Report) -> tuple[Any, Positions] | N
     """Parse one YAML document; report problems with positions. None when unusable."""
     positions = Positions(path)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_BoundedLoader)
+    except _Budget as exc:
+        report.error(_pos(path, exc.mark) if exc.mark else Pos(path), "yaml-too-large", f"YAML too large: {exc}")
+        return None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = _pos(path, mark) if mark else Pos(path)

@@ -20,6 +20,25 @@ BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assi
                   "after-assignment", "retreats"}
 
 
+def trigger_loop(abilities: list[str], windows: list[str]) -> str:
+    """The error for effects that trigger each other without end: the chain of abilities that
+    opened the nested windows, shortened to its first repeat of the cycle."""
+    chain = abilities or [f"window {w}" for w in windows]
+    n = len(chain)
+    for period in range(1, n // 2 + 1):
+        start = n - period
+        while start > 0 and chain[start - 1] == chain[start - 1 + period]:
+            start -= 1
+        if n - start >= 2 * period:   # the tail repeats at least twice with this period
+            shown = chain[:start] + chain[start:start + period] + [chain[start]]
+            break
+    else:
+        shown = chain[-8:]
+    what = "ability " if abilities else ""
+    return (f"trigger loop: {what}{' -> '.join(shown)} -> ... "
+            f"(stopped at the limit of {MAX_WINDOW_DEPTH} nested windows)")
+
+
 class GameCore:
     content: ContentModel
     ruleset: Ruleset
@@ -28,7 +47,8 @@ class GameCore:
     log: list[dict[str, Any]]
 
     def _init_core(self) -> None:
-        self._depth: list[str] = []
+        self._depth: list[str] = []   # the timing windows open now, outermost first
+        self._chain: list[str] = []   # the abilities running now, outermost first
         self._forced_dice: list[int] | None = None
         self._event_hook: Callable[[dict[str, Any]], None] | None = None
 
@@ -333,7 +353,11 @@ class GameCore:
             self.s.memory.setdefault("once", []).append(k)
         self.emit("ability", player=player, ability=ab.key, name=ab.name)
         if ab.effect is not None:
-            yield from ab.effect(ctx)
+            self._chain.append(f"{ab.key} ({ab.window})")
+            try:
+                yield from ab.effect(ctx)
+            finally:
+                self._chain.pop()
 
     def turn_order(self) -> list[str]:
         active = self.s.step.get("player")
@@ -348,7 +372,7 @@ class GameCore:
         which also fixes their order; mandatory ones run without asking.
         """
         if len(self._depth) >= MAX_WINDOW_DEPTH:
-            raise RuleError("effects trigger each other without end: " + " -> ".join(self._depth[-8:] + [name]))
+            raise RuleError(trigger_loop(self._chain, self._depth + [name]))
         self._depth.append(name)
         try:
             for ab in self.ruleset.abilities:

@@ -72,7 +72,10 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
             self.s = self._new_state(ruleset, layout, factions, seed)
             self.emit("game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
         self._checkpoint()
-        self._start()
+        try:
+            self._start()
+        except (RuleError, RecursionError) as exc:
+            raise GameError(f"the game cannot start: {exc}") from exc
 
     def _refuse_unknown(self, factions: list[str]) -> None:
         for f in factions:
@@ -118,7 +121,7 @@ class Game(ActionsMixin, BattleMixin, PhasesMixin):
         self.s = State.from_text(text)
         del self.log[n:]
         self._forced_dice = list(dice) if dice is not None else None
-        self._depth = []
+        self._depth, self._chain = [], []
         saved = list(self._turn)
         self._gen = self.run_steps()
         self._advance(None, first=True)
