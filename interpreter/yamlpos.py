@@ -99,6 +99,23 @@ def _pos(path: str, mark: yaml.Mark) -> Pos:
     return Pos(path, mark.line + 1, mark.column + 1)
 
 
+def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
+    """How many values `node` becomes once aliases are expanded (each anchored node sized once,
+    so an alias bomb is measured without being expanded)."""
+    key = id(node)
+    if memo.get(key) == -1:
+        raise _Budget("an anchor is used inside itself (a recursive alias)", node.start_mark)
+    if key not in memo:
+        memo[key] = -1   # being sized
+        if isinstance(node, yaml.MappingNode):
+            memo[key] = 1 + sum(_expanded_size(v, memo) for _, v in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            memo[key] = 1 + sum(_expanded_size(v, memo) for v in node.value)
+        else:
+            memo[key] = 1
+    return memo[key]
+
+
 def _convert(node: yaml.Node, key: PathKey, positions: Positions, report: Report,
              counter: list[int], depth: int) -> Any:
     counter[0] += 1
@@ -187,9 +204,12 @@ def load_text(text: str, path: str, report: Report) -> tuple[Any, Positions] | N
         report.error(Pos(path), "empty-file", "the file holds no YAML document")
         return None
     try:
+        if _expanded_size(node, {}) > MAX_NODES:
+            raise _Budget(f"more than {MAX_NODES} values (an alias bomb?)")
         data = _convert(node, (), positions, report, [0], 0)
     except _Budget as exc:
-        report.error(_pos(path, node.start_mark), "yaml-too-large", f"YAML too large: {exc}")
+        mark = exc.mark or node.start_mark
+        report.error(_pos(path, mark), "yaml-too-large", f"YAML too large: {exc}")
         return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
