@@ -4,7 +4,7 @@
 
 Every mutation changes one file of a copy of the whole built-in tree in a seeded, repeatable way
 (a key dropped or duplicated, a value's type swapped, effect text garbled, a reference misspelt,
-the YAML broken, the file cut short), then loads the tree as `necro validate --only` would:
+the YAML broken, an anchor aliased elsewhere or inside itself, the file cut short), then loads the tree as `necro validate --only` would:
 
 - loading never raises (a crash), and every finding names the mutated tree's file, a line and a
   column inside it, a code and a message;
@@ -213,6 +213,21 @@ def break_syntax(text: str, nodes: list[Node], r: random.Random) -> str | None:
     return "\n".join(lines)
 
 
+def alias(text: str, nodes: list[Node], r: random.Random) -> str | None:
+    """Anchor a value and alias it in another place, or inside itself (a recursive alias)."""
+    flows = [n for n in nodes if isinstance(n.node, yaml.SequenceNode) and n.node.flow_style]
+    if flows and r.random() < 0.5:
+        n = r.choice(flows).node
+        a, b = _span(n)
+        return text[:a] + "&loop " + text[a:b - 1] + ", *loop" + text[b - 1:]
+    scalars = [n for n in nodes if isinstance(n.node, yaml.ScalarNode) and n.key is not None and n.node.style is None]
+    if len(scalars) < 2:
+        return None
+    x, y = sorted(r.sample(scalars, 2), key=lambda n: n.node.start_mark.index)
+    (xa, _), (ya, yb) = _span(x.node), _span(y.node)
+    return text[:xa] + "&same " + text[xa:ya] + "*same" + text[yb:]
+
+
 def truncate(text: str, nodes: list[Node], r: random.Random) -> str | None:
     """Cut the file short at a random character (possibly to nothing)."""
     return text[:r.randrange(0, len(text))]
@@ -221,7 +236,7 @@ def truncate(text: str, nodes: list[Node], r: random.Random) -> str | None:
 MUTATIONS: dict[str, Callable[[str, list[Node], random.Random], str | None]] = {
     "drop-key": drop_key, "duplicate-key": duplicate_key, "swap-type": swap_type,
     "garble-effect": garble_effect, "misspell-reference": misspell_reference,
-    "break-syntax": break_syntax, "truncate": truncate,
+    "break-syntax": break_syntax, "alias": alias, "truncate": truncate,
 }
 
 
