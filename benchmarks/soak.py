@@ -56,8 +56,9 @@ def setup_for(seed: int, ruleset: str = "all") -> tuple[str, list[str]]:
 
 def soak(ruleset: str, games: int, players: int | None = None, factions: list[str] | None = None,
          seed0: int = 0, check: bool = True, content: Content | None = None,
-         progress: int = 0) -> dict[str, Any]:
-    """Play `games` seeded random games; `ruleset` may be 'all' (mixed by seed)."""
+         progress: int = 0, every_event: bool = True) -> dict[str, Any]:
+    """Play `games` seeded random games; `ruleset` may be 'all' (mixed by seed). With `check`,
+    invariants are checked after every decision, and after every logged event unless not `every_event`."""
     content = content or load_content().require_ok()
     failures: list[str] = []
     violations = 0
@@ -76,7 +77,7 @@ def soak(ruleset: str, games: int, players: int | None = None, factions: list[st
         checker = None
         try:
             g = Game(content, rs, list(seats), seed)
-            checker = Checker(g) if check else None
+            checker = Checker(g, every_event=every_event) if check else None
             run_game(g, {p: RandomAgent(seed * 13 + i) for i, p in enumerate(seats)}, check=checker or False)
             w = g.winner()
             outcomes["humanity" if not w else "shared" if len(w) > 1 else "single"] += 1
@@ -101,9 +102,10 @@ def soak(ruleset: str, games: int, players: int | None = None, factions: list[st
             "decisions": decisions, "states_checked": states, "events_checked": events}
 
 
-def summary(r: dict[str, Any], ruleset: str, check: bool = True) -> str:
-    how = "every logged event and decision" if check else "off"
-    return (f"{r['games']} random {ruleset} games (invariants checked after {how}): "
+def summary(r: dict[str, Any], ruleset: str, check: bool = True, every_event: bool = True) -> str:
+    how = ("checked after every logged event and decision" if every_event else "checked after every decision") \
+        if check else "off"
+    return (f"{r['games']} random {ruleset} games (invariants {how}): "
             f"{r['violations']} violations, {len(r['failures'])} failures, "
             f"{r['states_checked']} states checked ({r['events_checked']} after events, {r['decisions']} decisions), "
             f"{r['games_per_s']:.1f} games/s, outcomes {r['outcomes']}, setups {r['setups']}")
@@ -117,9 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--progress", type=int, default=0, help="print a progress line every N games")
     ap.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
+    ap.add_argument("--decisions-only", action="store_true", help="check after every decision, not every event")
     a = ap.parse_args(argv)
-    r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check, progress=a.progress)
-    print(summary(r, a.ruleset, not a.no_check))
+    r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check, progress=a.progress,
+             every_event=not a.decisions_only)
+    print(summary(r, a.ruleset, not a.no_check, not a.decisions_only))
     for f in r["failures"][:20]:
         print("  " + f)
     return 1 if r["failures"] else 0

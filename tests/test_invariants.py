@@ -215,3 +215,17 @@ def test_a_state_broken_and_repaired_within_one_decision_is_caught_at_its_event(
     checker = Checker(game)
     with pytest.raises(InvariantError, match=r"red has negative Power -\d+ \(at event \d+ 'unit'"):
         checker.apply("summon grunt c")
+
+
+def test_a_game_loaded_from_a_save_is_checked_from_where_it_was_saved(basic: Content) -> None:
+    g = Game(basic, "test-multi", ["red", "blue", "green"], 5)
+    agents = {p: RandomAgent(i) for i, p in enumerate(g.s.players)}
+    for _ in range(60):
+        d = g.pending
+        g.apply(agents[d.player].choose(d.player, d.options, d))
+    loaded = Game.from_json(basic, g.to_json())              # its log holds placeholders, not events
+    checker = Checker(loaded)
+    run_game(loaded, agents, check=checker)
+    assert checker.check() == [] and checker.events > 0
+    loaded.s.doom["red"] += 1                                # Doom with no event is still caught
+    _only(checker.check(), "red has")
