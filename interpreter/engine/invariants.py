@@ -24,39 +24,51 @@ class InvariantError(Exception):
 
 
 # ---- checks of one state -----------------------------------------------------------------------------
+def _printed_units(game: "Game") -> Counter[tuple[str, str]]:
+    """Each player's printed count of each of its units (computed once per game)."""
+    key = (id(game.content), tuple(game.s.players))
+    cached = getattr(game, "_printed_units", None)
+    if cached is None or cached[0] != key:
+        printed = Counter({(p, t.id): t.count for p in game.s.players for t in game.content.factions[p].units.values()})
+        cached = (key, printed)
+        game._printed_units = cached  # type: ignore[attr-defined]
+    return cached[1]
+
+
 def unit_violations(game: "Game") -> list[str]:
     """Units are conserved per faction and kind (map + pool + captured + held = the printed count),
     ids are unique, and every unit is somewhere a unit can be."""
     s = game.s
     out: list[str] = []
     counts = Counter((u["owner"], u["kind"]) for u in s.units)
-    for p in s.players:
-        printed = game.content.factions[p].units
-        for t in printed.values():
-            n = counts.get((p, t.id), 0)
-            if n != t.count:
-                out.append(f"{p} has {n} {t.id}, the card prints {t.count}")
-    for (owner, kind), n in counts.items():
-        if owner not in s.players:
-            out.append(f"{n} {kind} belong to '{owner}', who is not playing")
-        elif kind not in game.content.factions[owner].units:
+    printed = _printed_units(game)
+    if counts != printed:
+        for (p, kind), n in printed.items():
+            if counts.get((p, kind), 0) != n:
+                out.append(f"{p} has {counts.get((p, kind), 0)} {kind}, the card prints {n}")
+        for (owner, kind), n in counts.items():
+            if (owner, kind) in printed:
+                continue
+            if owner not in s.players:
+                out.append(f"{n} {kind} belong to '{owner}', who is not playing")
+                continue
             extra = game.kind_type(owner, kind)   # a neutral unit a player may gain
             if extra is None:
                 out.append(f"{owner} has {n} units of unknown kind '{kind}'")
             elif n > extra.count:
                 out.append(f"{owner} has {n} {kind}, the card prints {extra.count}")
-    ids = [u["id"] for u in s.units]
-    if len(ids) != len(set(ids)):
+    if len({u["id"] for u in s.units}) != len(s.units):
         out.append("two units share an id")
+    bad = [loc for loc in {u["loc"] for u in s.units} if not _valid_place(game, loc)]
     for u in s.units:
-        if not _valid_place(game, u["loc"]):
+        if u["loc"] in bad:
             out.append(f"unit #{u['id']} is at an impossible place '{u['loc']}'")
     return out
 
 
 def _valid_place(game: "Game", loc: str) -> bool:
     players = game.s.players
-    if game.is_area(loc) or loc == "pool":
+    if loc in game.layout.areas or loc == "pool":
         return True
     if loc.startswith("captured:"):
         return loc[9:] in players
@@ -101,14 +113,16 @@ def elder_sign_violations(game: "Game") -> list[str]:
     """Elder signs are conserved: bag + face down + revealed = the ruleset's printed mix."""
     s = game.s
     mix = game.ruleset.get("elder-signs", DEFAULT_ELDER_SIGNS)
-    printed = Counter({int(v): int(n) for v, n in mix.items()})
+    printed = {int(v): int(n) for v, n in mix.items()}
     total = sum(v * n for v, n in printed.items())
-    tiles = Counter(s.es_bag) + Counter(x for v in s.elder_signs.values() for x in v)
     out = []
-    over = tiles - printed
+    tiles = list(s.es_bag)
+    for v in s.elder_signs.values():
+        tiles += v
+    over = {v: tiles.count(v) - printed.get(v, 0) for v in set(tiles) if tiles.count(v) > printed.get(v, 0)}
     if over:
         out.append(f"elder signs {dict(sorted(over.items()))} exist beyond the printed mix {dict(sorted(printed.items()))}")
-    held = sum(s.es_bag) + sum(sum(v) for v in s.elder_signs.values()) + sum(s.revealed.values())
+    held = sum(tiles) + sum(s.revealed.values())
     if held != total:
         out.append(f"elder signs worth {held} are in the bag, face down or revealed; the printed mix is worth {total}")
     return out
