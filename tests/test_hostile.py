@@ -105,3 +105,11 @@ def test_necro_play_reports_the_trigger_loop_in_one_line(capsys: pytest.CaptureF
     err = capsys.readouterr().err.strip()
     assert code == 1
     assert err.startswith("necro: error: RuleError: " + CYCLE) and "\n" not in err
+
+
+@pytest.mark.parametrize("value", ["{a: 1}", "[1, 2]", "42", "true"])
+def test_a_kind_of_the_wrong_type_is_a_finding_not_a_crash(tmp_path: Path, value: str) -> None:
+    # found by benchmarks/fuzz_content.py (swap-type on tokens/dark-tower.yaml): 'unhashable type: dict'
+    (tmp_path / "t.yaml").write_text(f"id: x\nkind: {value}\nname: X\n")
+    found = _findings(tmp_path)
+    assert len(found) == 1 and found[0].startswith("t.yaml:2:7: unknown-kind: unknown kind ")
