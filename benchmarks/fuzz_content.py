@@ -312,6 +312,7 @@ class Figures:
     games_started_with_errors: int = 0
     by_kind: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    game_error_samples: list[str] = field(default_factory=list)   # content the validator let through
 
     def line(self) -> str:
         return (f"{self.tried} mutations tried ({self.unchanged} left the file unchanged), "
@@ -385,6 +386,7 @@ def check_tree(root: Path, rel: str, fig: Figures, play_decisions: int, seed: in
         checker.detach()
     except (GameError, InvariantError) as exc:
         fig.game_errors += 1
+        fig.game_error_samples.append(f"{where}: {exc}")
         if "\n" in str(exc):
             fig.problems.append(f"{where}: a game error of several lines: {exc}")
     except Exception as exc:  # noqa: BLE001
@@ -441,6 +443,10 @@ def main(argv: list[str] | None = None) -> int:
     print("by kind: " + ", ".join(f"{k} {v}" for k, v in fig.by_kind.items()))
     for p in fig.problems[:30]:
         print("  " + p)
+    if fig.game_error_samples:
+        print("rule errors in games on mutated content the validator accepted (candidates for load-time checks):")
+        for p in fig.game_error_samples[:15]:
+            print("  " + p[:300])
     return 1 if fig.crashes or fig.bad_findings or fig.games_started_with_errors else 0
 
 
