@@ -229,3 +229,20 @@ def test_a_game_loaded_from_a_save_is_checked_from_where_it_was_saved(basic: Con
     assert checker.check() == [] and checker.events > 0
     loaded.s.doom["red"] += 1                                # Doom with no event is still caught
     _only(checker.check(), "red has")
+
+
+def test_necro_play_check_runs_the_event_checker(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from interpreter.engine import invariants
+    from tools.cli import main
+    seen: list[int] = []
+    real = invariants.Checker.on_event
+
+    def counting(self: Checker, event: dict[str, Any]) -> None:
+        seen.append(event["seq"])
+        real(self, event)
+
+    monkeypatch.setattr(invariants.Checker, "on_event", counting)
+    assert main(["play", "--ruleset", "duel", "--seed", "3", "--quiet", "--check"]) == 0
+    assert capsys.readouterr().out.startswith(("winner:", "shared victory:", "humanity wins"))
+    assert len(seen) > 100 and seen == sorted(seen)

@@ -91,7 +91,7 @@ class RandomPlay(RuleBasedStateMachine):
 
 SMALL = settings(max_examples=10, stateful_step_count=25, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-LARGE = settings(max_examples=80, stateful_step_count=80, deadline=None,
+LARGE = settings(max_examples=50, stateful_step_count=60, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
