@@ -113,3 +113,18 @@ def test_a_kind_of_the_wrong_type_is_a_finding_not_a_crash(tmp_path: Path, value
     (tmp_path / "t.yaml").write_text(f"id: x\nkind: {value}\nname: X\n")
     found = _findings(tmp_path)
     assert len(found) == 1 and found[0].startswith("t.yaml:2:7: unknown-kind: unknown kind ")
+
+
+def test_a_rule_error_while_setting_up_refuses_the_game_in_one_line(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+    shutil.copytree(LOOP, tmp_path / "c")
+    m = tmp_path / "c" / "map.yaml"
+    m.write_text(m.read_text().replace("starts: [pong]", "starts: []"))      # pong has no start area
+    c = load_content([tmp_path / "c"], builtin=False).require_ok()
+    with pytest.raises(GameError, match="^the game cannot start: faction 'pong' has no start area"):
+        Game(c, "test-loop", ["ping", "pong"], 1)
+    assert main(["play", "--content-dir", str(tmp_path / "c"), "--ruleset", "test-loop",
+                 "--factions", "ping,pong", "--quiet"]) == 1
+    assert capsys.readouterr().err.strip() == ("necro: error: the game cannot start: faction 'pong' has no start "
+                                               "area on map layout 'loopland'")
