@@ -1,61 +1,135 @@
-"""Play many seeded random games and count failures (must be 0), with games/s.
+"""Play many seeded random games with every invariant checked, and count violations (must be 0).
 
     python benchmarks/soak.py --ruleset duel --games 1000
-    python benchmarks/soak.py --ruleset multiplayer --players 4 --games 100 --expansions azathoth
+    python benchmarks/soak.py --ruleset all --games 10000        # rulesets, player counts and factions mixed
+    python benchmarks/soak.py --ruleset all --games 500 --expansions independents,azathoth
+
+With `--ruleset all` each seed picks its ruleset, player count, factions and seating from the seed
+(`setup_for`), so a failure names a seed that reproduces it alone. Invariants are checked after
+every logged event (conservation, Power, gates, Doom accounting) and after every decision (all).
 """
 from __future__ import annotations
 
 import argparse
+import random
+import sys
 import time
 from collections import Counter
+from itertools import combinations
+from pathlib import Path
+from typing import Any
 
-from interpreter.content import load_content
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.play import run_game
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from interpreter.content import load_content  # noqa: E402
+from interpreter.content.build import Content  # noqa: E402
+from interpreter.engine.agents import RandomAgent  # noqa: E402
+from interpreter.engine.game import Game  # noqa: E402
+from interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
+from interpreter.engine.play import run_game  # noqa: E402
+
+CORE = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
+DUEL = ["sleeper", "wind-rider"]
+
+
+def all_setups() -> list[tuple[str, tuple[str, ...]]]:
+    """Every ruleset and faction combination (seating aside): the Duel's pair, every two-player
+    pair of the core four, and every 3-, 4- and 5-faction set of all six for the multiplayer game."""
+    out: list[tuple[str, tuple[str, ...]]] = [("duel", tuple(DUEL))]
+    out += [("two-player", pair) for pair in combinations(CORE, 2)]
+    out += [("multiplayer", combo) for n in (3, 4, 5) for combo in combinations(CORE + DUEL, n)]
+    return out
+
+
+SETUPS = all_setups()
+
+
+def setup_for(seed: int, ruleset: str = "all") -> tuple[str, list[str]]:
+    """The ruleset and seating a seed plays in a mixed soak: ruleset first (evenly), then a
+    combination of that ruleset, then a shuffled seating."""
+    r = random.Random(seed)
+    rulesets = sorted({s[0] for s in SETUPS}) if ruleset == "all" else [ruleset]
+    rs = r.choice(rulesets)
+    combo = list(r.choice([s[1] for s in SETUPS if s[0] == rs]))
+    r.shuffle(combo)
+    return rs, combo
 
 
 def soak(ruleset: str, games: int, players: int | None = None, factions: list[str] | None = None,
-         seed0: int = 0, check: bool = True, expansions: list[str] | None = None) -> dict[str, object]:
-    content = load_content(expansions=list(expansions or [])).require_ok()   # the base game unless named
-    rs = content.model.rulesets[ruleset]
-    n = players or rs.get("players")[0]
-    seats = factions or rs.get("default-factions", {})[str(n)]
+         seed0: int = 0, check: bool = True, content: Content | None = None,
+         progress: int = 0, every_event: bool = True, expansions: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Play `games` seeded random games; `ruleset` may be 'all' (mixed by seed). With `check`,
+    invariants are checked after every decision, and after every logged event unless not `every_event`."""
+    content = content or load_content(expansions=list(expansions)).require_ok()   # the base game unless named
     failures: list[str] = []
+    violations = 0
     outcomes: Counter[str] = Counter()
-    decisions = 0
+    setups: Counter[str] = Counter()
+    decisions = states = events = 0
     t = time.perf_counter()
-    for seed in range(seed0, seed0 + games):
+    for k, seed in enumerate(range(seed0, seed0 + games)):
+        if ruleset == "all" and not factions:
+            rs, seats = setup_for(seed)
+        else:
+            rs = ruleset
+            n = players or content.model.rulesets[rs].get("players")[0]
+            seats = list(factions or content.model.rulesets[rs].get("default-factions", {})[str(n)])
+        setups[f"{rs}/{len(seats)}"] += 1
+        checker = None
         try:
-            g = Game(content, ruleset, list(seats), seed)
-            run_game(g, {p: RandomAgent(seed * 13 + i) for i, p in enumerate(seats)}, check=check)
-            decisions += len(g.choices)
+            g = Game(content, rs, list(seats), seed)
+            checker = Checker(g, every_event=every_event) if check else None
+            run_game(g, {p: RandomAgent(seed * 13 + i) for i, p in enumerate(seats)}, check=checker or False)
             w = g.winner()
             outcomes["humanity" if not w else "shared" if len(w) > 1 else "single"] += 1
+        except InvariantError as exc:
+            violations += 1
+            failures.append(f"seed {seed} ({rs}: {','.join(seats)}): invariant: {exc}")
         except Exception as exc:  # noqa: BLE001 - a soak reports every failure
-            failures.append(f"seed {seed}: {type(exc).__name__}: {exc}")
+            failures.append(f"seed {seed} ({rs}: {','.join(seats)}): {type(exc).__name__}: {exc}")
+        finally:
+            if checker is not None:
+                checker.detach()
+                states += checker.states
+                events += checker.events
+        decisions += len(g.choices) if "g" in locals() else 0
+        if progress and (k + 1) % progress == 0:
+            dt = time.perf_counter() - t
+            print(f"  {k + 1} games, {len(failures)} failures, {states} states checked, "
+                  f"{(k + 1) / dt:.1f} games/s", flush=True)
     dt = time.perf_counter() - t
-    return {"games": games, "failures": failures, "outcomes": dict(outcomes), "seconds": dt,
-            "games_per_s": games / dt, "decisions": decisions}
+    return {"games": games, "failures": failures, "violations": violations, "outcomes": dict(outcomes),
+            "setups": dict(sorted(setups.items())), "seconds": dt, "games_per_s": games / dt,
+            "decisions": decisions, "states_checked": states, "events_checked": events}
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--ruleset", default="duel")
+def summary(r: dict[str, Any], ruleset: str, check: bool = True, every_event: bool = True) -> str:
+    how = ("checked after every logged event and decision" if every_event else "checked after every decision") \
+        if check else "off"
+    return (f"{r['games']} random {ruleset} games (invariants {how}): "
+            f"{r['violations']} violations, {len(r['failures'])} failures, "
+            f"{r['states_checked']} states checked ({r['events_checked']} after events, {r['decisions']} decisions), "
+            f"{r['games_per_s']:.1f} games/s, outcomes {r['outcomes']}, setups {r['setups']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--ruleset", default="duel", help="a ruleset id, or 'all' to mix rulesets, player counts and factions")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", type=int)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--progress", type=int, default=0, help="print a progress line every N games")
     ap.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
-    ap.add_argument("--expansions", default="", help="comma list of expansions to enable (default: none)")
-    a = ap.parse_args()
-    exps = [e for e in a.expansions.split(",") if e]
-    r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check, expansions=exps)
-    print(f"{r['games']} random {a.ruleset} games{' with ' + ', '.join(exps) if exps else ''} (invariants {'off' if a.no_check else 'checked after every decision'}): "
-          f"{len(r['failures'])} failures, outcomes {r['outcomes']}, "
-          f"{r['games_per_s']:.1f} games/s, {r['decisions']} decisions")
+    ap.add_argument("--decisions-only", action="store_true", help="check after every decision, not every event")
+    ap.add_argument("--expansions", default="", help="comma list of expansions to enable (default: the base game)")
+    a = ap.parse_args(argv)
+    r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check, progress=a.progress,
+             every_event=not a.decisions_only, expansions=tuple(e for e in a.expansions.split(",") if e))
+    print(summary(r, a.ruleset, not a.no_check, not a.decisions_only))
     for f in r["failures"][:20]:
         print("  " + f)
+    return 1 if r["failures"] else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

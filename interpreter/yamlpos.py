@@ -16,7 +16,8 @@ import yaml
 from .diagnostics import Pos, Report
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
-MAX_NODES = 200_000
+MAX_NODES = 200_000        # values after aliases are expanded
+MAX_SOURCE_NODES = 20_000  # nodes written in one file (the largest content file has about 600)
 MAX_DEPTH = 64
 
 PathKey = tuple[object, ...]
@@ -67,11 +68,52 @@ class Positions:
 
 
 class _Budget(Exception):
-    pass
+    def __init__(self, message: str, mark: yaml.Mark | None = None) -> None:
+        super().__init__(message)
+        self.mark = mark
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """A SafeLoader that stops composing as soon as a file holds too many nodes or nests too
+    deeply, so a huge or deep file costs little time and memory before it is refused."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._nodes = 0
+        self._nesting = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node:  # type: ignore[override]
+        self._nodes += 1
+        if self._nodes > MAX_SOURCE_NODES:
+            raise _Budget(f"more than {MAX_SOURCE_NODES} values written in one file", self.peek_event().start_mark)
+        if self._nesting >= MAX_DEPTH:
+            raise _Budget(f"nested deeper than {MAX_DEPTH} levels", self.peek_event().start_mark)
+        self._nesting += 1
+        try:
+            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        finally:
+            self._nesting -= 1
 
 
 def _pos(path: str, mark: yaml.Mark) -> Pos:
     return Pos(path, mark.line + 1, mark.column + 1)
+
+
+def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
+    """How many values `node` becomes once aliases are expanded (each anchored node sized once,
+    so an alias bomb is measured without being expanded)."""
+    key = id(node)
+    if memo.get(key) == -1:
+        raise _Budget("an anchor is used inside itself (a recursive alias)", node.start_mark)
+    if key not in memo:
+        memo[key] = -1   # being sized
+        if isinstance(node, yaml.MappingNode):
+            memo[key] = 1 + sum(_expanded_size(v, memo) for _, v in node.value)
+        elif isinstance(node, yaml.SequenceNode):
+            memo[key] = 1 + sum(_expanded_size(v, memo) for v in node.value)
+        else:
+            memo[key] = 1
+    return memo[key]
 
 
 def _convert(node: yaml.Node, key: PathKey, positions: Positions, report: Report,
@@ -142,7 +184,10 @@ def load_text(text: str, path: str, report: Report) -> tuple[Any, Positions] | N
     """Parse one YAML document; report problems with positions. None when unusable."""
     positions = Positions(path)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yaml.compose(text, Loader=_BoundedLoader)
+    except _Budget as exc:
+        report.error(_pos(path, exc.mark) if exc.mark else Pos(path), "yaml-too-large", f"YAML too large: {exc}")
+        return None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = _pos(path, mark) if mark else Pos(path)
@@ -159,9 +204,12 @@ def load_text(text: str, path: str, report: Report) -> tuple[Any, Positions] | N
         report.error(Pos(path), "empty-file", "the file holds no YAML document")
         return None
     try:
+        if _expanded_size(node, {}) > MAX_NODES:
+            raise _Budget(f"more than {MAX_NODES} values (an alias bomb?)")
         data = _convert(node, (), positions, report, [0], 0)
     except _Budget as exc:
-        report.error(_pos(path, node.start_mark), "yaml-too-large", f"YAML too large: {exc}")
+        mark = exc.mark or node.start_mark
+        report.error(_pos(path, mark), "yaml-too-large", f"YAML too large: {exc}")
         return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)

@@ -25,6 +25,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the soak / fuzz / property figures (games, states checked, mutations, violations)."""
+    from tests.figures import lines
+    found = lines()
+    if found:
+        terminalreporter.write_sep("-", "reliability figures")
+        for line in found:
+            terminalreporter.write_line(line)
+
+
 @pytest.fixture(scope="session")
 def basic() -> Content:
     return load_content([BASIC], builtin=False).require_ok()

@@ -8,11 +8,12 @@ from itertools import combinations
 
 import pytest
 
-from benchmarks.soak import soak
+from benchmarks.soak import SETUPS, setup_for, soak
 from interpreter.content import load_content
 from interpreter.engine.agents import HeuristicAgent, RandomAgent
 from interpreter.engine.game import Game
 from interpreter.engine.play import run_game
+from tests.figures import add
 
 CORE = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
 
@@ -45,23 +46,51 @@ def test_four_and_five_players(content, fifth: str) -> None:  # noqa: ANN001
     _play(content, "multiplayer", CORE + [fifth], 6, HeuristicAgent)
 
 
+def _record(r: dict) -> None:  # noqa: ANN001 - the soak's result
+    add("soak (random games, invariants after every event and decision)", games=r["games"],
+        states_checked=r["states_checked"], violations=r["violations"], failures=len(r["failures"]))
+
+
 def test_duel_random_games_all_have_winners() -> None:
     r = soak("duel", 40, seed0=500)
+    _record(r)
     assert r["failures"] == []
     assert set(r["outcomes"]) <= {"single", "shared"}   # the Duel needs no six spellbooks
-    print(f"\nduel soak: {r['games']} games, {r['games_per_s']:.1f} games/s, outcomes {r['outcomes']}")
+
+
+def test_mixed_soak_across_rulesets_player_counts_and_factions() -> None:
+    r = soak("all", 30, seed0=100)
+    _record(r)
+    assert r["failures"] == [] and r["violations"] == 0
+    assert r["states_checked"] > r["decisions"] > 0           # events are checked, not only decisions
+    assert {k.split("/")[0] for k in r["setups"]} == {"duel", "two-player", "multiplayer"}
+
+
+def test_mixed_soak_seeds_pick_every_setup_and_are_repeatable() -> None:
+    picked = {(rs, frozenset(f)) for rs, f in (setup_for(seed) for seed in range(1000))}
+    assert picked == {(rs, frozenset(f)) for rs, f in SETUPS}   # all 48 combinations
+    assert setup_for(12345) == setup_for(12345)
 
 
 @pytest.mark.slow
 def test_duel_thousand_random_games() -> None:
     r = soak("duel", 1000, seed0=1000)
+    _record(r)
     assert r["failures"] == [] and set(r["outcomes"]) <= {"single", "shared"}
 
 
 @pytest.mark.slow
 def test_four_player_thousand_random_games() -> None:
     r = soak("multiplayer", 1000, players=4, seed0=2000)
+    _record(r)
     assert r["failures"] == []
+
+
+@pytest.mark.slow
+def test_mixed_thousand_random_games() -> None:
+    r = soak("all", 1000, seed0=50_000)
+    _record(r)
+    assert r["failures"] == [] and r["violations"] == 0
 
 
 def test_declining_an_ability_for_a_battle_keeps_its_other_effects() -> None:

@@ -26,7 +26,7 @@ CASES = [
     ("map-disconnected", "tests/bad/map-disconnected/m.yaml:13:11: error: layout 'islands' is not connected: cannot reach z from 'x' [adjacency-disconnected]"),
     ("duplicate-key", "tests/bad/duplicate-key/f.yaml:4:1: error: duplicate key 'name' [yaml-duplicate-key]"),
     ("alias-bomb", "tests/bad/alias-bomb/bomb.yaml:1:1: error: YAML too large: more than 200000 values (an alias bomb?) [yaml-too-large]"),
-    ("deep-nesting", "tests/bad/deep-nesting/deep.yaml:1:1: error: YAML too large: nested deeper than 64 levels [yaml-too-large]"),
+    ("deep-nesting", "tests/bad/deep-nesting/deep.yaml:4:70: error: YAML too large: nested deeper than 64 levels [yaml-too-large]"),
     ("unknown-kind", "tests/bad/unknown-kind/f.yaml:1:7: error: unknown kind 'factoin' (did you mean 'faction'?); one of: faction, loyalty-card, map, neutral-spellbook, neutral-unit, ruleset, token [unknown-kind]"),
 ]
 

@@ -1,5 +1,6 @@
 """Property tests: random and mutated YAML or effect text never crashes the validator, and
-every finding it makes carries a position in a file."""
+every finding it makes carries a position in a file; seeded mutations of every real content file
+(benchmarks/fuzz_content.py) are reported with positions and never start a game."""
 from __future__ import annotations
 
 import io
@@ -8,7 +9,15 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import random
+
+import pytest
+
+from benchmarks.fuzz_content import MUTATIONS, fuzz, mutate
+from interpreter import paths
 from interpreter.content import load_content
+from tests.figures import add
+from tools.cli import main
 from interpreter.diagnostics import Report
 from interpreter.effects.parser import EffectSyntaxError, parse
 
@@ -66,3 +75,57 @@ def test_report_collects_instead_of_raising() -> None:
     out = io.StringIO()
     print("x", file=out)
     assert out.getvalue() == "x\n"
+
+
+# ---- seeded mutations of the real content tree -------------------------------------------------------------
+CONTENT_FILES = sorted(paths.content_dir().rglob("*.yaml"))
+
+
+def _check_figures(fig, n: int) -> None:  # noqa: ANN001
+    add("content fuzz (mutated copies of every content file)", mutations_tried=fig.tried, refused=fig.with_errors,
+        findings=fig.findings, still_valid=fig.valid, games_played=fig.games_played, crashes=fig.crashes,
+        findings_without_position=fig.bad_findings, games_started_with_errors=fig.games_started_with_errors)
+    assert fig.problems == []
+    assert fig.crashes == 0 and fig.bad_findings == 0 and fig.games_started_with_errors == 0
+    assert fig.tried == n
+    # the mutations do break things (not always: expansion cards have many optional keys to drop)
+    assert fig.with_errors >= (fig.tried - fig.unchanged) // 3
+
+
+def test_every_mutation_kind_on_every_content_file_is_reported_and_refused() -> None:
+    n = len(CONTENT_FILES) * len(MUTATIONS)                       # each kind once on each file
+    fig = fuzz(n, seed=1, play_decisions=30)
+    assert set(fig.by_kind) == set(MUTATIONS) and len(set(fig.by_kind.values())) == 1
+    _check_figures(fig, n)
+
+
+@pytest.mark.slow
+def test_a_thousand_content_mutations() -> None:
+    fig = fuzz(1000, seed=2, play_decisions=100)
+    _check_figures(fig, 1000)
+
+
+def test_the_fuzzers_parse_cache_changes_no_finding() -> None:
+    only = ["factions/sleeper.yaml"]
+    cached = fuzz(4, seed=3, play_decisions=0, only=only)
+    cold = fuzz(4, seed=3, play_decisions=0, cache=False, only=only)
+    assert (cached.with_errors, cached.findings, cached.valid) == (cold.with_errors, cold.findings, cold.valid)
+
+
+@pytest.mark.parametrize("kind", ["misspell-reference", "swap-type", "garble-effect"])
+def test_necro_play_refuses_a_mutated_faction_layered_over_the_content(tmp_path: Path, kind: str,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    text = (paths.content_dir() / "factions" / "sleeper.yaml").read_text(encoding="utf-8")
+    for seed in range(50):                                        # the first seed whose mutation is an error
+        new = mutate(text, kind, random.Random(seed))
+        (tmp_path / "sleeper.yaml").write_text(new or text, encoding="utf-8")
+        if load_content([tmp_path]).report.errors:
+            break
+    else:
+        pytest.fail(f"no {kind} mutation made an error")
+    code = main(["play", "--content-dir", str(tmp_path), "--ruleset", "duel", "--quiet"])
+    out = capsys.readouterr()
+    assert code == 1 and out.out == ""                           # refused: no game, no result line
+    lines = out.err.strip().splitlines()
+    assert lines and all(str(tmp_path / "sleeper.yaml") in l or "sleeper.yaml:" in l for l in lines)
+    assert all(l.split(":")[1].isdigit() and l.split(":")[2].isdigit() for l in lines)

@@ -163,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "default: every playable one whose faction is not playing")
     pl.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
     pl.add_argument("--quiet", action="store_true", help="print only the result line")
-    pl.add_argument("--check", action="store_true", help="verify the engine's invariants after every decision")
+    pl.add_argument("--check", action="store_true", help="verify the engine's invariants after every logged event and every decision")
     r = sub.add_parser("replay", help="replay a game log and print its result")
     r.add_argument("file")
     r.add_argument("--upto", type=int, help="stop after this many choices")

@@ -23,7 +23,8 @@ class Document:
 
     @property
     def kind(self) -> str | None:
-        return self.data.get("kind") if isinstance(self.data, dict) else None
+        v = self.data.get("kind") if isinstance(self.data, dict) else None
+        return v if isinstance(v, str) else None
 
     @property
     def id(self) -> str | None:

@@ -54,7 +54,7 @@ def check(doc: Document, report: Report) -> bool:
         report.error(doc.pos(), "not-a-mapping", "a content file must be a mapping with a 'kind' key")
         return False
     kind = doc.data.get("kind")
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         report.error(doc.pos("kind") if "kind" in doc.data else doc.pos(), "unknown-kind",
                      f"unknown kind {kind!r}{did_you_mean(str(kind), KINDS)}; one of: {', '.join(sorted(KINDS))}"
                      if kind is not None else "missing key 'kind'")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Generator, Iterable
+from typing import Any, Callable, Generator, Iterable
 
 from ..content.model import Ability, ContentModel, Faction, Layout, Requirement, Ruleset, UnitType
 from ..effects.compiler import RuleError
@@ -21,6 +21,25 @@ BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assi
                   "after-assignment", "retreats"}
 
 
+def trigger_loop(abilities: list[str], windows: list[str]) -> str:
+    """The error for effects that trigger each other without end: the chain of abilities that
+    opened the nested windows, shortened to its first repeat of the cycle."""
+    chain = abilities or [f"window {w}" for w in windows]
+    n = len(chain)
+    for period in range(1, n // 2 + 1):
+        start = n - period
+        while start > 0 and chain[start - 1] == chain[start - 1 + period]:
+            start -= 1
+        if n - start >= 2 * period:   # the tail repeats at least twice with this period
+            shown = chain[:start] + chain[start:start + period] + [chain[start]]
+            break
+    else:
+        shown = chain[-8:]
+    what = "ability " if abilities else ""
+    return (f"trigger loop: {what}{' -> '.join(shown)} -> ... "
+            f"(stopped at the limit of {MAX_WINDOW_DEPTH} nested windows)")
+
+
 class GameCore:
     content: ContentModel
     ruleset: Ruleset
@@ -29,8 +48,14 @@ class GameCore:
     log: list[dict[str, Any]]
 
     def _init_core(self) -> None:
-        self._depth: list[str] = []
+        self._depth: list[str] = []   # the timing windows open now, outermost first
+        self._chain: list[str] = []   # the abilities running now, outermost first
         self._forced_dice: list[int] | None = None
+        self._event_hook: Callable[[dict[str, Any]], None] | None = None
+
+    def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
+        """Call `hook(event)` after every logged event (checking mode); None switches it off."""
+        self._event_hook = hook
 
     # ---- content lookups --------------------------------------------------------------------
     def faction(self, player: str) -> Faction:
@@ -85,7 +110,10 @@ class GameCore:
     # ---- log ----------------------------------------------------------------------------------
     def emit(self, type_: str, **fields: Any) -> None:
         self.s.seq += 1
-        self.log.append({"seq": self.s.seq, "type": type_, **fields})
+        event = {"seq": self.s.seq, "type": type_, **fields}
+        self.log.append(event)
+        if self._event_hook is not None:
+            self._event_hook(event)
 
     # ---- decisions ---------------------------------------------------------------------------
     def ask(self, player: str, kind: str, options: Iterable[str], prompt: str, **context: Any) -> Gen:
@@ -338,7 +366,11 @@ class GameCore:
             self.s.memory.setdefault("once", []).append(k)
         self.emit("ability", player=player, ability=ab.key, name=ab.name)
         if ab.effect is not None:
-            yield from ab.effect(ctx)
+            self._chain.append(f"{ab.key} ({ab.window})")
+            try:
+                yield from ab.effect(ctx)
+            finally:
+                self._chain.pop()
 
     def turn_order(self) -> list[str]:
         active = self.s.step.get("player")
@@ -353,7 +385,7 @@ class GameCore:
         which also fixes their order; mandatory ones run without asking.
         """
         if len(self._depth) >= MAX_WINDOW_DEPTH:
-            raise RuleError("effects trigger each other without end: " + " -> ".join(self._depth[-8:] + [name]))
+            raise RuleError(trigger_loop(self._chain, self._depth + [name]))
         self._depth.append(name)
         try:
             for ab in self.ruleset.abilities:

@@ -86,7 +86,10 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             if self.content.loyalty_cards:
                 self.emit("independents", cards=list(self.independents), left_out=left_out)
         self._checkpoint()
-        self._start()
+        try:
+            self._start()
+        except (RuleError, RecursionError) as exc:
+            raise GameError(f"the game cannot start: {exc}") from exc
 
     def _refuse_unknown(self, factions: list[str]) -> None:
         for f in factions:
@@ -132,7 +135,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         self.s = State.from_text(text)
         del self.log[n:]
         self._forced_dice = list(dice) if dice is not None else None
-        self._depth = []
+        self._depth, self._chain = [], []
         saved = list(self._turn)
         self._gen = self.run_steps()
         self._advance(None, first=True)

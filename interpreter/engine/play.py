@@ -5,15 +5,16 @@ from typing import Any, Callable
 
 from .agents import ScriptExhausted
 from .game import Game
+from .invariants import Checker
 
 MAX_DECISIONS = 200_000
 
 
 def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], None] | None = None,
-             max_decisions: int = MAX_DECISIONS, check: bool = False) -> Game:
+             max_decisions: int = MAX_DECISIONS, check: bool | Checker = False) -> Game:
     """Ask each decision's player's agent until the game ends (bounded); `check` verifies the
-    invariants after every decision."""
-    from .invariants import checked_apply
+    invariants after every logged event and every decision (pass a Checker to read its counts)."""
+    checker = check if isinstance(check, Checker) else Checker(game) if check else None
     for a in agents.values():
         if hasattr(a, "observe"):
             a.observe(game)
@@ -21,8 +22,8 @@ def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], N
     while game.pending is not None:
         d = game.pending
         ans = agents[d.player].choose(d.player, d.options, d)
-        if check:
-            checked_apply(game, ans)
+        if checker is not None:
+            checker.apply(ans)
         else:
             game.apply(ans)
         n += 1
@@ -30,6 +31,8 @@ def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], N
             on_decision(game)
         if n > max_decisions:
             raise RuntimeError(f"game did not finish within {max_decisions} decisions")
+    if checker is not None and checker is not check:
+        checker.detach()
     return game
 
 
