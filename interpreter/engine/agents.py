@@ -45,6 +45,17 @@ class HeuristicAgent:
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return 0.0
 
+    def _ends_the_game_lost(self, player: str) -> bool:
+        """Whether a ritual now would end the game (the marker reaching the end of the track)
+        while this player could not win: it lacks the six spellbooks a win needs."""
+        g = self.game
+        try:
+            last = g.s.ritual + 1 >= len(g.ritual_track())
+            needs_six = bool(g.ruleset.get("victory", {}).get("six-spellbooks", False))
+            return last and needs_six and len(g.s.spellbooks.get(player, [])) < 6
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return False
+
     def _battle_odds(self, player: str, option: str) -> float:
         g = self.game
         words = option.split()
@@ -64,6 +75,8 @@ class HeuristicAgent:
             if option == "ritual":
                 gates = len(g.s.controlled_gates(player)) if g is not None else 0
                 late = g is not None and g.s.round >= 3
+                if g is not None and self._ends_the_game_lost(player):
+                    return -5
                 return 80 if gates >= 3 or (late and gates >= 1) else -5
             return 10 if option != "done" else 0
         if d.kind == "action":

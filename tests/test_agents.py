@@ -1,0 +1,43 @@
+"""The heuristic bot's judgement where it shapes whole games (seeded bot games are what balance
+reports are built from)."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.content.build import Content
+from interpreter.engine.agents import HeuristicAgent
+from interpreter.engine.decisions import Decision
+from interpreter.engine.game import Game
+
+FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
+
+
+def _ritual_score(g: Game, player: str) -> float:
+    bot = HeuristicAgent(1)
+    bot.observe(g)
+    return bot.score(player, "ritual", Decision(player, "doom", ("ritual", "done"), "Doom Phase"))
+
+
+@pytest.mark.parametrize("books, wanted", [(5, False), (6, True)])
+def test_no_ritual_that_ends_a_game_the_bot_cannot_win(base_game: Content, books: int, wanted: bool) -> None:
+    g = Game(base_game, "multiplayer", FACTIONS, seed=1)
+    g.s.round = 4
+    g.s.ritual = len(g.ritual_track()) - 1            # the next ritual ends the game
+    g.s.spellbooks["great-cthulhu"] = [b for b in g.faction("great-cthulhu").spellbooks][:books]
+    assert g.s.controlled_gates("great-cthulhu")      # it has a gate: otherwise a ritual is worth it
+    assert (_ritual_score(g, "great-cthulhu") > 0) is wanted
+
+
+def test_a_ritual_earlier_on_the_track_is_still_worth_it(base_game: Content) -> None:
+    g = Game(base_game, "multiplayer", FACTIONS, seed=1)
+    g.s.round = 4
+    g.s.ritual = len(g.ritual_track()) - 2
+    assert _ritual_score(g, "great-cthulhu") > 0
+
+
+def test_without_the_six_spellbook_condition_the_last_ritual_is_fine(base_game: Content) -> None:
+    g = Game(base_game, "duel", ["sleeper", "wind-rider"], seed=1)   # the Duel wins on Doom alone
+    g.s.round = 4
+    g.s.ritual = len(g.ritual_track()) - 1
+    p = next(p for p in g.s.players if g.s.controlled_gates(p))
+    assert _ritual_score(g, p) > 0
