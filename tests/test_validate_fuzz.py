@@ -69,6 +69,14 @@ def test_effect_parser_raises_only_syntax_errors_with_positions(text: str) -> No
         assert exc.line >= 1 and exc.col >= 1 and exc.message
 
 
+def test_an_error_that_trips_larks_example_matcher_is_still_a_syntax_error() -> None:
+    # found by benchmarks/fuzz_content.py: lark 1.3's match_examples raised TypeError ('%d' of a
+    # ParserState) for an error state shared with an example that accepts other tokens
+    with pytest.raises(EffectSyntaxError) as err:
+        parse("f(a, g(b) not", start="expr_start")
+    assert err.value.line == 1 and err.value.col >= 1 and "unexpected" in err.value.message
+
+
 def test_report_collects_instead_of_raising() -> None:
     r = Report()
     assert not r.items and not r.errors
