@@ -136,3 +136,11 @@ def test_necro_play_refuses_a_mutated_faction_layered_over_the_content(tmp_path:
     lines = out.err.strip().splitlines()
     assert lines and all(str(tmp_path / "sleeper.yaml") in l or "sleeper.yaml:" in l for l in lines)
     assert all(l.split(":")[1].isdigit() and l.split(":")[2].isdigit() for l in lines)
+
+
+def test_a_finding_that_quotes_text_of_several_lines_is_one_line() -> None:
+    # found by benchmarks/fuzz_content.py --seed 11 (mutation 547): a stray '|' in maps/extinction.yaml
+    # turned its 'incomplete' text into a block, and the warning quoting it spanned lines
+    fig = fuzz(1, seed=11, first=547, play_decisions=0)
+    assert fig.by_kind == {"break-syntax": 1} and fig.valid == 1
+    assert fig.bad_findings == 0 and fig.problems == []
