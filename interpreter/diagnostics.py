@@ -57,6 +57,11 @@ class ContentError(Exception):
         super().__init__("\n".join(d.render() for d in self.diagnostics))
 
 
+def _one_line(message: str) -> str:
+    """A finding is one line: text quoted from content (which may span lines) is joined."""
+    return " ".join(message.split()) if "\n" in message or "\r" in message else message
+
+
 class Report:
     """Collects diagnostics instead of stopping at the first one."""
 
@@ -64,10 +69,10 @@ class Report:
         self.items: list[Diagnostic] = []
 
     def error(self, pos: Pos, code: str, message: str, logical: str = "") -> None:
-        self.items.append(Diagnostic(pos.path, pos.line, pos.col, "error", code, message, logical))
+        self.items.append(Diagnostic(pos.path, pos.line, pos.col, "error", code, _one_line(message), logical))
 
     def warning(self, pos: Pos, code: str, message: str, logical: str = "") -> None:
-        self.items.append(Diagnostic(pos.path, pos.line, pos.col, "warning", code, message, logical))
+        self.items.append(Diagnostic(pos.path, pos.line, pos.col, "warning", code, _one_line(message), logical))
 
     @property
     def errors(self) -> list[Diagnostic]:

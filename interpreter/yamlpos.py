@@ -156,7 +156,14 @@ def _convert(node: yaml.Node, key: PathKey, positions: Positions, report: Report
         col = _block_indent(src, node.start_mark.line + 1, first)
         info_pos = Pos(positions.path, node.start_mark.line + 1, col)
     positions.scalars[key] = ScalarInfo(info_pos, node.style)
-    return yaml.SafeLoader.construct_scalar_value(node)  # type: ignore[attr-defined]
+    try:
+        return yaml.SafeLoader.construct_scalar_value(node)  # type: ignore[attr-defined]
+    except yaml.YAMLError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - PyYAML's constructors fail with bare errors on bad tagged text
+        report.error(here, "yaml-value", f"bad YAML value: {node.value!r} is not a valid {node.tag.rsplit(':', 1)[-1]} "
+                     f"({type(exc).__name__})")
+        return None
 
 
 def _block_indent(buffer: str, line_index: int, first: str) -> int:
@@ -180,6 +187,11 @@ def _construct_scalar_value(node: yaml.ScalarNode) -> Any:
 yaml.SafeLoader.construct_scalar_value = staticmethod(_construct_scalar_value)  # type: ignore[attr-defined]
 
 
+def _first_line(exc: Exception) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 def load_text(text: str, path: str, report: Report) -> tuple[Any, Positions] | None:
     """Parse one YAML document; report problems with positions. None when unusable."""
     positions = Positions(path)
@@ -195,7 +207,7 @@ def load_text(text: str, path: str, report: Report) -> tuple[Any, Positions] | N
         report.error(pos, "yaml-syntax", f"YAML syntax error: {problem}")
         return None
     except yaml.YAMLError as exc:
-        report.error(Pos(path), "yaml-syntax", f"YAML error: {exc}")
+        report.error(Pos(path), "yaml-syntax", f"YAML error: {_first_line(exc)}")
         return None
     except RecursionError:
         report.error(Pos(path), "yaml-too-deep", f"YAML nested too deeply (limit {MAX_DEPTH})")
@@ -213,7 +225,8 @@ def load_text(text: str, path: str, report: Report) -> tuple[Any, Positions] | N
         return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        report.error(_pos(path, mark) if mark else Pos(path), "yaml-value", f"bad YAML value: {exc}")
+        report.error(_pos(path, mark) if mark else Pos(path), "yaml-value",
+                     f"bad YAML value: {getattr(exc, 'problem', None) or _first_line(exc)}")
         return None
     return data, positions
 

@@ -128,3 +128,18 @@ def test_a_rule_error_while_setting_up_refuses_the_game_in_one_line(tmp_path: Pa
                  "--factions", "ping,pong", "--quiet"]) == 1
     assert capsys.readouterr().err.strip() == ("necro: error: the game cannot start: faction 'pong' has no start "
                                                "area on map layout 'loopland'")
+
+
+@pytest.mark.parametrize("value,message", [
+    ("!!binary 10", "bad YAML value: failed to decode base64 data: Incorrect padding"),
+    ("!!timestamp x", "bad YAML value: 'x' is not a valid timestamp (AttributeError)"),   # was a crash
+    ("!!int x", "bad YAML value: 'x' is not a valid int (ValueError)"),
+    ("!!float x", "bad YAML value: 'x' is not a valid float (ValueError)"),
+    ("!!python/object:os.system x", "bad YAML value: could not determine a constructor for the tag"),
+])
+def test_a_bad_tagged_value_is_a_one_line_finding(tmp_path: Path, value: str, message: str) -> None:
+    # found by benchmarks/fuzz_content.py: the base64 error was a finding of four lines
+    (tmp_path / "t.yaml").write_text(f"kind: token\nid: t\nname: T\ncount: {value}\n")
+    found = _findings(tmp_path)
+    assert found and all("\n" not in f for f in found), found
+    assert found[0].startswith("t.yaml:4:8: ") and message in found[0], found

@@ -98,3 +98,15 @@ def test_declining_an_ability_for_a_battle_keeps_its_other_effects() -> None:
     # gate-control modifier, leaving Dark Young on gates they could not control (seed 3472)
     r = soak("multiplayer", 1, players=4, seed0=3472)
     assert r["failures"] == []
+
+
+def test_the_soak_counts_a_broken_invariant_as_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter.engine.core import GameCore
+
+    def silent_doom(self: GameCore, p: str, n: int, why: str = "") -> None:   # Doom with no logged event
+        self.s.doom[p] += max(0, int(n))
+
+    monkeypatch.setattr(GameCore, "gain_doom", silent_doom)
+    r = soak("duel", 2, seed0=500)
+    assert r["violations"] == 2 and len(r["failures"]) == 2
+    assert "Doom but the log accounts for" in r["failures"][0]

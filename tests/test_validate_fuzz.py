@@ -69,6 +69,14 @@ def test_effect_parser_raises_only_syntax_errors_with_positions(text: str) -> No
         assert exc.line >= 1 and exc.col >= 1 and exc.message
 
 
+def test_an_error_that_trips_larks_example_matcher_is_still_a_syntax_error() -> None:
+    # found by benchmarks/fuzz_content.py: lark 1.3's match_examples raised TypeError ('%d' of a
+    # ParserState) for an error state shared with an example that accepts other tokens
+    with pytest.raises(EffectSyntaxError) as err:
+        parse("f(a, g(b) not", start="expr_start")
+    assert err.value.line == 1 and err.value.col >= 1 and "unexpected" in err.value.message
+
+
 def test_report_collects_instead_of_raising() -> None:
     r = Report()
     assert not r.items and not r.errors
@@ -129,3 +137,17 @@ def test_necro_play_refuses_a_mutated_faction_layered_over_the_content(tmp_path:
     lines = out.err.strip().splitlines()
     assert lines and all(str(tmp_path / "sleeper.yaml") in l or "sleeper.yaml:" in l for l in lines)
     assert all(l.split(":")[1].isdigit() and l.split(":")[2].isdigit() for l in lines)
+
+
+def test_a_finding_that_quotes_text_of_several_lines_is_one_line(tmp_path: Path) -> None:
+    # found by benchmarks/fuzz_content.py --seed 11: a stray '|' in maps/extinction.yaml turned its
+    # 'incomplete-reason' into a literal block, and the warning quoting it spanned several lines
+    text = (paths.content_dir() / "maps" / "extinction.yaml").read_text(encoding="utf-8")
+    assert "incomplete-reason: >-" in text
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "extinction.yaml").write_text(text.replace("incomplete-reason: >-", "incomplete-reason: |"),
+                                                       encoding="utf-8")
+    content = load_content([tmp_path])
+    quoted = [d for d in content.report.warnings if d.code == "incomplete-map"]
+    assert quoted and all("\n" not in d.render() for d in quoted)
+    assert "No available source prints this board, so its full set of zones" in quoted[0].render()

@@ -161,7 +161,12 @@ DSL_ERRORS: list[tuple[str, list[str]]] = [
 
 
 def _friendly(text: str, exc: UnexpectedInput) -> str:
-    label = exc.match_examples(_parser("program").parse, DSL_ERRORS, use_accepts=True)
+    try:
+        label = exc.match_examples(_parser("program").parse, DSL_ERRORS, use_accepts=True)
+    except TypeError:
+        # lark 1.3 formats a debug line with '%d' % ParserState when an example stops in the same
+        # state but accepts other tokens (e.g. "f(a, g(b) not" as an expression); no label then
+        label = None
     if isinstance(exc, UnexpectedToken):
         got = "end of text" if exc.token.type == "$END" else f"'{exc.token}'"
         expected = sorted(_describe(t) for t in exc.expected if not t.startswith("_"))

@@ -279,6 +279,7 @@ class Checker:
         self._seen = snapshot(game)
         self._gates = set(game.s.gates)
         self.found: list[str] = []
+        self._reported: set[str] = set()
         self.states = 0
         self.events = 0
         if every_event:
@@ -327,16 +328,18 @@ class Checker:
         if event.get("type") == "gate" and event.get("change") in ("created", "returned") and event.get("loc") in self._gates:
             bad.append(f"a second gate was put in {event['loc']}, which already had one")
         self._gates = set(g.s.gates)
-        if bad:
-            self.found.extend(f"{v} (at event {event.get('seq')} '{event.get('type')}', round {g.s.round})"
-                              for v in bad)
+        for v in bad:
+            if v not in self._reported:   # a lasting break is reported at the first event that shows it
+                self._reported.add(v)
+                self.found.append(f"{v} (at event {event.get('seq')} '{event.get('type')}', round {g.s.round})")
 
     def check(self) -> list[str]:
         """Every invariant now; also returns (and clears) what the event checks found since."""
         g = self.game
         self.states += 1
-        bad = self.found + state_violations(g) + self._log_checks() + self._monotonic()
-        self.found = []
+        bad = self.found + [v for v in state_violations(g) + self._log_checks() + self._monotonic()
+                            if v not in self._reported]
+        self.found, self._reported = [], set()
         return bad
 
     def apply(self, answer: str) -> None:
