@@ -198,3 +198,25 @@ def test_a_logged_game_with_independents_replays_to_the_same_state(tmp_path: Pat
     assert '"independents": [' in log.read_text()
     assert main(["replay", str(log), "--expansions", "independents,azathoth"]) == 0
     assert "diverged" not in capsys.readouterr().err
+
+
+def test_a_house_reading_in_a_layered_folder_makes_a_refused_card_playable(tmp_path: Path) -> None:
+    """A modder names an interpretation beside the unknown value in a copy of the card, layered
+    with --content-dir; the built-in card stays refused."""
+    card = ROOT / "content" / "expansions" / "independents" / "yog-sothoth.yaml"
+    text = card.read_text(encoding="utf-8")
+    text = text.replace("""cost: {unknown: "illegible ('Cost [?]'); no faction card for him in the sources"}""",
+                        """cost: {unknown: "illegible ('Cost [?]')", interpretation: 6}""")
+    text = text.replace("""cost: {unknown: "illegible ('Cost [?]')"}""",
+                        """cost: {unknown: "illegible ('Cost [?]')", interpretation: 1}""")
+    assert text.count("interpretation: 6") == 1 and text.count("interpretation: 1}") == 1
+    layer = tmp_path / "expansions" / "independents"
+    layer.mkdir(parents=True)
+    (layer / "yog-sothoth.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(GameError, match="cannot be played: independent-yog-sothoth.great-old-one.cost: illegible"):
+        Game(load_content(expansions=["independents"]).require_ok(), "multiplayer", THREE, 1,
+             independents=["independent-yog-sothoth"])
+    house = load_content([tmp_path], expansions=["independents"]).require_ok()
+    g = Game(house, "multiplayer", THREE, 1, independents=["independent-yog-sothoth"])
+    yog = g.awaken_type("great-cthulhu", "independent-yog-sothoth")
+    assert g.unit_cost("great-cthulhu", yog) == 6
