@@ -1,4 +1,5 @@
 """Hypothesis plays random legal actions across every ruleset and faction combination (sampled),
+with or without the expansions (Independents, Azathoth and his neutral cards),
 checking every invariant after each logged event and each decision, and saves/loads at random
 points: the save round-trips exactly and the loaded game continues exactly like the original.
 
@@ -21,16 +22,18 @@ from interpreter.engine.invariants import Checker
 from tests.figures import add
 
 CONTENT = load_content().require_ok()
+EXPANDED = load_content(expansions=["independents", "azathoth"]).require_ok()   # every expansion card in play
 NAME = "stateful random play (hypothesis)"
 
 
 class RandomPlay(RuleBasedStateMachine):
-    def _new_game(self, setup: tuple[str, tuple[str, ...]], seating: int, seed: int) -> None:
+    def _new_game(self, setup: tuple[str, tuple[str, ...]], seating: int, seed: int, expanded: bool) -> None:
         ruleset, combo = setup
+        self.content = EXPANDED if expanded else CONTENT
         seats = list(combo[seating % len(combo):] + combo[:seating % len(combo)])
         if getattr(self, "checker", None) is not None:
             self.teardown()
-        self.game = Game(CONTENT, ruleset, seats, seed)
+        self.game = Game(self.content, ruleset, seats, seed)
         self.checker = Checker(self.game)
         self.bad: list[str] = []
         add(NAME, games=1)
@@ -41,16 +44,19 @@ class RandomPlay(RuleBasedStateMachine):
             self.checker.detach()
             self.checker = None
 
-    @initialize(setup=st.sampled_from(SETUPS), seating=st.integers(0, 4), seed=st.integers(0, 10_000))
-    def start(self, setup: tuple[str, tuple[str, ...]], seating: int, seed: int) -> None:
-        self._new_game(setup, seating, seed)
+    @initialize(setup=st.sampled_from(SETUPS), seating=st.integers(0, 4), seed=st.integers(0, 10_000),
+                expanded=st.booleans())
+    def start(self, setup: tuple[str, tuple[str, ...]], seating: int, seed: int, expanded: bool) -> None:
+        self._new_game(setup, seating, seed, expanded)
 
     @precondition(lambda self: self.game.pending is None)
-    @rule(setup=st.sampled_from(SETUPS), seating=st.integers(0, 4), seed=st.integers(0, 10_000))
-    def game_over_start_another(self, setup: tuple[str, tuple[str, ...]], seating: int, seed: int) -> None:
+    @rule(setup=st.sampled_from(SETUPS), seating=st.integers(0, 4), seed=st.integers(0, 10_000),
+          expanded=st.booleans())
+    def game_over_start_another(self, setup: tuple[str, tuple[str, ...]], seating: int, seed: int,
+                                expanded: bool) -> None:
         assert self.game.winner() is not None and self.game.legal_actions() == []
         add(NAME, games_finished=1)
-        self._new_game(setup, seating, seed)
+        self._new_game(setup, seating, seed, expanded)
 
     @precondition(lambda self: self.game.pending is not None)
     @rule(data=st.data(), steps=st.integers(1, 40))
@@ -67,7 +73,7 @@ class RandomPlay(RuleBasedStateMachine):
     @rule(steps=st.lists(st.integers(0, 50), min_size=1, max_size=8))
     def save_load_and_continue(self, steps: list[int]) -> None:
         saved = json.loads(json.dumps(self.game.to_json()))
-        loaded = Game.from_json(CONTENT, saved)
+        loaded = Game.from_json(self.content, saved)
         assert loaded.to_json() == saved
         assert loaded.digest() == self.game.digest()
         add(NAME, save_loads=1)
