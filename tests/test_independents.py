@@ -220,3 +220,11 @@ def test_a_house_reading_in_a_layered_folder_makes_a_refused_card_playable(tmp_p
     g = Game(house, "multiplayer", THREE, 1, independents=["independent-yog-sothoth"])
     yog = g.awaken_type("great-cthulhu", "independent-yog-sothoth")
     assert g.unit_cost("great-cthulhu", yog) == 6
+
+
+def test_azathoth_killed_by_a_second_death_keeps_the_invariants(expanded: Content) -> None:
+    # found by `python -m benchmarks.independents_soak --games 500 --seed 10000`: Demon Sultan
+    # absorbs the first Death, the second kills him, and he is back in the general pool holding
+    # two results while the battle goes on
+    r = play_mixed(1, seed0=10197, content=expanded)
+    assert r["failures"] == []

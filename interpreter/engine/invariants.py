@@ -162,8 +162,11 @@ def battle_violations(game: "Game") -> list[str]:
         u = by_id.get(int(key))
         if u is None:
             out.append(f"battle results are held by unit #{key}, which does not exist")
-        elif u["owner"] not in sides and not (u["owner"] == "" and u["loc"] == "pool"):
-            # (an Independent killed in this battle is back in the general pool, results and all)
+        elif u["owner"] == "" and u["loc"] == "pool":
+            # an Independent killed in this battle is back in the general pool with its results; what
+            # let it take more of them (its controller's abilities) is no longer its own
+            continue
+        elif u["owner"] not in sides:
             out.append(f"unit #{key} ({u['owner']}) holds battle results but is on neither side")
         elif len(res) > b["taken"].get(key, 0) or b["taken"].get(key, 0) > game.capacity(u):
             out.append(f"unit #{key} holds {len(res)} results (taken {b['taken'].get(key, 0)}), "
