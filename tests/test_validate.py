@@ -28,6 +28,7 @@ CASES = [
     ("alias-bomb", "tests/bad/alias-bomb/bomb.yaml:1:1: error: YAML too large: more than 200000 values (an alias bomb?) [yaml-too-large]"),
     ("deep-nesting", "tests/bad/deep-nesting/deep.yaml:4:70: error: YAML too large: nested deeper than 64 levels [yaml-too-large]"),
     ("unknown-field", "tests/bad/unknown-field/f.yaml:16:14: error: a unit has no field 'onwer' (did you mean 'owner'?) [unknown-field]"),
+    ("event-unbound", "tests/bad/event-unbound/f.yaml:8:53: error: 'event' is not bound here: this requirement has no 'when' window [unbound-name]"),
     ("unknown-kind", "tests/bad/unknown-kind/f.yaml:1:7: error: unknown kind 'factoin' (did you mean 'faction'?); one of: faction, loyalty-card, map, neutral-spellbook, neutral-unit, ruleset, token [unknown-kind]"),
 ]
 

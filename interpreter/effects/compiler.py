@@ -39,6 +39,7 @@ class CompileEnv:
     variables: set[str] = field(default_factory=set)
     logical: str = ""
     units: frozenset[str] = frozenset({"self"})  # names known to hold a unit (a unit's own 'self', loop variables)
+    unbound: dict[str, str] = field(default_factory=dict)  # effect names never bound here -> why
 
 
     def error(self, node: A.Node, code: str, message: str) -> None:
@@ -47,7 +48,8 @@ class CompileEnv:
     def child(self, extra: Iterable[str], units: Iterable[str] = ()) -> "CompileEnv":
         extra, units = set(extra), set(units)
         return CompileEnv(self.report, self.locate, self.ids, self.variables | extra, self.logical,
-                          frozenset((self.units - extra) | units))
+                          frozenset((self.units - extra) | units),
+                          {k: v for k, v in self.unbound.items() if k not in extra})
 
     def where(self, node: A.Node) -> str:
         p = self.locate(node.line, node.col)
@@ -120,7 +122,9 @@ class Compiler:
             return lambda ctx: v
         if isinstance(node, A.Var):
             name = node.name
-            if name not in env.variables:
+            if name in env.unbound:
+                env.error(node, "unbound-name", f"'{name}' is not bound here: {env.unbound[name]}")
+            elif name not in env.variables:
                 env.error(node, "unknown-name", f"unknown name '{name}'{did_you_mean(name, env.variables)}")
             return lambda ctx: ctx.lookup(name, where)
         if isinstance(node, A.ListLit):
