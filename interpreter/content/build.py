@@ -354,8 +354,32 @@ class Builder:
                 if layout not in self.model.layouts:
                     self.report.error(doc.pos("map", count), "unknown-reference",
                                       f"unknown map layout '{layout}'{did_you_mean(layout, self.model.layouts)}")
+            self._player_counts(doc, chain, settings)
             self.model.rulesets[doc.id or "?"] = Ruleset(doc.id or "?", doc.data["name"], settings,
                                                          tuple(abilities), doc.pos())
+
+    def _player_counts(self, doc: Document, chain: list[Document], settings: dict[str, Any]) -> None:
+        """Every allowed player count needs a map layout and a ritual track; default factions must fit their count."""
+        rid = doc.id or "?"
+        where = next((layer for layer in chain if "players" in layer.data), doc)
+        tracks = settings.get("ritual-track", {})
+        for i, n in enumerate(settings.get("players", [])):
+            if not settings.get("map", {}).get(str(n)):
+                self.report.error(where.pos("players", i), "player-count",
+                                  f"ruleset '{rid}' allows {n} players but its 'map' has no layout for \"{n}\"")
+            if not (tracks.get(str(n)) or tracks.get("default")):
+                self.report.error(where.pos("players", i), "player-count",
+                                  f"ruleset '{rid}' allows {n} players but its 'ritual-track' has no track for \"{n}\"")
+        # a count without default factions is fine: `necro play` then seats the first base factions
+        # by id; counts a parent ruleset lists for its own players are inherited and unused
+        for count, factions in doc.data.get("default-factions", {}).items():
+            if count.isdigit() and len(factions) != int(count):
+                self.report.error(doc.pos("default-factions", count), "player-count",
+                                  f"ruleset '{rid}': the default factions for {count} players name {len(factions)}")
+            for j, f in enumerate(factions):
+                if f not in self.ids["faction"]:
+                    self.report.error(doc.pos("default-factions", count, j), "unknown-reference",
+                                      f"unknown faction '{f}'{did_you_mean(f, self.ids['faction'])}")
 
     def neutral(self, doc: Document) -> None:
         d = doc.data
