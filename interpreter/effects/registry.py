@@ -33,7 +33,8 @@ RECORD_FIELDS = UNIT_FIELDS | {
     "in_battle", "src", "dst", "moved", "action", "label", "spent", "capturer", "victim", "dice", "kills",
     "pains",
     # the battle record (`battle`) and its per-side roll
-    "exempt", "results", "taken", "pending", "rolled", "avoided", "earned", "flags", "killed", "rolls",
+    "exempt", "results", "taken", "pending", "rolled", "avoided", "earned", "flags", "killed", "declined",
+    "counts", "rolls",
     # secret picks ({player, value})
     "value",
 }
