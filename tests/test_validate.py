@@ -27,6 +27,9 @@ CASES = [
     ("duplicate-key", "tests/bad/duplicate-key/f.yaml:4:1: error: duplicate key 'name' [yaml-duplicate-key]"),
     ("alias-bomb", "tests/bad/alias-bomb/bomb.yaml:1:1: error: YAML too large: more than 200000 values (an alias bomb?) [yaml-too-large]"),
     ("deep-nesting", "tests/bad/deep-nesting/deep.yaml:4:70: error: YAML too large: nested deeper than 64 levels [yaml-too-large]"),
+    ("unknown-field", "tests/bad/unknown-field/f.yaml:16:14: error: a unit has no field 'onwer' (did you mean 'owner'?) [unknown-field]"),
+    ("event-unbound", "tests/bad/event-unbound/f.yaml:8:53: error: 'event' is not bound here: this requirement has no 'when' window [unbound-name]"),
+    ("ruleset-missing-count", "tests/bad/ruleset-missing-count/r.yaml:4:17: error: ruleset 'three-to-five' allows 5 players but its 'ritual-track' has no track for \"5\" [player-count]"),
     ("unknown-kind", "tests/bad/unknown-kind/f.yaml:1:7: error: unknown kind 'factoin' (did you mean 'faction'?); one of: faction, loyalty-card, map, neutral-spellbook, neutral-unit, ruleset, token [unknown-kind]"),
 ]
 
@@ -89,3 +92,38 @@ def test_same_id_twice_in_one_folder_is_an_error(tmp_path: Path) -> None:
     out = io.StringIO()
     assert validate([str(tmp_path)], only=True, out=out) == 1
     assert "token 'same' is also defined at" in out.getvalue()
+
+
+LOAD_CHECK_CODES = {"unknown-field", "unbound-name", "player-count"}
+
+
+def test_real_content_and_fixtures_have_none_of_the_load_checks_findings() -> None:
+    """The misspelt-field, unbound-event and player-count checks find nothing in the shipped content or fixtures."""
+    from interpreter.content import load_content
+    from interpreter.content.build import ALL_EXPANSIONS
+    found = [d.render() for d in load_content(expansions=ALL_EXPANSIONS).report.items if d.code in LOAD_CHECK_CODES]
+    for folder in sorted(p for p in Path("tests/fixtures").iterdir() if p.is_dir()):
+        found += [d.render() for d in load_content([folder], builtin=False).report.items if d.code in LOAD_CHECK_CODES]
+    assert found == []
+
+
+def test_ruleset_check_names_a_missing_map_and_wrong_default_factions(tmp_path: Path) -> None:
+    text = (BAD / "ruleset-missing-count" / "r.yaml").read_text()
+    (tmp_path / "m.yaml").write_text((BAD / "ruleset-missing-count" / "m.yaml").read_text())
+    (tmp_path / "r.yaml").write_text(text.replace(', "5": pair}', "}").replace('\n  "4": [5, 6, 7, 7, 8, 8, 9, 10]',
+                                     '\n  "4": [5, 6, 7, 7, 8, 8, 9, 10]\n  "5": [5, 6, 7]')
+                                     + "default-factions: {\"3\": [a, b]}\n")
+    out = io.StringIO()
+    validate([str(tmp_path)], only=True, out=out)
+    text_out = out.getvalue()
+    assert "allows 5 players but its 'map' has no layout for \"5\" [player-count]" in text_out
+    assert "the default factions for 3 players name 2 [player-count]" in text_out
+    assert "has no track" not in text_out
+
+
+def test_event_is_fine_in_a_requirement_with_a_window(tmp_path: Path) -> None:
+    text = (BAD / "event-unbound" / "f.yaml").read_text()
+    (tmp_path / "f.yaml").write_text(text.replace('condition: "event.cause == me"',
+                                                  'when: unit-removed, condition: "event.cause == me"'))
+    out = io.StringIO()
+    assert validate([str(tmp_path)], only=True, out=out) == 0, out.getvalue()

@@ -52,11 +52,12 @@ class Builder:
         self.ids: dict[str, set[str]] = {}
 
     # -- compile helpers ----------------------------------------------------------------------
-    def _env(self, doc: Document, key: tuple[object, ...], extra: set[str] | None = None) -> CompileEnv:
+    def _env(self, doc: Document, key: tuple[object, ...], unbound: dict[str, str] | None = None) -> CompileEnv:
         return CompileEnv(self.report, lambda line, col: doc.positions.text_pos(key, line, col),
-                          self.ids, EFFECT_VARS | (extra or set()), "/".join(map(str, key)))
+                          self.ids, EFFECT_VARS, "/".join(map(str, key)), unbound=dict(unbound or {}))
 
-    def expr(self, doc: Document, key: tuple[object, ...], value: Any) -> Any:
+    def expr(self, doc: Document, key: tuple[object, ...], value: Any,
+             unbound: dict[str, str] | None = None) -> Any:
         """Compile an int/bool/expression-string value at `key`; None when absent or unknown."""
         if value is None or isinstance(value, dict):
             return None
@@ -67,9 +68,10 @@ class Builder:
         except EffectSyntaxError as exc:
             self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
             return None
-        return Compiler(self._env(doc, key)).expr(tree, self._env(doc, key))  # type: ignore[arg-type]
+        env = self._env(doc, key, unbound)
+        return Compiler(env).expr(tree, env)  # type: ignore[arg-type]
 
-    def program(self, doc: Document, key: tuple[object, ...], text: Any) -> Any:
+    def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None) -> Any:
         if text is None:
             return None
         try:
@@ -78,7 +80,7 @@ class Builder:
             self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
             return None
         assert isinstance(tree, A.Program)
-        env = self._env(doc, key)
+        env = self._env(doc, key, unbound)
         return Compiler(env).program(tree, env)
 
     def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
@@ -238,14 +240,18 @@ class Builder:
         elif act is None and "condition" not in r:
             self.report.error(doc.pos(*key), "requirement", "a requirement needs a 'condition' or an 'action'")
         ak = key + ("action",)
+        # the engine checks a requirement with an event only in its 'when' window; a state or action
+        # requirement, the action it offers and the effect of earning it run with no event
+        no_window = {"event": "this requirement has no 'when' window"}
+        no_event = {"event": "a requirement's action and its effect on earning run outside any window"}
         return Requirement(
             f"{owner}/{r['id']}", r["id"], r["text"], when,
-            self.expr(doc, key + ("condition",), r.get("condition")),
-            self.expr(doc, ak + ("cost",), act.get("cost", 0)) if act is not None else None,
-            self.expr(doc, ak + ("condition",), act.get("condition")) if act is not None else None,
-            self.program(doc, ak + ("effect",), act.get("effect")) if act is not None else None,
+            self.expr(doc, key + ("condition",), r.get("condition"), no_window if when in ("state", "action") else None),
+            self.expr(doc, ak + ("cost",), act.get("cost", 0), no_event) if act is not None else None,
+            self.expr(doc, ak + ("condition",), act.get("condition"), no_event) if act is not None else None,
+            self.program(doc, ak + ("effect",), act.get("effect"), no_event) if act is not None else None,
             bool(act.get("unlimited", False)) if act is not None else False,
-            self.program(doc, key + ("effect",), r.get("effect")),
+            self.program(doc, key + ("effect",), r.get("effect"), no_event),
             tuple(r.get("together", [])), doc.pos(*key))
 
     def map(self, doc: Document) -> None:
@@ -348,8 +354,32 @@ class Builder:
                 if layout not in self.model.layouts:
                     self.report.error(doc.pos("map", count), "unknown-reference",
                                       f"unknown map layout '{layout}'{did_you_mean(layout, self.model.layouts)}")
+            self._player_counts(doc, chain, settings)
             self.model.rulesets[doc.id or "?"] = Ruleset(doc.id or "?", doc.data["name"], settings,
                                                          tuple(abilities), doc.pos())
+
+    def _player_counts(self, doc: Document, chain: list[Document], settings: dict[str, Any]) -> None:
+        """Every allowed player count needs a map layout and a ritual track; default factions must fit their count."""
+        rid = doc.id or "?"
+        where = next((layer for layer in chain if "players" in layer.data), doc)
+        tracks = settings.get("ritual-track", {})
+        for i, n in enumerate(settings.get("players", [])):
+            if not settings.get("map", {}).get(str(n)):
+                self.report.error(where.pos("players", i), "player-count",
+                                  f"ruleset '{rid}' allows {n} players but its 'map' has no layout for \"{n}\"")
+            if not (tracks.get(str(n)) or tracks.get("default")):
+                self.report.error(where.pos("players", i), "player-count",
+                                  f"ruleset '{rid}' allows {n} players but its 'ritual-track' has no track for \"{n}\"")
+        # a count without default factions is fine: `necro play` then seats the first base factions
+        # by id; counts a parent ruleset lists for its own players are inherited and unused
+        for count, factions in doc.data.get("default-factions", {}).items():
+            if count.isdigit() and len(factions) != int(count):
+                self.report.error(doc.pos("default-factions", count), "player-count",
+                                  f"ruleset '{rid}': the default factions for {count} players name {len(factions)}")
+            for j, f in enumerate(factions):
+                if f not in self.ids["faction"]:
+                    self.report.error(doc.pos("default-factions", count, j), "unknown-reference",
+                                      f"unknown faction '{f}'{did_you_mean(f, self.ids['faction'])}")
 
     def neutral(self, doc: Document) -> None:
         d = doc.data

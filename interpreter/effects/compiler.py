@@ -17,7 +17,7 @@ from typing import Any, Callable, Generator, Iterable
 
 from ..diagnostics import Pos, Report, did_you_mean
 from . import ast as A
-from .registry import ID_TYPES, REGISTRY, Primitive
+from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
 
 Ev = Callable[[Any], Any]
 Run = Callable[[Any], Generator[Any, Any, None]]
@@ -38,12 +38,18 @@ class CompileEnv:
     ids: dict[str, set[str]] = field(default_factory=dict)
     variables: set[str] = field(default_factory=set)
     logical: str = ""
+    units: frozenset[str] = frozenset({"self"})  # names known to hold a unit (a unit's own 'self', loop variables)
+    unbound: dict[str, str] = field(default_factory=dict)  # effect names never bound here -> why
+
 
     def error(self, node: A.Node, code: str, message: str) -> None:
         self.report.error(self.locate(node.line, node.col), code, message, self.logical)
 
-    def child(self, extra: Iterable[str]) -> "CompileEnv":
-        return CompileEnv(self.report, self.locate, self.ids, self.variables | set(extra), self.logical)
+    def child(self, extra: Iterable[str], units: Iterable[str] = ()) -> "CompileEnv":
+        extra, units = set(extra), set(units)
+        return CompileEnv(self.report, self.locate, self.ids, self.variables | extra, self.logical,
+                          frozenset((self.units - extra) | units),
+                          {k: v for k, v in self.unbound.items() if k not in extra})
 
     def where(self, node: A.Node) -> str:
         p = self.locate(node.line, node.col)
@@ -116,7 +122,9 @@ class Compiler:
             return lambda ctx: v
         if isinstance(node, A.Var):
             name = node.name
-            if name not in env.variables:
+            if name in env.unbound:
+                env.error(node, "unbound-name", f"'{name}' is not bound here: {env.unbound[name]}")
+            elif name not in env.variables:
                 env.error(node, "unknown-name", f"unknown name '{name}'{did_you_mean(name, env.variables)}")
             return lambda ctx: ctx.lookup(name, where)
         if isinstance(node, A.ListLit):
@@ -124,7 +132,7 @@ class Compiler:
             return lambda ctx: [f(ctx) for f in items]
         if isinstance(node, A.Comprehension):
             source = self.expr(node.source, env)
-            inner = env.child([node.name])
+            inner = env.child([node.name], _unit_items(node.name, node.source))
             item = self.expr(node.item, inner)
             cond = self.expr(node.cond, inner) if node.cond is not None else None
             name = node.name
@@ -148,6 +156,7 @@ class Compiler:
             return comprehension
         if isinstance(node, A.Field):
             obj, name = self.expr(node.obj, env), node.name
+            self._check_field(node, env)
             return lambda ctx: _field(obj(ctx), name, where, ctx)
         if isinstance(node, A.Index):
             obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
@@ -176,6 +185,16 @@ class Compiler:
             return self._query_call(node, prim, env, where)
         env.error(node, "bad-expression", "unsupported expression")  # pragma: no cover
         return lambda ctx: None
+
+    @staticmethod
+    def _check_field(node: A.Field, env: CompileEnv) -> None:
+        """`.name` must be a field some game record has; a unit's fields when the value is known to be a unit."""
+        obj = node.obj
+        is_unit = static_type(obj) == "unit" or (isinstance(obj, A.Var) and obj.name in env.units)
+        known = UNIT_FIELDS if is_unit else RECORD_FIELDS
+        if node.name not in known:
+            what = "a unit has no field" if is_unit else "no game record has a field"
+            env.error(node, "unknown-field", f"{what} '{node.name}'{did_you_mean(node.name, known)}")
 
     def _binary(self, node: A.Binary, env: CompileEnv, where: str) -> Ev:
         if node.op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
@@ -359,14 +378,14 @@ class Compiler:
                 def let_choice(ctx: Any) -> Generator[Any, Any, None]:
                     value = (yield from gen(ctx)) if gen else None
                     ctx.bind(name, value)
-                return let_choice, env.child([name])
+                return let_choice, env.child([name], [name] if static_type(node.value) == "unit" else [])
             ev = self.expr(node.value, env)
 
             def let(ctx: Any) -> Generator[Any, Any, None]:
                 ctx.bind(name, ev(ctx))
                 return
                 yield  # pragma: no cover
-            return let, env.child([name])
+            return let, env.child([name], [name] if static_type(node.value) == "unit" else [])
         if isinstance(node, A.Do):
             prim = self._check_call(node.call, env)
             if prim is None:
@@ -393,7 +412,7 @@ class Compiler:
             return if_, env
         if isinstance(node, A.For):
             iterable = self.expr(node.iterable, env)
-            body = self.block(node.body, env.child([node.name]))
+            body = self.block(node.body, env.child([node.name], _unit_items(node.name, node.iterable)))
             name, where = node.name, env.where(node)
 
             def for_(ctx: Any) -> Generator[Any, Any, None]:
@@ -463,6 +482,11 @@ def static_type(node: A.Expr) -> str:
         prim = REGISTRY.get(node.name)
         return prim.returns if prim is not None else "any"
     return "any"
+
+
+def _unit_items(name: str, source: A.Expr) -> list[str]:
+    """A loop over a list of units binds its variable to a unit: [name] when so, else []."""
+    return [name] if static_type(source) == "units" else []
 
 
 def compatible(want: str, got: str) -> bool:

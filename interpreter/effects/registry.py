@@ -21,6 +21,24 @@ ID_TYPES = {"kind", "faction", "area", "spellbook", "ability", "token", "class",
 TYPES = ID_TYPES | {"any", "int", "num", "bool", "str", "player", "players", "unit", "units",
                     "areas", "list", "record", "kinds"}
 
+# Every field a game record handed to effect text can have, so that `.name` is checked at load time.
+# The engine builds these records; keep this in step with it (tests/test_record_fields.py watches games).
+UNIT_FIELDS = frozenset({
+    "id", "owner", "kind", "loc",              # stored on each unit (state.units)
+    "class", "name", "area", "in_play",        # computed by the engine's record_field
+})
+RECORD_FIELDS = UNIT_FIELDS | {
+    # window events (the dicts passed to window(...)) and modifier subjects (modified(...))
+    "player", "attacker", "defender", "unit", "result", "side", "by", "how", "cause", "replaced",
+    "in_battle", "src", "dst", "moved", "action", "label", "spent", "capturer", "victim", "dice", "kills",
+    "pains",
+    # the battle record (`battle`) and its per-side roll
+    "exempt", "results", "taken", "pending", "rolled", "avoided", "earned", "flags", "killed", "declined",
+    "counts", "rolls",
+    # secret picks ({player, value})
+    "value",
+}
+
 
 @dataclass(frozen=True)
 class Param:
