@@ -144,7 +144,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="necro", description="The rules-as-data board game engine: validate content, play, replay, run scenarios, simulate and report.")
+    p = argparse.ArgumentParser(prog="necro", description="The rules-as-data board game engine: validate content, play, replay, run scenarios, simulate, report and show cards, maps and positions.")
     sub = p.add_subparsers(dest="command")
     v = sub.add_parser("validate", help="check content folders (built-in content when none given)")
     v.add_argument("dirs", nargs="*", help="folders layered over the built-in content")
