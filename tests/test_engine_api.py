@@ -160,3 +160,19 @@ def test_a_log_replays_only_over_the_expansions_it_was_played_with() -> None:
         replay(plain, lines)
     with pytest.raises(GameError, match="played with expansions"):
         Game.from_json(plain, g.to_json())
+
+
+@pytest.mark.parametrize("pick", [0, -1])
+@pytest.mark.parametrize("ruleset, factions", [("duel", ["sleeper", "wind-rider"]),
+                                               ("two-player", ["black-goat", "yellow-sign"]),
+                                               ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat"])])
+def test_always_the_same_option_still_ends_the_game(ruleset: str, factions: list[str], pick: int) -> None:
+    """The README's bot (always the first option) once never ended a Duel: 'abandon-gate a' and
+    'control-gate a' cost nothing and undid each other forever. A free unlimited action is now
+    offered once a turn under the same label."""
+    game = Game(load_content(expansions=["independents", "azathoth"]).require_ok(), ruleset, factions, seed=7)
+    for _ in range(5000):
+        if game.is_over():
+            break
+        game.apply(game.current().options[pick])
+    assert game.is_over()

@@ -100,11 +100,16 @@ class PhasesMixin(GameCore):
                 return
         main_done = False
         extra: list[str] = []
+        # A free unlimited action is taken at most once a turn under the same label: without that,
+        # 'abandon-gate a' and 'control-gate a' (or any free pair that undo each other) could
+        # alternate forever. Paid ones are bounded by the player's Power.
+        free_done: set[str] = set()
         while True:
             opts: dict[str, int] = {}
             if not extra:  # "immediately after": no unlimited action between the two actions
                 for label, c in self.unlimited_actions(p):
-                    opts.setdefault(label, c)
+                    if not (c == 0 and label in free_done):
+                        opts.setdefault(label, c)
             mains: dict[str, int] = {}
             if not main_done:
                 for label, c in self.main_actions(p):
@@ -125,6 +130,8 @@ class PhasesMixin(GameCore):
             if ans == "end-turn":
                 return
             is_main = ans in mains and ans not in opts
+            if not is_main and choices[ans] == 0:
+                free_done.add(ans)
             event = yield from self.perform(p, ans, choices[ans])
             if is_main:
                 main_done = True
@@ -137,7 +144,8 @@ class PhasesMixin(GameCore):
             yield from self.window("after-action", event, self.turn_order())
             yield from self.offer_reveals()
             yield from self.check_requirements("state")
-            if ans == "pass" or (main_done and s.power[p] <= 0 and not self.unlimited_actions(p)):
+            if ans == "pass" or (main_done and s.power[p] <= 0
+                                 and not [l for l, c in self.unlimited_actions(p) if not (c == 0 and l in free_done)]):
                 return
 
     def offer_reveals(self) -> Gen:
