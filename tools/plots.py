@@ -58,10 +58,7 @@ def win_rates(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any
     ax.set_title(f"Win rate per faction ({_subtitle(rep)})")
     ax.grid(axis="x", alpha=0.3)
     ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def by_round(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any], path: Path) -> Path:
@@ -85,10 +82,7 @@ def by_round(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any]
         axes[0].legend(fontsize=8, frameon=False, ncol=2)
     axes[1].set_xlabel(f"round (a curve stops when fewer than {100 * MIN_SHARE:.0f}% of its games last that long)")
     axes[1].xaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(fig, path)
 
 
 def game_length(rep: dict[str, Any], path: Path) -> Path:
@@ -107,6 +101,11 @@ def game_length(rep: dict[str, Any], path: Path) -> Path:
     ax.set_title(f"Game length ({_subtitle(rep)})")
     ax.grid(axis="y", alpha=0.3)
     ax.spines[["top", "right"]].set_visible(False)
+    return _save(fig, path)
+
+
+def _save(fig: Any, path: Path) -> Path:
+    """Lay the figure out, write it to `path` and free it."""
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

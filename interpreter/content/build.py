@@ -127,8 +127,7 @@ class Builder:
         unknown = []
         for f in ("cost", "combat"):
             # an unknown value with an interpretation plays as interpreted (the warning stays)
-            if self.unknown_of(doc, key + (f,), d.get(f), f"{f} of {d['name']}") is not None \
-                    and "interpretation" not in d[f]:
+            if self.unknown_of(doc, key + (f,), d.get(f), f"{f} of {d['name']}") is not None:
                 unknown.append(f)
         def value(f: str) -> Any:
             return self.expr(doc, key + (f,), self._known(d.get(f))) or _const(None)
@@ -390,8 +389,7 @@ class Builder:
             abilities = tuple(self.ability(doc, ("abilities", i), a, "", f"neutral:{d['id']}")
                               for i, a in enumerate(d.get("abilities", [])))
             # a card is playable only when every value it needs is known or interpreted
-            unknown = [f"{t.name}'s {f} is unknown" for f in ("cost", "combat")
-                       if isinstance(d["unit"].get(f), dict) and "interpretation" not in d["unit"][f]]
+            unknown = [f"{t.name}'s {f} is unknown" for f in t.unknown]
             unknown += [f"{a.name}: {a.unknown}" for a in (acquire, *abilities, *t.abilities) if a is not None and a.unknown]
             self.model.neutral_cards[d["id"]] = NeutralCard(d["id"], d["name"], t.id, acquire, abilities,
                                                             tuple(unknown), doc.pos())

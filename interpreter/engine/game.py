@@ -283,9 +283,14 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         return lines
 
 
+def _choices_record(lines: list[str]) -> dict[str, Any] | None:
+    """A log's last 'choices' line: the game's parameters and every answer (None when it has none)."""
+    return next((json.loads(l) for l in reversed(lines) if '"type": "choices"' in l), None)
+
+
 def log_params(lines: list[str]) -> dict[str, Any] | None:
     """The game parameters recorded in a log's 'choices' line (None when it has none)."""
-    rec = next((json.loads(l) for l in reversed(lines) if '"type": "choices"' in l), None)
+    rec = _choices_record(lines)
     return rec["params"] if rec is not None else None
 
 
@@ -300,7 +305,7 @@ def check_expansions(content: Content, params: dict[str, Any]) -> None:
 
 def replay(content: Content, lines: list[str], upto: int | None = None) -> Game:
     """Rebuild a game from its log (its parameters and choices); `upto` stops after N choices."""
-    rec = next((json.loads(l) for l in reversed(lines) if '"type": "choices"' in l), None)
+    rec = _choices_record(lines)
     if rec is None:
         raise GameError("the log has no 'choices' line")
     p = rec["params"]

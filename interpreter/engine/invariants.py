@@ -13,6 +13,8 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from .state import GENERAL, POOL
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -80,8 +82,8 @@ def independent_violations(game: "Game", settled: bool = True) -> list[str]:
         if len(figs) != game.content.loyalty_cards[card].units[rec["kind"]].count:
             out.append(f"Independent '{card}' has {len(figs)} figures")
         for u in figs:
-            if (u["owner"] and u["owner"] not in s.players or (u["owner"] == "" and u["loc"] != "pool")
-                    or (settled and u["owner"] != "" and u["loc"] == "pool")):
+            if (u["owner"] and u["owner"] not in s.players or (u["owner"] == GENERAL and u["loc"] != POOL)
+                    or (settled and u["owner"] != GENERAL and u["loc"] == POOL)):
                 out.append(f"Independent '{card}' figure #{u['id']} is owned by {u['owner']!r} at {u['loc']}")
         if rec["spellbooks"] and not any(u["owner"] for u in figs):
             out.append(f"Independent '{card}' keeps spellbooks {rec['spellbooks']} in the general pool")
@@ -90,7 +92,7 @@ def independent_violations(game: "Game", settled: bool = True) -> list[str]:
 
 def _valid_place(game: "Game", loc: str) -> bool:
     players = game.s.players
-    if loc in game.layout.areas or loc == "pool":
+    if loc in game.layout.areas or loc == POOL:
         return True
     if loc.startswith("captured:"):
         return loc[9:] in players
@@ -162,7 +164,7 @@ def battle_violations(game: "Game") -> list[str]:
         u = by_id.get(int(key))
         if u is None:
             out.append(f"battle results are held by unit #{key}, which does not exist")
-        elif u["owner"] == "" and u["loc"] == "pool":
+        elif u["owner"] == GENERAL and u["loc"] == POOL:
             # an Independent killed in this battle is back in the general pool with its results; what
             # let it take more of them (its controller's abilities) is no longer its own
             continue
@@ -214,7 +216,7 @@ class LogTally:
                 self.retreated.add(e["unit"])
                 if e["unit"] in self.removed:
                     self.found.append(f"unit #{e['unit']} retreated after it was removed in the same battle")
-            elif e.get("dst") == "pool" and e.get("why") in ("kill", "eliminate"):
+            elif e.get("dst") == POOL and e.get("why") in ("kill", "eliminate"):
                 self.removed.add(e["unit"])
                 if e["unit"] in self.retreated:
                     self.found.append(f"unit #{e['unit']} was removed after it retreated in the same battle")

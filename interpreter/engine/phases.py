@@ -104,12 +104,15 @@ class PhasesMixin(GameCore):
         # 'abandon-gate a' and 'control-gate a' (or any free pair that undo each other) could
         # alternate forever. Paid ones are bounded by the player's Power.
         free_done: set[str] = set()
+
+        def unlimited() -> list[tuple[str, int]]:
+            return [(label, c) for label, c in self.unlimited_actions(p) if not (c == 0 and label in free_done)]
+
         while True:
             opts: dict[str, int] = {}
             if not extra:  # "immediately after": no unlimited action between the two actions
-                for label, c in self.unlimited_actions(p):
-                    if not (c == 0 and label in free_done):
-                        opts.setdefault(label, c)
+                for label, c in unlimited():
+                    opts.setdefault(label, c)
             mains: dict[str, int] = {}
             if not main_done:
                 for label, c in self.main_actions(p):
@@ -144,8 +147,7 @@ class PhasesMixin(GameCore):
             yield from self.window("after-action", event, self.turn_order())
             yield from self.offer_reveals()
             yield from self.check_requirements("state")
-            if ans == "pass" or (main_done and s.power[p] <= 0
-                                 and not [l for l, c in self.unlimited_actions(p) if not (c == 0 and l in free_done)]):
+            if ans == "pass" or (main_done and s.power[p] <= 0 and not unlimited()):
                 return
 
     def offer_reveals(self) -> Gen:
