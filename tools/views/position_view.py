@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from interpreter.content.build import Content
-from interpreter.engine.game import Game, replay
+from interpreter.engine.game import Game, log_params, replay
 from interpreter.engine.state import POOL
 
 from .lookup import ShowError
@@ -33,8 +33,7 @@ def _choices(lines: list[str], path: Path) -> list[str]:
 
 
 def _check_factions(content: Content, lines: list[str], path: Path) -> None:
-    rec = next((json.loads(line) for line in reversed(lines) if '"type": "choices"' in line), {})
-    for f in rec.get("params", {}).get("factions", []):
+    for f in (log_params(lines) or {}).get("factions", []):
         if f not in content.model.factions:
             raise ShowError(f"{path}: faction '{f}' is not in the loaded content (was the game played with --content-dir?)")
 
