@@ -176,3 +176,19 @@ def test_always_the_same_option_still_ends_the_game(ruleset: str, factions: list
             break
         game.apply(game.current().options[pick])
     assert game.is_over()
+
+
+def test_undo_returns_to_the_earlier_decision(basic: Content) -> None:
+    g = _game(basic, seed=11)
+    _random_steps(g, 15, seed=3)
+    ref = _game(basic, seed=11)
+    for c in g.choices[:10]:
+        ref.apply(c)
+    n = len(g.choices) - 10
+    g.undo(n)
+    assert g.choices == ref.choices
+    assert g.digest() == ref.digest()
+    assert g.current().options == ref.current().options
+    with pytest.raises(IllegalAction):
+        g.undo(11)
+    assert g.digest() == ref.digest()

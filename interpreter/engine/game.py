@@ -272,6 +272,29 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         g._restore(list(self._turn))
         return g
 
+    def undo(self, n: int = 1) -> None:
+        """Take back the last `n` answers: the game returns to the decision before them.
+
+        Today the game is rebuilt from its parameters and the remaining answers (a replay); the
+        answers were all checked when they were first given.
+        """
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise IllegalAction("bad-undo", f"undo needs a whole number of decisions, got {n!r}")
+        if n > len(self.choices):
+            raise IllegalAction("nothing-to-undo", f"only {len(self.choices)} decision(s) can be undone, not {n}")
+        if n == 0:
+            return
+        p = self.params
+        g = Game(self.bundle, p["ruleset"], p["factions"], p["seed"], p["layout"],
+                 forced_dice=p.get("forced_dice"), independents=p.get("independents"))
+        hook = getattr(self, "_event_hook", None)
+        for c in self.choices[:len(self.choices) - n]:
+            g.apply(c)
+        self.__dict__.clear()
+        self.__dict__.update(g.__dict__)
+        if hook is not None:
+            self.set_event_hook(hook)
+
     def digest(self) -> str:
         return state_digest(self.s)
 
