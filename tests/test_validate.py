@@ -94,7 +94,7 @@ def test_same_id_twice_in_one_folder_is_an_error(tmp_path: Path) -> None:
     assert "token 'same' is also defined at" in out.getvalue()
 
 
-LOAD_CHECK_CODES = {"unknown-field", "unbound-name", "player-count"}
+LOAD_CHECK_CODES = {"unknown-field", "unbound-name", "player-count", "event-field"}
 
 
 def test_real_content_and_fixtures_have_none_of_the_load_checks_findings() -> None:

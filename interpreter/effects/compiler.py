@@ -17,6 +17,7 @@ from typing import Any, Callable, Generator, Iterable
 
 from ..diagnostics import Pos, Report, did_you_mean
 from . import ast as A
+from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
 
 Ev = Callable[[Any], Any]
@@ -40,7 +41,7 @@ class CompileEnv:
     logical: str = ""
     units: frozenset[str] = frozenset({"self"})  # names known to hold a unit (a unit's own 'self', loop variables)
     unbound: dict[str, str] = field(default_factory=dict)  # effect names never bound here -> why
-
+    event: EventType | None = None  # what `event` carries here (None: not known, fields unchecked)
 
     def error(self, node: A.Node, code: str, message: str) -> None:
         self.report.error(self.locate(node.line, node.col), code, message, self.logical)
@@ -49,7 +50,18 @@ class CompileEnv:
         extra, units = set(extra), set(units)
         return CompileEnv(self.report, self.locate, self.ids, self.variables | extra, self.logical,
                           frozenset((self.units - extra) | units),
-                          {k: v for k, v in self.unbound.items() if k not in extra})
+                          {k: v for k, v in self.unbound.items() if k not in extra},
+                          None if "event" in extra else self.event)
+
+    def narrow(self, cond: A.Expr | None) -> "CompileEnv":
+        """This environment where `cond` is known to be true (it may narrow what `event` carries)."""
+        if cond is None or self.event is None:
+            return self
+        values = tested_values(cond, self.event)
+        if values is None:
+            return self
+        return CompileEnv(self.report, self.locate, self.ids, self.variables, self.logical, self.units,
+                          self.unbound, self.event.narrowed(values))
 
     def where(self, node: A.Node) -> str:
         p = self.locate(node.line, node.col)
@@ -190,6 +202,10 @@ class Compiler:
     def _check_field(node: A.Field, env: CompileEnv) -> None:
         """`.name` must be a field some game record has; a unit's fields when the value is known to be a unit."""
         obj = node.obj
+        if isinstance(obj, A.Var) and obj.name == "event" and env.event is not None:
+            if node.name not in env.event.guaranteed():
+                env.error(node, "event-field", env.event.missing(node.name))
+            return
         is_unit = static_type(obj) == "unit" or (isinstance(obj, A.Var) and obj.name in env.units)
         known = UNIT_FIELDS if is_unit else RECORD_FIELDS
         if node.name not in known:
@@ -202,7 +218,15 @@ class Compiler:
                 t = static_type(side)
                 if not compatible("num", t):
                     env.error(side, "type-error", f"'{node.op}' needs numbers, got {_TYPE_WORDS.get(t, t)}")
-        left, right, op = self.expr(node.left, env), self.expr(node.right, env), node.op
+        for lit in compared_literals(node, env.event):
+            assert env.event is not None
+            if lit.value not in env.event.variants:
+                env.error(lit, "unknown-reference",
+                          f"no {env.event.discriminant} is called '{lit.value}'"
+                          f"{did_you_mean(str(lit.value), env.event.variants)}; "
+                          f"one of: {', '.join(sorted(env.event.variants))}")
+        left, op = self.expr(node.left, env), node.op
+        right = self.expr(node.right, env.narrow(node.left) if op == "and" else env)
         if op == "and":
             return lambda ctx: bool(left(ctx)) and bool(right(ctx))
         if op == "or":
@@ -399,7 +423,7 @@ class Compiler:
                 yield from gen(ctx)
             return do, env
         if isinstance(node, A.If):
-            branches = [(self.expr(c, env), self.block(b, env)) for c, b in node.branches]
+            branches = [(self.expr(c, env), self.block(b, env.narrow(c))) for c, b in node.branches]
             orelse = self.block(node.orelse, env) if node.orelse is not None else None
 
             def if_(ctx: Any) -> Generator[Any, Any, None]:
@@ -434,8 +458,8 @@ class Compiler:
             labels = [o.label for o in node.options]
             if len(set(labels)) != len(labels):
                 env.error(node, "duplicate-option", "two options have the same label")
-            opts = [(o.label, self.expr(o.when, env) if o.when is not None else None, self.block(o.body, env))
-                    for o in node.options]
+            opts = [(o.label, self.expr(o.when, env) if o.when is not None else None,
+                     self.block(o.body, env.narrow(o.when))) for o in node.options]
             where = env.where(node)
 
             def choose(ctx: Any) -> Generator[Any, Any, None]:
