@@ -13,6 +13,7 @@ from ..effects.compiler import CompileEnv, Compiler
 from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
 from ..engine.windows import WINDOW_EVENTS, event_type
+from ..limits import MAX_COUNT, MAX_DICE, MAX_ROUNDS
 from . import schema_check
 from .files import Document, discover
 from .model import (Ability, Area, Awaken, ContentModel, Faction, Layout, Modifier, NeutralCard, Requirement,
@@ -127,6 +128,11 @@ class Builder:
         """An {unknown, interpretation} value's interpretation (None without one); other values as they are."""
         return value.get("interpretation") if isinstance(value, dict) else value
 
+    def _limit(self, doc: Document, key: tuple[object, ...], value: Any, limit: int, what: str) -> None:
+        """A whole number in content beyond its budget (limits.py) is a finding at its position."""
+        if isinstance(value, int) and not isinstance(value, bool) and value > limit:
+            self.report.error(doc.pos(*key), "limit", f"{what} {value} is beyond the limit of {limit}")
+
     # -- abilities ---------------------------------------------------------------------------
     def ability(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], owner: str, holder: str) -> Ability:
         akey = f"{owner or doc.id}/{d['id']}"
@@ -162,6 +168,8 @@ class Builder:
                 unknown.append(f)
         def value(f: str) -> Any:
             return self.expr(doc, key + (f,), self._known(d.get(f)), NO_EVENT_UNIT) or _const(None)
+        self._limit(doc, key + ("combat",), self._known(d.get("combat")), MAX_DICE, "combat (dice rolled)")
+        self._limit(doc, key + ("count",), d.get("count"), MAX_COUNT, "count of units")
         opts = d.get("cost-options")
         if opts is None and isinstance(d.get("cost"), int) and not isinstance(d.get("cost"), bool):
             opts = [d["cost"]]
@@ -245,7 +253,10 @@ class Builder:
             self.report.warning(doc.pos("requirements"), "spellbook-count",
                                 f"{len(reqs)} requirements but {len(books)} spellbooks")
         abilities = tuple(self.ability(doc, ("abilities", i), a, fid, "faction") for i, a in enumerate(d.get("abilities", [])))
+        for i, t in enumerate(d.get("tokens", [])):
+            self._limit(doc, ("tokens", i, "count"), t.get("count"), MAX_COUNT, "count of tokens")
         setup = {"power": 8, "cultists": 6, "gate": True, **d.get("setup", {})}
+        self._limit(doc, ("setup", "cultists"), setup.get("cultists"), MAX_COUNT, "cultists placed")
         if setup["cultists"] and not any(u.cls == "cultist" for u in units.values()):
             self.report.error(doc.pos("setup"), "setup", "setup places cultists but the faction has no cultist unit")
         self.model.factions[fid] = Faction(fid, d["name"], setup, abilities, units, reqs, books,
@@ -369,6 +380,10 @@ class Builder:
                                       f"unknown ruleset '{parent}'{did_you_mean(parent, by_id)}")
                     break
                 cur = by_id[parent]
+            for n, count in (doc.data.get("elder-signs") or {}).items():
+                self._limit(doc, ("elder-signs", n), count, MAX_COUNT, f"elder signs worth {n}")
+            self._limit(doc, ("victory", "max-rounds"), (doc.data.get("victory") or {}).get("max-rounds"),
+                        MAX_ROUNDS, "max-rounds")
             settings: dict[str, Any] = {}
             abilities: list[Ability] = []
             for layer in reversed(chain):
@@ -444,7 +459,17 @@ class Builder:
                     self.report.error(doc.pos("counterpart"), "unknown-reference",
                                       f"unknown faction '{d['counterpart']}'{did_you_mean(d['counterpart'], self.ids['faction'])}")
         elif doc.kind == "token":
+            self._limit(doc, ("count",), d.get("count"), MAX_COUNT, "count of tokens")
             self.model.tokens[d["id"]] = int(d.get("count", 0))
+
+    def _guarded(self, doc: Document, step: Any, *args: Any) -> None:
+        """Run one document's step; a file too deep for the stack is a finding on that file, and
+        the other files are still checked (effect text has its own depth limit; this is the net)."""
+        try:
+            step(*args)
+        except RecursionError:
+            self.report.error(doc.pos(), "too-deep", "this file is nested too deeply to check "
+                              "(Python's recursion limit was reached while compiling it)")
 
     def run(self) -> ContentModel:
         valid = [doc for doc in self.docs if schema_check.check(doc, self.report)]
@@ -452,13 +477,15 @@ class Builder:
         self.collect_ids(chosen)
         for doc in chosen:
             if doc.kind == "faction":
-                self.faction(doc)
+                self._guarded(doc, self.faction, doc)
         for doc in chosen:
             if doc.kind == "map":
-                self.map(doc)
+                self._guarded(doc, self.map, doc)
             elif doc.kind in ("neutral-unit", "neutral-spellbook", "loyalty-card", "token"):
-                self.neutral(doc)
-        self.rulesets([doc for doc in chosen if doc.kind == "ruleset"])
+                self._guarded(doc, self.neutral, doc)
+        rulesets = [doc for doc in chosen if doc.kind == "ruleset"]
+        if rulesets:
+            self._guarded(rulesets[0], self.rulesets, rulesets)
         self.model.expansions = {doc.expansion for doc in chosen if doc.expansion}
         return self.model
 

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any, Callable, Generator, Iterable
 
 from ..diagnostics import Pos, Report, did_you_mean
+from ..limits import MAX_COUNT, MAX_FOR_ITEMS, MAX_NUMBER  # noqa: F401  (MAX_FOR_ITEMS: re-exported)
 from . import ast as A
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
@@ -23,7 +24,6 @@ from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
 Ev = Callable[[Any], Any]
 Run = Callable[[Any], Generator[Any, Any, None]]
 
-MAX_FOR_ITEMS = 1000  # a for-loop runs over a finite collection; this bounds it anyway
 
 
 class RuleError(Exception):
@@ -95,20 +95,34 @@ _CMP: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
+def _bounded(v: Any, where: str) -> Any:
+    """A number within the limit for numbers (content is untrusted: no unbounded growth)."""
+    if abs(v) > MAX_NUMBER:
+        raise RuleError(f"{where}: the result {'-' if v < 0 else ''}{'a huge number' if abs(v) > 10**12 else abs(v)} "
+                        f"is beyond the limit for numbers ({MAX_NUMBER})")
+    return v
+
+
 def _arith(op: str, a: Any, b: Any, where: str) -> Any:
     a, b = _num(a, where), _num(b, where)
     if op == "+":
-        return a + b
+        return _bounded(a + b, where)
     if op == "-":
-        return a - b
+        return _bounded(a - b, where)
     if op == "*":
-        return a * b
+        return _bounded(a * b, where)
     if b == 0:
         raise RuleError(f"{where}: division by zero")
     if op == "/":
         r = Fraction(a) / Fraction(b)
-        return int(r) if r.denominator == 1 else r
+        return _bounded(int(r) if r.denominator == 1 else r, where)
     return a % b
+
+
+def _ticker(ctx: Any) -> Callable[[str], None]:
+    """The context's step counter (every loop and comprehension iteration spends one step)."""
+    tick = getattr(ctx, "tick", None)
+    return tick if tick is not None else (lambda where: None)
 
 
 class _Scope:
@@ -156,9 +170,11 @@ class Compiler:
                 if len(items) > MAX_FOR_ITEMS:
                     raise RuleError(f"{where}: a list of {len(items)} items exceeds {MAX_FOR_ITEMS}")
                 out = []
+                tick = _ticker(ctx)
                 ctx.push_scope()
                 try:
                     for x in items:
+                        tick(where)
                         ctx.bind(name, x)
                         if cond is None or cond(ctx):
                             out.append(item(ctx))
@@ -183,7 +199,7 @@ class Compiler:
             inner = self.expr(node.operand, env)
             if node.op == "not":
                 return lambda ctx: not inner(ctx)
-            return lambda ctx: -_num(inner(ctx), where)
+            return lambda ctx: _bounded(-_num(inner(ctx), where), where)
         if isinstance(node, A.Binary):
             return self._binary(node, env, where)
         if isinstance(node, A.Call):
@@ -351,12 +367,23 @@ class Compiler:
         args = self._bind_args(node, prim, env)
         fn = prim.fn
         where = env.where(node)
+        limits = _arg_limits(prim)
+        positional = [(p.name, a) for p, a in zip(prim.params, [a for a in node.args if a.name is None])]
+        for name, a in positional + [(a.name, a) for a in node.args if a.name is not None]:
+            if name in COUNT_PARAMS and isinstance(a.value, A.Lit) and isinstance(a.value.value, int) \
+                    and a.value.value > MAX_COUNT:
+                env.error(a.value, "limit", f"'{prim.name}' {name} {a.value.value} is beyond the limit of {MAX_COUNT}")
 
         def call(ctx: Any) -> Generator[Any, Any, Any]:
             try:
                 bound = args(ctx)
             except (TypeError, ValueError, KeyError) as exc:
                 raise RuleError(f"{where}: {prim.name}: {exc}") from None
+            for name, limit in limits:
+                v = bound.get(name)
+                if isinstance(v, (int, Fraction)) and not isinstance(v, bool) and abs(v) > limit:
+                    raise RuleError(f"{where}: {getattr(ctx, 'ability', '') or prim.name}: '{prim.name}' {name} {v} "
+                                    f"is beyond the limit of {limit}")
             ctx.where = where
             result = fn(ctx, **bound)  # type: ignore[arg-type]
             if hasattr(result, "send"):
@@ -445,7 +472,9 @@ class Compiler:
                     raise RuleError(f"{where}: 'for' needs a list, got {type(items).__name__}")
                 if len(items) > MAX_FOR_ITEMS:
                     raise RuleError(f"{where}: 'for' over {len(items)} items exceeds {MAX_FOR_ITEMS}")
+                tick = _ticker(ctx)
                 for item in list(items):
+                    tick(where)
                     ctx.push_scope()
                     try:
                         ctx.bind(name, item)
@@ -474,6 +503,17 @@ class Compiler:
             return choose, env
         env.error(node, "bad-statement", "unsupported statement")  # pragma: no cover
         return self.stmt(A.Nothing(node.line, node.col), env)[0], env
+
+
+COUNT_PARAMS = frozenset({"count", "most", "least"})  # how many times a verb acts: bounded by MAX_COUNT
+
+
+def _arg_limits(prim: Primitive) -> list[tuple[str, int]]:
+    """The numeric arguments of a verb or choice and their bounds (counts are smaller than numbers)."""
+    if prim.variadic:
+        return []
+    return [(p.name, MAX_COUNT if p.name in COUNT_PARAMS else MAX_NUMBER)
+            for p in prim.params if p.type in ("int", "num")]
 
 
 _LISTS = {"list", "units", "areas", "players", "kinds"}

@@ -123,6 +123,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             first, answer = False, None
             if item is CHECKPOINT:
                 self._checkpoint()
+                self.steps = 0   # a restored game starts counting here too: the budget replays exactly
                 first = True
                 continue
             if isinstance(item, Decision):

@@ -1,10 +1,10 @@
 """The round: Action Phase turns, Gather Power, Determine First Player, Doom Phase, and victory."""
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from ..effects.compiler import RuleError
+from ..limits import MAX_ACTIONS_PER_PHASE
 from .core import Gen, GameCore
 from .state import POOL
 
@@ -78,6 +78,11 @@ class PhasesMixin(GameCore):
             s.step = {"phase": "action", "player": self.next_player(p)}
             return
         yield from self.take_turn(p)
+        if s.memory.get("actions", 0) > MAX_ACTIONS_PER_PHASE:
+            self.emit("game-end-trigger", reason="stalled", during="action")
+            yield from self.finish(f"no progress: more than {MAX_ACTIONS_PER_PHASE} actions in one Action Phase "
+                                   "(engine safeguard)")
+            return
         if self.doom_reached():
             self.emit("game-end-trigger", reason="doom", during="action")
             yield from self.finish("a player reached the Doom goal")
@@ -136,6 +141,7 @@ class PhasesMixin(GameCore):
             if not is_main and choices[ans] == 0:
                 free_done.add(ans)
             event = yield from self.perform(p, ans, choices[ans])
+            s.memory["actions"] = s.memory.get("actions", 0) + 1   # limits.MAX_ACTIONS_PER_PHASE
             if is_main:
                 main_done = True
                 granted = s.memory.pop("extra_action", None)
@@ -149,6 +155,8 @@ class PhasesMixin(GameCore):
             yield from self.check_requirements("state")
             if ans == "pass" or (main_done and s.power[p] <= 0 and not unlimited()):
                 return
+            if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
+                return   # the Action Phase is stalled: action_step ends the game
 
     def offer_reveals(self) -> Gen:
         """Elder signs may be revealed at any time; mid-turn that matters only when it reaches the
@@ -187,7 +195,7 @@ class PhasesMixin(GameCore):
             self.gain_power(p, income, "gather power")
         yield from self.window("gather-power", {}, s.order_from(s.first))
         top = max(s.power.values())
-        floor = math.ceil(top / 2)
+        floor = -(-top // 2)   # half the top Power, rounded up (whole numbers: no float overflow)
         for p in s.players:
             if s.power[p] < floor:
                 self.gain_power(p, floor - s.power[p], "minimum power")
