@@ -22,7 +22,6 @@ MAX_ROUNDS = 1000                  # a ruleset's `victory: max-rounds`
 # ---- effect text (interpreter/effects/parser.py) ----
 MAX_TEXT = 20_000                  # characters in one effect
 MAX_NESTING = 100                  # brackets, blocks, `not`/`-` chains nested in one effect
-MAX_OPERATORS = 1000               # binary operators in one expression (`1+1+...`)
 MAX_INT_DIGITS = len(str(MAX_NUMBER))  # digits of an integer literal before it is even read
 
 # ---- evaluation (interpreter/effects/compiler.py, interpreter/engine/core.py, phases.py) ----

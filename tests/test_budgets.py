@@ -202,3 +202,14 @@ def test_an_effect_just_under_the_nesting_limit_compiles_and_runs(tmp_path: Path
     g = _game(_arena(tmp_path, "gain_power(me, " + "max(" * depth + "1" + ")" * depth + ")"))
     g.apply("ability strike-ping")
     assert g.s.power["ping"] == 9
+
+
+def test_the_readme_lists_every_limit_with_its_number() -> None:
+    text = (ROOT / "README.md").read_text()
+    names = [n for n in vars(limits) if n.isupper() and n.startswith("MAX_")]
+    assert len(names) >= 15
+    for name in names:
+        value = getattr(limits, name)
+        shown = f"{value:,}" if name != "MAX_FILE_BYTES" else "2 MB"
+        row = next((line for line in text.splitlines() if f"(`{name}`)" in line), "")
+        assert shown in row, f"README's Limits table has no row for {name} = {shown}"
