@@ -42,8 +42,8 @@ def actions_table() -> str:
         fields = base + "".join(f", `{f}`" for f in extra)
         cost = "yes" if name in COST_ACTIONS else "—"
         rows.append(f"| `{name}` | {what} | {fields} | {cost} |")
-    rows.append("| *an ability's id* | an `action` or `unlimited-action` ability | — | yes (its id, e.g. "
-                "`subject.action == 'desecrate'`) |")
+    rows.append("| *an ability's id* | an `action` or `unlimited-action` ability | — | yes (`subject.action` "
+                "is the ability's id) |")
     return "\n".join(rows)
 
 
