@@ -5,6 +5,7 @@ event has no area) ended the game with `no field 'area' here`.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -39,10 +40,13 @@ def test_event_area_after_any_action_is_refused_with_the_actions_that_carry_it(t
     ("event.action in ['battle', 'capture'] and event.area != none", "nothing"),
     ("event.action == 'summon'", "place(event.unit, event.area)"),            # the condition narrows the effect
     ("event.player == me", "if event.action == 'recruit' { gain_power(me, count(units(area: event.area))) }"),
+    ("event.action not in ['move', 'control-gate', 'abandon-gate', 'reveal-elder-signs', 'ability', 'requirement', "
+     "'pass']", "gain_power(event.player, count(units(area: event.area)))"),
 ])
 def test_a_test_of_event_action_makes_the_field_guaranteed(tmp_path: Path, condition: str, effect: str) -> None:
-    assert _rules(tmp_path, "after-action", condition.replace("me", "event.player"),
-                  effect.replace("me", "event.player")) == []
+    def no_me(text: str) -> str:   # a ruleset rule has no 'me'
+        return re.sub(r"\bme\b", "event.player", text)
+    assert _rules(tmp_path, "after-action", no_me(condition), no_me(effect)) == []
 
 
 @pytest.mark.parametrize("condition,effect,needle", [

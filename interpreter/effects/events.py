@@ -93,10 +93,15 @@ def tested_values(cond: A.Expr, etype: EventType | None) -> set[str] | None:
             for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
                 if _discriminant(a, etype) and isinstance(b, A.Lit) and isinstance(b.value, str):
                     return {b.value}
-        if cond.op == "in" and _discriminant(cond.left, etype):
+        if cond.op == "!=":
+            for a, b in ((cond.left, cond.right), (cond.right, cond.left)):
+                if _discriminant(a, etype) and isinstance(b, A.Lit) and isinstance(b.value, str):
+                    return set(etype.variants) - {b.value}
+        if cond.op in ("in", "not in") and _discriminant(cond.left, etype):
             lits = literal_strings(cond.right)
             if lits is not None and isinstance(cond.right, A.ListLit):
-                return {str(x.value) for x in lits}
+                named = {str(x.value) for x in lits}
+                return named if cond.op == "in" else set(etype.variants) - named
     return None
 
 

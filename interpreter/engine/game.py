@@ -209,6 +209,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             raise IllegalAction(code, msg)
         before = list(self._turn)
         self._turn.append(opt)
+        self.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
             self._advance(opt)
         except (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError) as exc:
