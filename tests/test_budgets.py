@@ -117,7 +117,8 @@ def test_arithmetic_beyond_the_number_limit_fails_in_play_with_the_state_unchang
 
 def test_power_beyond_the_number_limit_fails_in_play(tmp_path: Path) -> None:
     g = _game(_arena(tmp_path, "gain_power(me, 1000000)"))
-    assert "Power would be 1000008" in _refused_in_play(g, "ability strike-ping")
+    msg = _refused_in_play(g, "ability strike-ping")
+    assert "ping.yaml:19:14: Strike (ping): ping's Power would be 1000008 (Strike (ping))" in msg
 
 
 @pytest.mark.parametrize("where,old,new,pos,message", [

@@ -30,6 +30,13 @@ class RuleError(Exception):
     """An effect failed while running (wrong type, missing value); names the content position."""
 
 
+class LimitError(RuleError):
+    """A budget of limits.py was exceeded by the engine (a roll, Power, Doom); the verb that caused it
+    adds its position and ability on the way out (`located` then)."""
+
+    located = False
+
+
 @dataclass
 class CompileEnv:
     """What a piece of effect text may refer to, and where to report problems."""
@@ -385,9 +392,16 @@ class Compiler:
                     raise RuleError(f"{where}: {getattr(ctx, 'ability', '') or prim.name}: '{prim.name}' {name} {v} "
                                     f"is beyond the limit of {limit}")
             ctx.where = where
-            result = fn(ctx, **bound)  # type: ignore[arg-type]
-            if hasattr(result, "send"):
-                result = yield from result
+            try:
+                result = fn(ctx, **bound)  # type: ignore[arg-type]
+                if hasattr(result, "send"):
+                    result = yield from result
+            except LimitError as exc:
+                if exc.located:
+                    raise
+                located = LimitError(f"{where}: {getattr(ctx, 'ability', '') or prim.name}: {exc}")
+                located.located = True
+                raise located from None
             return result
         return call
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import Any, Callable, Generator, Iterable
 
 from ..content.model import Ability, ContentModel, Faction, Layout, Requirement, Ruleset, UnitType
-from ..effects.compiler import RuleError
+from ..effects.compiler import LimitError, RuleError
 from ..limits import MAX_DICE, MAX_NUMBER, MAX_WINDOW_DEPTH
 from . import neutral
 from .context import EffectCtx
@@ -131,7 +131,7 @@ class GameCore:
     def roll(self, n: int, who: str, why: str) -> list[int]:
         n = max(0, int(n))
         if n > MAX_DICE:
-            raise RuleError(f"{who} would roll {n} dice ({why}); the limit is {MAX_DICE} dice in one roll")
+            raise LimitError(f"{who} would roll {n} dice ({why}); the limit is {MAX_DICE} dice in one roll")
         out = []
         for _ in range(n):
             if self._forced_dice is not None:
@@ -158,7 +158,7 @@ class GameCore:
             return
         before = self.s.power[p]
         if before + n > MAX_NUMBER:
-            raise RuleError(f"{p}'s Power would be {before + n} ({why}), beyond the limit for numbers ({MAX_NUMBER})")
+            raise LimitError(f"{p}'s Power would be {before + n} ({why}), beyond the limit for numbers ({MAX_NUMBER})")
         self.s.power[p] = max(0, before + n)
         self.emit("power", player=p, change=self.s.power[p] - before, total=self.s.power[p], why=why)
 
@@ -167,7 +167,7 @@ class GameCore:
         if n <= 0:
             return
         if self.s.doom[p] + n > MAX_NUMBER:
-            raise RuleError(f"{p}'s Doom would be {self.s.doom[p] + n} ({why}), beyond the limit for numbers ({MAX_NUMBER})")
+            raise LimitError(f"{p}'s Doom would be {self.s.doom[p] + n} ({why}), beyond the limit for numbers ({MAX_NUMBER})")
         self.s.doom[p] += n
         self.emit("doom", player=p, change=n, total=self.s.doom[p], why=why)
 
