@@ -10,31 +10,23 @@ and field access works only on game records (dicts), never on Python attributes.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Generator, Iterable
 
 from ..diagnostics import Pos, Report, did_you_mean
-from ..limits import MAX_COUNT, MAX_FOR_ITEMS, MAX_NUMBER  # noqa: F401  (MAX_FOR_ITEMS: re-exported)
+from ..limits import MAX_COUNT, MAX_FOR_ITEMS
 from . import ast as A
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
+from .runtime import COMPARE, LimitError, RuleError, arith, bounded, get_field, number, ticker
+from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, static_type
+
+# re-exported: the engine and tests import these from here
+__all__ = ["MAX_FOR_ITEMS", "CompileEnv", "Compiler", "LimitError", "RuleError", "compatible", "static_type"]
 
 Ev = Callable[[Any], Any]
 Run = Callable[[Any], Generator[Any, Any, None]]
-
-
-
-class RuleError(Exception):
-    """An effect failed while running (wrong type, missing value); names the content position."""
-
-
-class LimitError(RuleError):
-    """A budget of limits.py was exceeded by the engine (a roll, Power, Doom); the verb that caused it
-    adds its position and ability on the way out (`located` then)."""
-
-    located = False
 
 
 @dataclass
@@ -75,72 +67,6 @@ class CompileEnv:
         return f"{p.path}:{p.line}:{p.col}"
 
 
-# ---- runtime helpers ---------------------------------------------------------------------
-def _field(obj: Any, name: str, where: str, ctx: Any) -> Any:
-    if isinstance(obj, dict):
-        if name in obj and not name.startswith("_"):
-            return obj[name]
-        getter = getattr(ctx, "record_field", None)
-        if getter is not None:
-            found, value = getter(obj, name)
-            if found:
-                return value
-        raise RuleError(f"{where}: no field '{name}' here")
-    raise RuleError(f"{where}: '.{name}' needs a record, got {type(obj).__name__}")
-
-
-def _num(v: Any, where: str) -> Any:
-    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-        raise RuleError(f"{where}: expected a number, got {v!r}")
-    return v
-
-
-_CMP: dict[str, Callable[[Any, Any], bool]] = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
-}
-
-
-def _bounded(v: Any, where: str) -> Any:
-    """A number within the limit for numbers (content is untrusted: no unbounded growth)."""
-    if abs(v) > MAX_NUMBER:
-        raise RuleError(f"{where}: the result {'-' if v < 0 else ''}{'a huge number' if abs(v) > 10**12 else abs(v)} "
-                        f"is beyond the limit for numbers ({MAX_NUMBER})")
-    return v
-
-
-def _arith(op: str, a: Any, b: Any, where: str) -> Any:
-    a, b = _num(a, where), _num(b, where)
-    if op == "+":
-        return _bounded(a + b, where)
-    if op == "-":
-        return _bounded(a - b, where)
-    if op == "*":
-        return _bounded(a * b, where)
-    if b == 0:
-        raise RuleError(f"{where}: division by zero")
-    if op == "/":
-        r = Fraction(a) / Fraction(b)
-        return _bounded(int(r) if r.denominator == 1 else r, where)
-    return a % b
-
-
-def _ticker(ctx: Any) -> Callable[[str], None]:
-    """The context's step counter (every loop and comprehension iteration spends one step)."""
-    tick = getattr(ctx, "tick", None)
-    return tick if tick is not None else (lambda where: None)
-
-
-class _Scope:
-    """Variables bound by let/for; a child scope per block."""
-
-    __slots__ = ("vars", "parent")
-
-    def __init__(self, parent: "_Scope | None" = None) -> None:
-        self.vars: dict[str, Any] = {}
-        self.parent = parent
-
 
 # ---- compiler ----------------------------------------------------------------------------
 class Compiler:
@@ -165,7 +91,7 @@ class Compiler:
             return lambda ctx: [f(ctx) for f in items]
         if isinstance(node, A.Comprehension):
             source = self.expr(node.source, env)
-            inner = env.child([node.name], _unit_items(node.name, node.source))
+            inner = env.child([node.name], unit_items(node.name, node.source))
             item = self.expr(node.item, inner)
             cond = self.expr(node.cond, inner) if node.cond is not None else None
             name = node.name
@@ -177,7 +103,7 @@ class Compiler:
                 if len(items) > MAX_FOR_ITEMS:
                     raise RuleError(f"{where}: a list of {len(items)} items exceeds {MAX_FOR_ITEMS}")
                 out = []
-                tick = _ticker(ctx)
+                tick = ticker(ctx)
                 ctx.push_scope()
                 try:
                     for x in items:
@@ -192,7 +118,7 @@ class Compiler:
         if isinstance(node, A.Field):
             obj, name = self.expr(node.obj, env), node.name
             self._check_field(node, env)
-            return lambda ctx: _field(obj(ctx), name, where, ctx)
+            return lambda ctx: get_field(obj(ctx), name, where, ctx)
         if isinstance(node, A.Index):
             obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
 
@@ -206,7 +132,7 @@ class Compiler:
             inner = self.expr(node.operand, env)
             if node.op == "not":
                 return lambda ctx: not inner(ctx)
-            return lambda ctx: _bounded(-_num(inner(ctx), where), where)
+            return lambda ctx: bounded(-number(inner(ctx), where), where)
         if isinstance(node, A.Binary):
             return self._binary(node, env, where)
         if isinstance(node, A.Call):
@@ -240,7 +166,7 @@ class Compiler:
             for side in (node.left, node.right):
                 t = static_type(side)
                 if not compatible("num", t):
-                    env.error(side, "type-error", f"'{node.op}' needs numbers, got {_TYPE_WORDS.get(t, t)}")
+                    env.error(side, "type-error", f"'{node.op}' needs numbers, got {TYPE_WORDS.get(t, t)}")
         for lit in compared_literals(node, env.event):
             assert env.event is not None
             if lit.value not in env.event.variants:
@@ -263,16 +189,16 @@ class Compiler:
                     raise RuleError(f"{where}: 'in' needs a list on its right")
                 return (left(ctx) in coll) != neg
             return contains
-        if op in _CMP:
-            cmp = _CMP[op]
+        if op in COMPARE:
+            cmp = COMPARE[op]
 
             def compare(ctx: Any) -> bool:
                 a, b = left(ctx), right(ctx)
                 if op not in ("==", "!="):
-                    _num(a, where), _num(b, where)
+                    number(a, where), number(b, where)
                 return cmp(a, b)
             return compare
-        return lambda ctx: _arith(op, left(ctx), right(ctx), where)
+        return lambda ctx: arith(op, left(ctx), right(ctx), where)
 
     def _check_call(self, node: A.Call, env: CompileEnv) -> Primitive | None:
         prim = REGISTRY.get(node.name)
@@ -336,7 +262,7 @@ class Compiler:
         self._check_ids(typ, a.value, env)
         got = static_type(a.value)
         if not compatible(typ, got):
-            env.error(a.value, "type-error", f"expected {_TYPE_WORDS.get(typ, typ)}, got {_TYPE_WORDS.get(got, got)}")
+            env.error(a.value, "type-error", f"expected {TYPE_WORDS.get(typ, typ)}, got {TYPE_WORDS.get(got, got)}")
         return self.expr(a.value, env)
 
     def _check_ids(self, typ: str, value: A.Expr, env: CompileEnv) -> None:
@@ -374,7 +300,7 @@ class Compiler:
         args = self._bind_args(node, prim, env)
         fn = prim.fn
         where = env.where(node)
-        limits = _arg_limits(prim)
+        limits = arg_limits(prim)
         positional = [(p.name, a) for p, a in zip(prim.params, [a for a in node.args if a.name is None])]
         for name, a in positional + [(a.name, a) for a in node.args if a.name is not None]:
             if name in COUNT_PARAMS and isinstance(a.value, A.Lit) and isinstance(a.value.value, int) \
@@ -477,7 +403,7 @@ class Compiler:
             return if_, env
         if isinstance(node, A.For):
             iterable = self.expr(node.iterable, env)
-            body = self.block(node.body, env.child([node.name], _unit_items(node.name, node.iterable)))
+            body = self.block(node.body, env.child([node.name], unit_items(node.name, node.iterable)))
             name, where = node.name, env.where(node)
 
             def for_(ctx: Any) -> Generator[Any, Any, None]:
@@ -486,7 +412,7 @@ class Compiler:
                     raise RuleError(f"{where}: 'for' needs a list, got {type(items).__name__}")
                 if len(items) > MAX_FOR_ITEMS:
                     raise RuleError(f"{where}: 'for' over {len(items)} items exceeds {MAX_FOR_ITEMS}")
-                tick = _ticker(ctx)
+                tick = ticker(ctx)
                 for item in list(items):
                     tick(where)
                     ctx.push_scope()
@@ -517,77 +443,3 @@ class Compiler:
             return choose, env
         env.error(node, "bad-statement", "unsupported statement")  # pragma: no cover
         return self.stmt(A.Nothing(node.line, node.col), env)[0], env
-
-
-COUNT_PARAMS = frozenset({"count", "most", "least"})  # how many times a verb acts: bounded by MAX_COUNT
-
-
-def _arg_limits(prim: Primitive) -> list[tuple[str, int]]:
-    """The numeric arguments of a verb or choice and their bounds (counts are smaller than numbers)."""
-    if prim.variadic:
-        return []
-    return [(p.name, MAX_COUNT if p.name in COUNT_PARAMS else MAX_NUMBER)
-            for p in prim.params if p.type in ("int", "num")]
-
-
-_LISTS = {"list", "units", "areas", "players", "kinds"}
-_NUMS = {"int", "num"}
-_TYPE_WORDS = {"int": "a whole number", "num": "a number", "str": "text", "bool": "true or false",
-               "list": "a list", "units": "a list of units", "areas": "a list of areas", "players": "a list of players",
-               "unit": "a unit", "player": "a player", "none": "none"}
-
-
-def static_type(node: A.Expr) -> str:
-    """What an expression is known to produce before the game runs ('any' when unknown)."""
-    if isinstance(node, A.Lit):
-        v = node.value
-        if v is None:
-            return "none"
-        if isinstance(v, bool):
-            return "bool"
-        if isinstance(v, int):
-            return "int"
-        return "str"
-    if isinstance(node, (A.ListLit, A.Comprehension)):
-        return "list"
-    if isinstance(node, A.Unary):
-        return "bool" if node.op == "not" else "num"
-    if isinstance(node, A.Binary):
-        if node.op in ("and", "or", "in", "not in", "==", "!=", "<", "<=", ">", ">="):
-            return "bool"
-        return "num"
-    if isinstance(node, A.Call):
-        prim = REGISTRY.get(node.name)
-        return prim.returns if prim is not None else "any"
-    return "any"
-
-
-def _unit_items(name: str, source: A.Expr) -> list[str]:
-    """A loop over a list of units binds its variable to a unit: [name] when so, else []."""
-    return [name] if static_type(source) == "units" else []
-
-
-def compatible(want: str, got: str) -> bool:
-    """Whether a value of static type `got` may be passed where `want` is declared."""
-    if want == "any" or got in ("any", "none") or want == got:
-        return True
-    if want in _NUMS:
-        return got in _NUMS
-    if want == "kinds":
-        return got == "str" or got in _LISTS
-    if want in _LISTS:
-        return got in _LISTS
-    if want == "bool":
-        return got == "bool"
-    if want == "str" or want in ID_TYPES:
-        return got == "str" or (want in ("kind", "class", "area", "result") and got in _LISTS)
-    if want == "player":
-        return got in ("player", "str")
-    if want in ("unit", "record"):
-        return got not in _NUMS | {"bool", "str"} | _LISTS
-    return True
-
-
-def ceil_div(value: Any) -> int:
-    """Round a number up to a whole number."""
-    return math.ceil(value)
