@@ -21,6 +21,17 @@ class ActionsMixin(GameCore):
         t = self.utype(u)
         return bool(self.modified("can-control-gate", t.cls == "cultist", u, u["owner"]))
 
+    def choose_controller(self, p: str, area: str) -> Gen:
+        """The player picks which of its eligible units controls the gate (one option per kind:
+        units of one kind are alike; core rulebook, Gates: a Dark Young may replace the Cultist)."""
+        eligible: dict[str, dict[str, Any]] = {}
+        for u in self.s.units_at(area, p):
+            if self.can_control(u):
+                eligible.setdefault(u["kind"], u)
+        labels = {self.unit_label(u): u for u in eligible.values()}
+        ans = yield from self.ask(p, "unit", list(labels), f"which unit controls the gate in {area}?")
+        return labels[ans]
+
     def gate_free(self, area: str) -> bool:
         g = self.s.gates.get(area)
         return g is not None and g.get("controller") is None and not g.get("locked")
@@ -43,10 +54,8 @@ class ActionsMixin(GameCore):
                 c = self.action_cost(p, "recruit", self.unit_cost(p, t), a)
                 if c <= power:
                     out.append((f"recruit {t.id} {a}", c))
-        # Summon
-        for label, c in self.summon_actions(p):
-            if not self.unlimited_summon(p, label.split()[1]):
-                out.append((label, c))
+        # Summon (a Common Action even when an ability also makes it an Unlimited one)
+        out.extend(self.summon_actions(p))
         # Awaken (the faction's Great Old Ones and the Independents nobody controls)
         for t in self.awaken_types(p):  # type: ignore[attr-defined]
             if not self.awaken_pool(p, t.id) or t.awaken is None:  # type: ignore[attr-defined]
@@ -232,7 +241,7 @@ class ActionsMixin(GameCore):
             yield from self.capture(p, words[2], words[1])
             event["area"] = words[1]
         elif verb == "control-gate":
-            u = next(u for u in self.s.units_at(words[1], p) if self.can_control(u))
+            u = yield from self.choose_controller(p, words[1])
             self.s.gates[words[1]]["controller"] = u["id"]
             self.emit("gate", loc=words[1], change="controlled", unit=u["id"], player=p)
         elif verb == "abandon-gate":
