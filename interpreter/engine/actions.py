@@ -212,6 +212,7 @@ class ActionsMixin(GameCore):
         verb = words[0]
         if verb not in ("move",) and cost:
             self.gain_power(p, -cost, label)
+        self.s.memory["action_no"] = self.s.memory.get("action_no", 0) + 1   # the scope of `once: action`
         self.emit("action", player=p, action=label, cost=cost)
         event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
         if verb == "recruit":

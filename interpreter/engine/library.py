@@ -648,8 +648,9 @@ def _set_flag(ctx: Any, name: str, player: Any = None) -> None:
 # ---- verbs: turn structure -------------------------------------------------------------------------------
 @verb("extra_action", excluding=("abilities", ()))
 def _extra_action(ctx: Any, excluding: Any = ()) -> None:
-    """Immediately after this action, the player may take a second, different action (not one of
-    the `excluding` unique actions). Only the turn's first action grants one: never a third."""
+    """Immediately after, the player may take a second, different action (none of `excluding`).
+
+    Only the turn's first action grants one: a second action never grants a third."""
     ctx.game.s.memory["extra_action"] = [f"ability {a}" for a in excluding]
 
 

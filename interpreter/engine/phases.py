@@ -59,6 +59,7 @@ class PhasesMixin(GameCore):
         self.emit("first-player", player=first, direction=s.direction)
         s.step = {"phase": "action", "player": first}
         s.memory = {"battle_no": s.memory.get("battle_no", 0), "turn_no": s.memory.get("turn_no", 0),
+                    "action_no": s.memory.get("action_no", 0),
                     "once": [k for k in s.memory.get("once", []) if k.endswith("|game")]}
 
     # ---- action phase ------------------------------------------------------------------------------
