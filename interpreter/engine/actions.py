@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
+from .feasible import can_complete
 from .core import Gen, GameCore
 
 
@@ -23,7 +25,7 @@ class ActionsMixin(GameCore):
 
     def choose_controller(self, p: str, area: str) -> Gen:
         """The player picks which of its eligible units controls the gate (one option per kind:
-        units of one kind are alike; core rulebook, Gates: a Dark Young may replace the Cultist)."""
+        units of one kind are alike; core rulebook, Gates: a monster allowed to control may replace the Cultist)."""
         eligible: dict[str, dict[str, Any]] = {}
         for u in self.s.units_at(area, p):
             if self.can_control(u):
@@ -31,6 +33,22 @@ class ActionsMixin(GameCore):
         labels = {self.unit_label(u): u for u in eligible.values()}
         ans = yield from self.ask(p, "unit", list(labels), f"which unit controls the gate in {area}?")
         return labels[ans]
+
+    def all_parts_possible(self, ab: Any, p: str) -> bool:
+        """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
+        do all parts of it" - an action ability (or requirement action) is offered only when a dry
+        run of its effect finds answers that leave no required choice without an option."""
+        if isinstance(ab, Requirement):
+            def run(g: Any) -> Gen:
+                ctx = g.ctx(p)
+                ctx.ability = f"requirement {ab.id}"
+                return ab.action_effect(ctx)  # type: ignore[no-any-return]
+        elif ab.effect is None:
+            return True
+        else:
+            def run(g: Any) -> Gen:
+                return g.use_ability(ab, p, g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p)), paid=True)  # type: ignore[no-any-return]
+        return can_complete(self, run)
 
     def gate_free(self, area: str) -> bool:
         g = self.s.gates.get(area)
@@ -101,7 +119,7 @@ class ActionsMixin(GameCore):
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
             if self.usable(ab, p, ctx, check_cost=False):   # the cost that counts is the modified one
                 c = self.action_cost(p, ab.id, self.ability_cost(ab, p, ctx))
-                if c <= power:
+                if c <= power and self.all_parts_possible(ab, p):
                     out.append((f"ability {ab.id}", c))
         # Spellbook-requirement actions
         out.extend(self.requirement_actions(p, unlimited=False))
@@ -163,6 +181,8 @@ class ActionsMixin(GameCore):
             ctx = self.ctx(p)
             if r.action_condition is not None and not r.action_condition(ctx):
                 continue
+            if r.action_effect is not None and not self.all_parts_possible(r, p):
+                continue
             costs[r.id] = self.integer(r.action_cost(ctx) if r.action_cost else 0, "requirement cost")
         for rid, c in costs.items():
             c2 = self.action_cost(p, "requirement", c)
@@ -200,7 +220,7 @@ class ActionsMixin(GameCore):
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
             if self.usable(ab, p, ctx, check_cost=False):
                 c = self.action_cost(p, ab.id, self.ability_cost(ab, p, ctx))
-                if c <= s.power[p]:
+                if c <= s.power[p] and self.all_parts_possible(ab, p):
                     out.append((f"ability {ab.id}", c))
         out.extend(self.requirement_actions(p, unlimited=True))
         return out

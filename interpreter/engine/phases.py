@@ -103,17 +103,20 @@ class PhasesMixin(GameCore):
             if s.power[p] <= 0:
                 return
         main_done = False
-        # Fertility Cult and the like: an action offered both as the Action and as an Unlimited
-        # Action was taken; like a Battle with six spellbooks, it counts as the Action if the player
-        # ends the turn without another (core rulebook, Unlimited Battle).
+        # An ability may make a Common Action (Summon) an Unlimited one too: once such an action is
+        # taken, like a Battle with six spellbooks, it counts as the Action if the player ends the
+        # turn without another (core rulebook, Unlimited Battle).
         either_done = False
         # keys a granted second action may not repeat; None while no second action is pending
         second: list[str] | None = None
         seen: set[tuple[str, str]] = set()
 
         def unlimited() -> list[tuple[str, int]]:
+            offered = self.unlimited_actions(p)
+            if not seen:
+                return offered
             here = self.position_key()
-            return [(label, c) for label, c in self.unlimited_actions(p) if not (c == 0 and (here, label) in seen)]
+            return [(label, c) for label, c in offered if not (c == 0 and (here, label) in seen)]
 
         while True:
             opts: dict[str, int] = {}
@@ -150,7 +153,7 @@ class PhasesMixin(GameCore):
             if not is_main and choices[ans] == 0:
                 # A free unlimited action is not taken twice from the same position in one turn:
                 # abandoning and controlling a gate (any free pair that undo each other) cannot
-                # cycle, while a repeat that changes something (a second 0-Power Ghoul) stays legal.
+                # cycle, while a repeat that changes something (a second 0-Power monster at one gate) stays legal.
                 seen.add((self.position_key(), ans))
             if ans in mains and ans in opts:
                 either_done = True
