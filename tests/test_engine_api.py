@@ -169,7 +169,7 @@ def test_a_log_replays_only_over_the_expansions_it_was_played_with() -> None:
 def test_always_the_same_option_still_ends_the_game(ruleset: str, factions: list[str], pick: int) -> None:
     """The README's bot (always the first option) once never ended a Duel: 'abandon-gate a' and
     'control-gate a' cost nothing and undid each other forever. A free unlimited action is now
-    offered once a turn under the same label."""
+    not offered again from a position where it was already taken this turn."""
     game = Game(load_content(expansions=["independents", "azathoth"]).require_ok(), ruleset, factions, seed=7)
     for _ in range(5000):
         if game.is_over():
