@@ -8,7 +8,7 @@ from typing import Any
 from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
-from .feasible import can_complete
+from .feasible import can_complete, in_dry_run, may_lack_a_part
 from .core import Gen, GameCore
 
 
@@ -24,8 +24,9 @@ class ActionsMixin(GameCore):
         return bool(self.modified("can-control-gate", t.cls == "cultist", u, u["owner"]))
 
     def choose_controller(self, p: str, area: str) -> Gen:
-        """The player picks which of its eligible units controls the gate (one option per kind:
-        units of one kind are alike; core rulebook, Gates: a monster allowed to control may replace the Cultist)."""
+        """The player picks which of its eligible units controls the gate, one option per kind (units
+        of a kind are alike). Core rulebook, Gates: a monster allowed to control may replace the
+        Cultist on the Gate."""
         eligible: dict[str, dict[str, Any]] = {}
         for u in self.s.units_at(area, p):
             if self.can_control(u):
@@ -38,17 +39,18 @@ class ActionsMixin(GameCore):
         """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
         do all parts of it" - an action ability (or requirement action) is offered only when a dry
         run of its effect finds answers that leave no required choice without an option."""
+        effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
+        if effect is None or not may_lack_a_part(effect) or in_dry_run(self):
+            return True
         if isinstance(ab, Requirement):
             def run(g: Any) -> Gen:
                 ctx = g.ctx(p)
                 ctx.ability = f"requirement {ab.id}"
                 return ab.action_effect(ctx)  # type: ignore[no-any-return]
-        elif ab.effect is None:
-            return True
         else:
             def run(g: Any) -> Gen:
                 return g.use_ability(ab, p, g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p)), paid=True)  # type: ignore[no-any-return]
-        return can_complete(self, run)
+        return can_complete(self, f"{p} {getattr(ab, 'key', ab.id)}", run)
 
     def gate_free(self, area: str) -> bool:
         g = self.s.gates.get(area)

@@ -14,6 +14,7 @@ part (a content error), counts as feasible: the action is offered and the real r
 from __future__ import annotations
 
 import copy
+import hashlib
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..effects.compiler import RuleError
@@ -23,8 +24,11 @@ from .state import State
 if TYPE_CHECKING:
     from .core import Gen, GameCore
 
+# the single choices that call note_no_option when their list is empty
+NOTING_CHOICES = frozenset({"choose_unit", "choose_area", "choose_player", "choose_spellbook"})
 MAX_RUNS = 12     # dry runs per action (each tries another answer at the last open decision)
 MAX_STEPS = 200   # decisions per dry run
+MEMO_SIZE = 4096  # remembered results per game (and its clones) before the memo starts afresh
 
 Run = Callable[["GameCore"], "Gen"]
 _ERRORS = (RuleError, KeyError, ValueError, TypeError, IndexError)
@@ -37,11 +41,36 @@ def note_no_option(game: Any, where: str) -> None:
         notes.append(where)
 
 
-def can_complete(game: "GameCore", run: Run) -> bool:
-    """Whether some answers let `run(copy)` (an action's effect) finish without a missing part."""
+def may_lack_a_part(effect: Any) -> bool:
+    """Whether a compiled effect calls a single choice at all (without one, no part can be missing)."""
+    calls = getattr(effect, "calls", None)
+    return calls is None or bool(calls & NOTING_CHOICES)
+
+
+def in_dry_run(game: Any) -> bool:
+    """Whether this game is a dry run's copy (a dry run does not start another)."""
+    return getattr(game, "_dry_run_notes", None) is not None
+
+
+def can_complete(game: "GameCore", key: str, run: Run) -> bool:
+    """Whether some answers let `run(copy)` (the effect of action `key`) finish without a missing
+    part. Results are remembered per position (clones of a game share them: a clone replays its
+    turn, and would otherwise repeat every dry run)."""
+    text = game.s.to_text()
+    memo_key = (key, hashlib.sha1(text.encode()).hexdigest())
+    memo: dict[tuple[str, str], bool] = game.__dict__.setdefault("_dry_run_memo", {})
+    if memo_key in memo:
+        return memo[memo_key]
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[memo_key] = result = _search(game, text, run)
+    return result
+
+
+def _search(game: "GameCore", text: str, run: Run) -> bool:
     path: list[int] = []
     for _ in range(MAX_RUNS):
-        done, trail = _attempt(game, run, path)
+        done, trail = _attempt(game, text, run, path)
         if done is not False:
             return True
         while trail and trail[-1][0] + 1 >= trail[-1][1]:
@@ -52,9 +81,9 @@ def can_complete(game: "GameCore", run: Run) -> bool:
     return True
 
 
-def _copy(game: "GameCore") -> Any:
+def _copy(game: "GameCore", text: str) -> Any:
     probe = copy.copy(game)
-    probe.s = State.from_text(game.s.to_text())
+    probe.s = State.from_text(text)
     probe.log = []
     probe._depth = list(getattr(game, "_depth", []))
     probe._chain = list(getattr(game, "_chain", []))
@@ -64,10 +93,16 @@ def _copy(game: "GameCore") -> Any:
     return probe
 
 
-def _attempt(game: "GameCore", run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:
+def _shortest_first(options: tuple[str, ...]) -> list[str]:
+    """Options in the order a dry run tries them: stopping ('done') first, as it leaves the fewest
+    further parts to do."""
+    return sorted(options, key=lambda o: o != "done")
+
+
+def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:
     """One dry run answering decision k with option path[k] (0 past the path): True when it ends,
     False when it failed after a choice had no option, None when undecided."""
-    probe = _copy(game)
+    probe = _copy(game, text)
     trail: list[tuple[int, int]] = []
     gen = run(probe)
     answer: Any = None
@@ -76,9 +111,10 @@ def _attempt(game: "GameCore", run: Run, path: list[int]) -> tuple[bool | None, 
         for _ in range(MAX_STEPS):
             if isinstance(item, Decision):
                 k = len(trail)
-                i = min(path[k] if k < len(path) else 0, len(item.options) - 1)
-                trail.append((i, len(item.options)))
-                answer = item.options[i]
+                options = _shortest_first(item.options)
+                i = min(path[k] if k < len(path) else 0, len(options) - 1)
+                trail.append((i, len(options)))
+                answer = options[i]
             else:
                 answer = None
             item = gen.send(answer)
@@ -91,4 +127,4 @@ def _attempt(game: "GameCore", run: Run, path: list[int]) -> tuple[bool | None, 
         gen.close()
 
 
-__all__ = ["can_complete", "note_no_option"]
+__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option"]

@@ -113,7 +113,8 @@ class PhasesMixin(GameCore):
 
         def unlimited() -> list[tuple[str, int]]:
             offered = self.unlimited_actions(p)
-            if not seen:
+            taken = {label for _, label in seen}
+            if not any(c == 0 and label in taken for label, c in offered):
                 return offered
             here = self.position_key()
             return [(label, c) for label, c in offered if not (c == 0 and (here, label) in seen)]
@@ -174,7 +175,7 @@ class PhasesMixin(GameCore):
         """The position without its event counter: equal keys mean nothing on the board changed."""
         d = {f: v for f, v in vars(self.s).items() if f not in ("seq", "memory")}
         d["memory"] = {k: v for k, v in self.s.memory.items() if k != "action_no"}
-        return hashlib.sha1(json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()
+        return hashlib.sha1(json.dumps(d).encode()).hexdigest()
 
     def offer_reveals(self) -> Gen:
         """Elder signs may be revealed at any time; mid-turn that matters only when it reaches the
