@@ -42,15 +42,16 @@ class ActionsMixin(GameCore):
         effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
         if effect is None or not may_lack_a_part(effect) or in_dry_run(self):
             return True
-        if isinstance(ab, Requirement):
-            def run(g: Any) -> Gen:
+        requirement = isinstance(ab, Requirement)
+
+        def run(g: Any) -> Gen:
+            if requirement:
                 ctx = g.ctx(p)
                 ctx.ability = f"requirement {ab.id}"
-                return ab.action_effect(ctx)  # type: ignore[no-any-return]
-        else:
-            def run(g: Any) -> Gen:
-                return g.use_ability(ab, p, g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p)), paid=True)  # type: ignore[no-any-return]
-        return can_complete(self, f"{p} {getattr(ab, 'key', ab.id)}", run)
+                return effect(ctx)  # type: ignore[no-any-return]
+            ctx = g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p))
+            return g.use_ability(ab, p, ctx, paid=True)  # type: ignore[no-any-return]
+        return can_complete(self, f"{p} {'requirement ' + ab.id if requirement else ab.key}", run)
 
     def gate_free(self, area: str) -> bool:
         g = self.s.gates.get(area)

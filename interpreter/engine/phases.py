@@ -154,7 +154,8 @@ class PhasesMixin(GameCore):
             if not is_main and choices[ans] == 0:
                 # A free unlimited action is not taken twice from the same position in one turn:
                 # abandoning and controlling a gate (any free pair that undo each other) cannot
-                # cycle, while a repeat that changes something (a second 0-Power monster at one gate) stays legal.
+                # cycle, while a repeat that changes something (a second 0-Power monster at one
+                # gate) stays legal.
                 seen.add((self.position_key(), ans))
             if ans in mains and ans in opts:
                 either_done = True
