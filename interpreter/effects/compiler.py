@@ -266,7 +266,7 @@ class Compiler:
         return self.expr(a.value, env)
 
     def _check_ids(self, typ: str, value: A.Expr, env: CompileEnv) -> None:
-        base = {"kinds": "kind"}.get(typ, typ)
+        base = {"kinds": "kind", "abilities": "ability"}.get(typ, typ)
         if base not in ID_TYPES or base not in env.ids:
             return
         lits: list[A.Lit] = []

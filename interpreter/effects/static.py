@@ -16,7 +16,7 @@ def arg_limits(prim: Primitive) -> list[tuple[str, int]]:
             for p in prim.params if p.type in ("int", "num")]
 
 
-LISTS = {"list", "units", "areas", "players", "kinds"}
+LISTS = {"list", "units", "areas", "players", "kinds", "abilities"}
 NUMS = {"int", "num"}
 TYPE_WORDS = {"int": "a whole number", "num": "a number", "str": "text", "bool": "true or false",
                "list": "a list", "units": "a list of units", "areas": "a list of areas", "players": "a list of players",

@@ -123,7 +123,8 @@ class GameCore:
             raise RuleError(f"internal: empty decision for {player}: {prompt}")
         if len(opts) == 1:
             return opts[0]
-        self.steps = 0
+        if getattr(self, "_dry_run_notes", None) is None:   # a dry run's decisions share one budget (feasible.py)
+            self.steps = 0
         answer = yield Decision(player, kind, opts, prompt, context)
         return answer
 
@@ -342,7 +343,9 @@ class GameCore:
     def once_key(self, ab: Ability, player: str | None) -> str | None:
         if ab.once is None:
             return None
-        scope = {"battle": f"battle{self.s.memory.get('battle_no', 0)}", "turn": f"turn{self.s.memory.get('turn_no', 0)}",
+        mem = self.s.memory
+        scope = {"battle": f"battle{mem.get('battle_no', 0)}", "action": f"action{mem.get('action_no', 0)}",
+                 "turn": f"turn{mem.get('turn_no', 0)}",
                  "action-phase": f"ap{self.s.round}", "doom-phase": f"dp{self.s.round}", "round": f"r{self.s.round}",
                  "game": "game"}[ab.once]
         return f"{ab.key}|{player}|{scope}"
