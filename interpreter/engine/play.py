@@ -3,11 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..limits import MAX_DECISIONS
 from .agents import ScriptExhausted
-from .game import Game
+from .game import Game, GameError
 from .invariants import Checker
-
-MAX_DECISIONS = 200_000
 
 
 def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], None] | None = None,
@@ -30,7 +29,8 @@ def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], N
         if on_decision is not None:
             on_decision(game)
         if n > max_decisions:
-            raise RuntimeError(f"game did not finish within {max_decisions} decisions")
+            # a last net: the engine ends a stalled Action Phase itself (limits.MAX_ACTIONS_PER_PHASE)
+            raise GameError(f"game did not finish within {max_decisions} decisions (limit)")
     if checker is not None and checker is not check:
         checker.detach()
     return game
