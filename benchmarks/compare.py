@@ -149,7 +149,7 @@ def _fmt(v: float, unit: str) -> str:
     return f"{v:,.0f}"
 
 
-def _cell(stats: dict[str, float] | None, unit: str, na: str | None) -> str:
+def _cell(stats: dict[str, float] | None, unit: str) -> str:
     if stats is None:
         return "n/a"
     return f"{_fmt(stats['median'], unit)} ({_fmt(stats['min'], unit)}–{_fmt(stats['max'], unit)})"
@@ -165,8 +165,7 @@ def table(result: dict[str, Any]) -> str:
         label = name
         r = f["ratio_stats"]
         ratio = "n/a" if r is None else f"{r['median']:.2f}× ({r['min']:.2f}–{r['max']:.2f})"
-        rows.append((label, _cell(f["base_stats"], unit, f.get("na_base")),
-                     _cell(f["current_stats"], unit, f.get("na_current")), ratio))
+        rows.append((label, _cell(f["base_stats"], unit), _cell(f["current_stats"], unit), ratio))
         for side in ("base", "current"):
             if f.get("na_" + side):
                 notes.append(f"{name}, {side}: n/a ({f['na_' + side]})")
