@@ -128,6 +128,7 @@ def test_undo_returns_and_replaying_the_same_answers_continues_alike(ruleset: st
         mark = len(g.log)
         digests = [g.digest()]
         options = [g.legal_actions()]
+        lengths = [len(g.log)]
         answers: list[str] = []
         for _ in range(CONTINUE):
             if g.current() is None:
@@ -135,17 +136,33 @@ def test_undo_returns_and_replaying_the_same_answers_continues_alike(ruleset: st
             answers += _play(g, None, agent, 1)
             digests.append(g.digest())
             options.append(g.legal_actions())
+            lengths.append(len(g.log))
         final = (g.digest(), list(g.log), g.to_json())
         n = r.randrange(1, len(answers) + 1)
         g.undo(n)
         assert g.digest() == digests[-1 - n]
         assert g.legal_actions() == options[-1 - n]
-        assert g.log[:mark] == final[1][:mark] or len(g.log) >= mark
+        assert len(g.log) == lengths[-1 - n]
+        assert g.log[mark:] == final[1][mark:lengths[-1 - n]]
         assert _play(g, answers[len(answers) - n:]) == answers[len(answers) - n:]
         assert g.digest() == final[0]
         assert g.log[mark:] == final[1][mark:]
         assert g.to_json() == final[2]
         add(NAME, undos=1, decisions=len(answers) + n)
+
+
+@pytest.mark.xfail(strict=True, reason="issue #13: undo() rebuilds the game from its parameters, which name "
+                   "the Independents in play, so the rebuilt log's 'independents' event loses its left_out "
+                   "reasons (the same holds for replay())")
+def test_undo_keeps_the_whole_log() -> None:
+    g = Game(content(True), "duel", FACTIONS["duel", 2], 3)
+    agent = RandomAgent(3)
+    _play(g, None, agent, 10)
+    length = len(g.log)
+    log = json.loads(json.dumps(g.log))
+    _play(g, None, agent, 3)
+    g.undo(3)
+    assert g.log == log[:length]
 
 
 # ---- a failed apply() changes nothing ---------------------------------------------------------------
