@@ -75,7 +75,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     game = replay(content, lines, args.upto)
     import json
     digest = next((json.loads(l)["digest"] for l in reversed(lines) if '"type": "digest"' in l), None)
-    if args.upto is None and digest is not None and digest != game.digest():
+    diverged = args.upto is None and digest is not None and digest != game.digest()
+    if getattr(args, "format", "text") == "json":
+        from .play_session import summary
+        print(json.dumps({**summary(game), "log_digest": digest, "diverged": diverged, "upto": args.upto},
+                         sort_keys=True))
+        return 1 if diverged else 0
+    if diverged:
         print(f"replay diverged: log digest {digest}, replayed {game.digest()}", file=sys.stderr)
         return 1
     print(game.result_line())
@@ -142,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("dirs", nargs="*", help="folders layered over the built-in content")
     v.add_argument("--only", action="store_true", help="check the folders alone, as a complete content tree")
     v.add_argument("--format", choices=["text", "json"], default="text")
+    v.add_argument("--all-warnings", action="store_true",
+                   help="with folders to check, list the built-in content's own warnings too (default: one summary line)")
     pl = sub.add_parser("play", help="play one complete seeded game between bots")
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--ruleset")
@@ -163,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--upto", type=int, help="stop after this many choices")
     r.add_argument("--expansions", help="comma list (default: the expansions recorded in the log)")
     r.add_argument("--content-dir", action="append")
+    r.add_argument("--format", choices=["text", "json"], default="text", help="json: the result as one JSON object")
     si = sub.add_parser("simulate", help="play many seeded bot games (in parallel) and write one result row per game")
     si.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     si.add_argument("--seed", type=int, default=1, help="the first game's seed; game i uses seed + i")
@@ -197,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "validate":
-            return validate(args.dirs, args.only, args.format)
+            return validate(args.dirs, args.only, args.format, all_warnings=args.all_warnings)
         if args.command == "play" or args.command is None:
             if args.command is None:
                 args = build_parser().parse_args(["play"])

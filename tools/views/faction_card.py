@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from interpreter.content.model import ContentModel, Faction
+from interpreter.paths import content_dir
 
 TIMING = {"action": "Action", "unlimited-action": "Unlimited action", "static": "Ongoing"}
 
@@ -32,10 +33,27 @@ def timing(ability: dict[str, Any]) -> str:
     return label
 
 
+SOURCE = {"shown": False}   # `necro show faction --source`: effect-language formulas and effects too
+VARIES = "varies"
+
+
 def _value(v: Any) -> str:
+    """A cost or combat as a reader wants it: a number; a formula is 'varies' (its words are in
+    the unit's notes), the formula itself only with --source."""
     if isinstance(v, dict):
         return f"? ({v.get('unknown', 'unknown')})"
-    return str(v).strip()
+    text = str(v).strip()
+    if text.lstrip("-").isdigit() or SOURCE["shown"]:
+        return text
+    return VARIES
+
+
+def _effect_note(doc: dict[str, Any]) -> str:
+    """With --source: the effect-language text of an ability or requirement, for modders."""
+    if not SOURCE["shown"]:
+        return ""
+    parts = [f"{k}: {' '.join(str(doc[k]).split())}" for k in ("condition", "effect") if doc.get(k)]
+    return ("\n    " + "\n    ".join(parts)) if parts else ""
 
 
 def raw_document(faction: Faction) -> dict[str, Any]:
@@ -73,7 +91,14 @@ def _setup(model: ContentModel, f: Faction) -> Text:
     return t
 
 
-def _shown_path(path: str) -> str:
+def shown_path(path: str) -> str:
+    """Built-in files by their place in the content tree (never the install path); a modder's
+    file relative to here when it is below, else as given."""
+    builtin = content_dir().resolve()
+    try:
+        return "built-in " + str(Path(path).resolve().relative_to(builtin))
+    except ValueError:
+        pass
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
 
@@ -105,7 +130,14 @@ def _units(doc: dict[str, Any]) -> list[Any]:
     for u in doc.get("units", []):
         t.add_row(u["name"], u.get("class", ""), str(u.get("count", 1)), _value(u.get("cost")), _value(u.get("combat")))
     notes = [(u["name"], "", u["text"]) for u in doc.get("units", []) if u.get("text")]
-    return [t, _section("Unit notes", notes)] if notes else [t]
+    return [t, *_varies_note(t), _section("Unit notes", notes)] if notes else [t, *_varies_note(t)]
+
+
+def _varies_note(table: Table) -> list[Text]:
+    cells = [c for col in table.columns for c in col._cells]  # noqa: SLF001 - rich keeps cells there
+    if VARIES not in cells:
+        return []
+    return [Text(f"{VARIES}: worked out in play (see the notes); `--source` shows the formula", style="dim")]
 
 
 def _goos(doc: dict[str, Any]) -> list[Any]:
@@ -115,13 +147,13 @@ def _goos(doc: dict[str, Any]) -> list[Any]:
     t = _table("Great Old Ones", "Great Old One", "cost", "combat")
     for g in goos:
         t.add_row(g["name"], _value(g.get("cost")), _value(g.get("combat")))
-    return [t, _section("Awakening", [(g["name"], "", g.get("awaken", {}).get("text", "")) for g in goos])]
+    return [t, *_varies_note(t), _section("Awakening", [(g["name"], "", g.get("awaken", {}).get("text", "")) for g in goos])]
 
 
 def _abilities(doc: dict[str, Any]) -> Text:
-    items = [(a["name"], timing(a), a.get("text", "")) for a in doc.get("abilities", [])]
+    items = [(a["name"], timing(a), a.get("text", "") + _effect_note(a)) for a in doc.get("abilities", [])]
     for u in doc.get("units", []) + doc.get("great-old-ones", []):
-        items += [(f"{a['name']} [{u['name']}]", timing(a), a.get("text", "")) for a in u.get("abilities", [])]
+        items += [(f"{a['name']} [{u['name']}]", timing(a), a.get("text", "") + _effect_note(a)) for a in u.get("abilities", [])]
     return _section("Abilities", items)
 
 
@@ -129,7 +161,7 @@ def _spellbooks(doc: dict[str, Any]) -> Text:
     items = []
     for s in doc.get("spellbooks", []):
         when = sorted({timing(a) for a in s.get("abilities", [])})
-        items.append((s["name"], "; ".join(when), s.get("text", "")))
+        items.append((s["name"], "; ".join(when), s.get("text", "") + "".join(_effect_note(a) for a in s.get("abilities", []))))
     return _section("Spellbooks", items)
 
 
@@ -144,7 +176,7 @@ def _requirements(doc: dict[str, Any]) -> Text:
             how.append(f"{'unlimited ' if act.get('unlimited') else ''}action, {_value(act.get('cost', 0))} Power")
         if r.get("together"):
             how.append(f"together with {', '.join(r['together'])}")
-        items.append((f"{i}.", " or ".join(how), r.get("text", "")))
+        items.append((f"{i}.", " or ".join(how), r.get("text", "") + _effect_note(r)))
     return _section("Spellbook requirements", items)
 
 
@@ -158,7 +190,7 @@ def faction_card(model: ContentModel, faction_id: str) -> Panel:
     head.append_text(_setup(model, f))
     parts: list[Any] = [head, *_units(doc), *_goos(doc), _abilities(doc), _spellbooks(doc), _requirements(doc)]
     status = doc.get("status", "")
-    subtitle = _shown_path(f.pos.path) + (f" · {status}" if status else "") + (f" · expansion {f.expansion}" if f.expansion else "")
+    subtitle = shown_path(f.pos.path) + (f" · {status}" if status else "") + (f" · expansion {f.expansion}" if f.expansion else "")
     return Panel(Group(*parts), title=f"[bold]{f.name}[/] ({f.id})", subtitle=subtitle, subtitle_align="right")
 
 
@@ -168,9 +200,15 @@ def faction_list(model: ContentModel) -> Table:
     for fid in sorted(model.factions):
         f = model.factions[fid]
         units = ", ".join(u.name for u in f.units.values() if u.cls != "great-old-one")
-        t.add_row(fid, f.name, f"expansion {f.expansion}" if f.expansion else _shown_path(f.pos.path),
+        t.add_row(fid, f.name, f"expansion {f.expansion}" if f.expansion else origin(f.pos.path),
                   str(len(f.spellbooks)), ", ".join(g.name for g in f.goos), units)
     return t
+
+
+def origin(path: str) -> str:
+    """Where a faction comes from, short: 'built-in', or a modder's folder (its name)."""
+    shown = shown_path(path)
+    return "built-in" if shown.startswith("built-in ") else Path(path).parent.parent.name or shown
 
 
 def print_faction(model: ContentModel, faction_id: str | None, console: Console) -> None:
