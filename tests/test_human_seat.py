@@ -147,3 +147,23 @@ def test_play_format_json_is_one_object(tmp_path: Path, fmt: str) -> None:
     assert r.returncode == 0
     data = json.loads(r.stdout)
     assert data["over"] is True and data["params"]["ruleset"] == "duel" and "digest" in data
+
+
+def test_ctrl_c_while_the_bots_play_stops_at_a_decision_and_saves(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.Popen([sys.executable, "-m", "tools.cli", "play", "--agents", "random", "--players", "5",
+                          "--check", "--log", "g.jsonl"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=tmp_path, env=env, text=True)
+    assert p.stdout is not None
+    while "round 1: gather-power" not in p.stdout.readline():   # bots are playing (slowly, --check)
+        pass
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    if p.returncode == 0:
+        pytest.skip("the game ended before the signal arrived")
+    assert p.returncode == 130 and "Traceback" not in err, err
+    data = json.loads(saved_path(err).read_text())
+    content = load_content().require_ok()
+    resumed = Game.from_json(content, data)
+    logged = replay(content, (tmp_path / "g.jsonl").read_text().splitlines())
+    assert resumed.digest() == logged.digest() and resumed.choices == logged.choices

@@ -54,6 +54,9 @@ def _new_game(args: argparse.Namespace) -> Game:
 def _resumed_game(args: argparse.Namespace) -> Game:
     """The game in a save file, over the expansions it was played with (unless --expansions)."""
     from .play_session import load_saved_game, read_save
+    given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents") if getattr(args, k) is not None]
+    if given:
+        raise GameError(f"--resume continues the saved game's own set-up; drop {', '.join(given)}")
     data = read_save(args.resume)
     if args.expansions is None:
         exps = data["params"].get("expansions", [])
@@ -65,7 +68,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .play_session import make_seats, play_session
     game = _resumed_game(args) if args.resume else _new_game(args)
     names = [a.strip() for a in args.agents.split(",")]
-    agents, seat = make_seats(game.params["factions"], names, args.seed)
+    agents, seat = make_seats(game.params["factions"], names, args.seed,
+                              out=sys.stderr if args.format == "json" else None)
+    if args.resume and args.format != "json":
+        print(f"resumed {args.resume}: {len(game.choices)} decisions so far, round {game.s.round}")
     return play_session(game, agents, seat, quiet=args.quiet, check=args.check, log=args.log, fmt=args.format)
 
 

@@ -184,11 +184,16 @@ def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, 
         except SeatQuit:
             stop = "quit"
     printer()
-    if log:
-        Path(log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
     if stop is not None:
         print(file=out)
         _save_and_say(game, stop, err)
+    if log:
+        try:
+            Path(log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
+        except OSError as exc:
+            print(f"necro: error: cannot write the log to '{log}': {exc.strerror or exc}", file=err)
+            return INTERRUPTED if stop not in (None, "quit") else 1
+    if stop is not None:
         return 0 if stop == "quit" else INTERRUPTED
     if fmt == "json":
         print(json.dumps(summary(game), sort_keys=True), file=out)

@@ -75,10 +75,9 @@ def cmd_show(args: argparse.Namespace, console: Console | None = None) -> int:
         print(json.dumps(show_json(args, content), indent=2, sort_keys=True, default=str))
         return 0
     if args.what == "faction":
-        from .views.faction_card import SOURCE, print_faction
-        SOURCE["shown"] = bool(getattr(args, "source", False))
+        from .views.faction_card import print_faction
         fid = find("faction", args.name, model.factions, {k: f.name for k, f in model.factions.items()}) if args.name else None
-        print_faction(model, fid, console)
+        print_faction(model, fid, console, source=bool(getattr(args, "source", False)))
     elif args.what == "map":
         from .views.map_view import map_list, map_png, map_table, pick_layout
         if not args.name and not args.layout:
