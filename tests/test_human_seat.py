@@ -35,7 +35,8 @@ def test_status_line_costs_grouping_and_the_log_of_moves_and_payments(tmp_path: 
     r = necro(["play", *SEATS], "1\nmove\nacolyte south-pacific->australia\ndone\n", tmp_path)
     out = r.stdout
     assert "round 1 · action phase · great-cthulhu's turn · Power/Doom: great-cthulhu 8/0, crawling-chaos 8/0" in out
-    assert "summon shoggoth south-pacific  (2 Power)" in out
+    assert "summon shoggoth south-pacific  · 2 Power" in out
+    assert "acolyte south-pacific->australia (x5)  · 1 Power" in out
     assert "acolyte south-pacific->australia (x5)" in out           # six Acolytes: not 36 labels
     assert "acolyte south-pacific->australia (the gate's controller)" in out
     assert out.count("acolyte south-pacific->antarctica") == 4       # 2 menus x (controller, the others)

@@ -109,7 +109,7 @@ def status_line(game: Game) -> str:
 
 def _cost(d: Decision, label: str) -> str:
     cost = d.context.get("costs", {}).get(label) if isinstance(d.context.get("costs"), dict) else None
-    return f"  ({cost} Power)" if isinstance(cost, int) and cost > 0 else ""
+    return f"  · {cost} Power" if isinstance(cost, int) and cost > 0 else ""
 
 
 class HumanSeat:
