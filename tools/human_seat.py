@@ -2,9 +2,8 @@
 
 Before every prompt the seat prints a status line (round, phase, each faction's Power and Doom)
 and the options, numbered, with their cost; options that differ only by which of several
-identical units they name are shown once with a count (`acolyte south-pacific->antarctica
-(x6)`), and choosing it sends the first of those legal labels to the engine. Between answers a
-person may type `help`, `board`, `undo [N]`, `save FILE`, `quit`; a typo is explained (with a
+identical units they name are shown once with a count (`cultist a->b (x6)`), and choosing it
+sends the first of those legal labels to the engine. Between answers a person may type `help`, `board`, `undo [N]`, `save FILE`, `quit`; a typo is explained (with a
 did-you-mean) and asked again. End of input raises SeatStopped; Ctrl-C comes through as
 KeyboardInterrupt. The session (tools/play_session.py) saves the game in both cases.
 """
