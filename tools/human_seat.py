@@ -148,6 +148,7 @@ class HumanSeat:
                 self.say(HELP)
             elif line == "board":
                 self._board()
+                self._show(d, status=False)
             elif word == "undo":
                 d = self._undo(rest.strip(), d)
             elif word == "save":

@@ -74,7 +74,8 @@ def events_text(events: list[dict[str, Any]]) -> list[str]:
             last_action = e.get("action")
         if t == "power" and (not e.get("change") or (nxt.get("type") == "action" and nxt.get("action") == e.get("why"))):
             continue
-        if t == "unit" and (e.get("why") == "setup" or (e.get("src") == "pool" and e.get("why") == last_action)):
+        placed = e.get("src") == "pool" and last_action is not None and e.get("why") in (last_action, last_action.split()[0])
+        if t == "unit" and (e.get("why") == "setup" or placed):
             continue
         text = event_text(e)
         if text:
