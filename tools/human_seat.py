@@ -17,7 +17,7 @@ from typing import Any, Callable, TextIO
 
 from interpreter.diagnostics import did_you_mean
 from interpreter.engine.decisions import Decision, IllegalAction, match_option
-from interpreter.engine.game import Game
+from interpreter.engine.game import Game, GameError
 
 __all__ = ["HumanSeat", "SeatStopped", "SeatQuit", "Choice", "group_options", "status_line"]
 
@@ -244,7 +244,11 @@ class HumanSeat:
             self.say(f"undo takes a number of your decisions, not '{arg[:40]}'")
             return d
         n = int(arg) if arg else 1
-        mine = [i for i in self._human_indices() if i < len(g.choices)]
+        try:
+            mine = [i for i in self._human_indices() if i < len(g.choices)]
+        except (GameError, IllegalAction) as exc:
+            self.say(f"cannot undo: the game's answers do not replay ({exc})")
+            return d
         if n < 1 or not mine:
             self.say("nothing to undo: you have made no decision yet" if not mine else "undo 1 or more")
             return d
@@ -252,8 +256,8 @@ class HumanSeat:
         target = mine[-n]
         try:
             g.undo(len(g.choices) - target)
-        except IllegalAction as exc:
-            self.say(f"cannot undo: {exc.message}")
+        except (GameError, IllegalAction) as exc:
+            self.say(f"cannot undo: {exc}")
             return d
         self._mine = mine[:-n]
         if self.on_rewind is not None:
