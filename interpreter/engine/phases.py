@@ -304,7 +304,9 @@ class PhasesMixin(GameCore):
                     labels.append("ritual")
                 if not labels:
                     break
-                ans = yield from self.ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?")
+                costs = {"ritual": self.ritual_cost(p)} if "ritual" in labels else {}
+                ans = yield from self.ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?",
+                                          costs=costs)
                 if ans == "done":
                     break
                 if ans == "ritual":
