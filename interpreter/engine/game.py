@@ -296,6 +296,10 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         hook = getattr(self, "_event_hook", None)
         for c in self.choices[:len(self.choices) - n]:
             g.apply(c)
+        # close the old rule generator while its attributes exist (its `finally` blocks use them)
+        old = self.__dict__.get("_gen")
+        if old is not None:
+            old.close()
         self.__dict__.clear()
         self.__dict__.update(g.__dict__)
         if hook is not None:

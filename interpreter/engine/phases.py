@@ -165,8 +165,8 @@ class PhasesMixin(GameCore):
             if ans in mains and ans in opts:
                 either_done = True
             event = yield from self.perform(p, ans, choices[ans])
-            s.memory["actions"] = s.memory.get("actions", 0) + 1   # limits.MAX_ACTIONS_PER_PHASE
             granted = s.memory.pop("extra_action", None)
+            s.memory["actions"] = s.memory.get("actions", 0) + 1   # limits.MAX_ACTIONS_PER_PHASE
             if is_main:
                 if second is None and granted is not None:   # the first action grants a second one
                     second = list(granted) + [_action_key(ans)]
@@ -304,7 +304,9 @@ class PhasesMixin(GameCore):
                     labels.append("ritual")
                 if not labels:
                     break
-                ans = yield from self.ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?")
+                costs = {"ritual": self.ritual_cost(p)} if "ritual" in labels else {}
+                ans = yield from self.ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?",
+                                          costs=costs)
                 if ans == "done":
                     break
                 if ans == "ritual":

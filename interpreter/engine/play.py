@@ -12,7 +12,10 @@ from .invariants import Checker
 def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], None] | None = None,
              max_decisions: int = MAX_DECISIONS, check: bool | Checker = False) -> Game:
     """Ask each decision's player's agent until the game ends (bounded); `check` verifies the
-    invariants after every logged event and every decision (pass a Checker to read its counts)."""
+    invariants after every logged event and every decision (pass a Checker to read its counts).
+
+    An agent that observes the game may take answers back (Game.undo) before it answers; its
+    answer is then for the decision pending when it returns, which is applied like any other."""
     checker = check if isinstance(check, Checker) else Checker(game) if check else None
     for a in agents.values():
         if hasattr(a, "observe"):
