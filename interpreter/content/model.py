@@ -105,6 +105,7 @@ class Faction:
     tokens: dict[str, int]
     pos: Pos
     expansion: str | None = None
+    colour: str | None = None  # '#rrggbb' for every picture of the faction
 
     @property
     def goos(self) -> list[UnitType]:
@@ -132,6 +133,8 @@ class Area:
     glyph: str | None
     starts: tuple[str, ...]
     symbols: tuple[str, ...]
+    position: tuple[float, float] | None = None  # where it is drawn (x east, y south), in the map's own units
+    shape: tuple[tuple[float, float], ...] | None = None  # an optional outline polygon, same units
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ pushes apart nodes that would overlap. The same graph always gives the same pict
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 import numpy as np
 
@@ -120,3 +121,18 @@ def spread_layout(nodes: list[str], adjacent: dict[str, tuple[str, ...]], gap: f
     lo, hi = x.min(axis=0), x.max(axis=0)
     x = (x - lo) / np.where(hi - lo > 1e-9, hi - lo, 1.0)
     return {n: (float(px), float(py)) for n, (px, py) in zip(nodes, x)}
+
+
+def area_positions(layout: Any) -> dict[str, tuple[float, float]]:
+    """Where each area of a layout is drawn, in [0, 1] x [0, 1] with y growing south.
+
+    The map's own `position`s when every area has one (scaled into the box, the longer side
+    filling it); otherwise the computed layout above, so a modder's map needs no coordinates."""
+    areas = layout.areas
+    if areas and all(a.position is not None for a in areas.values()):
+        xs = [a.position[0] for a in areas.values()]
+        ys = [a.position[1] for a in areas.values()]
+        x0, y0 = min(xs), min(ys)
+        span = max(max(xs) - x0, max(ys) - y0) or 1.0
+        return {aid: ((a.position[0] - x0) / span, (a.position[1] - y0) / span) for aid, a in areas.items()}
+    return spread_layout(sorted(areas), layout.adjacent)
