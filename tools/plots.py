@@ -20,7 +20,7 @@ def faction_names(factions: list[str]) -> dict[str, str]:
     names: dict[str, str] = {}
     try:
         from interpreter.content import load_content
-        content = load_content(expansions=None)
+        content = load_content(expansions="all")
         names = {f: fac.name for f, fac in content.model.factions.items()}
     except Exception:  # noqa: BLE001 - names are a nicety; a plot must not fail for want of them
         names = {}
@@ -32,7 +32,7 @@ def _colours(factions: list[str]) -> dict[str, Any]:
     from .views.colours import faction_colours
     try:
         from interpreter.content import load_content
-        model: Any = load_content(expansions=None).model
+        model: Any = load_content(expansions="all").model
     except Exception:  # noqa: BLE001 - colours are a nicety; a plot must not fail for want of them
         model = None
     return faction_colours(model, factions)

@@ -319,7 +319,7 @@ class Builder:
             self.model.layouts[lay["id"]] = Layout(
                 lay["id"], d["id"], lay.get("name", lay["id"]), tuple(lay["players"]), areas,
                 {a: tuple(sorted(n for n in adjacent.get(a, ()) if n in areas)) for a in areas},
-                incomplete, bool(lay.get("recommended", False)))
+                incomplete, bool(lay.get("recommended", False)), d.get("drawing"))
 
     def rulesets(self, docs: list[Document]) -> None:
         by_id = {doc.id: doc for doc in docs}

@@ -147,6 +147,7 @@ class Layout:
     adjacent: dict[str, tuple[str, ...]]
     incomplete: str | None
     recommended: bool
+    drawing: dict[str, Any] | None = None  # the map's {width, height, wrap}: the box positions are given in
 
 
 @dataclass(frozen=True)

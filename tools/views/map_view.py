@@ -15,7 +15,7 @@ from rich.table import Table
 from interpreter.content.model import ContentModel, Layout
 
 from .colours import faction_colours
-from .layout import area_positions
+from .layout import area_positions, crosses_edge, drawn_size
 from .lookup import ShowError, find
 
 OCEAN, LAND, EDGE = "#a9cbe8", "#e9dcb0", "#8c8c8c"
@@ -88,14 +88,15 @@ def map_png(model: ContentModel, layout: Layout, out: Path) -> None:
     from matplotlib.lines import Line2D
 
     nodes = sorted(layout.areas)
-    pos = {a: (x, 1.0 - y) for a, (x, y) in area_positions(layout).items()}  # matplotlib's y grows north
+    drawn = area_positions(layout)
+    width = drawn_size(layout, drawn)[0]
+    pos = {a: (x / width, 1.0 - y / width) for a, (x, y) in drawn.items()}  # the x span is 1; y grows north
     fig, ax = plt.subplots(figsize=(14, 9), dpi=100)
-    wraps = all(a.position is not None for a in layout.areas.values())  # a drawn map may wrap east-west
     for a, ns in layout.adjacent.items():
         for b in ns:
             if a < b:
                 (xa, ya), (xb, yb) = pos[a], pos[b]
-                if wraps and abs(xa - xb) > 0.5:  # the border crosses the map's edge: a stub to each side
+                if crosses_edge(layout, drawn, a, b):  # the border crosses the map's edge: a stub to each side
                     left, right = ((xa, ya), (xb, yb)) if xa < xb else ((xb, yb), (xa, ya))
                     mid = (left[1] + right[1]) / 2
                     ax.plot([left[0], -0.06], [left[1], mid], color=EDGE, lw=1.4, ls="--", zorder=1)
