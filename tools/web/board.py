@@ -15,6 +15,7 @@ from tools.views.layout import area_positions, crosses_edge, drawn_size
 from .options import grouped
 
 LOG_TAIL = 400  # readable log lines sent with a board
+PHASES = {"gather": "gather power", "first-player": "determine first player", "over": "game over"}
 
 
 _MAPS: dict[int, tuple[Layout, dict[str, Any]]] = {}
@@ -117,7 +118,8 @@ def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: l
         text = event_text(e)
         if text:
             lines.append({"seq": e.get("seq"), "text": text, "type": e["type"], "round": e.get("round")})
-    return {"viewer": view["player"], "round": st["round"], "phase": st["phase"], "first": st["first"],
+    phase = (st.get("step") or {}).get("phase") or st["phase"]   # where the rules stand (State.phase is a position's label)
+    return {"viewer": view["player"], "round": st["round"], "phase": PHASES.get(phase, phase), "first": st["first"],
             "direction": st["direction"], "players": st["players"],
             "ritual": {"track": ruleset_track, "position": st["ritual"], "instant_death": st["instant_death"]},
             "map": map_json(layout), "units": [u for u in units if u["loc"] in areas], "gates": gates,

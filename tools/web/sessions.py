@@ -164,5 +164,20 @@ class Sessions:
             game = Game.from_json(content, save)
         except (GameError, KeyError, TypeError, ValueError) as exc:
             raise SessionError(f"cannot load the save: {exc}") from None
+        game = _with_log(content, game)
         chosen = seats or save.get("seats") or {}
         return self._add(Session(game, content, {str(k): str(v) for k, v in chosen.items()}, int(p.get("seed", 1))))
+
+
+def _with_log(content: Content, loaded: Game) -> Game:
+    """The loaded game with its readable log: a save keeps the position, not the log, so the
+    game is replayed from its parameters and answers; the save is kept if the two disagree."""
+    p = loaded.params
+    try:
+        g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
+                 independents=p.get("independents"))
+        for c in loaded.choices:
+            g.apply(c)
+    except (GameError, IllegalAction):
+        return loaded
+    return g if g.digest() == loaded.digest() and g.legal_actions() == loaded.legal_actions() else loaded
