@@ -167,3 +167,25 @@ def test_replay_a_log_to_the_end(browser: Any, server: Server, tmp_path: Path) -
     wait(browser, lambda b: state(b)["step"] == len(g.choices), timeout=40)
     assert state(browser)["digest_ok"] is True
     assert "digest matches" in browser.find_element("id", "rp-pos").text
+
+
+def test_hot_seat_hides_the_board_between_people_and_shows_each_their_own_view(browser: Any, server: Server) -> None:
+    start(browser, server, ["human", "human", "heuristic"], seed=5)
+    s = my_turn(browser)
+    assert s["viewer"] == "great-cthulhu"
+    click_option(browser, "clockwise")
+    my_turn(browser)
+    click_option(browser, "pass")
+    wait(browser, lambda b: b.find_element("id", "curtain").is_displayed())
+    assert "crawling-chaos" in browser.find_element("id", "curtain-text").text
+    browser.find_element("id", "curtain-go").click()
+    s = my_turn(browser)
+    assert s["viewer"] == "crawling-chaos" and s["pending"]["player"] == "crawling-chaos"
+    assert not browser.find_element("id", "curtain").is_displayed()
+
+
+def test_the_pages_load_nothing_from_the_internet() -> None:
+    from tools.web.app import STATIC
+    for f in STATIC.iterdir():
+        text = f.read_text(encoding="utf-8")
+        assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text, f.name
