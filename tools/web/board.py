@@ -15,7 +15,8 @@ from tools.views.layout import area_positions, crosses_edge, drawn_size
 from .options import grouped
 
 LOG_TAIL = 400  # readable log lines sent with a board
-PHASES = {"gather": "gather power", "first-player": "determine first player", "over": "game over"}
+PHASES = {"gather": "gather power phase", "first-player": "first player phase", "action": "action phase",
+          "doom": "doom phase", "over": "game over", "setup": "setup"}
 
 
 _MAPS: dict[int, tuple[Layout, dict[str, Any]]] = {}
@@ -119,7 +120,7 @@ def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: l
         if text:
             lines.append({"seq": e.get("seq"), "text": text, "type": e["type"], "round": e.get("round")})
     phase = (st.get("step") or {}).get("phase") or st["phase"]   # where the rules stand (State.phase is a position's label)
-    return {"viewer": view["player"], "round": st["round"], "phase": PHASES.get(phase, phase), "first": st["first"],
+    return {"viewer": view["player"], "round": st["round"], "phase": phase, "phase_name": PHASES.get(phase, phase), "first": st["first"],
             "direction": st["direction"], "players": st["players"],
             "ritual": {"track": ruleset_track, "position": st["ritual"], "instant_death": st["instant_death"]},
             "map": map_json(layout), "units": [u for u in units if u["loc"] in areas], "gates": gates,

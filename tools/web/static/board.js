@@ -23,8 +23,9 @@ function wrapName(name) {
 }
 
 function short(name) {
+  if (name.length <= 8) return name;
   const words = name.split(/[\s-]+/).filter(Boolean);
-  return words.length > 1 ? words.map((w) => w[0]).join("").slice(0, 3) : name.slice(0, 4);
+  return words.length > 1 ? words.map((w) => w[0].toUpperCase()).join("").slice(0, 4) : name.slice(0, 7) + ".";
 }
 
 export function drawMap(svg, board, ui) {
@@ -63,7 +64,7 @@ export function drawMap(svg, board, ui) {
     lines.forEach((line, i) => { const s = el("tspan", { x, dy: i ? 13 : 0 }, label); s.textContent = line; });
     const gate = board.gates[a.id];
     if (gate) {
-      const ring = el("circle", { cx: x - R + 14, cy: y - R + 16, r: 10, class: "gate" + (gate.owner ? "" : " abandoned") }, g);
+      const ring = el("circle", { cx: x - R * 0.74, cy: y + R * 0.64, r: 9, class: "gate" + (gate.owner ? "" : " abandoned") }, g);
       if (gate.owner) ring.setAttribute("style", `stroke:${colour[gate.owner] || "#333"}`);
       el("title", {}, ring).textContent = gate.owner ? `Gate controlled by ${gate.owner}` : "abandoned Gate";
     }
@@ -86,17 +87,32 @@ function drawUnits(g, units, x, y, colour, gate, ui) {
     stacks.get(key).ids.push(u.id);
   }
   const list = [...stacks.values()].sort((p, q) => (p.owner < q.owner ? -1 : p.owner > q.owner ? 1 : (q.cls === "great-old-one") - (p.cls === "great-old-one")));
-  const w = 50, h = 18, cols = 2;
-  list.forEach((s, i) => {
-    const cx = x - w - 1 + (i % cols) * (w + 2), cy = y - 6 + Math.floor(i / cols) * (h + 2);
-    const chip = el("g", { class: "unit" + (s.cls === "great-old-one" ? " goo" : ""), "data-units": s.ids.join(",") }, g);
-    if (s.ids.some((id) => ui.choosableUnits.has(id))) chip.classList.add("choosable");
-    const fill = colour[s.owner] || "#777";
-    el("rect", { x: cx, y: cy, width: w, height: h, rx: 4, style: `fill:${fill}` }, chip);
+  const h = 18, gap = 3, maxRow = 2 * R - 6;
+  const chips = list.map((s) => {
     const ctrl = gate && s.ids.includes(gate.controller);
-    const t = el("text", { x: cx + w / 2, y: cy + h - 4.5 }, chip);
-    t.textContent = (s.ids.length > 1 ? `${s.ids.length} ` : "") + (s.cls === "great-old-one" ? "\u2605" + short(s.name) : short(s.name)) + (ctrl ? "\u25C9" : "");
-    el("title", {}, chip).textContent = `${s.owner}: ${s.ids.length} \u00d7 ${s.name}` + (ctrl ? " (one controls the Gate)" : "");
-    chip.addEventListener("click", (ev) => { ev.stopPropagation(); ui.onUnits(s.ids, g.dataset.area); });
+    const text = (s.ids.length > 1 ? `${s.ids.length} ` : "") + (s.cls === "great-old-one" ? "\u2605" : "") + short(s.name) + (ctrl ? " \u25C9" : "");
+    return { s, ctrl, text, w: Math.max(26, 6.4 * text.length + 8) };
+  });
+  const rows = [[]];
+  let used = 0;
+  for (const c of chips) {
+    if (used && used + gap + c.w > maxRow) { rows.push([]); used = 0; }
+    rows[rows.length - 1].push(c);
+    used += (used ? gap : 0) + c.w;
+  }
+  rows.forEach((row, r) => {
+    const total = row.reduce((a, c) => a + c.w, 0) + gap * (row.length - 1);
+    let cx = x - total / 2;
+    const cy = y - 8 + r * (h + 2);
+    for (const { s, ctrl, text, w } of row) {
+      const chip = el("g", { class: "unit" + (s.cls === "great-old-one" ? " goo" : ""), "data-units": s.ids.join(",") }, g);
+      if (s.ids.some((id) => ui.choosableUnits.has(id))) chip.classList.add("choosable");
+      el("rect", { x: cx, y: cy, width: w, height: h, rx: 4, style: `fill:${colour[s.owner] || "#777"}` }, chip);
+      const t = el("text", { x: cx + w / 2, y: cy + h - 5 }, chip);
+      t.textContent = text;
+      el("title", {}, chip).textContent = `${s.owner}: ${s.ids.length} \u00d7 ${s.name}` + (ctrl ? " (one controls the Gate)" : "");
+      chip.addEventListener("click", (ev) => { ev.stopPropagation(); ui.onUnits(s.ids, g.dataset.area); });
+      cx += w + gap;
+    }
   });
 }

@@ -19,12 +19,12 @@ export function drawStatus(box, board) {
   const colour = Object.fromEntries(board.factions.map((f) => [f.id, f.colour]));
   box.replaceChildren(
     h("span", { class: "chip" }, `Round ${board.round}`),
-    h("span", { class: "chip", id: "phase" }, `${board.phase} phase`),
+    h("span", { class: "chip", id: "phase" }, board.phase_name),
     h("span", { class: "chip" }, "first: ", h("b", { style: `color:${colour[board.first] || "inherit"}` }, board.first || "-"),
       board.direction === 1 ? " \u21bb" : " \u21ba"),
     h("span", { class: "chip" }, "Ritual ", track),
     h("span", { class: "chip", title: "Elder Signs left in the bag" }, `bag: ${board.es_bag} Elder Signs`),
-    ...(board.result ? [h("span", { class: "chip result" }, board.result)] : []));
+  );
 }
 
 export function drawDecision(box, board, ui) {
@@ -38,7 +38,7 @@ export function drawDecision(box, board, ui) {
   const seat = board.seats[p.player] || "";
   if (!ui.mine) {
     const waiting = seat && seat !== "human" ? `the ${seat} bot is choosing\u2026` : "waiting for this player";
-    box.replaceChildren(h("div", { class: "decision others" }, h("p", {}, who, ": ", p.prompt), h("p", { class: "muted" }, waiting)));
+    box.replaceChildren(h("div", { class: "decision others" }, h("p", {}, who, ": ", p.prompt.startsWith(p.player + ": ") ? p.prompt.slice(p.player.length + 2) : p.prompt), h("p", { class: "muted" }, waiting)));
     return;
   }
   let groups = p.groups || [];
@@ -49,7 +49,7 @@ export function drawDecision(box, board, ui) {
   }, g.label, g.count > 1 ? h("span", { class: "count" }, ` (${g.count} alike)`) : null,
      g.cost ? h("span", { class: "cost" }, ` \u00b7 ${g.cost} Power`) : null));
   box.replaceChildren(h("div", { class: "decision mine" },
-    h("p", { class: "prompt" }, who, ": ", p.prompt),
+    h("p", { class: "prompt" }, who, ": ", p.prompt.startsWith(p.player + ": ") ? p.prompt.slice(p.player.length + 2) : p.prompt),
     ui.filter ? h("p", { class: "muted" }, `showing the options for ${ui.filterName} `,
       h("button", { type: "button", class: "link", id: "clear-filter", onclick: () => ui.onClear() }, "show all")) : null,
     h("div", { class: "options" }, buttons),
@@ -70,7 +70,8 @@ export function drawFactions(box, board) {
         h("span", { title: "Doom" }, "\u2620 ", h("b", { class: "doom" }, String(f.doom))),
         h("span", { title: "Gates controlled" }, "\u25ce ", String(f.gates)),
         h("span", { title: "Elder Signs", class: "signs" }, "\u2736 ", signs)),
-      h("details", {}, h("summary", {}, `Spellbooks ${earned}/${f.spellbooks.length}`),
+      earned ? h("div", { class: "earned" }, ...f.spellbooks.filter((b) => b.earned).map((b) => h("span", { class: "book", title: b.text }, b.name))) : null,
+      h("details", {}, h("summary", {}, `Spellbooks ${earned}/${f.spellbooks.length} · requirements`),
         h("ul", { class: "books" }, ...f.spellbooks.map((b) => h("li", { class: b.earned ? "earned" : "" }, h("b", {}, b.name), b.text ? ` \u2014 ${b.text}` : ""))),
         h("ul", { class: "reqs" }, ...f.requirements.map((r) => h("li", { class: r.met ? "met" : "" }, r.met ? "\u2713 " : "\u2610 ", r.text)))));
   }));
