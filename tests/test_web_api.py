@@ -104,6 +104,19 @@ def test_undo_takes_back_the_persons_answer_and_the_bots_after_it(client: TestCl
     assert client.post(f"/api/games/{gid}/undo", json={}).json()["error"] == "nothing-to-undo"
 
 
+def test_a_click_on_a_log_line_goes_back_to_just_after_it(client: TestClient) -> None:
+    gid = new_game(client, {f: "heuristic" for f in THREE}, seed=6)
+    for _ in range(60):
+        client.post(f"/api/games/{gid}/bot").raise_for_status()
+    b = board(client, gid)
+    line = next(l for l in b["log"] if l["type"] == "phase" and "action" in l["text"])
+    r = client.post(f"/api/games/{gid}/undo", json={"to_event": line["seq"]}).json()
+    assert r["undone"] > 0
+    after = board(client, gid)
+    assert after["log"][-1]["seq"] == line["seq"] and after["phase"] == "action"
+    assert client.post(f"/api/games/{gid}/undo", json={"to_event": "x"}).json()["error"] == "bad-request"
+
+
 def test_save_and_load_continue_the_same_game(client: TestClient) -> None:
     gid = new_game(client, {f: "heuristic" for f in THREE}, seed=2)
     for _ in range(40):
@@ -144,6 +157,9 @@ def test_a_log_replays_step_by_step_and_by_round(client: TestClient) -> None:
     assert end["digest_ok"] is True and end["over"]
     two = client.get(f"/api/replays/{r['id']}?round=2").json()
     assert two["round"] == 2 and 0 < two["step"] < r["total"]
+    seq = next(e["seq"] for e in g.log if e["type"] == "phase" and e.get("round") == 2)
+    at = client.get(f"/api/replays/{r['id']}?event={seq}").json()
+    assert at["log"][-1]["seq"] >= seq and at["step"] == two["step"]   # the round's first decision follows its phase line
     bad = client.post("/api/replays", content="{}\nnot json")
     assert bad.status_code == 400 and "not a game log" in bad.json()["message"]
 
@@ -154,3 +170,29 @@ def test_alike_options_are_grouped_and_name_their_areas() -> None:
     assert [g["label"] for g in groups] == ["acolyte south-pacific \u2192 antarctica", "acolyte south-pacific \u2192 australia"]
     assert groups[0]["count"] == 6 and groups[0]["areas"] == ["south-pacific", "antarctica"]
     assert groups[0]["units"] == [1, 2, 3, 4, 5, 6]
+
+
+def test_necro_serve_prints_its_url_and_serves_the_board(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import urllib.request
+    proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "serve", "--port", "0"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith("necro serve: open http://127.0.0.1:")
+        url = line.split("open ", 1)[1].split()[0]
+        for _ in range(100):
+            try:
+                page = urllib.request.urlopen(url, timeout=5).read().decode()
+                break
+            except OSError:
+                import time
+                time.sleep(0.1)
+        assert "<title>Necronomicon</title>" in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    bad = subprocess.run([sys.executable, "-m", "tools.cli", "serve", "--content-dir", str(tmp_path / "nowhere")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "no content folder" in bad.stderr and "Traceback" not in bad.stderr

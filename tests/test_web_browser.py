@@ -167,6 +167,10 @@ def test_replay_a_log_to_the_end(browser: Any, server: Server, tmp_path: Path) -
     wait(browser, lambda b: state(b)["step"] == len(g.choices), timeout=40)
     assert state(browser)["digest_ok"] is True
     assert "digest matches" in browser.find_element("id", "rp-pos").text
+    # a click on a log line jumps the replay to just after it
+    line = next(li for li in css(browser, "#log li") if li.text.startswith("-- round 2"))
+    line.click()
+    wait(browser, lambda b: state(b)["round"] == 2 and state(b)["step"] < len(g.choices))
 
 
 def test_hot_seat_hides_the_board_between_people_and_shows_each_their_own_view(browser: Any, server: Server) -> None:

@@ -42,6 +42,8 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             return _error("refused", str(exc))
         except json.JSONDecodeError as exc:
             return _error("bad-json", f"the request is not JSON: {exc}")
+        except (ValueError, TypeError, AttributeError) as exc:
+            return _error("bad-request", f"the request does not fit this route: {exc}")
     return route
 
 
@@ -125,7 +127,9 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         s = sessions.get(request.path_params["gid"])
         body = await _body(request)
         with s.lock:
-            if body.get("n") is None:
+            if body.get("to_event") is not None:
+                n = s.undo_to_event(int(body["to_event"]))
+            elif body.get("n") is None:
                 n = s.undo_mine()
             else:
                 n = body["n"]
@@ -169,7 +173,9 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         r = replays[rid]
         q = request.query_params
         with r.lock:
-            if q.get("round"):
+            if q.get("event"):
+                r.goto(r.event_step(int(q["event"])))
+            elif q.get("round"):
                 r.goto(r.round_start(int(q["round"])))
             elif q.get("step"):
                 r.goto(int(q["step"]))

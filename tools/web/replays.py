@@ -25,6 +25,7 @@ class Replay:
     choices: list[str]
     game: Game
     rounds: list[int]  # the round before each choice, and after the last one
+    logged: list[int]  # the log's length before each choice, and after the last one
     digest: str | None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -45,6 +46,10 @@ class Replay:
         while self.step < step:
             self.game.apply(self.choices[self.step])
 
+    def event_step(self, seq: int) -> int:
+        """The step just after the log's event `seq` (the first decision that follows it)."""
+        return next((i for i, n in enumerate(self.logged) if n >= seq), len(self.choices))
+
     def round_start(self, rnd: int) -> int:
         """The first step of a round (the last step when the log never reached it)."""
         return next((i for i, r in enumerate(self.rounds) if r >= rnd), len(self.choices))
@@ -64,14 +69,16 @@ def open_replay(contents: ContentCache, text: str) -> Replay:
     content = contents.get(list(params.get("expansions", [])))
     try:
         check_expansions(content, params)
-        r = Replay(content, params, [str(c) for c in rec["choices"]], None, [], digest)  # type: ignore[arg-type]
+        r = Replay(content, params, [str(c) for c in rec["choices"]], None, [], [], digest)  # type: ignore[arg-type]
         g = r._fresh()
-        rounds = []
+        rounds, logged = [], []
         for c in r.choices:
             rounds.append(g.s.round)
+            logged.append(len(g.log))
             g.apply(c)
         rounds.append(g.s.round)
+        logged.append(len(g.log))
     except (GameError, IllegalAction, KeyError, TypeError, ValueError) as exc:
         raise SessionError(f"the log cannot be replayed: {exc}") from None
-    r.rounds, r.game = rounds, g
+    r.rounds, r.logged, r.game = rounds, logged, g
     return r

@@ -97,27 +97,39 @@ class Session:
 
     def undo_mine(self) -> int:
         """Take back the last human answer and the bots' answers after it; how many were undone."""
-        g = self.game
-        players = self._answerers()
+        players, _ = self._history()
         k = len(players)
         while k > 0 and self.seats.get(players[k - 1]) != "human":
             k -= 1
         if k == 0:
             raise IllegalAction("nothing-to-undo", "no decision of a person to take back")
         n = len(players) - (k - 1)
-        g.undo(n)
+        self.game.undo(n)
         return n
 
-    def _answerers(self) -> list[str]:
-        """Who answered each of the game's choices (replayed from the parameters: exact)."""
+    def undo_to_event(self, seq: int) -> int:
+        """Go back to the first decision after the log's event `seq`; how many answers were undone."""
+        _, logged = self._history()
+        k = next((i for i, n in enumerate(logged) if n >= seq), None)
+        if k is None:
+            raise IllegalAction("no-such-event", f"the log has no event {seq}")
+        n = len(self.game.choices) - k
+        self.game.undo(n)
+        return n
+
+    def _history(self) -> tuple[list[str], list[int]]:
+        """Who answered each of the game's choices, and the log's length before each choice and at
+        the end (replayed from the parameters: exact)."""
         p = self.game.params
         g = Game(self.content, p["ruleset"], p["factions"], p["seed"], p["layout"],
                  forced_dice=p.get("forced_dice"), independents=p.get("independents"))
-        who = []
+        who, logged = [], []
         for c in self.game.choices:
             who.append(g.current().player)  # type: ignore[union-attr]
+            logged.append(len(g.log))
             g.apply(c)
-        return who
+        logged.append(len(g.log))
+        return who, logged
 
     def save(self) -> dict[str, Any]:
         return {**self.game.to_json(), "seats": dict(self.seats)}

@@ -79,7 +79,7 @@ function render() {
   if (S.replay) $("decision").replaceChildren();
   else drawDecision($("decision"), b, ui);
   drawFactions($("factions"), b);
-  drawLog($("log"), b);
+  drawLog($("log"), b, (seq) => jumpTo(seq));
   if (S.replay) {
     $("rp-pos").textContent = `step ${b.step} of ${b.total} \u00b7 round ${b.round}` + (b.digest_ok === true ? " \u00b7 digest matches" : b.digest_ok === false ? " \u00b7 DIGEST DIFFERS" : "");
   }
@@ -186,6 +186,17 @@ async function undo() {
     toast(`took back ${r.undone} decision(s)`);
     S.sel = null; S.message = "";
     S.curtainFor = null;
+  } catch (e) { toast(e.message, true); }
+  await refresh();
+}
+
+async function jumpTo(seq) {
+  if (S.replay) return refreshReplay(`event=${seq}`);
+  if (!confirm("Go back to just after this line? Later decisions are taken back.")) return;
+  try {
+    const r = await post(`/api/games/${S.game}/undo`, { to_event: seq });
+    toast(`took back ${r.undone} decision(s)`);
+    S.sel = null; S.message = ""; S.curtainFor = null;
   } catch (e) { toast(e.message, true); }
   await refresh();
 }

@@ -77,8 +77,9 @@ export function drawFactions(box, board) {
   }));
 }
 
-export function drawLog(box, board) {
+export function drawLog(box, board, onJump) {
   const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
-  box.replaceChildren(...board.log.map((l) => h("li", { class: `ev-${l.type}` }, l.text)));
+  box.replaceChildren(...board.log.map((l) => h("li", { class: `ev-${l.type}`, "data-seq": l.seq, title: "click: go back to just after this",
+    onclick: () => onJump(l.seq) }, l.text)));
   if (atEnd) box.scrollTop = box.scrollHeight;
 }

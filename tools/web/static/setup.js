@@ -77,5 +77,8 @@ export async function setupForm(form, onStarted, onError) {
     };
     try { onStarted((await post("/api/games", spec)).id); } catch (err) { onError(err.message); }
   });
-  try { await load(); } catch (err) { onError(err.message); }
+  try {
+    await load();
+    form.querySelector("#btn-start").disabled = false;   // not before the form knows the rulesets
+  } catch (err) { onError(err.message); }
 }
