@@ -94,6 +94,9 @@ def test_play_by_buttons_and_map_clicks_then_undo(browser: Any, server: Server) 
     click_option(browser, "clockwise")
     s = my_turn(browser)
     assert s["pending"]["kind"] == "action" and s["phase"] == "action"
+    # on an action, a click on an area with no option is read as a summon there, and refused with the reason
+    css(browser, '#map .area[data-area="europe"]')[0].click()
+    wait(browser, lambda b: "you control no gate in 'europe'" in b.find_element("id", "why").text)
     # a summon names its area: clicking the area filters the options to the ones there
     css(browser, '#map .area[data-area="south-pacific"]')[0].click()
     wait(browser, lambda b: b.find_elements("id", "clear-filter"))

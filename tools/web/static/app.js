@@ -139,7 +139,16 @@ function clickArea(area) {
     return;
   }
   S.sel = null;
-  explain(area);
+  explain(probe(area));
+}
+
+// what a click on an area no option names would have meant: on your action, a summon there (so
+// the engine can say why not, e.g. no Gate of yours there); else the area itself
+function probe(area) {
+  const p = S.board.pending;
+  if (p.kind !== "action") return area;
+  const g = p.groups.find((x) => x.answer.startsWith("summon ")) || p.groups.find((x) => x.answer.startsWith("recruit "));
+  return g ? `${g.answer.split(" ").slice(0, 2).join(" ")} ${area}` : area;
 }
 
 function clickUnits(ids, area) {
