@@ -183,7 +183,12 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
             view = g.view(None)
             view["state"] = g.s.to_dict()   # a replay is a public record: every value shown
             board = board_json(g.content, g.layout, view, g.log, g.ritual_track())
+            for f in board["factions"]:
+                f["own"] = True
+            d = g.current()
             board.update({"step": r.step, "total": len(r.choices), "seats": {}, "humans": [],
+                          "next": {"player": d.player, "prompt": d.prompt, "answer": r.choices[r.step]}
+                          if d is not None and r.step < len(r.choices) else None,
                           "digest_ok": (g.digest() == r.digest) if r.step == len(r.choices) and r.digest else None})
         return JSONResponse(board)
 

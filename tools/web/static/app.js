@@ -1,7 +1,7 @@
 // The page: the new-game form, a game in play (people and bots), and the replay viewer.
 import { get, post, postText, download } from "./api.js";
 import { drawMap } from "./board.js";
-import { drawStatus, drawDecision, drawFactions, drawLog } from "./panels.js";
+import { drawStatus, drawDecision, drawFactions, drawLog, drawNext } from "./panels.js";
 import { setupForm } from "./setup.js";
 
 const $ = (id) => document.getElementById(id);
@@ -76,7 +76,7 @@ function render() {
   };
   drawStatus($("status"), b);
   drawMap($("map"), b, ui);
-  if (S.replay) $("decision").replaceChildren();
+  if (S.replay) drawNext($("decision"), b);
   else drawDecision($("decision"), b, ui);
   drawFactions($("factions"), b);
   drawLog($("log"), b, (seq) => jumpTo(seq));

@@ -11,6 +11,9 @@ function h(tag, attrs = {}, ...kids) {
   return e;
 }
 
+// a prompt without the player's name in front (it is shown, in colour, already)
+const promptOf = (p) => (p.prompt.startsWith(p.player + ": ") ? p.prompt.slice(p.player.length + 2) : p.prompt);
+
 export function drawStatus(box, board) {
   const r = board.ritual;
   const track = h("span", { class: "track", title: "Ritual of Annihilation track: the cost at each space" },
@@ -38,7 +41,7 @@ export function drawDecision(box, board, ui) {
   const seat = board.seats[p.player] || "";
   if (!ui.mine) {
     const waiting = seat && seat !== "human" ? `the ${seat} bot is choosing\u2026` : "waiting for this player";
-    box.replaceChildren(h("div", { class: "decision others" }, h("p", {}, who, ": ", p.prompt.startsWith(p.player + ": ") ? p.prompt.slice(p.player.length + 2) : p.prompt), h("p", { class: "muted" }, waiting)));
+    box.replaceChildren(h("div", { class: "decision others" }, h("p", {}, who, ": ", promptOf(p)), h("p", { class: "muted" }, waiting)));
     return;
   }
   let groups = p.groups || [];
@@ -49,7 +52,7 @@ export function drawDecision(box, board, ui) {
   }, g.label, g.count > 1 ? h("span", { class: "count" }, ` (${g.count} alike)`) : null,
      g.cost ? h("span", { class: "cost" }, ` \u00b7 ${g.cost} Power`) : null));
   box.replaceChildren(h("div", { class: "decision mine" },
-    h("p", { class: "prompt" }, who, ": ", p.prompt.startsWith(p.player + ": ") ? p.prompt.slice(p.player.length + 2) : p.prompt),
+    h("p", { class: "prompt" }, who, ": ", promptOf(p)),
     ui.filter ? h("p", { class: "muted" }, `showing the options for ${ui.filterName} `,
       h("button", { type: "button", class: "link", id: "clear-filter", onclick: () => ui.onClear() }, "show all")) : null,
     h("div", { class: "options" }, buttons),
@@ -82,4 +85,13 @@ export function drawLog(box, board, onJump) {
   box.replaceChildren(...board.log.map((l) => h("li", { class: `ev-${l.type}`, "data-seq": l.seq, title: "click: go back to just after this",
     onclick: () => onJump(l.seq) }, l.text)));
   if (atEnd) box.scrollTop = box.scrollHeight;
+}
+
+export function drawNext(box, board) {
+  const n = board.next;
+  const colour = Object.fromEntries(board.factions.map((f) => [f.id, f.colour]));
+  box.replaceChildren(h("div", { class: "decision others" },
+    n ? [h("p", {}, h("b", { style: `color:${colour[n.player] || "inherit"}` }, n.player), ": ", promptOf(n)),
+         h("p", {}, "answers ", h("b", { id: "next-answer" }, n.answer))]
+      : h("p", {}, board.over ? board.result : "the log ends here")));
 }
