@@ -43,8 +43,27 @@ def no_console_errors(browser: Any) -> Iterator[None]:
 
 
 def wait(browser: Any, cond: Callable[[Any], Any], timeout: float = 15) -> Any:
+    """Poll `cond` (an element the page redraws may go stale between two calls: poll again)."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
-    return WebDriverWait(browser, timeout, poll_frequency=0.05).until(cond)
+    return WebDriverWait(browser, timeout, poll_frequency=0.05,
+                         ignored_exceptions=[StaleElementReferenceException]).until(cond)
+
+
+def why(browser: Any) -> str:
+    return browser.execute_script("const w = document.getElementById('why'); return w ? w.textContent : ''")
+
+
+def click(browser: Any, sel: str) -> None:
+    """Click the element `sel` finds, finding it again if a redraw replaced it meanwhile."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    for _ in range(5):
+        try:
+            css(browser, sel)[0].click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"{sel} kept going stale")
 
 
 def state(browser: Any) -> dict[str, Any]:
@@ -88,17 +107,17 @@ def test_play_by_buttons_and_map_clicks_then_undo(browser: Any, server: Server) 
     s = my_turn(browser)
     assert s["pending"]["prompt"].endswith("choose the direction of play")
     # a click on an area no option names is explained with the engine's reason, nothing changes
-    css(browser, '#map .area[data-area="europe"]')[0].click()
-    wait(browser, lambda b: "not a legal choice" in b.find_element("id", "why").text)
+    click(browser, '#map .area[data-area="europe"]')
+    wait(browser, lambda b: "not a legal choice" in why(b))
     assert state(browser)["steps"] == 0
     click_option(browser, "clockwise")
     s = my_turn(browser)
     assert s["pending"]["kind"] == "action" and s["phase"] == "action"
     # on an action, a click on an area with no option is read as a summon there, and refused with the reason
-    css(browser, '#map .area[data-area="europe"]')[0].click()
-    wait(browser, lambda b: "you control no gate in 'europe'" in b.find_element("id", "why").text)
+    click(browser, '#map .area[data-area="europe"]')
+    wait(browser, lambda b: "you control no gate in 'europe'" in why(b))
     # a summon names its area: clicking the area filters the options to the ones there
-    css(browser, '#map .area[data-area="south-pacific"]')[0].click()
+    click(browser, '#map .area[data-area="south-pacific"]')
     wait(browser, lambda b: b.find_elements("id", "clear-filter"))
     labels = [b.text for b in css(browser, "#decision .option")]
     assert labels and all("south-pacific" in t for t in labels)
@@ -117,7 +136,7 @@ def test_play_by_buttons_and_map_clicks_then_undo(browser: Any, server: Server) 
     chip.click()
     wait(browser, lambda b: b.find_elements("id", "clear-filter"))
     before = state(browser)["steps"]
-    css(browser, '#map .area[data-area="antarctica"]')[0].click()
+    click(browser, '#map .area[data-area="antarctica"]')
     wait(browser, lambda b: state(b)["steps"] > before)
     moved = [u for u in state(browser)["units"] if u["owner"] == "great-cthulhu" and u["loc"] == "antarctica"]
     assert len(moved) == 1
