@@ -16,7 +16,7 @@ function wrapName(name) {
   const words = name.split(" ");
   const lines = [];
   for (const w of words) {
-    if (lines.length && (lines[lines.length - 1] + " " + w).length <= 12) lines[lines.length - 1] += " " + w;
+    if (lines.length && (lines[lines.length - 1] + " " + w).length <= 11) lines[lines.length - 1] += " " + w;
     else lines.push(w);
   }
   return lines.slice(0, 3);
