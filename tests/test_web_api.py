@@ -48,6 +48,11 @@ def test_setup_lists_rulesets_factions_with_colours_seats_and_expansions(client:
     assert gc["colour"] == "#2e8b57"
     assert s["seats"][0] == "human" and "heuristic" in s["seats"]
     assert "azathoth" in s["expansions"]
+    assert client.get("/api/setup?expansions=").status_code == 200          # every box unticked: the base game
+    with_az = client.get("/api/setup?expansions=azathoth").json()
+    assert with_az["factions"] == s["factions"]
+    bad = client.get("/api/setup?expansions=nope")
+    assert bad.status_code == 400 and "no expansion named 'nope'" in bad.json()["message"]
 
 
 def test_the_board_draws_earth_from_its_positions_with_wrapping_borders(client: TestClient) -> None:

@@ -76,8 +76,8 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
 
     @_guarded
     async def setup(request: Request) -> Response:
-        content = contents.get(request.query_params.get("expansions", ",".join(contents.default)).split(",")
-                               if request.query_params.get("expansions") is not None else None)
+        asked = request.query_params.get("expansions")
+        content = contents.get(None if asked is None else [e for e in asked.split(",") if e])
         from tools.views.colours import faction_colours
         m = content.model
         colours = faction_colours(m, sorted(m.factions))

@@ -36,7 +36,7 @@ class ContentCache:
         self._available: list[str] | None = None
 
     def get(self, expansions: list[str] | None = None) -> Content:
-        key = tuple(sorted(self.default if expansions is None else expansions))
+        key = tuple(sorted(self.default if expansions is None else (str(e) for e in expansions if e)))
         with self._lock:
             if key not in self._cache:
                 c = load_content(self.folders, expansions=list(key))
