@@ -170,11 +170,16 @@ def test_a_log_replays_step_by_step_and_by_round(client: TestClient) -> None:
 
 
 def test_alike_options_are_grouped_and_name_their_areas() -> None:
-    opts = tuple(f"acolyte south-pacific->{a}#{i}" for i in range(1, 7) for a in ("antarctica", "australia"))
-    groups = grouped(opts, {"south-pacific", "antarctica", "australia"})
-    assert [g["label"] for g in groups] == ["acolyte south-pacific \u2192 antarctica", "acolyte south-pacific \u2192 australia"]
-    assert groups[0]["count"] == 6 and groups[0]["areas"] == ["south-pacific", "antarctica"]
-    assert groups[0]["units"] == [1, 2, 3, 4, 5, 6]
+    g = Game(load_content().require_ok(), "multiplayer", THREE, 1)
+    acolytes = [u["id"] for u in g.s.units if u["owner"] == "great-cthulhu" and u["loc"] == "south-pacific"]
+    ctrl = g.s.gates["south-pacific"]["controller"]
+    opts = tuple(f"acolyte south-pacific->{a}#{i}" for i in acolytes for a in ("antarctica", "australia"))
+    groups = grouped(opts, {"south-pacific", "antarctica", "australia"}, game=g, player="great-cthulhu")
+    # the gate's controller is not alike the other five: it keeps its own line
+    assert sorted(x["count"] for x in groups) == [1, 1, 5, 5]
+    five = next(x for x in groups if x["count"] == 5 and x["areas"][-1] == "antarctica")
+    assert five["areas"] == ["south-pacific", "antarctica"] and ctrl not in five["units"] and len(five["units"]) == 5
+    assert five["label"].startswith("acolyte south-pacific \u2192 antarctica")
 
 
 def test_necro_serve_prints_its_url_and_serves_the_board(tmp_path: Path) -> None:

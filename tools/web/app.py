@@ -57,7 +57,7 @@ async def _body(request: Request) -> Any:
 def _view_of(s: Session, viewer: str | None) -> dict[str, Any]:
     g = s.game
     layout = g.layout
-    board = board_json(g.content, layout, g.view(viewer), g.log, g.ritual_track())
+    board = board_json(g.content, layout, g.view(viewer), g.log, g.ritual_track(), g)
     d = g.current()
     board.update({"seats": s.seats, "steps": len(g.choices), "humans": s.humans,
                   "bot_to_move": d is not None and d.player in s.agents})
@@ -182,7 +182,7 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
             g = r.game
             view = g.view(None)
             view["state"] = g.s.to_dict()   # a replay is a public record: every value shown
-            board = board_json(g.content, g.layout, view, g.log, g.ritual_track())
+            board = board_json(g.content, g.layout, view, g.log, g.ritual_track(), g)
             for f in board["factions"]:
                 f["own"] = True
             d = g.current()

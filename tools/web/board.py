@@ -101,8 +101,9 @@ def _gate_owner(st: dict[str, Any], loc: str) -> str | None:
 
 
 def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: list[dict[str, Any]],
-               ruleset_track: list[int]) -> dict[str, Any]:
-    """The whole board for one viewer: map, pieces, players, ritual track, decision and log."""
+               ruleset_track: list[int], game: Any = None) -> dict[str, Any]:
+    """The whole board for one viewer: map, pieces, players, ritual track, decision and log
+    (`game` lets alike options be grouped by their units' records, which are public)."""
     st = view["state"]
     areas = set(layout.areas)
     units = []
@@ -113,7 +114,7 @@ def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: l
              for loc, g in st["gates"].items()}
     pending = view["pending"]
     if pending is not None and "options" in pending:
-        pending = {**pending, "groups": grouped(pending["options"], areas, pending.get("costs"))}
+        pending = {**pending, "groups": grouped(pending["options"], areas, pending.get("costs"), game, pending["player"])}
     lines = []
     for e in log:
         text = event_text(e)

@@ -49,7 +49,7 @@ export function drawDecision(box, board, ui) {
   const buttons = filtered.map((g) => h("button", {
     type: "button", class: "option", "data-answer": g.answer, title: g.options.length > 1 ? g.options.join("\n") : g.answer,
     onclick: () => ui.onAnswer(g.answer),
-  }, g.label, g.count > 1 ? h("span", { class: "count" }, ` (${g.count} alike)`) : null,
+  }, g.label,
      g.cost ? h("span", { class: "cost" }, ` \u00b7 ${g.cost} Power`) : null));
   box.replaceChildren(h("div", { class: "decision mine" },
     h("p", { class: "prompt" }, who, ": ", promptOf(p)),
