@@ -120,6 +120,7 @@ class Builder:
             effect=self.program(doc, key + ("effect",), d.get("effect")),
             optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
             modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
+            where=self.expr(doc, key + ("where",), d.get("where")),
             # an unknown ability with an interpretation plays as written (the effect is the reading)
             unknown=(None if d.get("interpretation") else unknown) or cost_unknown)
 

@@ -60,6 +60,8 @@ class CompileEnv:
 def _field(obj: Any, name: str, where: str, ctx: Any) -> Any:
     if isinstance(obj, dict):
         if name in obj and not name.startswith("_"):
+            if name == "kind" and getattr(ctx, "stand_in", None):
+                return ctx.kind_field(obj[name])   # a lent ability's stand-in Great Old One
             return obj[name]
         getter = getattr(ctx, "record_field", None)
         if getter is not None:
@@ -290,7 +292,11 @@ class Compiler:
         got = static_type(a.value)
         if not compatible(typ, got):
             env.error(a.value, "type-error", f"expected {_TYPE_WORDS.get(typ, typ)}, got {_TYPE_WORDS.get(got, got)}")
-        return self.expr(a.value, env)
+        ev = self.expr(a.value, env)
+        if typ in ("kind", "kinds"):   # a lent ability's Great Old One may stand for another kind
+            many = typ == "kinds"
+            return lambda ctx: ctx.kind_arg(ev(ctx), many) if getattr(ctx, "stand_in", None) else ev(ctx)
+        return ev
 
     def _check_ids(self, typ: str, value: A.Expr, env: CompileEnv) -> None:
         base = {"kinds": "kind"}.get(typ, typ)
