@@ -113,6 +113,9 @@ class Builder:
         if unknown:
             self.report.warning(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}")
         cost_unknown = self.unknown_of(doc, key + ("cost",), d.get("cost"), f"cost of {d['name']}")
+        if "where" in d and d["window"] not in ("action", "unlimited-action"):
+            self.report.error(doc.pos(*key, "where"), "misplaced-where",
+                              f"'where' (the areas an action ends in) is for action abilities; '{d['id']}' has window '{d['window']}'")
         return Ability(
             key=akey, id=d["id"], name=d["name"], owner=owner, holder=holder, window=d["window"],
             cost=self.expr(doc, key + ("cost",), self._known(d.get("cost"))),

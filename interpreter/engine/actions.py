@@ -241,6 +241,8 @@ class ActionsMixin(GameCore):
         ans = yield from self.ask(p, "action", [*opts, "decline"], f"{why}: take an action in {area}?", costs=opts)
         if ans != "decline":
             yield from self.take_action(p, ans, opts[ans], within=area)
+            # a second action "in a row" has no turn to follow here: the grant lapses
+            self.s.memory.pop("extra_action", None)
 
     def perform(self, p: str, label: str, cost: int, within: str | None = None) -> Gen:
         """Carry out an action chosen from the lists above."""
