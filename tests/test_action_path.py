@@ -77,3 +77,16 @@ def test_a_stand_in_reads_as_the_lent_abilitys_great_old_one(duel: Content) -> N
     g.emit("lend", ability=immortal.key, to="sleeper")
     assert g.unit_cost("sleeper", tsathoggua) == 4
     assert g.ctx("sleeper", ability=immortal).kind_arg(["cthulhu"], True) == ["cthulhu", "tsathoggua"]
+
+
+def test_lending_again_renews_the_grant_rather_than_doubling_it(duel: Content) -> None:
+    g = _game(duel, {"player": "sleeper", "first": "sleeper", "power": {"sleeper": 5, "wind-rider": 0},
+                     "spellbooks": {"sleeper": ["ancient-sorcery"]},
+                     "requirements": {"wind-rider": ["be-first-player"]},
+                     "units": {"sleeper": {"europe": ["serpent-man", "serpent-man"]}, "wind-rider": {"antarctica": ["acolyte"]}}})
+    g.apply("ability borrow")
+    g.apply("serpent-man europe")
+    g.apply("ability borrow")   # the Wind-Rider has no Power: the Sleeper's next turn follows
+    assert len([u for u in g.s.units if u["loc"] == "held:sleeper:sorcery"]) == 2
+    lent = [x for x in g.s.grants if x["ability"] == "wind-rider/hibernation"]
+    assert len(lent) == 1 and lent[0]["stand_in"] == {"rhan-tegoth": "tsathoggua", "itaqua": "tsathoggua"}

@@ -698,6 +698,8 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
     if stand_in is not None:
         grant["stand_in"] = {k: stand_in for k, t in f.units.items() if t.cls == "great-old-one"}
     for ab in f.abilities:
+        # lent again while still lent (the card sets no limit): one grant, renewed
+        g.s.grants = [x for x in g.s.grants if not (x["ability"] == ab.key and x["to"] == to)]
         g.s.grants.append({"ability": ab.key, **grant})
         g.emit("lend", ability=ab.key, to=to, until=until)
 
