@@ -2,15 +2,15 @@
 unique/spellbook-requirement actions: which are legal now, what they cost, and doing them."""
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from ..effects.compiler import RuleError
 from . import neutral
-from .core import Gen, GameCore
+from .core import Gen
+from .moves import MovesMixin
 
 
-class ActionsMixin(GameCore):
+class ActionsMixin(MovesMixin):
     # ---- costs --------------------------------------------------------------------------------
     def action_cost(self, p: str, action: str, base: int, area: str | None = None) -> int:
         v = self.modified("action-cost", base, {"action": action, "player": p, "area": area}, p)
@@ -327,68 +327,6 @@ class ActionsMixin(GameCore):
             self.s.awakened[p].append(kind)
         yield from self.window("on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area},
                                self.turn_order())
-
-    def reachable(self, p: str, u: dict[str, Any]) -> list[str]:
-        rng = self.integer(self.modified("move-range", 1, u, p), "move range")
-        through = bool(self.modified("move-through-enemies", False, u, p))
-        start = u["loc"]
-        seen = {start: 0}
-        todo = deque([start])
-        while todo:
-            a = todo.popleft()
-            d = seen[a]
-            if d >= rng:
-                continue
-            if a != start and not through and any(x["owner"] != p for x in self.s.units_at(a)):
-                continue  # cannot pass over an area holding enemy units
-            for n in self.adjacent(a):
-                if n not in seen:
-                    seen[n] = d + 1
-                    todo.append(n)
-        return sorted(a for a in seen if a != start)
-
-    def move_options(self, p: str, moved: set[int], charged: set[str], within: str | None = None) -> list[str]:
-        """The unit moves `p` can still make and afford in this Move: 1 Power each, plus an area's
-        surcharge once per Move; `within` keeps only units leaving or entering that area."""
-        opts = []
-        for u in sorted(self.s.on_map(p), key=lambda x: x["id"]):
-            if u["id"] in moved:
-                continue
-            for dst in self.reachable(p, u):
-                if within is not None and within not in (u["loc"], dst):
-                    continue
-                extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
-                if 1 + extra <= self.s.power[p]:
-                    opts.append(f"{u['kind']} {u['loc']}->{dst}#{u['id']}")
-        return opts
-
-    def move_action(self, p: str, within: str | None = None) -> Gen:
-        moved: set[int] = set()
-        spent = 0
-        charged: set[str] = set()
-        while True:
-            opts = self.move_options(p, moved, charged, within)
-            if moved:
-                opts.append("done")
-            if not opts:
-                break
-            ans = yield from self.ask(p, "move", opts, "move a unit (1 Power each)")
-            if ans == "done":
-                break
-            uid = int(ans.rsplit("#", 1)[1])
-            dst = ans.split("->")[1].split("#")[0]
-            u = self.s.unit(uid)
-            src = u["loc"]
-            extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
-            charged.add(dst)
-            self.gain_power(p, -(1 + extra), "move")
-            spent += 1 + extra
-            moved.add(uid)
-            self.relocate(u, dst, "move")
-            yield from self.window("unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
-                                                  "moved": sorted(moved)}, [p])
-            moved.update(self.s.memory.pop("moved_free", []))
-        return spent
 
     def capture_targets(self, p: str, victim: str, area: str) -> list[dict[str, Any]]:
         s = self.s
