@@ -28,10 +28,10 @@ class MovesMixin(GameCore):
                     todo.append(n)
         return sorted(a for a in seen if a != start)
 
-    def move_options(self, p: str, moved: set[int], charged: set[str], within: str | None = None) -> list[str]:
-        """The unit moves `p` can still make and afford in this Move: 1 Power each, plus an area's
-        surcharge once per Move; `within` keeps only units leaving or entering that area."""
-        opts = []
+    def move_options(self, p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, int]:
+        """The unit moves `p` can still make and afford in this Move, with their costs: 1 Power each,
+        plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area."""
+        opts: dict[str, int] = {}
         for u in sorted(self.s.on_map(p), key=lambda x: x["id"]):
             if u["id"] in moved:
                 continue
@@ -40,7 +40,7 @@ class MovesMixin(GameCore):
                     continue
                 extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
                 if 1 + extra <= self.s.power[p]:
-                    opts.append(f"{u['kind']} {u['loc']}->{dst}#{u['id']}")
+                    opts[f"{u['kind']} {u['loc']}->{dst}#{u['id']}"] = 1 + extra
         return opts
 
     def move_action(self, p: str, within: str | None = None) -> Gen:
@@ -48,12 +48,13 @@ class MovesMixin(GameCore):
         spent = 0
         charged: set[str] = set()
         while True:
-            opts = self.move_options(p, moved, charged, within)
+            costs = self.move_options(p, moved, charged, within)
+            opts = list(costs)
             if moved:
                 opts.append("done")
             if not opts:
                 break
-            ans = yield from self.ask(p, "move", opts, "move a unit (1 Power each)")
+            ans = yield from self.ask(p, "move", opts, "move a unit (1 Power each)", costs=costs)
             if ans == "done":
                 break
             uid = int(ans.rsplit("#", 1)[1])
