@@ -98,8 +98,10 @@ def check_expect(game: Game, exp: dict[str, Any]) -> list[str]:
         if match_option(opts, str(a)) is None:
             out.append(f"legal: {a!r} is not among the options {list(opts)[:10]}")
     for a in exp.get("not-legal", []):
-        if match_option(opts, str(a)) is not None:
-            out.append(f"not-legal: {a!r} is offered")
+        # an action named without its area ('ability ID') is barred in every area ('ability ID AREA')
+        hit = match_option(opts, str(a)) or next((o for o in opts if o.startswith(f"{a} ")), None)
+        if hit is not None:
+            out.append(f"not-legal: {a!r} is offered ({hit!r})")
     for text in exp.get("log-contains", []):
         if not any(text in _event_str(e) for e in game.log):
             out.append(f"log: no event matching {text!r}")

@@ -194,13 +194,32 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                 if why is not None:
                     return why
                 ab = next((a for a in self.active_abilities(p) if a.id == words[1] and a.effect is not None), None)
-                if ab is not None and ab.window in ("action", "unlimited-action") and not self.all_parts_possible(ab, p):
-                    return ("missing-part", f"{ab.name}: not every part of it can be done now (a required "
-                                            "choice would have no option), so it cannot be performed")
+                if ab is not None and ab.window in ("action", "unlimited-action"):
+                    why = self._why_ability(ab, p, words[2] if len(words) >= 3 else None)
+                    if why is not None:
+                        return why
             if verb == "pass" and not self.can_pass(p):
                 return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
         shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")
         return ("not-an-option", f"'{answer}' is not a legal choice for {d.player} ({d.prompt}); legal: {shown}")
+
+    def _why_ability(self, ab: Any, p: str, area: str | None) -> tuple[str, str] | None:
+        """Why an action ability is refused: a required part impossible (in the named area, or in
+        every area it may end in), or, for an ability with `where:`, no area named."""
+        if ab.where is None:
+            areas: list[Any] = [None]
+        else:
+            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
+            if not self.usable(ab, p, ctx, check_cost=False):   # `where:` may assume the condition
+                return None
+            areas = [area] if area is not None else sorted(set(ab.where(ctx) or []))
+        if areas and not any(self.all_parts_possible(ab, p, a) for a in areas):
+            return ("missing-part", f"{ab.name}: not every part of it can be done now (a required "
+                                    "choice would have no option), so it cannot be performed")
+        if ab.where is not None and area is None and areas:
+            return ("needs-area", f"{ab.name} is one action per area it ends in: answer "
+                                  f"'ability {ab.id} AREA' (AREA one of {', '.join(map(str, areas))})")
+        return None
 
     def apply(self, answer: str) -> None:
         """Answer the pending decision. Illegal answers raise IllegalAction; the state is unchanged."""
