@@ -206,3 +206,19 @@ def test_why_illegal_names_a_unique_action_that_cannot_be_done_in_full() -> None
     g = Game(content, spec["ruleset"], spec["factions"], 1, layout, _state=st)
     why = g.why_illegal("ability desecrate")
     assert why is not None and why[0] == "missing-part", why
+
+
+def test_why_illegal_asks_for_the_area_of_a_per_area_action() -> None:
+    """An action ability with `where:` is one action per area ('ability ID AREA'); naming it
+    without the area is refused with the areas it may end in."""
+    from tools.scenario import load_spec
+    from interpreter.engine.position import build_state
+    content = load_content().require_ok()
+    spec = load_spec(Path(__file__).parent / "scenarios" / "wind-rider" / "ice-age-desecrate.yaml")
+    rs = content.model.rulesets[spec["ruleset"]]
+    layout = rs.get("map", {})[str(len(spec["factions"]))]
+    st = build_state(content.model, spec["ruleset"], layout, spec["factions"], 1, spec["position"]).to_dict()
+    g = Game(content, spec["ruleset"], spec["factions"], 1, layout, _state=st)
+    why = g.why_illegal("ability desecrate")
+    assert why is not None and why[0] == "needs-area" and "ability desecrate AREA" in why[1] and "asia" in why[1], why
+    assert g.why_illegal("ability desecrate asia") is None
