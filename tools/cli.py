@@ -2,60 +2,67 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from pathlib import Path
 
 from interpreter.diagnostics import ContentError
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError, replay
 from interpreter.engine.agents import make_agent
 from interpreter.engine.invariants import InvariantError
+from interpreter.engine.savefile import GameLog, read_log
 from interpreter.engine.play import run_game
 
-from .render import event_text
 from .loading import content_from_args
+from .preflight import check_destination, check_seed, pick_factions, pick_ruleset, player_count, write_text
+from .render import event_text
 from .validate import validate
 
 
-def _content(args: argparse.Namespace, log_lines: list[str] | None = None):  # noqa: ANN202
-    return content_from_args(args, log_lines)
+def _content(args: argparse.Namespace, log: GameLog | None = None):  # noqa: ANN202
+    return content_from_args(args, log)
 
 
-def pick_ruleset(content, name: str | None) -> str:  # noqa: ANN001
-    if name:
-        return name
-    defaults = [r.id for r in content.model.rulesets.values() if r.get("default")]
-    if not defaults:
-        raise GameError("no ruleset is marked default; name one with --ruleset")
-    return defaults[0]
+class _Recorder:
+    """Wraps an agent and notes its last answer and how many choices the game had then, so a
+    failed game's log can name the answer that failed."""
+
+    def __init__(self, agent: object, game: Game, last: list[tuple[str, int]]) -> None:
+        self.agent, self.game, self.last = agent, game, last
+        if hasattr(agent, "observe"):
+            self.observe = agent.observe  # type: ignore[attr-defined]
+
+    def choose(self, player: str, options: tuple[str, ...], context: object) -> str:
+        answer = self.agent.choose(player, options, context)  # type: ignore[attr-defined]
+        self.last[:] = [(answer, len(self.game.choices))]
+        return answer
 
 
-def pick_factions(content, ruleset: str, players: int | None, factions: str | None) -> list[str]:  # noqa: ANN001
-    if factions:
-        return [f.strip() for f in factions.split(",") if f.strip()]
-    r = content.model.rulesets[ruleset]
-    n = players or min(r.get("players", [2]), key=lambda k: abs(k - 4))
-    chosen = r.get("default-factions", {}).get(str(n))
-    if chosen:
-        return list(chosen)
-    pool = sorted(f for f, fac in content.model.factions.items() if fac.expansion is None)
-    if len(pool) < n:
-        raise GameError(f"only {len(pool)} factions are available for {n} players")
-    return pool[:n]
+def _failure_line(game: Game, exc: BaseException, last: list[tuple[str, int]]) -> str:
+    """The log's 'error' line: the failure, and the answer that failed (None when the answer was
+    taken and the failure came after it, e.g. a broken invariant)."""
+    failed = last[0][0] if last and len(game.choices) == last[0][1] else None
+    message = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}: {exc}"
+    return json.dumps({"type": "error", "message": " ".join(message.split())[:10000], "answer": failed},
+                      sort_keys=True)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    check_seed(args.seed)
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
     factions = pick_factions(content, ruleset, args.players, args.factions)
     independents = None if args.independents is None else [c for c in args.independents.split(",") if c]
-    game = Game(content, ruleset, factions, args.seed, args.map, independents=independents)
     names = [a.strip() for a in args.agents.split(",")]
     if len(names) == 1:
         names *= len(factions)
     if len(names) != len(factions):
         raise GameError(f"--agents names {len(names)} agents for {len(factions)} players")
-    agents = {f: make_agent(a, args.seed * 31 + i) for i, (f, a) in enumerate(zip(factions, names))}
+    if args.log:
+        check_destination(args.log, "--log")
+    game = Game(content, ruleset, factions, args.seed, args.map, independents=independents)
+    last: list[tuple[str, int]] = []
+    agents = {f: _Recorder(make_agent(a, args.seed * 31 + i), game, last) for i, (f, a) in enumerate(zip(factions, names))}
     shown = 0
 
     def show(g: Game) -> None:
@@ -69,30 +76,58 @@ def cmd_play(args: argparse.Namespace) -> int:
         shown = len(g.log)
 
     show(game)
-    run_game(game, agents, show, check=args.check)
+    try:
+        run_game(game, agents, show, check=args.check)
+    except (Exception, KeyboardInterrupt) as exc:  # the log keeps the failure, to inspect and replay it
+        if args.log:
+            failure = _failure_line(game, exc, last)
+            write_text(args.log, "\n".join([*game.log_lines(), failure]) + "\n", "--log")
+        raise
     show(game)
     if args.log:
-        Path(args.log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
+        write_text(args.log, "\n".join(game.log_lines()) + "\n", "--log")
     print(game.result_line())
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    lines = Path(args.file).read_text(encoding="utf-8").splitlines()
-    content = _content(args, lines)
-    game = replay(content, lines, args.upto)
-    import json
-    digest = next((json.loads(l)["digest"] for l in reversed(lines) if '"type": "digest"' in l), None)
-    if args.upto is None and digest is not None and digest != game.digest():
-        print(f"replay diverged: log digest {digest}, replayed {game.digest()}", file=sys.stderr)
+    if args.upto is not None and args.upto < 0:
+        raise GameError(f"--upto {args.upto}: give 0 or more choices")
+    log = read_log(args.file)
+    content = _content(args, log)
+    game = replay(content, log, args.upto)
+    if args.upto is None and log.error is not None:
+        return _replay_failure(game, log)
+    if args.upto is None and log.digest is not None and log.digest != game.digest():
+        print(f"replay diverged: log digest {log.digest}, replayed {game.digest()}", file=sys.stderr)
         return 1
     print(game.result_line())
     return 0
 
 
+def _replay_failure(game: Game, log: GameLog) -> int:
+    """A log of a failed game: replay up to the failure, then give the failing answer again."""
+    err = log.error or {}
+    answer = err.get("answer")
+    if answer is not None:
+        try:
+            game.apply(answer)
+        except (GameError, IllegalAction) as exc:
+            print(f"necro: the logged failure recurs after {len(log.choices)} choices, answering '{answer}': {exc}",
+                  file=sys.stderr)
+            return 1
+    print(f"necro: the game failed after {len(log.choices)} choices: {err.get('message')}"
+          + ("" if answer is None else f" (answering '{answer}' now succeeds: the failure did not recur)"),
+          file=sys.stderr)
+    return 1
+
+
 def cmd_scenario(args: argparse.Namespace) -> int:
     from .scenario import run_scenarios
     return run_scenarios(args.files, content_dirs=args.content_dir or [])
+
+
+MAX_GAMES = 1_000_000  # games in one `necro simulate` (the plan is held in memory)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -107,23 +142,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise GameError("necro simulate plays bots only; choose random or heuristic agents")
     for a in agents:
         make_agent(a, 0)  # an unknown agent is one clear line, before any work
+    if not 0 <= args.games <= MAX_GAMES:
+        raise GameError(f"--games {args.games}: give 0 to {MAX_GAMES:,} games")
+    check_seed(args.seed)
+    check_seed(args.seed + max(args.games - 1, 0), "--seed plus --games")
     if args.all_matchups:
         if args.factions:
             raise GameError("give either --factions or --all-matchups, not both")
-        r = content.model.rulesets[ruleset] if ruleset in content.model.rulesets else None
-        if r is None:
-            raise GameError(f"unknown ruleset '{ruleset}'; known: {', '.join(sorted(content.model.rulesets))}")
-        n = args.players or min(r.get("players", [2]), key=lambda k: abs(k - 4))
+        n = player_count(content, ruleset, args.players)
         specs = plan(ruleset, args.games, args.seed, agents, all_matchups=matchups(content, ruleset, n))
     else:
         factions = pick_factions(content, ruleset, args.players, args.factions)
         Game(content, ruleset, factions, args.seed)  # refuses a bad set-up with one clear line, before any work
         specs = plan(ruleset, args.games, args.seed, agents, factions=factions)
     if args.out:  # refuse a bad destination before the games, not after them
+        check_destination(args.out, "--out")
         file_format(args.out, args.format)
-        folder = Path(args.out).resolve().parent
-        if not folder.is_dir():
-            raise OSError(f"no folder '{folder}' for --out")
     cargs = ContentArgs(tuple(args.content_dir or ()), tuple(e for e in (args.expansions or "").split(",") if e))
     if args.jobs is not None and args.jobs < 1:
         raise ValueError("--jobs must be 1 or more")
@@ -228,6 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     except (GameError, IllegalAction, OSError, ValueError, InvariantError) as exc:
         print(f"necro: error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C outside a batch's own handling (loading content, setting up)
+        print("necro: interrupted", file=sys.stderr)
+        return 130
     return 2
 
 
