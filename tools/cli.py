@@ -273,6 +273,9 @@ def entry() -> None:
     try:
         code = main()
         sys.stdout.flush()
+    except KeyboardInterrupt:  # between main's own handling and the exit
+        print("necro: interrupted", file=sys.stderr)
+        code = 130
     except BrokenPipeError:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
