@@ -1,17 +1,24 @@
-"""The `necro` console script. It imports the command only once Ctrl-C is handled, so an
-interrupt at any moment (even while the engine is still importing) is one line and exit 130."""
+"""The `necro` console script. Ctrl-C is handled from its first line: while the engine is still
+importing, it ends the process at once with one line and exit 130 (nothing has been written
+yet); after that, `tools.cli.main` handles it (a batch keeps its finished games)."""
 from __future__ import annotations
 
+import os
+import signal
 import sys
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    sys.stderr.write("necro: interrupted\n")
+    sys.stderr.flush()
+    os._exit(130)
 
 
 def entry() -> None:
     """Run `necro` with the process's arguments."""
-    try:
-        from .cli import entry as run
-    except KeyboardInterrupt:
-        print("necro: interrupted", file=sys.stderr)
-        sys.exit(130)
+    previous = signal.signal(signal.SIGINT, _interrupted)
+    from .cli import entry as run
+    signal.signal(signal.SIGINT, previous)
     run()
 
 

@@ -162,6 +162,11 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         d = self.pending
         if d is None:
             return ("game-over", "the game is over")
+        if not isinstance(answer, str):
+            return ("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
+        if len(answer) > savefile.MAX_ANSWER:
+            return ("too-long", f"an answer of {len(answer)} characters is no option's label "
+                                f"(at most {savefile.MAX_ANSWER})")
         if match_option(d.options, answer) is not None:
             return None
         return self._explain(d, answer)
@@ -198,13 +203,19 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             if verb == "pass" and not self.can_pass(p):
                 return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
         shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")
-        return ("not-an-option", f"'{answer}' is not a legal choice for {d.player} ({d.prompt}); legal: {shown}")
+        said = answer if answer.isprintable() else repr(answer)[1:-1]   # one line, whatever was typed
+        return ("not-an-option", f"'{said}' is not a legal choice for {d.player} ({d.prompt}); legal: {shown}")
 
     def apply(self, answer: str) -> None:
         """Answer the pending decision. Illegal answers raise IllegalAction; the state is unchanged."""
         d = self.pending
         if d is None:
             raise IllegalAction("game-over", "the game is over")
+        if not isinstance(answer, str):
+            raise IllegalAction("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
+        if len(answer) > savefile.MAX_ANSWER:
+            raise IllegalAction("too-long", f"an answer of {len(answer)} characters is no option's label "
+                                f"(at most {savefile.MAX_ANSWER})")
         opt = match_option(d.options, answer)
         if opt is None:
             code, msg = self._explain(d, answer)
