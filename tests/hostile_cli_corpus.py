@@ -224,6 +224,9 @@ def ctrl_c(argv: list[str], tmp: Path, after: float | Callable[[], bool]) -> tup
     return p.returncode, out, err
 
 
+INTERRUPTED = (130, -signal.SIGINT)   # exit 130, or ended by SIGINT itself (the shell shows both as 130)
+
+
 def _ctrl_c_simulate(after: float) -> Callable[[Path], Outcome]:
     def run(tmp: Path) -> Outcome:
         out_file = tmp / "r.jsonl"
@@ -231,10 +234,10 @@ def _ctrl_c_simulate(after: float) -> Callable[[Path], Outcome]:
                                  "--out", str(out_file)], tmp, after)
         rows = out_file.read_text().splitlines() if out_file.exists() else []
         said = [line for line in err.splitlines() if line.startswith("necro: interrupted")]
-        ok = code == 130 and "Traceback" not in err and len(said) == 1
+        ok = code in INTERRUPTED and "Traceback" not in err and len(said) == 1
         if "finished game(s) kept" in err:
             ok = ok and f"{len(rows)} finished game(s) kept" in err
-        return Outcome(ok, err.strip()[-300:])
+        return Outcome(ok, f"exit {code}: {err.strip()[-300:]}")
     return run
 
 
@@ -243,10 +246,10 @@ def _ctrl_c_play(after: float) -> Callable[[Path], Outcome]:
         log = tmp / "g.jsonl"
         code, out, err = ctrl_c(["play", "--players", "5", "--agents", "random", "--seed", "7", "--log", str(log)],
                                 tmp, after)
-        ok = code == 130 and "Traceback" not in err and err.strip().splitlines()[-1:] == ["necro: interrupted"]
+        ok = code in INTERRUPTED and "Traceback" not in err and err.strip().splitlines()[-1:] == ["necro: interrupted"]
         if log.exists():   # interrupted during the game: the log keeps what was played
             ok = ok and json.loads(log.read_text().splitlines()[-1])["message"] == "interrupted (Ctrl-C)"
-        return Outcome(ok, err.strip()[-300:])
+        return Outcome(ok, f"exit {code}: {err.strip()[-300:]}")
     return run
 
 
