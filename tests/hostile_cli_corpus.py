@@ -95,16 +95,19 @@ class _FailingRay:
         raise ConnectionError("could not connect to 127.0.0.1:1 after 5 tries\nsecond line of Ray's story")
 
 
-def _ray_fails(tmp: Path) -> Outcome:
-    saved = sys.modules.get("ray")
-    sys.modules["ray"] = _FailingRay  # type: ignore[assignment]
-    try:
-        return cli_refused([*SIM[:5], "--backend", "ray", "--address", "127.0.0.1:1"])
-    finally:
-        if saved is None:
-            sys.modules.pop("ray", None)
-        else:
-            sys.modules["ray"] = saved
+def _ray_fails(*where: str) -> Callable[[Path], Outcome]:
+    """Ray cannot start here (`init` fails), or nothing answers at the cluster's address."""
+    def run(tmp: Path) -> Outcome:
+        saved = sys.modules.get("ray")
+        sys.modules["ray"] = _FailingRay  # type: ignore[assignment]
+        try:
+            return cli_refused([*SIM[:5], "--backend", "ray", *where])
+        finally:
+            if saved is None:
+                sys.modules.pop("ray", None)
+            else:
+                sys.modules["ray"] = saved
+    return run
 
 
 # ---- report -----------------------------------------------------------------------------------------------
@@ -371,7 +374,8 @@ def cases() -> list[Case]:
     """Every command-line, answer and content-budget case."""
     out = [Case(f"play:{k}", "cli", v) for k, v in PLAY.items()]
     out += [Case(f"simulate:{k}", "cli", v) for k, v in SIMULATE.items()]
-    out += [Case("simulate:out-on-a-full-disk", "cli", _full_disk), Case("simulate:ray-cannot-start", "cli", _ray_fails)]
+    out += [Case("simulate:out-on-a-full-disk", "cli", _full_disk), Case("simulate:ray-cannot-start", "cli", _ray_fails()),
+            Case("simulate:ray-cluster-unreachable", "cli", _ray_fails("--address", "127.0.0.1:1"))]
     out += [Case(f"report:{k}", "cli", _report(k)) for k in REPORT_FILES]
     out += [Case(f"report:{k}", "cli", (lambda f: lambda tmp: cli_refused(f(tmp)))(f)) for k, f in REPORT_RAW.items()]
     out += [Case(f"scenario:{k}", "cli", _scenario(k)) for k in SCENARIOS]

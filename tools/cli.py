@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from interpreter.diagnostics import ContentError
@@ -13,38 +12,15 @@ from interpreter.engine.invariants import InvariantError
 from interpreter.engine.savefile import GameLog, read_log
 from interpreter.engine.play import run_game
 
+from .game_log import failure_line, recording, write_log
 from .loading import content_from_args
-from .preflight import check_destination, check_seed, pick_factions, pick_ruleset, player_count, write_text
+from .preflight import check_destination, check_seed, pick_factions, pick_ruleset, player_count
 from .render import event_text
 from .validate import validate
 
 
 def _content(args: argparse.Namespace, log: GameLog | None = None):  # noqa: ANN202
     return content_from_args(args, log)
-
-
-class _Recorder:
-    """Wraps an agent and notes its last answer and how many choices the game had then, so a
-    failed game's log can name the answer that failed."""
-
-    def __init__(self, agent: object, game: Game, last: list[tuple[str, int]]) -> None:
-        self.agent, self.game, self.last = agent, game, last
-        if hasattr(agent, "observe"):
-            self.observe = agent.observe  # type: ignore[attr-defined]
-
-    def choose(self, player: str, options: tuple[str, ...], context: object) -> str:
-        answer = self.agent.choose(player, options, context)  # type: ignore[attr-defined]
-        self.last[:] = [(answer, len(self.game.choices))]
-        return answer
-
-
-def _failure_line(game: Game, exc: BaseException, last: list[tuple[str, int]]) -> str:
-    """The log's 'error' line: the failure, and the answer that failed (None when the answer was
-    taken and the failure came after it, e.g. a broken invariant)."""
-    failed = last[0][0] if last and len(game.choices) == last[0][1] else None
-    message = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}: {exc}"
-    return json.dumps({"type": "error", "message": " ".join(message.split())[:10000], "answer": failed},
-                      sort_keys=True)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -61,8 +37,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.log:
         check_destination(args.log, "--log")
     game = Game(content, ruleset, factions, args.seed, args.map, independents=independents)
-    last: list[tuple[str, int]] = []
-    agents = {f: _Recorder(make_agent(a, args.seed * 31 + i), game, last) for i, (f, a) in enumerate(zip(factions, names))}
+    agents, last = recording({f: make_agent(a, args.seed * 31 + i) for i, (f, a) in enumerate(zip(factions, names))},
+                             game)
     shown = 0
 
     def show(g: Game) -> None:
@@ -80,12 +56,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         run_game(game, agents, show, check=args.check)
     except (Exception, KeyboardInterrupt) as exc:  # the log keeps the failure, to inspect and replay it
         if args.log:
-            failure = _failure_line(game, exc, last)
-            write_text(args.log, "\n".join([*game.log_lines(), failure]) + "\n", "--log")
+            write_log(args.log, game, failure_line(game, exc, last))
         raise
     show(game)
     if args.log:
-        write_text(args.log, "\n".join(game.log_lines()) + "\n", "--log")
+        write_log(args.log, game)
     print(game.result_line())
     return 0
 

@@ -136,6 +136,8 @@ def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address:
     started = False
     if not ray.is_initialized():
         opts: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR", "log_to_driver": False}
+        if address:
+            _reachable(address)
         try:
             if address:
                 ray.init(address=address, **opts)
@@ -167,6 +169,20 @@ def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address:
     finally:
         if started:
             ray.shutdown()
+
+
+def _reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once a cluster address nobody answers at (Ray itself retries for minutes)."""
+    import re
+    import socket
+    m = re.fullmatch(r"(?:ray://)?\[?([^\]/]+?)\]?:(\d+)", address)
+    if m is None:  # "auto" and other forms: left to Ray
+        return
+    try:
+        socket.create_connection((m.group(1), int(m.group(2))), timeout=timeout).close()
+    except (OSError, ValueError) as exc:
+        raise OSError(f"the ray backend could not start at {address}: nothing answers there "
+                      f"({getattr(exc, 'strerror', None) or exc})") from None
 
 
 class _RayWorker:
