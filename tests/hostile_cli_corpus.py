@@ -21,6 +21,7 @@ from interpreter.diagnostics import ContentError
 from interpreter.engine.decisions import GameError, IllegalAction
 from interpreter.engine.game import Game
 from interpreter.engine.play import run_game
+from interpreter.engine.savefile import load_save, read_log
 
 from .hostile_corpus import Case, Outcome, base_game, cli_refused, one_line, run_cli
 
@@ -209,7 +210,8 @@ def _failed_game_log(tmp: Path) -> Outcome:
 
 def necro_process(argv: list[str], tmp: Path) -> subprocess.Popen[str]:
     """`necro ARGV` as its own process group (so Ctrl-C can be sent to it and its workers)."""
-    return subprocess.Popen([sys.executable, "-m", "tools.necro", *argv], cwd=ROOT, stdout=subprocess.PIPE,
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.Popen([sys.executable, "-m", "tools.necro", *argv], cwd=tmp, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
@@ -259,9 +261,18 @@ def _ctrl_c_play(after: float | str) -> Callable[[Path], Outcome]:
                                  "--log", str(log)], tmp, after)
         if isinstance(after, str) and not log.exists():
             return Outcome(False, f"exit {code}: the game was not interrupted while it ran: {err[-200:]}")
-        ok = code in INTERRUPTED and "Traceback" not in err and err.strip().splitlines()[-1:] == ["necro: interrupted"]
-        if log.exists():   # interrupted during the game: the log keeps what was played
-            ok = ok and json.loads(log.read_text().splitlines()[-1])["message"] == "interrupted (Ctrl-C)"
+        ok = code in INTERRUPTED and "Traceback" not in err and "interrupted" in err
+        if log.exists():   # interrupted during the game: the log keeps what was played, and loads
+            try:
+                read_log(log)
+            except GameError as exc:
+                return Outcome(False, f"the log of the interrupted game does not load: {exc}")
+        saves = list(tmp.glob("necro-save-*.json"))
+        if saves:          # and the game was saved, and loads
+            try:
+                load_save(load_content().require_ok(), saves[0])
+            except GameError as exc:
+                return Outcome(False, f"the save of the interrupted game does not load: {exc}")
         return Outcome(ok, f"exit {code}: {err.strip()[-300:]}")
     return run
 

@@ -141,6 +141,8 @@ SAVE_EDITS: dict[str, Callable[[Json], Json]] = {
     "power-minus-50": lambda d: _set(d, "snapshot.power.sleeper", -50),
     "power-a-string": lambda d: _set(d, "snapshot.power.sleeper", "9"),
     "power-huge": lambda d: _set(d, "snapshot.power.sleeper", 10**30),
+    "power-beyond-the-number-limit": lambda d: _set(d, "snapshot.power.sleeper", 1_000_001),
+    "doom-beyond-the-number-limit": lambda d: _set(d, "snapshot.doom.sleeper", 5_000_000),
     "power-of-a-stranger": lambda d: _set(d, "snapshot.power.nobody", 3),
     "extra-unit": lambda d: (d["snapshot"]["units"].append(dict(_unit(d, 0), id=999)), d)[1],
     "missing-unit": lambda d: (d["snapshot"]["units"].pop(), d)[1],

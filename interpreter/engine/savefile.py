@@ -20,6 +20,7 @@ from referencing import Registry, Resource
 from .. import paths
 from ..content.build import Content
 from ..diagnostics import did_you_mean
+from ..limits import MAX_NUMBER
 from .decisions import GameError
 from .invariants import state_violations
 
@@ -210,6 +211,10 @@ def check_loaded_state(game: "Game", where: str = "save") -> None:
         for b in s.spellbooks[p]:
             if b not in known:
                 raise SaveError(f"{where}: snapshot.spellbooks.{p}: unknown spellbook '{_short(b, 60)}'")
+    for key in ("power", "doom"):   # the engine's own bound on numbers (interpreter/limits.py)
+        for p, v in getattr(s, key).items():
+            if abs(v) > MAX_NUMBER:
+                raise SaveError(f"{where}: snapshot.{key}.{p}: {v} is beyond the limit for numbers ({MAX_NUMBER})")
     if s.first and s.first not in s.players:
         raise SaveError(f"{where}: snapshot.first: '{_short(s.first, 60)}' is not playing")
     try:
