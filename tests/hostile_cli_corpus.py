@@ -194,6 +194,15 @@ def _scenario(name: str) -> Callable[[Path], Outcome]:
     return run
 
 
+def _content_link_to_dev_zero(tmp: Path) -> Outcome:
+    """A content folder whose YAML file is a link to /dev/zero: not read (only regular files are content)."""
+    (tmp / "c").mkdir()
+    (tmp / "c" / "zero.yaml").symlink_to("/dev/zero")
+    code, out, err = run_cli(["validate", "--only", str(tmp / "c")])
+    ok = code in (0, 1) and "Traceback" not in err
+    return Outcome(ok, (out + err).strip()[:300])
+
+
 # ---- a failed game's log, and Ctrl-C ------------------------------------------------------------------------
 def _failed_game_log(tmp: Path) -> Outcome:
     """A game that fails (a trigger loop) still writes its log, with the failure; replay repeats it."""
@@ -404,7 +413,8 @@ def cases() -> list[Case]:
     out += [Case(f"report:{k}", "cli", _report(k)) for k in REPORT_FILES]
     out += [Case(f"report:{k}", "cli", (lambda f: lambda tmp: cli_refused(f(tmp)))(f)) for k, f in REPORT_RAW.items()]
     out += [Case(f"scenario:{k}", "cli", _scenario(k)) for k in SCENARIOS]
-    out += [Case("play:failed-game-keeps-its-log", "cli", _failed_game_log)]
+    out += [Case("play:failed-game-keeps-its-log", "cli", _failed_game_log),
+            Case("validate:content-file-linked-to-dev-zero", "cli", _content_link_to_dev_zero)]
     out += [Case(f"ctrl-c:simulate-after-{t}s", "cli", _ctrl_c_simulate(t)) for t in (0.3, 0.6, 1.0, 4.0)]
     out += [Case(f"ctrl-c:play-after-{t}s", "cli", _ctrl_c_play(t)) for t in (0.3, 1.0)]
     out += [Case("ctrl-c:play-in-round-2", "cli", _ctrl_c_play("-- round 2:"))]
