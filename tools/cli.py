@@ -208,6 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--content-dir", action="append")
     from .show import add_parser as add_show_parser
     add_show_parser(sub)
+    from .web.serve import add_parser as add_serve_parser
+    add_serve_parser(sub)
     return p
 
 
@@ -231,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_simulate(args)
         if args.command == "report":
             return cmd_report(args)
+        if args.command == "serve":
+            from .web.serve import cmd_serve
+            return cmd_serve(args)
     except ContentError as exc:
         for d in exc.diagnostics:
             print(d.render(), file=sys.stderr)

@@ -263,7 +263,7 @@ class Builder:
             self.report.error(doc.pos("setup"), "setup", "setup places cultists but the faction has no cultist unit")
         self.model.factions[fid] = Faction(fid, d["name"], setup, abilities, units, reqs, books,
                                            {t["id"]: t["count"] for t in d.get("tokens", [])}, doc.pos(),
-                                           doc.expansion)
+                                           doc.expansion, d.get("colour"))
         if d.get("status") == "incomplete":
             self.report.warning(doc.pos("status"), "incomplete", f"faction '{fid}' is incomplete: {d.get('incomplete-reason', 'no reason given')}")
 
@@ -325,7 +325,9 @@ class Builder:
                         self.report.error(doc.pos("parts", pname, "areas", ai, "id"), "duplicate-id",
                                           f"area '{a['id']}' appears twice in layout '{lay['id']}'")
                     areas[a["id"]] = Area(a["id"], a["name"], a["terrain"] == "ocean", a.get("glyph"),
-                                          tuple(a.get("starts", [])), tuple(a.get("symbols", [])))
+                                          tuple(a.get("starts", [])), tuple(a.get("symbols", [])),
+                                          _point(a.get("position")),
+                                          tuple(_point(q) for q in a["shape"]) if a.get("shape") else None)
                 for src, dsts in part.get("adjacent", {}).items():
                     for di, dst in enumerate(dsts):
                         adjacent.setdefault(src, set()).add(dst)
@@ -362,7 +364,7 @@ class Builder:
             self.model.layouts[lay["id"]] = Layout(
                 lay["id"], d["id"], lay.get("name", lay["id"]), tuple(lay["players"]), areas,
                 {a: tuple(sorted(n for n in adjacent.get(a, ()) if n in areas)) for a in areas},
-                incomplete, bool(lay.get("recommended", False)))
+                incomplete, bool(lay.get("recommended", False)), d.get("drawing"))
 
     def rulesets(self, docs: list[Document]) -> None:
         by_id = {doc.id: doc for doc in docs}
@@ -543,3 +545,8 @@ def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
         docs = [d for d in docs if d.expansion is None or d.expansion in expansions]
     model = Builder(docs, report).run()
     return Content(model, report, dirs)
+
+
+def _point(p: Any) -> Any:
+    """A schema-checked [x, y] as a tuple of floats (None stays None)."""
+    return (float(p[0]), float(p[1])) if p is not None else None
