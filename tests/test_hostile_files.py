@@ -75,3 +75,9 @@ def test_the_readme_lists_the_save_and_log_limits_with_their_numbers() -> None:
         shown = f"{value // 2**20} MiB" if name.endswith("_BYTES") else f"{value:,}"
         row = next((line for line in text.splitlines() if f"(`savefile.{name}`)" in line), "")
         assert shown in row, f"README's Limits table has no row for savefile.{name} = {shown}"
+
+
+def test_a_web_board_save_with_its_seats_still_loads() -> None:
+    data = corpus.base_save()
+    data["seats"] = {"sleeper": "human", "wind-rider": "heuristic"}   # what the board's Save button adds
+    assert Game.from_json(corpus.content(), data).digest() == corpus.base_game().digest()
