@@ -74,7 +74,7 @@ def test_avatar_swaps_shub_with_a_unit_its_owner_picks(content: Content) -> None
     g = game(content, [BG, YS], {"power": {BG: 10, YS: 10}, "requirements": {},
              "units": {YS: {"europe": ["acolyte", "undead"]}, BG: {"africa": ["acolyte", "shub-niggurath"]}},
              "gates": {"africa": BG}})
-    play(g, ["ability avatar", "undead"])
+    play(g, ["ability avatar europe", "undead"])
     assert where(g, BG, "shub-niggurath") == ["europe"] and where(g, YS, "undead") == ["africa"]
 
 

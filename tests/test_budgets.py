@@ -214,3 +214,12 @@ def test_the_readme_lists_every_limit_with_its_number() -> None:
         shown = f"{value:,}" if name != "MAX_FILE_BYTES" else "2 MB"
         row = next((line for line in text.splitlines() if f"(`{name}`)" in line), "")
         assert shown in row, f"README's Limits table has no row for {name} = {shown}"
+
+
+def test_a_dry_run_of_a_hostile_effect_is_bounded_too(tmp_path: Path) -> None:
+    """The all-parts dry run (feasible.py) of an effect that loops without end spends one budget."""
+    effect = (f"let xs = {ONES}; for a in xs {{ for b in xs {{ for c in xs {{ nothing }} }} }}; "
+              "let u = choose_unit(me, units(owner: me))")
+    g = _game(_arena(tmp_path, effect))
+    assert "ability strike-ping" in g.legal_actions()       # undecided within its budget: offered
+    assert f"more than {limits.MAX_STEPS} evaluation steps" in _refused_in_play(g, "ability strike-ping")

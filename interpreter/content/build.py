@@ -151,6 +151,9 @@ class Builder:
         if unknown:
             self.report.warning(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}")
         cost_unknown = self.unknown_of(doc, key + ("cost",), d.get("cost"), f"cost of {d['name']}")
+        if "where" in d and d["window"] not in ("action", "unlimited-action"):
+            self.report.error(doc.pos(*key, "where"), "misplaced-where",
+                              f"'where' (the areas an action ends in) is for action abilities; '{d['id']}' has window '{d['window']}'")
         return Ability(
             key=akey, id=d["id"], name=d["name"], owner=owner, holder=holder, window=d["window"],
             cost=self.expr(doc, key + ("cost",), self._known(d.get("cost")), unbound, etype),
@@ -159,6 +162,7 @@ class Builder:
                                 self._narrowed(etype, d.get("condition"))),
             optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
             modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
+            where=self.expr(doc, key + ("where",), d.get("where")),
             # an unknown ability with an interpretation plays as written (the effect is the reading)
             unknown=(None if d.get("interpretation") else unknown) or cost_unknown)
 

@@ -38,6 +38,9 @@ class Ability:
     text: str
     pos: Pos
     unknown: str | None = None
+    # an action ability that ends in an area: the areas it may end in (one action offered per area,
+    # its cost modified for that area, the area bound as `area` in the effect)
+    where: Ev | None = None
 
 
 @dataclass(frozen=True)

@@ -263,7 +263,11 @@ class Compiler:
         got = static_type(a.value)
         if not compatible(typ, got):
             env.error(a.value, "type-error", f"expected {TYPE_WORDS.get(typ, typ)}, got {TYPE_WORDS.get(got, got)}")
-        return self.expr(a.value, env)
+        ev = self.expr(a.value, env)
+        if typ in ("kind", "kinds"):   # a lent ability's Great Old One may stand for another kind
+            many = typ == "kinds"
+            return lambda ctx: ctx.kind_arg(ev(ctx), many) if getattr(ctx, "stand_in", None) else ev(ctx)
+        return ev
 
     def _check_ids(self, typ: str, value: A.Expr, env: CompileEnv) -> None:
         base = {"kinds": "kind", "abilities": "ability"}.get(typ, typ)

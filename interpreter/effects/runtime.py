@@ -22,6 +22,8 @@ def get_field(obj: Any, name: str, where: str, ctx: Any) -> Any:
     """`obj.name` on a game record (a dict); a computed field through the context; never an attribute."""
     if isinstance(obj, dict):
         if name in obj and not name.startswith("_"):
+            if name == "kind" and getattr(ctx, "stand_in", None):
+                return ctx.kind_field(obj[name])   # a lent ability's stand-in Great Old One
             return obj[name]
         getter = getattr(ctx, "record_field", None)
         if getter is not None:

@@ -2,17 +2,17 @@
 unique/spellbook-requirement actions: which are legal now, what they cost, and doing them."""
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
+from .core import Gen
 from .feasible import can_complete, in_dry_run, may_lack_a_part
-from .core import Gen, GameCore
+from .moves import MovesMixin
 
 
-class ActionsMixin(GameCore):
+class ActionsMixin(MovesMixin):
     # ---- costs --------------------------------------------------------------------------------
     def action_cost(self, p: str, action: str, base: int, area: str | None = None) -> int:
         v = self.modified("action-cost", base, {"action": action, "player": p, "area": area}, p)
@@ -35,10 +35,11 @@ class ActionsMixin(GameCore):
         ans = yield from self.ask(p, "unit", list(labels), f"which unit controls the gate in {area}?")
         return labels[ans]
 
-    def all_parts_possible(self, ab: Any, p: str) -> bool:
+    def all_parts_possible(self, ab: Any, p: str, area: str | None = None) -> bool:
         """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
         do all parts of it" - an action ability (or requirement action) is offered only when a dry
-        run of its effect finds answers that leave no required choice without an option."""
+        run of its effect finds answers that leave no required choice without an option (`area`:
+        the area an ability with `where:` ends in)."""
         effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
         if effect is None or not may_lack_a_part(effect) or in_dry_run(self):
             return True
@@ -49,17 +50,21 @@ class ActionsMixin(GameCore):
                 ctx = g.ctx(p)
                 ctx.ability = f"requirement {ab.id}"
                 return effect(ctx)  # type: ignore[no-any-return]
-            ctx = g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p))
+            ctx = g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p), area=area)
             return g.use_ability(ab, p, ctx, paid=True)  # type: ignore[no-any-return]
-        return can_complete(self, f"{p} {'requirement ' + ab.id if requirement else ab.key}", run)
+        key = f"{p} {'requirement ' + ab.id if requirement else ab.key}" + (f" {area}" if area is not None else "")
+        return can_complete(self, key, run)
 
     def gate_free(self, area: str) -> bool:
         g = self.s.gates.get(area)
         return g is not None and g.get("controller") is None and not g.get("locked")
 
     # ---- enumeration ---------------------------------------------------------------------------
-    def main_actions(self, p: str) -> list[tuple[str, int]]:
-        """(label, cost) for every single (non-unlimited) action `p` can take and afford now."""
+    def main_actions(self, p: str, within: str | None = None) -> list[tuple[str, int]]:
+        """(label, cost) for every single (non-unlimited) action `p` can take and afford now;
+        `within` keeps only the actions in that area (see `in_area`)."""
+        if within is not None:
+            return [(label, c) for label, c in self.main_actions(p) if self.in_area(p, label, within)]
         s = self.s
         out: list[tuple[str, int]] = []
         power = s.power[p]
@@ -116,14 +121,7 @@ class ActionsMixin(GameCore):
                     if c <= power:
                         out.append((f"capture {a} {e}", c))
         # Unique actions
-        for ab in self.active_abilities(p):
-            if ab.window != "action":
-                continue
-            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
-            if self.usable(ab, p, ctx, check_cost=False):   # the cost that counts is the modified one
-                c = self.action_cost(p, ab.id, self.ability_cost(ab, p, ctx))
-                if c <= power and self.all_parts_possible(ab, p):
-                    out.append((f"ability {ab.id}", c))
+        out.extend(self.ability_actions(p, "action"))
         # Spellbook-requirement actions
         out.extend(self.requirement_actions(p, unlimited=False))
         return out
@@ -217,19 +215,70 @@ class ActionsMixin(GameCore):
                 out.append((label, c))
         if s.elder_signs[p]:
             out.append(("reveal-elder-signs", 0))
-        for ab in self.active_abilities(p):
-            if ab.window != "unlimited-action":
-                continue
-            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
-            if self.usable(ab, p, ctx, check_cost=False):
-                c = self.action_cost(p, ab.id, self.ability_cost(ab, p, ctx))
-                if c <= s.power[p] and self.all_parts_possible(ab, p):
-                    out.append((f"ability {ab.id}", c))
+        out.extend(self.ability_actions(p, "unlimited-action"))
         out.extend(self.requirement_actions(p, unlimited=True))
         return out
 
+    def ability_actions(self, p: str, window: str) -> list[tuple[str, int]]:
+        """The unique actions of a window: 'ability ID', or 'ability ID AREA' once per area where an
+        ability with `where:` may end (its cost modified for that area, e.g. by a surcharge there)."""
+        out = []
+        for ab in self.active_abilities(p):
+            if ab.window != window:
+                continue
+            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
+            if not self.usable(ab, p, ctx, check_cost=False):   # the cost that counts is the modified one
+                continue
+            base = self.ability_cost(ab, p, ctx)
+            areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
+            for a in areas:
+                c = self.action_cost(p, ab.id, base, a)
+                if c <= self.s.power[p] and self.all_parts_possible(ab, p, a):
+                    out.append((f"ability {ab.id}" + (f" {a}" if a is not None else ""), c))
+        return out
+
+    def in_area(self, p: str, label: str, area: str) -> bool:
+        """Whether an action is "in" an area (a spellbook's "take any action in that zone"): it is
+        placed, created, captured or awakened there, a unique action that ends there, or a Move
+        with a unit leaving or entering it. A battle is not (one battle per area: one is already
+        declared there), nor an action that names no area."""
+        words = label.split()
+        verb = words[0]
+        if verb in ("recruit", "summon", "awaken"):
+            return words[2] == area
+        if verb in ("create-gate", "capture"):
+            return words[1] == area
+        if verb == "ability":
+            return len(words) == 3 and words[2] == area
+        if verb == "move":
+            return bool(self.move_options(p, set(), set(), area))
+        return False
+
     # ---- execution ----------------------------------------------------------------------------
-    def perform(self, p: str, label: str, cost: int) -> Gen:
+    def take_action(self, p: str, label: str, cost: int, within: str | None = None) -> Gen:
+        """The one path of every action: do it, then the after-action window and the checks that
+        follow any action. `within` limits a Move to units leaving or entering that area."""
+        event = yield from self.perform(p, label, cost, within)
+        yield from self.window("after-action", event, self.turn_order())
+        yield from self.offer_reveals()  # type: ignore[attr-defined]
+        yield from self.check_requirements("state")
+        return event
+
+    def action_in(self, p: str, area: str, why: str) -> Gen:
+        """Outside its turn, `p` may take one action in `area` (paid as usual), or decline; nothing is
+        offered to a player at 0 Power or who can take no more actions this phase."""
+        if self.s.power[p] <= 0 or self.out_of_actions(p):  # type: ignore[attr-defined]
+            return
+        opts = dict(self.main_actions(p, within=area))
+        if not opts:
+            return
+        ans = yield from self.ask(p, "action", [*opts, "decline"], f"{why}: take an action in {area}?", costs=opts)
+        if ans != "decline":
+            yield from self.take_action(p, ans, opts[ans], within=area)
+            # a second action "in a row" has no turn to follow here: the grant lapses
+            self.s.memory.pop("extra_action", None)
+
+    def perform(self, p: str, label: str, cost: int, within: str | None = None) -> Gen:
         """Carry out an action chosen from the lists above."""
         words = label.split()
         verb = words[0]
@@ -256,7 +305,7 @@ class ActionsMixin(GameCore):
             event["area"] = words[1]
             yield from self.window("gate-created", {"player": p, "area": words[1]}, self.turn_order())
         elif verb == "move":
-            event["spent"] = yield from self.move_action(p)
+            event["spent"] = yield from self.move_action(p, within)
         elif verb in ("battle", "extra-battle"):
             self.s.memory.setdefault("battles", []).append(words[1])
             event["area"] = words[1]
@@ -275,7 +324,10 @@ class ActionsMixin(GameCore):
             self.reveal_elder_signs(p)
         elif verb == "ability":
             ab = next(a for a in self.active_abilities(p) if a.id == words[1])
-            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
+            area = words[2] if len(words) > 2 else None
+            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p), area=area)
+            if area is not None:
+                event["area"] = area
             yield from self.use_ability(ab, p, ctx, paid=True)   # its cost was part of the action's
         elif verb == "requirement":
             f = self.faction(p)
@@ -310,63 +362,6 @@ class ActionsMixin(GameCore):
             self.s.awakened[p].append(kind)
         yield from self.window("on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area},
                                self.turn_order())
-
-    def reachable(self, p: str, u: dict[str, Any]) -> list[str]:
-        rng = self.integer(self.modified("move-range", 1, u, p), "move range")
-        through = bool(self.modified("move-through-enemies", False, u, p))
-        start = u["loc"]
-        seen = {start: 0}
-        todo = deque([start])
-        while todo:
-            a = todo.popleft()
-            d = seen[a]
-            if d >= rng:
-                continue
-            if a != start and not through and any(x["owner"] != p for x in self.s.units_at(a)):
-                continue  # cannot pass over an area holding enemy units
-            for n in self.adjacent(a):
-                if n not in seen:
-                    seen[n] = d + 1
-                    todo.append(n)
-        return sorted(a for a in seen if a != start)
-
-    def move_action(self, p: str) -> Gen:
-        moved: set[int] = set()
-        spent = 0
-        charged: set[str] = set()
-        while True:
-            opts = []
-            costs: dict[str, int] = {}
-            for u in sorted(self.s.on_map(p), key=lambda x: x["id"]):
-                if u["id"] in moved:
-                    continue
-                for dst in self.reachable(p, u):
-                    extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
-                    if spent + 1 + extra <= spent + self.s.power[p]:
-                        label = f"{u['kind']} {u['loc']}->{dst}#{u['id']}"
-                        opts.append(label)
-                        costs[label] = 1 + extra
-            if moved:
-                opts.append("done")
-            if not opts:
-                break
-            ans = yield from self.ask(p, "move", opts, "move a unit (1 Power each)", costs=costs)
-            if ans == "done":
-                break
-            uid = int(ans.rsplit("#", 1)[1])
-            dst = ans.split("->")[1].split("#")[0]
-            u = self.s.unit(uid)
-            src = u["loc"]
-            extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
-            charged.add(dst)
-            self.gain_power(p, -(1 + extra), "move")
-            spent += 1 + extra
-            moved.add(uid)
-            self.relocate(u, dst, "move")
-            yield from self.window("unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
-                                                  "moved": sorted(moved)}, [p])
-            moved.update(self.s.memory.pop("moved_free", []))
-        return spent
 
     def capture_targets(self, p: str, victim: str, area: str) -> list[dict[str, Any]]:
         s = self.s

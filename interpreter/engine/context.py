@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 class EffectCtx:
     """Bound names plus a handle on the game; created per ability use (cheap)."""
 
-    __slots__ = ("game", "me", "self_unit", "event", "subject", "value", "area", "scopes", "where", "ability", "foe")
+    __slots__ = ("game", "me", "self_unit", "event", "subject", "value", "area", "scopes", "where", "ability", "foe",
+                 "stand_in")
 
     def __init__(self, game: "GameCore", me: str | None, *, self_unit: dict[str, Any] | None = None,
                  event: dict[str, Any] | None = None, subject: Any = None, value: Any = None,
@@ -29,6 +30,8 @@ class EffectCtx:
         self.where = ""
         self.ability = ability
         self.foe = foe  # the opponent 'enemy' means when no battle says (e.g. declaring one)
+        # a lent ability's Great Old One kinds -> the borrower's stand-in (see `lend_unique`)
+        self.stand_in: dict[str, str] = {}
 
     # names --------------------------------------------------------------------------------
     def lookup(self, name: str, where: str) -> Any:
@@ -95,6 +98,23 @@ class EffectCtx:
 
     def record_field(self, obj: dict[str, Any], name: str) -> tuple[bool, Any]:
         return self.game.record_field(obj, name)
+
+    def kind_arg(self, v: Any, many: bool) -> Any:
+        """A unit-kind argument as a lent ability reads it: its Great Old One stands for the
+        borrower's stand-in (a single kind), or is joined by it (a list of kinds)."""
+        if not self.stand_in:
+            return v
+        if not many:
+            return self.stand_in.get(v, v) if isinstance(v, str) else v
+        kinds = list(v) if isinstance(v, (list, tuple)) else [v]
+        return kinds + [self.stand_in[k] for k in kinds if isinstance(k, str) and k in self.stand_in]
+
+    def kind_field(self, kind: Any) -> Any:
+        """A record's `kind` as a lent ability reads it: the stand-in reads as the Great Old One it stands for."""
+        for original, alias in self.stand_in.items():
+            if kind == alias:
+                return original
+        return kind
 
     def ask_option(self, player: Any, labels: list[str], where: str) -> Generator[Any, Any, str]:
         if not isinstance(player, str) or player not in self.game.s.players:

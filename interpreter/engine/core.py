@@ -123,7 +123,8 @@ class GameCore:
             raise RuleError(f"internal: empty decision for {player}: {prompt}")
         if len(opts) == 1:
             return opts[0]
-        self.steps = 0
+        if getattr(self, "_dry_run_notes", None) is None:   # a dry run's decisions share one budget (feasible.py)
+            self.steps = 0
         answer = yield Decision(player, kind, opts, prompt, context)
         return answer
 
@@ -221,7 +222,12 @@ class GameCore:
 
     # ---- money: costs and modifiers ---------------------------------------------------------------
     def ctx(self, me: str | None, *, ability: Ability | None = None, **kw: Any) -> EffectCtx:
-        return EffectCtx(self, me, ability=ability.name if ability else "", **kw)
+        c = EffectCtx(self, me, ability=ability.name if ability else "", **kw)
+        if ability is not None and self.s.grants:
+            for g in self.s.grants:
+                if g.get("stand_in") and g["to"] == me and g["ability"] == ability.key:
+                    c.stand_in = dict(g["stand_in"])
+        return c
 
     def integer(self, v: Any, what: str) -> int:
         if isinstance(v, bool):

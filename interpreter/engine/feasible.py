@@ -68,6 +68,7 @@ def can_complete(game: "GameCore", key: str, run: Run) -> bool:
 
 
 def _search(game: "GameCore", text: str, run: Run) -> bool:
+    game.__dict__["_dry_steps"] = 0   # every run of this search spends one evaluation budget (limits.MAX_STEPS)
     path: list[int] = []
     for _ in range(MAX_RUNS):
         done, trail = _attempt(game, text, run, path)
@@ -90,6 +91,7 @@ def _copy(game: "GameCore", text: str) -> Any:
     probe._forced_dice = None            # a scenario's scripted dice belong to the real game
     probe._event_hook = None
     probe._dry_run_notes = []
+    probe.steps = game.__dict__.get("_dry_steps", 0)
     return probe
 
 
@@ -125,6 +127,7 @@ def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bo
         return (False if probe._dry_run_notes else None), trail
     finally:
         gen.close()
+        game.__dict__["_dry_steps"] = probe.steps
 
 
 __all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option"]

@@ -158,6 +158,14 @@ def _ritual_cost(ctx: Any, player: str) -> int:
     return ctx.game.ritual_cost(_player(ctx, player))
 
 
+@query("ritual_track_cost", returns="int")
+def _ritual_track_cost(ctx: Any) -> int:
+    """The cost the Ritual track's marker shows now, before any player's own discount."""
+    g = ctx.game
+    track = g.ritual_track()
+    return int(track[min(g.s.ritual, len(track) - 1)])
+
+
 @query("requirement_met", returns="bool", player="player", requirement="str")
 def _req_met(ctx: Any, player: str, requirement: str) -> bool:
     """Whether a player has earned the spellbook of one of its requirements."""
@@ -657,35 +665,19 @@ def _extra_action(ctx: Any, excluding: Any = ()) -> None:
 
 @verb("action_in", player="player", area="area")
 def _action_in(ctx: Any, player: str, area: str) -> Any:
-    """The player may take one action now, limited to the area (paid as usual), or decline."""
-    g = ctx.game
-    p = _player(ctx, player)
-    opts = {}
-    for label, c in g.main_actions(p):
-        words = label.split()
-        if words[0] == "move" or area in words:
-            opts[label] = c
-    if not opts:
-        return
-    ans = yield from g.ask(p, "action", list(opts) + ["decline"], f"{ctx.ability}: take an action in {area}?")
-    if ans == "decline":
-        return
-    if ans == "move":
-        yield from _move_from(g, p, area)
-        return
-    yield from g.perform(p, ans, opts[ans])
+    """The player may take one action now, limited to the area (the same actions, costs and
+    after-action window as on its turn), or decline."""
+    yield from ctx.game.action_in(_player(ctx, player), area, ctx.ability)
 
 
-def _move_from(g: Any, p: str, area: str) -> Any:
-    units = [u for u in g.s.units_at(area, p)]
-    for u in units:
-        if g.s.power[p] < 1:
-            break
-        dests = g.reachable(p, u)
-        ans = yield from g.ask(p, "area", dests + ["stay"], f"move {g.unit_label(u)} out of {area}?")
-        if ans != "stay":
-            g.gain_power(p, -1, "move")
-            g.relocate(u, ans, "move")
+@verb("end_actions", player="player")
+def _end_actions(ctx: Any, player: str) -> None:
+    """The player takes no more actions this Action Phase, as if it had 0 Power (its turns pass)."""
+    g, p = ctx.game, _player(ctx, player)
+    done = g.s.memory.setdefault("no_actions", [])
+    if p not in done:
+        done.append(p)
+        g.emit("no-more-actions", player=p, why=ctx.ability)
 
 
 @verb("lend_ability", ability="ability", owner="player", to="player", until=("str", "end-of-doom-phase"))
@@ -699,12 +691,19 @@ def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom
     g.emit("lend", ability=key, to=to, until=until)
 
 
-@verb("lend_unique", owner="player", to="player", until=("str", "end-of-doom-phase"))
-def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase") -> None:
-    """Lend `owner`'s unique faction abilities to `to` until the end of the next Doom Phase."""
+@verb("lend_unique", owner="player", to="player", until=("str", "end-of-doom-phase"), stand_in=("kind", None))
+def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase", stand_in: Any = None) -> None:
+    """Lend `owner`'s unique faction abilities to `to` until the end of the next Doom Phase; with
+    `stand_in`, what they say of one of `owner`'s Great Old Ones applies to that kind as well."""
     g = ctx.game
-    for ab in g.faction(_player(ctx, owner)).abilities:
-        g.s.grants.append({"ability": ab.key, "to": to, "until": until, "round": g.s.round})
+    f = g.faction(_player(ctx, owner))
+    grant: dict[str, Any] = {"to": to, "until": until, "round": g.s.round}
+    if stand_in is not None:
+        grant["stand_in"] = {k: stand_in for k, t in f.units.items() if t.cls == "great-old-one"}
+    for ab in f.abilities:
+        # lent again while still lent (the card sets no limit): one grant, renewed
+        g.s.grants = [x for x in g.s.grants if not (x["ability"] == ab.key and x["to"] == to)]
+        g.s.grants.append({"ability": ab.key, **grant})
         g.emit("lend", ability=ab.key, to=to, until=until)
 
 

@@ -70,11 +70,11 @@ class PhasesMixin(GameCore):
     def action_step(self) -> Gen:
         s = self.s
         p = s.step["player"]
-        if all(s.power[q] <= 0 for q in s.players):
+        if all(s.power[q] <= 0 or self.out_of_actions(q) for q in s.players):
             self.emit("phase", phase="gather-power", round=s.round)
             s.step = {"phase": "gather"}
             return
-        if s.power[p] <= 0:
+        if s.power[p] <= 0 or self.out_of_actions(p):
             if self.ruleset.get("turn-surcharge", {}).get("enabled"):
                 s.surcharge += 1
                 self.emit("surcharge", player=p, total=s.surcharge,
@@ -92,6 +92,11 @@ class PhasesMixin(GameCore):
             yield from self.finish("a player reached the Doom goal")
             return
         s.step = {"phase": "action", "player": self.next_player(p)}
+
+    def out_of_actions(self, p: str) -> bool:
+        """Whether `p` may take no more actions this Action Phase, as if it had 0 Power (an effect
+        said so, e.g. with `end_actions`): its turns pass and move the turn surcharge."""
+        return p in self.s.memory.get("no_actions", [])
 
     def can_pass(self, p: str) -> bool:
         mode = self.ruleset.get("voluntary-drop", "always")
@@ -164,7 +169,7 @@ class PhasesMixin(GameCore):
                 seen.add((self.position_key(), ans))
             if ans in mains and ans in opts:
                 either_done = True
-            event = yield from self.perform(p, ans, choices[ans])
+            yield from self.take_action(p, ans, choices[ans])  # type: ignore[attr-defined]
             granted = s.memory.pop("extra_action", None)
             s.memory["actions"] = s.memory.get("actions", 0) + 1   # limits.MAX_ACTIONS_PER_PHASE
             if is_main:
@@ -172,10 +177,8 @@ class PhasesMixin(GameCore):
                     second = list(granted) + [_action_key(ans)]
                 else:                                          # a second action never grants a third
                     main_done, second = True, None
-            yield from self.window("after-action", event, self.turn_order())
-            yield from self.offer_reveals()
-            yield from self.check_requirements("state")
-            if ans == "pass" or ((main_done or either_done) and s.power[p] <= 0 and not unlimited()):
+            if ans == "pass" or self.out_of_actions(p) or ((main_done or either_done) and s.power[p] <= 0
+                                                           and not unlimited()):
                 return
             if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
                 return   # the Action Phase is stalled: action_step ends the game

@@ -60,7 +60,8 @@ ACTION_EVENTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "control-gate": ("control an abandoned Gate (unlimited)", ()),
     "abandon-gate": ("abandon a Gate (unlimited)", ()),
     "reveal-elder-signs": ("reveal Elder Signs (unlimited)", ()),
-    "ability": ("an ability with window `action` or `unlimited-action` (`label` is `ability <id>`)", ()),
+    "ability": ("an ability with window `action` or `unlimited-action` (`label` is `ability <id>`, or "
+                "`ability <id> <area>` for one with `where:`)", ()),
     "requirement": ("a Spellbook Requirement action", ()),
     "pass": ("pass: give up the remaining Power", ()),
 }

@@ -1,0 +1,73 @@
+"""The Move action: where a unit can go, which moves are affordable (an area's surcharge is paid
+once per Move), and moving units one by one until the player is done."""
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from .core import Gen, GameCore
+
+
+class MovesMixin(GameCore):
+    def reachable(self, p: str, u: dict[str, Any]) -> list[str]:
+        rng = self.integer(self.modified("move-range", 1, u, p), "move range")
+        through = bool(self.modified("move-through-enemies", False, u, p))
+        start = u["loc"]
+        seen = {start: 0}
+        todo = deque([start])
+        while todo:
+            a = todo.popleft()
+            d = seen[a]
+            if d >= rng:
+                continue
+            if a != start and not through and any(x["owner"] != p for x in self.s.units_at(a)):
+                continue  # cannot pass over an area holding enemy units
+            for n in self.adjacent(a):
+                if n not in seen:
+                    seen[n] = d + 1
+                    todo.append(n)
+        return sorted(a for a in seen if a != start)
+
+    def move_options(self, p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, int]:
+        """The unit moves `p` can still make and afford in this Move, with their costs: 1 Power each,
+        plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area."""
+        opts: dict[str, int] = {}
+        for u in sorted(self.s.on_map(p), key=lambda x: x["id"]):
+            if u["id"] in moved:
+                continue
+            for dst in self.reachable(p, u):
+                if within is not None and within not in (u["loc"], dst):
+                    continue
+                extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
+                if 1 + extra <= self.s.power[p]:
+                    opts[f"{u['kind']} {u['loc']}->{dst}#{u['id']}"] = 1 + extra
+        return opts
+
+    def move_action(self, p: str, within: str | None = None) -> Gen:
+        moved: set[int] = set()
+        spent = 0
+        charged: set[str] = set()
+        while True:
+            costs = self.move_options(p, moved, charged, within)
+            opts = list(costs)
+            if moved:
+                opts.append("done")
+            if not opts:
+                break
+            ans = yield from self.ask(p, "move", opts, "move a unit (1 Power each)", costs=costs)
+            if ans == "done":
+                break
+            uid = int(ans.rsplit("#", 1)[1])
+            dst = ans.split("->")[1].split("#")[0]
+            u = self.s.unit(uid)
+            src = u["loc"]
+            extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
+            charged.add(dst)
+            self.gain_power(p, -(1 + extra), "move")
+            spent += 1 + extra
+            moved.add(uid)
+            self.relocate(u, dst, "move")
+            yield from self.window("unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
+                                                  "moved": sorted(moved)}, [p])
+            moved.update(self.s.memory.pop("moved_free", []))
+        return spent
