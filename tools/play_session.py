@@ -19,6 +19,7 @@ from interpreter.engine.agents import make_agent
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.play import run_game
 
+from .game_log import failure_line, recording, write_log
 from .human_seat import HumanSeat, SeatQuit, SeatStopped
 from .render import events_text
 
@@ -107,9 +108,7 @@ def read_save(path: str) -> dict[str, Any]:
 def load_saved_game(content: Content, path: str, data: dict[str, Any]) -> Game:
     """Game.from_json, with any refusal as one line naming the file."""
     try:
-        return Game.from_json(content, data)
-    except GameError as exc:
-        raise GameError(f"{path}: {exc}") from None
+        return Game.from_json(content, data, where=path)   # a refusal names the file already
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise GameError(f"{path}: not a valid save ({type(exc).__name__}: {exc})") from None
 
@@ -175,14 +174,19 @@ def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, 
         def after(g: Game) -> None:
             printer(g)
             irq.check()
+        recorded, last = recording(agents, game)
         try:
-            run_game(game, agents, after, check=check)
+            run_game(game, recorded, after, check=check)
         except KeyboardInterrupt:
             stop = "interrupted (Ctrl-C)"
         except SeatStopped:
             stop = "end of input"
         except SeatQuit:
             stop = "quit"
+        except Exception as exc:   # a failed game: its log keeps the failure, to inspect and replay it
+            if log:
+                write_log(log, game, failure_line(game, exc, last))
+            raise
     printer()
     if stop is not None:
         print(file=out)
