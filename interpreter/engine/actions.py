@@ -326,8 +326,7 @@ class ActionsMixin(MovesMixin):
             ab = next(a for a in self.active_abilities(p) if a.id == words[1])
             area = words[2] if len(words) > 2 else None
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p), area=area)
-            if area is not None:
-                event["area"] = area
+            event["area"] = area   # none for an ability without `where:` (declared in windows.py)
             yield from self.use_ability(ab, p, ctx, paid=True)   # its cost was part of the action's
         elif verb == "requirement":
             f = self.faction(p)

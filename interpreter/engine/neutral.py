@@ -124,3 +124,15 @@ def remove_spellbook(g: "GameCore", player: str, book: str, why: str = "") -> No
         raise RuleError(f"{player} has no spellbook '{book}' on its card")
     g.s.spellbooks[player].remove(book)
     g.emit("spellbook-removed", player=player, spellbook=book, **({"why": why} if why else {}))
+    release_gates(g, why or f"{book} removed")
+
+
+def release_gates(g: "GameCore", why: str) -> None:
+    """Core rulebook, Gates: only a unit allowed to control a Gate controls it. A controller that
+    may no longer (e.g. a spellbook that allowed it left the card) lets the Gate go, as if it had
+    left: the Gate is abandoned (any eligible unit there may control it again)."""
+    for loc, gate in g.s.gates.items():
+        c = gate.get("controller")
+        if c is not None and not gate.get("locked") and not g.can_control(g.s.unit(c)):  # type: ignore[attr-defined]
+            gate["controller"] = None
+            g.emit("gate", loc=loc, change="abandoned", unit=c, why=why)

@@ -61,7 +61,8 @@ ACTION_EVENTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "abandon-gate": ("abandon a Gate (unlimited)", ()),
     "reveal-elder-signs": ("reveal Elder Signs (unlimited)", ()),
     "ability": ("an ability with window `action` or `unlimited-action` (`label` is `ability <id>`, or "
-                "`ability <id> <area>` for one with `where:`)", ()),
+                "`ability <id> <area>` for one with `where:`; `area` is that area, none without `where:`)",
+                ("area",)),
     "requirement": ("a Spellbook Requirement action", ()),
     "pass": ("pass: give up the remaining Power", ()),
 }
