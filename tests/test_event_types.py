@@ -31,7 +31,7 @@ def test_event_area_after_any_action_is_refused_with_the_actions_that_carry_it(t
     assert len(errors) == 1, errors
     line = errors[0]
     assert line.startswith(f"{tmp_path / 'typed.yaml'}:12:23: error: 'event.area' is not guaranteed in window 'after-action'")
-    assert "only the actions 'awaken', 'battle', 'capture', 'create-gate', 'extra-battle', 'recruit', 'summon'" in line
+    assert "only the actions 'ability', 'awaken', 'battle', 'capture', 'create-gate', 'extra-battle', 'recruit', 'summon'" in line
     assert line.endswith("[event-field]")
 
 
