@@ -295,6 +295,11 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         if hook is not None:
             self.set_event_hook(hook)
 
+    def view(self, player: str | None) -> dict[str, Any]:
+        """The position as `player` may know it (others' hidden values masked); JSON-serialisable."""
+        from .view import player_view
+        return player_view(self, player)
+
     def digest(self) -> str:
         return state_digest(self.s)
 

@@ -1,0 +1,40 @@
+"""A player's view: the position as that player may know it (plain JSON data).
+
+What the rulebooks keep secret is masked: other players' face-down Elder Sign values (their
+number stays public), the order and values left in the Elder Sign bag (its size is public), the
+random generator and seed (they would predict dice and draws), and a hidden simultaneous pick
+(`secret_picks`) while it is pending: only its chooser sees the question's options. The picks
+themselves live in no state field until all are revealed together.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+HIDDEN = None  # what a masked value reads as
+
+__all__ = ["player_view", "HIDDEN"]
+
+
+def player_view(game: Any, player: str | None) -> dict[str, Any]:
+    """The game as `player` may know it; `player=None` is a spectator who sees only public facts."""
+    if player is not None and player not in game.s.players:
+        raise ValueError(f"'{player}' is not playing; players: {', '.join(game.s.players)}")
+    s = game.s.to_dict()
+    s["elder_signs"] = {p: (list(v) if p == player else [HIDDEN] * len(v)) for p, v in s["elder_signs"].items()}
+    s["es_bag"] = [HIDDEN] * len(s["es_bag"])
+    s["rng"] = HIDDEN
+    s["seed"] = HIDDEN
+    params = {k: v for k, v in game.params.items() if k not in ("seed", "forced_dice")}
+    return {"player": player, "state": s, "params": params, "pending": _pending(game, player),
+            "over": game.s.over, "winners": game.winner(),
+            "result": game.result_line() if game.s.over else None}
+
+
+def _pending(game: Any, player: str | None) -> dict[str, Any] | None:
+    d = game.current()
+    if d is None:
+        return None
+    out: dict[str, Any] = {"player": d.player, "kind": d.kind, "prompt": d.prompt}
+    if d.player == player or not d.context.get("secret"):
+        out["options"] = list(d.options)
+    return out
