@@ -177,6 +177,10 @@ AGENTS: dict[str, Callable[[int], object]] = {
 
 
 def make_agent(name: str, seed: int) -> object:
+    """The agent an agent name asks for: a name in AGENTS, or the search bot (`mcts[:budget...]`)."""
+    if name.split(":", 1)[0] == "mcts":
+        from ..search import make_search_agent  # the search bot builds on this module
+        return make_search_agent(name, seed)
     if name not in AGENTS:
-        raise ValueError(f"unknown agent '{name}'; one of: {', '.join(AGENTS)}")
+        raise ValueError(f"unknown agent '{name}'; one of: {', '.join(AGENTS)}, mcts[:budget][:policy]")
     return AGENTS[name](seed)
