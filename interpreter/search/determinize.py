@@ -35,6 +35,7 @@ def determinize(game: Game, player: str, rng: Rng) -> Game:
     g = _replay_with(game, open_picks, rng) if open_picks else game.clone()
     _deal_signs(g, player, view, unseen_signs(game, player, view), rng)
     g.s.rng = (rng.below(1 << 62) << 2 | rng.below(4)) & MASK
+    g.s.seed = 0  # the seed, like the generator, would predict the draws to come
     g._forced_dice = None  # scripted dice are the real game's future: never the searcher's to see
     return g
 
