@@ -184,3 +184,11 @@ def make_agent(name: str, seed: int) -> object:
     if name not in AGENTS:
         raise ValueError(f"unknown agent '{name}'; one of: {', '.join(AGENTS)}, mcts[:budget][:policy]")
     return AGENTS[name](seed)
+
+
+def agent_label(name: str) -> str:
+    """The name an agent is recorded under: a search bot's with every setting (`mcts:400:random:depth=60:c=0.7`)."""
+    if name.split(":", 1)[0] == "mcts":
+        from ..search import parse_agent
+        return parse_agent(name).label()
+    return name
