@@ -45,3 +45,19 @@ def test_a_modders_faction_is_simulated_on_its_map_against_search_bots(tmp_path:
     assert row["layout"] == "drowned-coast" and row["error"] is None and row["agents"] == [SEARCH] * 3
     assert main(["simulate", "--ruleset", "duel", "--map", "nowhere", "--games", "1"]) == 1
     assert "unknown map layout 'nowhere'" in capsys.readouterr().err
+
+
+def test_the_modding_guides_simulate_and_report_commands_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.test_modding_guide import command
+    monkeypatch.chdir(ROOT)
+    argv, _ = command("simulate", arg="--all-matchups")
+    assert argv[argv.index("--agents") + 1].startswith("mcts")
+    small = {"--games": "1", "--agents": "mcts:1:depth=2", "--out": str(tmp_path / "choir.jsonl")}  # a tiny size
+    argv = [small.get(argv[i - 1], a) if i else a for i, a in enumerate(argv)] + ["--jobs", "1"]
+    assert main(argv) == 0
+    row = read_rows(tmp_path / "choir.jsonl")[0]
+    assert row["layout"] == "drowned-coast" and len(row["factions"]) == 3 and row["error"] is None
+    report_argv, _ = command("report", arg="choir.jsonl")
+    assert main(["report", str(tmp_path / "choir.jsonl"), "--plots", str(tmp_path / "plots")]) == 0
+    assert report_argv[2] == "--plots" and "agents: mcts:1:random:depth=2:c=0.7 (3 seats)" in capsys.readouterr().out
