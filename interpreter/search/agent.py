@@ -23,7 +23,7 @@ from ..engine.decisions import Decision
 from ..engine.game import Game, GameError
 from ..engine.rng import Rng
 from .budget import SearchConfig, parse_agent
-from .determinize import determinize
+from .determinize import Known, determinize, known_to
 from .reward import values
 from .tree import Node
 
@@ -68,9 +68,10 @@ class SearchAgent:
             raise ValueError("the search bot needs the game: call observe(game) before choose()")
         t0 = time.process_time()
         root = Node()
+        known = known_to(self.game, player)
         n = 0
         while True:
-            self._playout(root, player)
+            self._playout(root, known)
             n += 1
             if self.config.playouts is not None:
                 if n >= self.config.playouts:
@@ -82,10 +83,10 @@ class SearchAgent:
         self.stats.cpu += time.process_time() - t0
         return root.best(options)
 
-    def _playout(self, root: Node, player: str) -> None:
+    def _playout(self, root: Node, known: Known) -> None:
         """One determinization, one walk down the tree, one rollout, one backup."""
         assert self.game is not None
-        g = determinize(self.game, player, self.rng)
+        g = determinize(self.game, known.player, self.rng, known)
         policy = self._policy(g)
         node, path = root, [root]
         try:

@@ -19,21 +19,41 @@ the search (tests/test_search.py checks that games differing only in them get th
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from ..engine.game import Game
 from ..engine.position import DEFAULT_ELDER_SIGNS
 from ..engine.rng import MASK, Rng
 
-__all__ = ["determinize", "unseen_signs"]
+__all__ = ["Known", "determinize", "known_to", "unseen_signs"]
 
 
-def determinize(game: Game, player: str, rng: Rng) -> Game:
-    """A copy of `game` at its pending decision, hidden information re-sampled for `player`."""
+@dataclass(frozen=True)
+class Known:
+    """What a player knows at a decision, worked out once for all its determinizations: its view,
+    the Elder Sign values it cannot see, and which of this turn's answers are others' unrevealed
+    secret picks (by position)."""
+
+    player: str
+    view: dict[str, Any]
+    unseen: tuple[int, ...]
+    open_picks: tuple[int, ...]
+
+
+def known_to(game: Game, player: str) -> Known:
+    """What `player` knows of `game` now."""
     view = game.view(player)
-    open_picks = _open_secret_picks(game, player) if _is_secret(game) else []
-    g = _replay_with(game, open_picks, rng) if open_picks else game.clone()
-    _deal_signs(g, player, view, unseen_signs(game, player, view), rng)
+    picks = _open_secret_picks(game, player) if _is_secret(game) else []
+    return Known(player, view, tuple(unseen_signs(game, player, view)), tuple(picks))
+
+
+def determinize(game: Game, player: str, rng: Rng, known: Known | None = None) -> Game:
+    """A copy of `game` at its pending decision, hidden information re-sampled for `player`
+    (`known`: `known_to(game, player)`, when several copies of one decision are drawn)."""
+    k = known if known is not None else known_to(game, player)
+    g = _replay_with(game, list(k.open_picks), rng) if k.open_picks else game.clone()
+    _deal_signs(g, player, k.view, list(k.unseen), rng)
     g.s.rng = (rng.below(1 << 62) << 2 | rng.below(4)) & MASK
     g.s.seed = 0  # the seed, like the generator, would predict the draws to come
     g._forced_dice = None  # scripted dice are the real game's future: never the searcher's to see
