@@ -169,7 +169,7 @@ def test_a_log_replays_only_over_the_expansions_it_was_played_with() -> None:
 def test_always_the_same_option_still_ends_the_game(ruleset: str, factions: list[str], pick: int) -> None:
     """The README's bot (always the first option) once never ended a Duel: 'abandon-gate a' and
     'control-gate a' cost nothing and undid each other forever. A free unlimited action is now
-    offered once a turn under the same label."""
+    not offered again from a position where it was already taken this turn."""
     game = Game(load_content(expansions=["independents", "azathoth"]).require_ok(), ruleset, factions, seed=7)
     for _ in range(5000):
         if game.is_over():
@@ -192,3 +192,17 @@ def test_undo_returns_to_the_earlier_decision(basic: Content) -> None:
     with pytest.raises(IllegalAction):
         g.undo(11)
     assert g.digest() == ref.digest()
+
+
+def test_why_illegal_names_a_unique_action_that_cannot_be_done_in_full() -> None:
+    """Core rulebook, Unique Actions: all parts must be possible; the refusal says so."""
+    from tools.scenario import load_spec
+    from interpreter.engine.position import build_state
+    content = load_content().require_ok()
+    spec = load_spec(Path(__file__).parent / "scenarios" / "core" / "unique-action-all-parts-desecrate.yaml")
+    rs = content.model.rulesets[spec["ruleset"]]
+    layout = rs.get("map", {})[str(len(spec["factions"]))]
+    st = build_state(content.model, spec["ruleset"], layout, spec["factions"], 1, spec["position"]).to_dict()
+    g = Game(content, spec["ruleset"], spec["factions"], 1, layout, _state=st)
+    why = g.why_illegal("ability desecrate")
+    assert why is not None and why[0] == "missing-part", why

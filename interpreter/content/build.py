@@ -81,7 +81,9 @@ class Builder:
             return None
         assert isinstance(tree, A.Program)
         env = self._env(doc, key, unbound)
-        return Compiler(env).program(tree, env)
+        run = Compiler(env).program(tree, env)
+        run.calls = A.call_names(tree)   # type: ignore[attr-defined]  (what a dry run may skip: feasible.py)
+        return run
 
     def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
         """Warn about an unknown value; return its reason unless the content names an interpretation."""

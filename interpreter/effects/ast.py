@@ -123,3 +123,18 @@ Stmt = Let | If | For | Choose | Do | Nothing
 @dataclass(frozen=True)
 class Program(Node):
     body: tuple[Stmt, ...]
+
+
+def call_names(node: object) -> frozenset[str]:
+    """The names of every primitive called anywhere in a tree (a program, an expression)."""
+    out: set[str] = set()
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, Call):
+            out.add(n.name)
+        if isinstance(n, (tuple, list)):
+            todo.extend(n)
+        elif isinstance(n, Node):
+            todo.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("line", "col"))
+    return frozenset(out)

@@ -293,7 +293,7 @@ class Compiler:
         return self.expr(a.value, env)
 
     def _check_ids(self, typ: str, value: A.Expr, env: CompileEnv) -> None:
-        base = {"kinds": "kind"}.get(typ, typ)
+        base = {"kinds": "kind", "abilities": "ability"}.get(typ, typ)
         if base not in ID_TYPES or base not in env.ids:
             return
         lits: list[A.Lit] = []
@@ -452,7 +452,7 @@ class Compiler:
         return self.stmt(A.Nothing(node.line, node.col), env)[0], env
 
 
-_LISTS = {"list", "units", "areas", "players", "kinds"}
+_LISTS = {"list", "units", "areas", "players", "kinds", "abilities"}
 _NUMS = {"int", "num"}
 _TYPE_WORDS = {"int": "a whole number", "num": "a number", "str": "text", "bool": "true or false",
                "list": "a list", "units": "a list of units", "areas": "a list of areas", "players": "a list of players",

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
+from .feasible import can_complete, in_dry_run, may_lack_a_part
 from .core import Gen, GameCore
 
 
@@ -20,6 +22,36 @@ class ActionsMixin(GameCore):
     def can_control(self, u: dict[str, Any]) -> bool:
         t = self.utype(u)
         return bool(self.modified("can-control-gate", t.cls == "cultist", u, u["owner"]))
+
+    def choose_controller(self, p: str, area: str) -> Gen:
+        """The player picks which of its eligible units controls the gate, one option per kind (units
+        of a kind are alike). Core rulebook, Gates: a monster allowed to control may replace the
+        Cultist on the Gate."""
+        eligible: dict[str, dict[str, Any]] = {}
+        for u in self.s.units_at(area, p):
+            if self.can_control(u):
+                eligible.setdefault(u["kind"], u)
+        labels = {self.unit_label(u): u for u in eligible.values()}
+        ans = yield from self.ask(p, "unit", list(labels), f"which unit controls the gate in {area}?")
+        return labels[ans]
+
+    def all_parts_possible(self, ab: Any, p: str) -> bool:
+        """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
+        do all parts of it" - an action ability (or requirement action) is offered only when a dry
+        run of its effect finds answers that leave no required choice without an option."""
+        effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
+        if effect is None or not may_lack_a_part(effect) or in_dry_run(self):
+            return True
+        requirement = isinstance(ab, Requirement)
+
+        def run(g: Any) -> Gen:
+            if requirement:
+                ctx = g.ctx(p)
+                ctx.ability = f"requirement {ab.id}"
+                return effect(ctx)  # type: ignore[no-any-return]
+            ctx = g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p))
+            return g.use_ability(ab, p, ctx, paid=True)  # type: ignore[no-any-return]
+        return can_complete(self, f"{p} {'requirement ' + ab.id if requirement else ab.key}", run)
 
     def gate_free(self, area: str) -> bool:
         g = self.s.gates.get(area)
@@ -43,10 +75,8 @@ class ActionsMixin(GameCore):
                 c = self.action_cost(p, "recruit", self.unit_cost(p, t), a)
                 if c <= power:
                     out.append((f"recruit {t.id} {a}", c))
-        # Summon
-        for label, c in self.summon_actions(p):
-            if not self.unlimited_summon(p, label.split()[1]):
-                out.append((label, c))
+        # Summon (a Common Action even when an ability also makes it an Unlimited one)
+        out.extend(self.summon_actions(p))
         # Awaken (the faction's Great Old Ones and the Independents nobody controls)
         for t in self.awaken_types(p):  # type: ignore[attr-defined]
             if not self.awaken_pool(p, t.id) or t.awaken is None:  # type: ignore[attr-defined]
@@ -92,7 +122,7 @@ class ActionsMixin(GameCore):
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
             if self.usable(ab, p, ctx, check_cost=False):   # the cost that counts is the modified one
                 c = self.action_cost(p, ab.id, self.ability_cost(ab, p, ctx))
-                if c <= power:
+                if c <= power and self.all_parts_possible(ab, p):
                     out.append((f"ability {ab.id}", c))
         # Spellbook-requirement actions
         out.extend(self.requirement_actions(p, unlimited=False))
@@ -154,6 +184,8 @@ class ActionsMixin(GameCore):
             ctx = self.ctx(p)
             if r.action_condition is not None and not r.action_condition(ctx):
                 continue
+            if r.action_effect is not None and not self.all_parts_possible(r, p):
+                continue
             costs[r.id] = self.integer(r.action_cost(ctx) if r.action_cost else 0, "requirement cost")
         for rid, c in costs.items():
             c2 = self.action_cost(p, "requirement", c)
@@ -191,7 +223,7 @@ class ActionsMixin(GameCore):
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
             if self.usable(ab, p, ctx, check_cost=False):
                 c = self.action_cost(p, ab.id, self.ability_cost(ab, p, ctx))
-                if c <= s.power[p]:
+                if c <= s.power[p] and self.all_parts_possible(ab, p):
                     out.append((f"ability {ab.id}", c))
         out.extend(self.requirement_actions(p, unlimited=True))
         return out
@@ -203,6 +235,7 @@ class ActionsMixin(GameCore):
         verb = words[0]
         if verb not in ("move",) and cost:
             self.gain_power(p, -cost, label)
+        self.s.memory["action_no"] = self.s.memory.get("action_no", 0) + 1   # the scope of `once: action`
         self.emit("action", player=p, action=label, cost=cost)
         event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
         if verb == "recruit":
@@ -232,7 +265,7 @@ class ActionsMixin(GameCore):
             yield from self.capture(p, words[2], words[1])
             event["area"] = words[1]
         elif verb == "control-gate":
-            u = next(u for u in self.s.units_at(words[1], p) if self.can_control(u))
+            u = yield from self.choose_controller(p, words[1])
             self.s.gates[words[1]]["controller"] = u["id"]
             self.emit("gate", loc=words[1], change="controlled", unit=u["id"], player=p)
         elif verb == "abandon-gate":

@@ -21,7 +21,7 @@ class RandomAgent:
 _ACTION_SCORE = {"awaken": 50, "requirement": 55, "create-gate": 45, "capture": 40, "summon": 30,
                  "battle": 20, "extra-battle": 20, "ability": 22, "recruit": 25, "control-gate": 70,
                  "move": 18, "reveal-elder-signs": -50, "abandon-gate": -60, "end-turn": 0, "pass": -30,
-                 "done": 1, "decline": 0}
+                 "done": 1, "decline": 0, "decline-second-action": 0}
 
 
 class HeuristicAgent:

@@ -334,7 +334,9 @@ class GameCore:
     def once_key(self, ab: Ability, player: str | None) -> str | None:
         if ab.once is None:
             return None
-        scope = {"battle": f"battle{self.s.memory.get('battle_no', 0)}", "turn": f"turn{self.s.memory.get('turn_no', 0)}",
+        mem = self.s.memory
+        scope = {"battle": f"battle{mem.get('battle_no', 0)}", "action": f"action{mem.get('action_no', 0)}",
+                 "turn": f"turn{mem.get('turn_no', 0)}",
                  "action-phase": f"ap{self.s.round}", "doom-phase": f"dp{self.s.round}", "round": f"r{self.s.round}",
                  "game": "game"}[ab.once]
         return f"{ab.key}|{player}|{scope}"

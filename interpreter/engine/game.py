@@ -192,6 +192,10 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                 why = neutral.refusal(self, words[1])
                 if why is not None:
                     return why
+                ab = next((a for a in self.active_abilities(p) if a.id == words[1] and a.effect is not None), None)
+                if ab is not None and ab.window in ("action", "unlimited-action") and not self.all_parts_possible(ab, p):
+                    return ("missing-part", f"{ab.name}: not every part of it can be done now (a required "
+                                            "choice would have no option), so it cannot be performed")
             if verb == "pass" and not self.can_pass(p):
                 return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
         shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")

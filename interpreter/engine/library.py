@@ -9,6 +9,7 @@ from typing import Any
 from ..effects.compiler import RuleError
 from ..effects.registry import choice, query, verb
 from .state import POOL, held_loc
+from .feasible import note_no_option
 
 NONE = None
 
@@ -646,10 +647,12 @@ def _set_flag(ctx: Any, name: str, player: Any = None) -> None:
 
 
 # ---- verbs: turn structure -------------------------------------------------------------------------------
-@verb("extra_action")
-def _extra_action(ctx: Any) -> None:
-    """Immediately after this action, the player may take a second, different action."""
-    ctx.game.s.memory["extra_action"] = []
+@verb("extra_action", excluding=("abilities", ()))
+def _extra_action(ctx: Any, excluding: Any = ()) -> None:
+    """Immediately after, the player may take a second, different action (none of `excluding`).
+
+    Only the turn's first action grants one: a second action never grants a third."""
+    ctx.game.s.memory["extra_action"] = [f"ability {a}" for a in excluding]
 
 
 @verb("action_in", player="player", area="area")
@@ -710,6 +713,7 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
 def _choose_unit(ctx: Any, player: str, units: list[Any], prompt: str = "choose a unit") -> Any:
     """The player picks one of the units (none if the list is empty)."""
     if not units:
+        note_no_option(ctx.game, ctx.where)
         return None
     ans = yield from ctx.game.ask(_player(ctx, player), "unit", [ctx.game.unit_label(u) for u in units],
                                   f"{ctx.ability}: {prompt}")
@@ -738,6 +742,7 @@ def _choose_units(ctx: Any, player: str, units: list[Any], most: Any = None, pro
 def _choose_area(ctx: Any, player: str, areas: list[Any], prompt: str = "choose an area") -> Any:
     """The player picks one of the areas (none if the list is empty)."""
     if not areas:
+        note_no_option(ctx.game, ctx.where)
         return None
     return (yield from ctx.game.ask(_player(ctx, player), "area", list(areas), f"{ctx.ability}: {prompt}"))
 
@@ -746,6 +751,7 @@ def _choose_area(ctx: Any, player: str, areas: list[Any], prompt: str = "choose 
 def _choose_player(ctx: Any, player: str, players: list[Any], prompt: str = "choose a player") -> Any:
     """The player picks one of the players (none if the list is empty)."""
     if not players:
+        note_no_option(ctx.game, ctx.where)
         return None
     return (yield from ctx.game.ask(_player(ctx, player), "player", list(players), f"{ctx.ability}: {prompt}"))
 

@@ -1,6 +1,8 @@
 """The round: Action Phase turns, Gather Power, Determine First Player, Doom Phase, and victory."""
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from typing import Any
 
@@ -9,6 +11,7 @@ from .core import Gen, GameCore
 from .state import POOL
 
 CHECKPOINT = object()  # yielded between steps: the driver snapshots the state there
+DECLINE_SECOND = "decline-second-action"  # a granted second action is optional
 
 
 def _action_key(label: str) -> str:
@@ -56,6 +59,7 @@ class PhasesMixin(GameCore):
         self.emit("first-player", player=first, direction=s.direction)
         s.step = {"phase": "action", "player": first}
         s.memory = {"battle_no": s.memory.get("battle_no", 0), "turn_no": s.memory.get("turn_no", 0),
+                    "action_no": s.memory.get("action_no", 0),
                     "once": [k for k in s.memory.get("once", []) if k.endswith("|game")]}
 
     # ---- action phase ------------------------------------------------------------------------------
@@ -99,56 +103,80 @@ class PhasesMixin(GameCore):
             if s.power[p] <= 0:
                 return
         main_done = False
-        extra: list[str] = []
-        # A free unlimited action is taken at most once a turn under the same label: without that,
-        # 'abandon-gate a' and 'control-gate a' (or any free pair that undo each other) could
-        # alternate forever. Paid ones are bounded by the player's Power.
-        free_done: set[str] = set()
+        # An ability may make a Common Action (Summon) an Unlimited one too: once such an action is
+        # taken, like a Battle with six spellbooks, it counts as the Action if the player ends the
+        # turn without another (core rulebook, Unlimited Battle).
+        either_done = False
+        # keys a granted second action may not repeat; None while no second action is pending
+        second: list[str] | None = None
+        seen: set[tuple[str, str]] = set()
 
         def unlimited() -> list[tuple[str, int]]:
-            return [(label, c) for label, c in self.unlimited_actions(p) if not (c == 0 and label in free_done)]
+            offered = self.unlimited_actions(p)
+            taken = {label for _, label in seen}
+            if not any(c == 0 and label in taken for label, c in offered):
+                return offered
+            here = self.position_key()
+            return [(label, c) for label, c in offered if not (c == 0 and (here, label) in seen)]
 
         while True:
             opts: dict[str, int] = {}
-            if not extra:  # "immediately after": no unlimited action between the two actions
+            if second is None:  # "immediately after": no unlimited action between the two actions
                 for label, c in unlimited():
                     opts.setdefault(label, c)
             mains: dict[str, int] = {}
             if not main_done:
                 for label, c in self.main_actions(p):
-                    if _action_key(label) not in extra:
+                    if second is None or _action_key(label) not in second:
                         mains.setdefault(label, c)
-                if not mains and not extra:
-                    self.emit("no-action", player=p)
-                    self.gain_power(p, -s.power[p], "no action possible")
-                    return
-                if self.can_pass(p) and not extra:
-                    mains["pass"] = 0
-                if extra:
-                    mains["end-turn"] = 0
-            else:
+                if second is not None:
+                    mains[DECLINE_SECOND] = 0
+                else:
+                    if not mains and not either_done:
+                        self.emit("no-action", player=p)
+                        self.gain_power(p, -s.power[p], "no action possible")
+                        return
+                    if self.can_pass(p) and s.power[p] > 0:
+                        mains["pass"] = 0
+            if main_done or either_done:
                 opts["end-turn"] = 0
             choices = {**mains, **{k: v for k, v in opts.items() if k not in mains}}
             ans = yield from self.ask(p, "action", list(choices), f"{p}: choose an action", costs=choices)
             if ans == "end-turn":
                 return
+            if ans == DECLINE_SECOND:
+                main_done, second = True, None
+                self.emit("declined", player=p, ability="second action")
+                if s.power[p] <= 0 and not unlimited():
+                    return
+                continue
             is_main = ans in mains and ans not in opts
             if not is_main and choices[ans] == 0:
-                free_done.add(ans)
+                # A free unlimited action is not taken twice from the same position in one turn:
+                # abandoning and controlling a gate (any free pair that undo each other) cannot
+                # cycle, while a repeat that changes something (a second 0-Power monster at one
+                # gate) stays legal.
+                seen.add((self.position_key(), ans))
+            if ans in mains and ans in opts:
+                either_done = True
             event = yield from self.perform(p, ans, choices[ans])
+            granted = s.memory.pop("extra_action", None)
             if is_main:
-                main_done = True
-                granted = s.memory.pop("extra_action", None)
-                if granted is not None:
-                    main_done = False
-                    extra = granted + [_action_key(ans)]
-                elif extra:
-                    extra = []
+                if second is None and granted is not None:   # the first action grants a second one
+                    second = list(granted) + [_action_key(ans)]
+                else:                                          # a second action never grants a third
+                    main_done, second = True, None
             yield from self.window("after-action", event, self.turn_order())
             yield from self.offer_reveals()
             yield from self.check_requirements("state")
-            if ans == "pass" or (main_done and s.power[p] <= 0 and not unlimited()):
+            if ans == "pass" or ((main_done or either_done) and s.power[p] <= 0 and not unlimited()):
                 return
+
+    def position_key(self) -> str:
+        """The position without its event counter: equal keys mean nothing on the board changed."""
+        d = {f: v for f, v in vars(self.s).items() if f not in ("seq", "memory")}
+        d["memory"] = {k: v for k, v in self.s.memory.items() if k != "action_no"}
+        return hashlib.sha1(json.dumps(d).encode()).hexdigest()
 
     def offer_reveals(self) -> Gen:
         """Elder signs may be revealed at any time; mid-turn that matters only when it reaches the

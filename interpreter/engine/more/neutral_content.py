@@ -17,6 +17,7 @@ from typing import Any
 from ...effects.compiler import RuleError
 from ...effects.registry import choice, query, verb
 from .. import neutral
+from ..feasible import note_no_option
 
 
 def _player(ctx: Any, p: Any) -> str:
@@ -75,6 +76,7 @@ def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "cho
     if not isinstance(spellbooks, list):
         raise RuleError(f"{ctx.where}: choose_spellbook() needs a list, got {spellbooks!r}")
     if not spellbooks:
+        note_no_option(ctx.game, ctx.where)
         return None
     return (yield from ctx.game.ask(_player(ctx, player), "spellbook", [str(b) for b in spellbooks],
                                     f"{ctx.ability}: {prompt}"))

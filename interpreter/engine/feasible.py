@@ -1,0 +1,130 @@
+"""Whether an action can be done in full, found by a dry run on a copy of the state.
+
+Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to do all
+parts of it". An effect's part is required when the effect cannot go on without it: a single
+choice (`choose_unit`, `choose_area`, `choose_player`, ...) over an empty list gives `none`, and
+an effect that then fails because of it could not be done. An effect that checks for `none`
+itself (`if m != none { ... }`) marks that part as optional.
+
+The dry run plays the effect on a copy (its own state, log, dice from the copy's generator),
+answering each decision with an option in turn: it is feasible when some answers carry it to the
+end. A search that stays undecided within its budget, or fails for another reason than a missing
+part (a content error), counts as feasible: the action is offered and the real run reports it.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+from typing import TYPE_CHECKING, Any, Callable
+
+from ..effects.compiler import RuleError
+from .decisions import Decision
+from .state import State
+
+if TYPE_CHECKING:
+    from .core import Gen, GameCore
+
+# the single choices that call note_no_option when their list is empty
+NOTING_CHOICES = frozenset({"choose_unit", "choose_area", "choose_player", "choose_spellbook"})
+MAX_RUNS = 12     # dry runs per action (each tries another answer at the last open decision)
+MAX_STEPS = 200   # decisions per dry run
+MEMO_SIZE = 4096  # remembered results per game (and its clones) before the memo starts afresh
+
+Run = Callable[["GameCore"], "Gen"]
+_ERRORS = (RuleError, KeyError, ValueError, TypeError, IndexError)
+
+
+def note_no_option(game: Any, where: str) -> None:
+    """A single choice had no option (called by the choice primitives; a no-op outside a dry run)."""
+    notes = getattr(game, "_dry_run_notes", None)
+    if notes is not None:
+        notes.append(where)
+
+
+def may_lack_a_part(effect: Any) -> bool:
+    """Whether a compiled effect calls a single choice at all (without one, no part can be missing)."""
+    calls = getattr(effect, "calls", None)
+    return calls is None or bool(calls & NOTING_CHOICES)
+
+
+def in_dry_run(game: Any) -> bool:
+    """Whether this game is a dry run's copy (a dry run does not start another)."""
+    return getattr(game, "_dry_run_notes", None) is not None
+
+
+def can_complete(game: "GameCore", key: str, run: Run) -> bool:
+    """Whether some answers let `run(copy)` (the effect of action `key`) finish without a missing
+    part. Results are remembered per position (clones of a game share them: a clone replays its
+    turn, and would otherwise repeat every dry run)."""
+    text = game.s.to_text()
+    memo_key = (key, hashlib.sha1(text.encode()).hexdigest())
+    memo: dict[tuple[str, str], bool] = game.__dict__.setdefault("_dry_run_memo", {})
+    if memo_key in memo:
+        return memo[memo_key]
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[memo_key] = result = _search(game, text, run)
+    return result
+
+
+def _search(game: "GameCore", text: str, run: Run) -> bool:
+    path: list[int] = []
+    for _ in range(MAX_RUNS):
+        done, trail = _attempt(game, text, run, path)
+        if done is not False:
+            return True
+        while trail and trail[-1][0] + 1 >= trail[-1][1]:
+            trail.pop()          # every option of this decision was tried: back up one
+        if not trail:
+            return False
+        path = [i for i, _ in trail[:-1]] + [trail[-1][0] + 1]
+    return True
+
+
+def _copy(game: "GameCore", text: str) -> Any:
+    probe = copy.copy(game)
+    probe.s = State.from_text(text)
+    probe.log = []
+    probe._depth = list(getattr(game, "_depth", []))
+    probe._chain = list(getattr(game, "_chain", []))
+    probe._forced_dice = None            # a scenario's scripted dice belong to the real game
+    probe._event_hook = None
+    probe._dry_run_notes = []
+    return probe
+
+
+def _shortest_first(options: tuple[str, ...]) -> list[str]:
+    """Options in the order a dry run tries them: stopping ('done') first, as it leaves the fewest
+    further parts to do."""
+    return sorted(options, key=lambda o: o != "done")
+
+
+def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:
+    """One dry run answering decision k with option path[k] (0 past the path): True when it ends,
+    False when it failed after a choice had no option, None when undecided."""
+    probe = _copy(game, text)
+    trail: list[tuple[int, int]] = []
+    gen = run(probe)
+    answer: Any = None
+    try:
+        item = next(gen)
+        for _ in range(MAX_STEPS):
+            if isinstance(item, Decision):
+                k = len(trail)
+                options = _shortest_first(item.options)
+                i = min(path[k] if k < len(path) else 0, len(options) - 1)
+                trail.append((i, len(options)))
+                answer = options[i]
+            else:
+                answer = None
+            item = gen.send(answer)
+        return None, trail
+    except StopIteration:
+        return True, trail
+    except _ERRORS:
+        return (False if probe._dry_run_notes else None), trail
+    finally:
+        gen.close()
+
+
+__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option"]
