@@ -3,6 +3,7 @@
     python benchmarks/soak.py --ruleset duel --games 1000
     python benchmarks/soak.py --ruleset all --games 10000        # rulesets, player counts and factions mixed
     python benchmarks/soak.py --ruleset all --games 500 --expansions independents,azathoth
+    python benchmarks/soak.py --ruleset all --games 500 --agents heuristic      # or mixed, or random,heuristic,...
 
 With `--ruleset all` each seed picks its ruleset, player count, factions and seating from the seed
 (`setup_for`), so a failure names a seed that reproduces it alone. Invariants are checked after
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.content import load_content  # noqa: E402
 from interpreter.content.build import Content  # noqa: E402
-from interpreter.engine.agents import RandomAgent  # noqa: E402
+from interpreter.engine.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
 from interpreter.engine.play import run_game  # noqa: E402
@@ -55,11 +56,32 @@ def setup_for(seed: int, ruleset: str = "all") -> tuple[str, list[str]]:
     return rs, combo
 
 
+AGENT_KINDS = {"random": RandomAgent, "heuristic": HeuristicAgent}
+
+
+def agents_for(spec: str, seed: int, seats: list[str]) -> dict[str, Any]:
+    """The bots of one game: 'random' or 'heuristic' for every seat, 'mixed' (seats alternate, the
+    first seat's kind alternating with the seed), or a comma list of kinds, one per seat."""
+    if spec == "mixed":
+        kinds = ["random" if (seed + i) % 2 == 0 else "heuristic" for i in range(len(seats))]
+    elif "," in spec:
+        kinds = spec.split(",")
+        if len(kinds) != len(seats):
+            raise ValueError(f"--agents names {len(kinds)} agents for {len(seats)} seats")
+    else:
+        kinds = [spec] * len(seats)
+    for k in kinds:
+        if k not in AGENT_KINDS:
+            raise ValueError(f"unknown agent '{k}'; one of: {', '.join(AGENT_KINDS)}, mixed")
+    return {p: AGENT_KINDS[k](seed * 13 + i) for i, (p, k) in enumerate(zip(seats, kinds))}
+
+
 def soak(ruleset: str, games: int, players: int | None = None, factions: list[str] | None = None,
          seed0: int = 0, check: bool = True, content: Content | None = None,
-         progress: int = 0, every_event: bool = True, expansions: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Play `games` seeded random games; `ruleset` may be 'all' (mixed by seed). With `check`,
-    invariants are checked after every decision, and after every logged event unless not `every_event`."""
+         progress: int = 0, every_event: bool = True, expansions: tuple[str, ...] = (),
+         agents: str = "random") -> dict[str, Any]:
+    """Play `games` seeded bot games (`agents`: see agents_for); `ruleset` may be 'all' (mixed by seed).
+    With `check`, invariants are checked after every decision, and after every logged event unless not `every_event`."""
     content = content or load_content(expansions=list(expansions)).require_ok()   # the base game unless named
     failures: list[str] = []
     violations = 0
@@ -79,7 +101,7 @@ def soak(ruleset: str, games: int, players: int | None = None, factions: list[st
         try:
             g = Game(content, rs, list(seats), seed)
             checker = Checker(g, every_event=every_event) if check else None
-            run_game(g, {p: RandomAgent(seed * 13 + i) for i, p in enumerate(seats)}, check=checker or False)
+            run_game(g, agents_for(agents, seed, list(seats)), check=checker or False)
             w = g.winner()
             outcomes["humanity" if not w else "shared" if len(w) > 1 else "single"] += 1
         except InvariantError as exc:
@@ -100,13 +122,13 @@ def soak(ruleset: str, games: int, players: int | None = None, factions: list[st
     dt = time.perf_counter() - t
     return {"games": games, "failures": failures, "violations": violations, "outcomes": dict(outcomes),
             "setups": dict(sorted(setups.items())), "seconds": dt, "games_per_s": games / dt,
-            "decisions": decisions, "states_checked": states, "events_checked": events}
+            "decisions": decisions, "states_checked": states, "events_checked": events, "agents": agents}
 
 
 def summary(r: dict[str, Any], ruleset: str, check: bool = True, every_event: bool = True) -> str:
     how = ("checked after every logged event and decision" if every_event else "checked after every decision") \
         if check else "off"
-    return (f"{r['games']} random {ruleset} games (invariants {how}): "
+    return (f"{r['games']} {r.get('agents', 'random')} {ruleset} games (invariants {how}): "
             f"{r['violations']} violations, {len(r['failures'])} failures, "
             f"{r['states_checked']} states checked ({r['events_checked']} after events, {r['decisions']} decisions), "
             f"{r['games_per_s']:.1f} games/s, outcomes {r['outcomes']}, setups {r['setups']}")
@@ -122,9 +144,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
     ap.add_argument("--decisions-only", action="store_true", help="check after every decision, not every event")
     ap.add_argument("--expansions", default="", help="comma list of expansions to enable (default: the base game)")
+    ap.add_argument("--agents", default="random",
+                    help="random (default), heuristic, mixed (seats alternate), or a comma list per seat")
     a = ap.parse_args(argv)
+    if a.agents not in ("random", "heuristic", "mixed") and "," not in a.agents:
+        ap.error(f"unknown --agents '{a.agents}'; one of: random, heuristic, mixed, or a comma list per seat")
     r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check, progress=a.progress,
-             every_event=not a.decisions_only, expansions=tuple(e for e in a.expansions.split(",") if e))
+             every_event=not a.decisions_only, expansions=tuple(e for e in a.expansions.split(",") if e),
+             agents=a.agents)
     print(summary(r, a.ruleset, not a.no_check, not a.decisions_only))
     for f in r["failures"][:20]:
         print("  " + f)

@@ -14,11 +14,7 @@ from typing import Any
 import yaml
 
 from .diagnostics import Pos, Report
-
-MAX_FILE_BYTES = 2 * 1024 * 1024
-MAX_NODES = 200_000        # values after aliases are expanded
-MAX_SOURCE_NODES = 20_000  # nodes written in one file (the largest content file has about 600)
-MAX_DEPTH = 64
+from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, MAX_SOURCE_NODES
 
 PathKey = tuple[object, ...]
 
@@ -156,8 +152,20 @@ def _convert(node: yaml.Node, key: PathKey, positions: Positions, report: Report
         col = _block_indent(src, node.start_mark.line + 1, first)
         info_pos = Pos(positions.path, node.start_mark.line + 1, col)
     positions.scalars[key] = ScalarInfo(info_pos, node.style)
+    if node.tag == "tag:yaml.org,2002:int" and len(node.value) > len(str(MAX_NUMBER)) + 4:
+        # refuse a huge integer before Python reads it (its digits alone cost time)
+        report.error(here, "number-too-large", f"a {len(node.value)}-character number; the limit for numbers "
+                     f"is {MAX_NUMBER}")
+        return 0
     try:
-        return yaml.SafeLoader.construct_scalar_value(node)  # type: ignore[attr-defined]
+        value = yaml.SafeLoader.construct_scalar_value(node)  # type: ignore[attr-defined]
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+            report.error(here, "number-too-large", f"{value} is larger than the limit for numbers ({MAX_NUMBER})")
+            return 0
+        if isinstance(value, float) and not abs(value) <= MAX_NUMBER:
+            report.error(here, "number-too-large", f"{node.value} is outside the limit for numbers ({MAX_NUMBER})")
+            return 0
+        return value
     except yaml.YAMLError:
         raise
     except Exception as exc:  # noqa: BLE001 - PyYAML's constructors fail with bare errors on bad tagged text

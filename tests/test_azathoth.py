@@ -99,11 +99,11 @@ def test_a_neutral_spellbook_counts_for_unlimited_battle(azathoth: Content) -> N
 
 
 # ---- Consequences ---------------------------------------------------------------------------------------
-def consequences_game(azathoth: Content, books: list[str], **extra: Any) -> Game:
+def consequences_game(azathoth: Content, books: list[str], dice: list[int] | None = None, **extra: Any) -> Game:
     taken = [b for b in books if b in NEUTRAL_BOOKS]
     met = [r.id for r in azathoth.model.factions["crawling-chaos"].requirements]   # no spellbook picks on the way
     return game_at(azathoth, base(spellbooks={"crawling-chaos": books}, requirements={"crawling-chaos": met},
-                                  **{"neutral-taken": {"crawling-chaos": taken}}, **extra))
+                                  **{"neutral-taken": {"crawling-chaos": taken}}, **extra), dice=dice)
 
 
 def test_consequences_replaces_with_an_own_or_a_neutral_spellbook(azathoth: Content) -> None:

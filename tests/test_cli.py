@@ -1,15 +1,12 @@
-"""The `necro` command: the main job, logs and replay, the human agent, clean errors."""
+"""The `necro` command: the main job, logs and replay, clean errors (the human seat: test_human_seat.py)."""
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 
 from interpreter.content import load_content
-from interpreter.engine.agents import HumanAgent
-from interpreter.engine.decisions import Decision
 from tools.cli import main
 
 
@@ -53,14 +50,6 @@ def test_errors_are_one_line_not_a_traceback(capsys: pytest.CaptureFixture[str])
     assert err == "necro: error: unknown faction 'nobody'"
     assert main(["play", "--ruleset", "duel", "--map", "extinction"]) == 1
     assert "incomplete" in capsys.readouterr().err
-
-
-def test_human_agent_reads_numbers_or_labels_and_rejects_nonsense() -> None:
-    d = Decision("p", "action", ("move", "pass"), "choose")
-    out = io.StringIO()
-    assert HumanAgent(io.StringIO("7\nwat\n2\n"), out).choose("p", d.options, d) == "pass"
-    assert out.getvalue().count("is not one of the options") == 2
-    assert HumanAgent(io.StringIO("move\n"), io.StringIO()).choose("p", d.options, d) == "move"
 
 
 def test_every_faction_pair_finishes_a_duel_game_with_every_agent_pair() -> None:

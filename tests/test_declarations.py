@@ -49,3 +49,21 @@ def test_the_documented_primitive_table_is_the_registry() -> None:
     from interpreter.effects.docs import table
     text = (ROOT / "docs" / "effect-language.md").read_text()
     assert table() in text, "regenerate with: python -m interpreter.effects.docs"
+
+
+def test_the_documented_windows_and_actions_are_the_declarations() -> None:
+    from interpreter.effects.docs import actions_table, windows_table
+    text = (ROOT / "docs" / "effect-language.md").read_text()
+    assert windows_table() in text, "regenerate with: python -m interpreter.effects.docs"
+    assert actions_table() in text, "regenerate with: python -m interpreter.effects.docs"
+
+
+def test_every_action_name_an_effect_can_compare_is_declared() -> None:
+    """`event.action` is the first word of an action label; `subject.action` what action_cost is given."""
+    from interpreter.engine.windows import ACTION_EVENTS, COST_ACTIONS
+    src = (ENGINE / "actions.py").read_text()
+    costed = set(re.findall(r'action_cost\(p, "([a-z-]+)"', src))
+    assert costed == set(COST_ACTIONS)
+    performed = set(re.findall(r'verb == "([a-z-]+)"', src)) | {
+        v for group in re.findall(r'verb in \(([^)]*)\)', src) for v in re.findall(r'"([a-z-]+)"', group)}
+    assert performed == set(ACTION_EVENTS)

@@ -113,3 +113,58 @@ def test_no_python_attribute_access() -> None:
 def test_text_size_is_bounded() -> None:
     with pytest.raises(EffectSyntaxError, match="limit"):
         parse("nothing\n" * 5000)
+
+
+class _Units:
+    """Just enough of a game for choose_units: three units, and a decision per question."""
+
+    def __init__(self) -> None:
+        self.units = {i: {"id": i, "kind": "ghoul", "owner": "p", "loc": "a"} for i in (1, 2, 3)}
+        self.s = self
+        self.players = ["p"]
+
+    def unit(self, uid: int) -> dict[str, object]:
+        return self.units[uid]
+
+    def unit_label(self, u: dict[str, object]) -> str:
+        return f"ghoul a#{u['id']}"
+
+    def integer(self, v: object, what: str) -> int:
+        return int(v)  # type: ignore[call-overload]
+
+    def ask(self, player: str, kind: str, options: list[str], prompt: str):  # noqa: ANN201
+        return (yield options)
+
+
+def _offers(least: int | None, answers: list[str]) -> list[list[str]]:
+    from interpreter.effects.registry import REGISTRY
+
+    class C:
+        game = _Units()
+        ability = "test"
+        where = "t:1:1"
+    fn = REGISTRY.get("choose_units").fn  # type: ignore[union-attr]
+    gen = fn(C(), "p", list(C.game.units.values()), least=least)
+    seen = [next(gen)]
+    try:
+        for a in answers:
+            seen.append(gen.send(a))
+    except StopIteration:
+        pass
+    return seen
+
+
+def test_choose_units_least_offers_done_only_after_the_minimum() -> None:
+    seen = _offers(2, ["ghoul a#1", "ghoul a#2", "done"])
+    assert "done" not in seen[0] and "done" not in seen[1] and "done" in seen[2]
+
+
+def test_choose_units_least_beyond_the_list_takes_them_all() -> None:
+    seen = _offers(5, ["ghoul a#1", "ghoul a#2", "ghoul a#3"])
+    assert all("done" not in offered for offered in seen)
+
+
+def test_choose_units_least_is_a_declared_argument() -> None:
+    env, report = _env()
+    Compiler(env).program(parse("let us = choose_units(me, units(owner: me), least: 1, most: 2)"), env)  # type: ignore[arg-type]
+    assert report.items == []

@@ -55,3 +55,34 @@ def test_every_record_key_the_engine_hands_to_effects_is_declared(ruleset: str, 
         run_game(g, {p: RandomAgent(seed + i) for i, p in enumerate(g.s.players)}, max_decisions=20_000)
     assert seen - RECORD_FIELDS == set()
     assert {"owner", "kind", "loc", "id"} <= UNIT_FIELDS
+
+
+@pytest.mark.parametrize("ruleset,factions,expansions", [
+    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign", "sleeper"], ALL_EXPANSIONS),
+    ("duel", ["wind-rider", "sleeper"], ()),
+])
+def test_every_window_event_has_exactly_its_declared_fields(ruleset: str, factions: list[str], expansions: object,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """windows.py declares each window's (and each action's) event fields; the engine hands exactly those."""
+    from interpreter.engine.windows import ACTION_FIELD, action_fields, event_fields
+    wrong: list[str] = []
+    seen: set[str] = set()
+    window = Game.window
+
+    def spy_window(self: Game, name: str, event: Any, *a: Any, **k: Any) -> Any:
+        declared = event_fields(name)
+        if name == "after-action":
+            declared = action_fields().get(event.get(ACTION_FIELD))
+        keys = {k for k in (event or {}) if not k.startswith("_")}
+        seen.add(name if name != "after-action" else f"after-action:{event.get(ACTION_FIELD)}")
+        if declared is None or keys != declared:
+            wrong.append(f"{name} {event.get(ACTION_FIELD, '')}: has {sorted(keys)}, declared {sorted(declared or ())}")
+        return window(self, name, event, *a, **k)
+
+    monkeypatch.setattr(Game, "window", spy_window)
+    content = load_content(expansions=expansions).require_ok()  # type: ignore[arg-type]
+    for seed in (1, 2, 3):
+        g = Game(content, ruleset, factions, seed)
+        run_game(g, {p: RandomAgent(seed + i) for i, p in enumerate(g.s.players)}, max_decisions=20_000)
+    assert sorted(set(wrong)) == []
+    assert {"after-action:move", "after-action:battle", "unit-removed", "battle-roll"} <= seen

@@ -27,8 +27,12 @@ def test_faction_card_shows_units_goos_abilities_and_requirements(capsys: pytest
     assert main(["show", "faction", "wind-rider"]) == 0
     out = capsys.readouterr().out
     assert "The Wind-Rider (wind-rider)" in out
-    assert "Gnoph-Keh" in out and "count(pool(me, kind:" in out  # a cost written as an expression
-    assert "Rhan-Tegoth" in out and "ceil(doom(enemy) / 2)" in out  # Itaqua's combat as written
+    assert "Gnoph-Keh" in out and "count(pool(me, kind:" not in out  # a cost written as an expression...
+    assert "varies" in out and "as much Power as you have Gnoph-Keh in your pool" in out  # ...reads in words
+    assert "Rhan-Tegoth" in out and "ceil(doom(enemy) / 2)" not in out
+    assert main(["show", "faction", "wind-rider", "--source"]) == 0  # the formulas as written, for modders
+    src = capsys.readouterr().out
+    assert "count(pool(me, kind:" in src and "ceil(doom(enemy) / 2)" in src
     assert "Hibernation" in out and "Action (0 Power)" in out
     assert "Ice Age (Action (1 Power); Ongoing)" in out  # the action and its surcharge modifier
     for n in range(1, 7):

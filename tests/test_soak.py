@@ -66,6 +66,19 @@ def test_mixed_soak_across_rulesets_player_counts_and_factions() -> None:
     assert {k.split("/")[0] for k in r["setups"]} == {"duel", "two-player", "multiplayer"}
 
 
+def test_soak_plays_heuristic_and_mixed_bots_too() -> None:
+    from benchmarks.soak import agents_for
+    from interpreter.engine.agents import HeuristicAgent, RandomAgent
+    seats = ["sleeper", "wind-rider", "black-goat"]
+    assert {type(a) for a in agents_for("random", 3, seats).values()} == {RandomAgent}   # the default, as before
+    assert {type(a) for a in agents_for("heuristic", 3, seats).values()} == {HeuristicAgent}
+    assert {type(a) for a in agents_for("mixed", 3, seats).values()} == {RandomAgent, HeuristicAgent}
+    assert [type(a) for a in agents_for("heuristic,random,heuristic", 3, seats).values()] == \
+        [HeuristicAgent, RandomAgent, HeuristicAgent]
+    r = soak("all", 6, seed0=300, agents="heuristic")
+    assert r["failures"] == [] and r["violations"] == 0 and r["agents"] == "heuristic"
+
+
 def test_mixed_soak_seeds_pick_every_setup_and_are_repeatable() -> None:
     picked = {(rs, frozenset(f)) for rs, f in (setup_for(seed) for seed in range(1000))}
     assert picked == {(rs, frozenset(f)) for rs, f in SETUPS}   # all 48 combinations

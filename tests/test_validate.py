@@ -94,7 +94,7 @@ def test_same_id_twice_in_one_folder_is_an_error(tmp_path: Path) -> None:
     assert "token 'same' is also defined at" in out.getvalue()
 
 
-LOAD_CHECK_CODES = {"unknown-field", "unbound-name", "player-count"}
+LOAD_CHECK_CODES = {"unknown-field", "unbound-name", "player-count", "event-field"}
 
 
 def test_real_content_and_fixtures_have_none_of_the_load_checks_findings() -> None:
@@ -127,3 +127,30 @@ def test_event_is_fine_in_a_requirement_with_a_window(tmp_path: Path) -> None:
                                                   'when: unit-removed, condition: "event.cause == me"'))
     out = io.StringIO()
     assert validate([str(tmp_path)], only=True, out=out) == 0, out.getvalue()
+
+
+@pytest.mark.parametrize("line,expected", [
+    ("  - {id: a, name: A, text: t, window: pre-battle, effect: nothing}",
+     "f.yaml:8:39: error: abilities/0/window: unknown value 'pre-battle' (did you mean 'before-battle'?); "
+     "one of: action, unlimited-action, battle-declared, before-battle,"),
+    ("  - {id: a, name: A, text: t, window: static, modifiers: [{target: combatt, value: 1}]}",
+     "f.yaml:8:68: error: abilities/0/modifiers/0/target: unknown value 'combatt' (did you mean 'combat'?); one of:"),
+])
+def test_a_schema_word_list_mismatch_gets_a_did_you_mean(tmp_path: Path, line: str, expected: str) -> None:
+    text = (BAD / "event-unbound" / "f.yaml").read_text().replace("great-old-ones: []\n",
+                                                                   f"great-old-ones: []\nabilities:\n{line}\n")
+    (tmp_path / "f.yaml").write_text(text)
+    out = io.StringIO()
+    assert validate([str(tmp_path)], only=True, out=out) == 1
+    first = out.getvalue().splitlines()[0]
+    assert first.startswith(f"{tmp_path}/{expected}"), first
+
+
+def test_a_requirement_window_mismatch_gets_a_did_you_mean(tmp_path: Path) -> None:
+    text = (BAD / "event-unbound" / "f.yaml").read_text().replace('text: "Kill an enemy unit",',
+                                                                   'text: "Kill an enemy unit", when: after-battel,')
+    (tmp_path / "f.yaml").write_text(text)
+    out = io.StringIO()
+    validate([str(tmp_path)], only=True, out=out)
+    assert "requirements/0/when: unknown value 'after-battel' (did you mean 'after-battle'?)" in out.getvalue()
+    assert out.getvalue().rstrip().splitlines()[0].endswith(", static, state [schema]")

@@ -12,7 +12,6 @@ from interpreter.engine.agents import make_agent
 from interpreter.engine.invariants import InvariantError
 from interpreter.engine.play import run_game
 
-from .render import event_text
 from .loading import content_from_args
 from .validate import validate
 
@@ -44,37 +43,36 @@ def pick_factions(content, ruleset: str, players: int | None, factions: str | No
     return pool[:n]
 
 
-def cmd_play(args: argparse.Namespace) -> int:
+def _new_game(args: argparse.Namespace) -> Game:
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
     factions = pick_factions(content, ruleset, args.players, args.factions)
     independents = None if args.independents is None else [c for c in args.independents.split(",") if c]
-    game = Game(content, ruleset, factions, args.seed, args.map, independents=independents)
+    return Game(content, ruleset, factions, args.seed, args.map, independents=independents)
+
+
+def _resumed_game(args: argparse.Namespace) -> Game:
+    """The game in a save file, over the expansions it was played with (unless --expansions)."""
+    from .play_session import load_saved_game, read_save
+    given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents") if getattr(args, k) is not None]
+    if given:
+        raise GameError(f"--resume continues the saved game's own set-up; drop {', '.join(given)}")
+    data = read_save(args.resume)
+    if args.expansions is None:
+        exps = data["params"].get("expansions", [])
+        args.expansions = ",".join(exps) if isinstance(exps, list) and all(isinstance(e, str) for e in exps) else ""
+    return load_saved_game(_content(args), args.resume, data)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .play_session import make_seats, play_session
+    game = _resumed_game(args) if args.resume else _new_game(args)
     names = [a.strip() for a in args.agents.split(",")]
-    if len(names) == 1:
-        names *= len(factions)
-    if len(names) != len(factions):
-        raise GameError(f"--agents names {len(names)} agents for {len(factions)} players")
-    agents = {f: make_agent(a, args.seed * 31 + i) for i, (f, a) in enumerate(zip(factions, names))}
-    shown = 0
-
-    def show(g: Game) -> None:
-        nonlocal shown
-        if args.quiet:
-            return
-        for e in g.log[shown:]:
-            t = event_text(e)
-            if t:
-                print(t)
-        shown = len(g.log)
-
-    show(game)
-    run_game(game, agents, show, check=args.check)
-    show(game)
-    if args.log:
-        Path(args.log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
-    print(game.result_line())
-    return 0
+    agents, seat = make_seats(game.params["factions"], names, args.seed,
+                              out=sys.stderr if args.format == "json" else None)
+    if args.resume and args.format != "json":
+        print(f"resumed {args.resume}: {len(game.choices)} decisions so far, round {game.s.round}")
+    return play_session(game, agents, seat, quiet=args.quiet, check=args.check, log=args.log, fmt=args.format)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -83,7 +81,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     game = replay(content, lines, args.upto)
     import json
     digest = next((json.loads(l)["digest"] for l in reversed(lines) if '"type": "digest"' in l), None)
-    if args.upto is None and digest is not None and digest != game.digest():
+    diverged = args.upto is None and digest is not None and digest != game.digest()
+    if getattr(args, "format", "text") == "json":
+        from .play_session import summary
+        print(json.dumps({**summary(game), "log_digest": digest, "diverged": diverged, "upto": args.upto},
+                         sort_keys=True))
+        return 1 if diverged else 0
+    if diverged:
         print(f"replay diverged: log digest {digest}, replayed {game.digest()}", file=sys.stderr)
         return 1
     print(game.result_line())
@@ -150,6 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("dirs", nargs="*", help="folders layered over the built-in content")
     v.add_argument("--only", action="store_true", help="check the folders alone, as a complete content tree")
     v.add_argument("--format", choices=["text", "json"], default="text")
+    v.add_argument("--all-warnings", action="store_true",
+                   help="with folders to check, list the built-in content's own warnings too (default: one summary line)")
     pl = sub.add_parser("play", help="play one complete seeded game between bots")
     pl.add_argument("--seed", type=int, default=1)
     pl.add_argument("--ruleset")
@@ -165,11 +171,14 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
     pl.add_argument("--quiet", action="store_true", help="print only the result line")
     pl.add_argument("--check", action="store_true", help="verify the engine's invariants after every logged event and every decision")
+    pl.add_argument("--resume", metavar="FILE", help="continue a saved game (written by `save FILE`, `quit`, Ctrl-C or end of input)")
+    pl.add_argument("--format", choices=["text", "json"], default="text", help="json: one JSON object at the end, no log")
     r = sub.add_parser("replay", help="replay a game log and print its result")
     r.add_argument("file")
     r.add_argument("--upto", type=int, help="stop after this many choices")
     r.add_argument("--expansions", help="comma list (default: the expansions recorded in the log)")
     r.add_argument("--content-dir", action="append")
+    r.add_argument("--format", choices=["text", "json"], default="text", help="json: the result as one JSON object")
     si = sub.add_parser("simulate", help="play many seeded bot games (in parallel) and write one result row per game")
     si.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     si.add_argument("--seed", type=int, default=1, help="the first game's seed; game i uses seed + i")
@@ -199,6 +208,8 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--content-dir", action="append")
     from .show import add_parser as add_show_parser
     add_show_parser(sub)
+    from .web.serve import add_parser as add_serve_parser
+    add_serve_parser(sub)
     return p
 
 
@@ -206,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "validate":
-            return validate(args.dirs, args.only, args.format)
+            return validate(args.dirs, args.only, args.format, all_warnings=args.all_warnings)
         if args.command == "play" or args.command is None:
             if args.command is None:
                 args = build_parser().parse_args(["play"])
@@ -222,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_simulate(args)
         if args.command == "report":
             return cmd_report(args)
+        if args.command == "serve":
+            from .web.serve import cmd_serve
+            return cmd_serve(args)
     except ContentError as exc:
         for d in exc.diagnostics:
             print(d.render(), file=sys.stderr)

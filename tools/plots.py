@@ -20,7 +20,7 @@ def faction_names(factions: list[str]) -> dict[str, str]:
     names: dict[str, str] = {}
     try:
         from interpreter.content import load_content
-        content = load_content(expansions=None)
+        content = load_content(expansions="all")
         names = {f: fac.name for f, fac in content.model.factions.items()}
     except Exception:  # noqa: BLE001 - names are a nicety; a plot must not fail for want of them
         names = {}
@@ -28,8 +28,14 @@ def faction_names(factions: list[str]) -> dict[str, str]:
 
 
 def _colours(factions: list[str]) -> dict[str, Any]:
-    cmap = plt.get_cmap("tab10")
-    return {f: cmap(i % 10) for i, f in enumerate(sorted(factions))}
+    """Each faction's content colour (all expansions loaded), else a stable fallback."""
+    from .views.colours import faction_colours
+    try:
+        from interpreter.content import load_content
+        model: Any = load_content(expansions="all").model
+    except Exception:  # noqa: BLE001 - colours are a nicety; a plot must not fail for want of them
+        model = None
+    return faction_colours(model, factions)
 
 
 def _subtitle(rep: dict[str, Any]) -> str:

@@ -23,6 +23,11 @@ TEMPLATES = {
     "ability": "  {who} uses {name}",
     "surrounded": "  {side} is surrounded",
     "game-over": "game over: {reason}",
+    "unit": "  {owner}'s {kind}: {src_text} -> {dst_text} ({why})",
+    "power": "  {player} {power_text} ({why}); {total} Power now",
+    "gate": "  gate in {loc}: {change}{by_text}",
+    "token": "  {owner} puts a {token} token in {loc}",
+    "elder-sign": "  {player} takes an Elder Sign ({why})",
 }
 
 
@@ -36,5 +41,43 @@ def event_text(e: dict[str, Any]) -> str | None:
              "why_text": f" ({e['why']})" if e.get("why") else "",
              "cards_text": ", ".join(e.get("cards", [])) or "none",
              "left_text": f" (left out: {'; '.join(e['left_out'])})" if e.get("left_out") else "",
-             "picks_text": ", ".join(f"{p} {v}" for p, v in e.get("picks", []))}
-    return template.format(**e, **extra)
+             "picks_text": ", ".join(f"{p} {v}" for p, v in e.get("picks", [])),
+             "src_text": _place(e.get("src")), "dst_text": _place(e.get("dst")),
+             "power_text": _power(e.get("change")),
+             "by_text": f" ({e['player']})" if e.get("player") else ""}
+    try:
+        return template.format(**{k: v for k, v in e.items() if k not in extra}, **extra)
+    except (KeyError, IndexError, ValueError):  # an event without the fields its template names
+        return f"{e['type']}: " + ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("type", "seq"))
+
+
+def _power(change: Any) -> str:
+    if not isinstance(change, int):
+        return str(change)
+    return f"pays {-change} Power" if change < 0 else f"gains {change} Power"
+
+
+def _place(loc: Any) -> str:
+    return "the pool" if loc == "pool" else str(loc)
+
+
+def events_text(events: list[dict[str, Any]]) -> list[str]:
+    """The readable lines for a run of events, saying each thing once: a payment that the next
+    action line already shows with its cost, a unit placed by the action just shown, a setup
+    placement (see `board`) and a Power change of 0 are left out."""
+    out: list[str] = []
+    last_action = None
+    for i, e in enumerate(events):
+        t = e.get("type")
+        nxt = events[i + 1] if i + 1 < len(events) else {}
+        if t == "action":
+            last_action = e.get("action")
+        if t == "power" and (not e.get("change") or (nxt.get("type") == "action" and nxt.get("action") == e.get("why"))):
+            continue
+        placed = e.get("src") == "pool" and last_action is not None and e.get("why") in (last_action, last_action.split()[0])
+        if t == "unit" and (e.get("why") == "setup" or placed):
+            continue
+        text = event_text(e)
+        if text:
+            out.append(text)
+    return out

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -20,6 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     what = sh.add_subparsers(dest="what", required=True)
     f = what.add_parser("faction", help="a faction's card (no name: list the factions)")
     f.add_argument("name", nargs="?")
+    f.add_argument("--source", action="store_true",
+                   help="also show the effect-language source of formulas, abilities and requirements (for modders)")
     m = what.add_parser("map", help="a map's areas and adjacency (no name: list the maps)")
     m.add_argument("name", nargs="?", help="a map id or a layout id (no name: list them)")
     m.add_argument("--layout", help="which layout of the map (default: the recommended one)")
@@ -30,6 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     at.add_argument("--round", type=int, help="at the first decision of round N")
     at.add_argument("--step", type=int, help="after the first K choices")
     for p in (f, m, s):
+        p.add_argument("--format", choices=["text", "json"], default="text", help="json: the view as one JSON document")
         p.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
         p.add_argument("--expansions", help="comma list of expansions to enable")
 
@@ -41,15 +46,38 @@ def _content(args: argparse.Namespace) -> Content:
     return content_from_args(args, lines)
 
 
+def show_json(args: argparse.Namespace, content: Content) -> Any:
+    """The view `necro show ... --format json` prints."""
+    from .views import as_json
+    model = content.model
+    if args.what == "faction":
+        if not args.name:
+            return as_json.faction_list_json(model)
+        fid = find("faction", args.name, model.factions, {k: f.name for k, f in model.factions.items()})
+        return as_json.faction_json(model, fid)
+    if args.what == "map":
+        from .views.map_view import pick_layout
+        if not args.name and not args.layout:
+            return as_json.map_list_json(model)
+        layout = pick_layout(model, args.name, args.layout) if args.name else pick_layout(model, args.layout)
+        return as_json.layout_json(layout)
+    from .views.position_view import position_at
+    game, where = position_at(content, Path(args.log), round_no=args.round, step=args.step)
+    return as_json.position_json(game, where)
+
+
 def cmd_show(args: argparse.Namespace, console: Console | None = None) -> int:
     """Run `necro show ...`; unknown names raise ShowError (a ValueError: one line, no traceback)."""
     console = console or Console(highlight=False)
     content = _content(args)
     model = content.model
+    if getattr(args, "format", "text") == "json":
+        print(json.dumps(show_json(args, content), indent=2, sort_keys=True, default=str))
+        return 0
     if args.what == "faction":
         from .views.faction_card import print_faction
         fid = find("faction", args.name, model.factions, {k: f.name for k, f in model.factions.items()}) if args.name else None
-        print_faction(model, fid, console)
+        print_faction(model, fid, console, source=bool(getattr(args, "source", False)))
     elif args.what == "map":
         from .views.map_view import map_list, map_png, map_table, pick_layout
         if not args.name and not args.layout:

@@ -6,12 +6,67 @@ from pathlib import Path
 from typing import TextIO
 
 from interpreter.content import load_content
-from interpreter.diagnostics import Pos, Report, render_json
+from interpreter.diagnostics import Diagnostic, Pos, Report, render_json
+from interpreter.paths import content_dir
 
 
-def validate(dirs: list[str], only: bool = False, fmt: str = "text", out: TextIO | None = None) -> int:
+def _under(path: str, folder: Path) -> bool:
+    try:
+        Path(path).resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(f.relative_to(folder)): f.read_bytes() for f in sorted(folder.rglob("*"))
+            if f.is_file() and "__pycache__" not in f.parts}
+
+
+def checkout_note(checked: Path | None = None, start: Path | None = None) -> str | None:
+    """When run inside a checkout of this project whose content/ is not the content being checked
+    (a non-editable install checks its installed copy) and the two differ: a line saying which."""
+    checked = (checked or content_dir()).resolve()
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and (folder / "content").is_dir():
+            try:
+                ours = 'name = "necronomicon"' in pyproject.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                ours = False
+            if not ours or (folder / "content").resolve() == checked:
+                return None
+            try:
+                same = _tree(folder / "content") == _tree(checked)
+            except OSError:
+                same = False
+            if same:
+                return None
+            return (f"note: checked the installed built-in content at {checked}, which differs from this "
+                    f"checkout's {folder / 'content'}; `pip install -e .` (or `necro validate --only "
+                    f"{folder / 'content'}`) checks the checkout")
+    return None
+
+
+def _split_builtin(items: list[Diagnostic], dirs: list[str], only: bool, all_warnings: bool) -> tuple[list[Diagnostic], int]:
+    """The findings to print, and how many built-in-content warnings were left out: with folders
+    to check, the built-in content's own warnings are one summary line unless --all-warnings."""
+    if not dirs or only or all_warnings:
+        return items, 0
+    builtin = content_dir()
+    hidden = [d for d in items if d.severity == "warning" and _under(d.path, builtin)
+              and not any(_under(d.path, Path(x)) for x in dirs)]
+    return [d for d in items if d not in hidden], len(hidden)
+
+
+def validate(dirs: list[str], only: bool = False, fmt: str = "text", out: TextIO | None = None,
+             all_warnings: bool = False, err: TextIO | None = None) -> int:
     """Exit status: 0 when no errors, 1 otherwise."""
     out = out or sys.stdout
+    note = checkout_note() if not only else None
+    if note:
+        print(note, file=err or sys.stderr)
     folders = [Path(d) for d in dirs]
     try:
         content = load_content(folders, builtin=not only, expansions="all")
@@ -27,8 +82,11 @@ def validate(dirs: list[str], only: bool = False, fmt: str = "text", out: TextIO
     if fmt == "json":
         print(render_json(items), file=out)
         return 1 if errors else 0
-    for d in items:
+    shown, hidden = _split_builtin(items, dirs, only, all_warnings)
+    for d in shown:
         print(d.render(), file=out)
+    if hidden:
+        print(f"({hidden} warning(s) about the built-in content not shown; --all-warnings shows them)", file=out)
     if errors:
         print(f"{len(errors)} error(s), {len(warnings)} warning(s)", file=out)
         return 1

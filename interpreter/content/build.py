@@ -10,7 +10,10 @@ from .. import paths
 from ..diagnostics import ContentError, Pos, Report, did_you_mean
 from ..effects import ast as A
 from ..effects.compiler import CompileEnv, Compiler
+from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
+from ..engine.windows import WINDOW_EVENTS, event_type
+from ..limits import MAX_COUNT, MAX_DICE, MAX_ROUNDS
 from . import schema_check
 from .files import Document, discover
 from .model import (Ability, Area, Awaken, ContentModel, Faction, Layout, Modifier, NeutralCard, Requirement,
@@ -19,6 +22,8 @@ from .model import (Ability, Area, Awaken, ContentModel, Faction, Layout, Modifi
 # Names every effect may use; which are bound depends on where it runs (see docs/effect-language.md).
 EFFECT_VARS = {"me", "enemy", "enemies", "players", "self", "event", "battle", "subject", "value", "area"}
 RESULTS = {"kill", "pain", "eliminate"}
+NO_EVENT_MODIFIER = {"event": "a modifier reads 'subject' and 'value', not 'event'"}
+NO_EVENT_UNIT = {"event": "a unit's cost, combat and awakening run outside any window"}
 CLASSES = {"cultist", "monster", "terror", "great-old-one"}
 
 
@@ -52,12 +57,35 @@ class Builder:
         self.ids: dict[str, set[str]] = {}
 
     # -- compile helpers ----------------------------------------------------------------------
-    def _env(self, doc: Document, key: tuple[object, ...], unbound: dict[str, str] | None = None) -> CompileEnv:
+    def _env(self, doc: Document, key: tuple[object, ...], unbound: dict[str, str] | None = None,
+             event: EventType | None = None) -> CompileEnv:
         return CompileEnv(self.report, lambda line, col: doc.positions.text_pos(key, line, col),
-                          self.ids, EFFECT_VARS, "/".join(map(str, key)), unbound=dict(unbound or {}))
+                          self.ids, EFFECT_VARS, "/".join(map(str, key)), unbound=dict(unbound or {}), event=event)
+
+    @staticmethod
+    def _window_event(window: str | None) -> tuple[dict[str, str], EventType | None]:
+        """What `event` is in effect text run in `window`: unbound (with why) or its declared fields."""
+        if window not in WINDOW_EVENTS:
+            return {}, None
+        etype = event_type(window)
+        if etype is None:
+            return {"event": f"window '{window}' has no event"}, None
+        return {}, etype
+
+    @staticmethod
+    def _narrowed(env_event: EventType | None, condition: Any) -> EventType | None:
+        """`env_event` where `condition` (effect text) is known to be true."""
+        if env_event is None or not isinstance(condition, str):
+            return env_event
+        try:
+            tree = parse(condition, start="expr_start")
+        except EffectSyntaxError:
+            return env_event
+        from ..effects.events import tested_values
+        return env_event.narrowed(tested_values(tree, env_event))  # type: ignore[arg-type]
 
     def expr(self, doc: Document, key: tuple[object, ...], value: Any,
-             unbound: dict[str, str] | None = None) -> Any:
+             unbound: dict[str, str] | None = None, event: EventType | None = None) -> Any:
         """Compile an int/bool/expression-string value at `key`; None when absent or unknown."""
         if value is None or isinstance(value, dict):
             return None
@@ -68,10 +96,11 @@ class Builder:
         except EffectSyntaxError as exc:
             self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
             return None
-        env = self._env(doc, key, unbound)
+        env = self._env(doc, key, unbound, event)
         return Compiler(env).expr(tree, env)  # type: ignore[arg-type]
 
-    def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None) -> Any:
+    def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None,
+                event: EventType | None = None) -> Any:
         if text is None:
             return None
         try:
@@ -80,7 +109,7 @@ class Builder:
             self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
             return None
         assert isinstance(tree, A.Program)
-        env = self._env(doc, key, unbound)
+        env = self._env(doc, key, unbound, event)
         run = Compiler(env).program(tree, env)
         run.calls = A.call_names(tree)   # type: ignore[attr-defined]  (what a dry run may skip: feasible.py)
         return run
@@ -101,6 +130,11 @@ class Builder:
         """An {unknown, interpretation} value's interpretation (None without one); other values as they are."""
         return value.get("interpretation") if isinstance(value, dict) else value
 
+    def _limit(self, doc: Document, key: tuple[object, ...], value: Any, limit: int, what: str) -> None:
+        """A whole number in content beyond its budget (limits.py) is a finding at its position."""
+        if isinstance(value, int) and not isinstance(value, bool) and value > limit:
+            self.report.error(doc.pos(*key), "limit", f"{what} {value} is beyond the limit of {limit}")
+
     # -- abilities ---------------------------------------------------------------------------
     def ability(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], owner: str, holder: str) -> Ability:
         akey = f"{owner or doc.id}/{d['id']}"
@@ -109,17 +143,20 @@ class Builder:
             mk = key + ("modifiers", i)
             self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
             val = self._known(m["value"])
-            mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when")),
-                                 self.expr(doc, mk + ("value",), val) or _const(None), akey, doc.pos(*mk)))
+            mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), NO_EVENT_MODIFIER),
+                                 self.expr(doc, mk + ("value",), val, NO_EVENT_MODIFIER) or _const(None),
+                                 akey, doc.pos(*mk)))
+        unbound, etype = self._window_event(d.get("window"))
         unknown = d.get("unknown")
         if unknown:
             self.report.warning(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}")
         cost_unknown = self.unknown_of(doc, key + ("cost",), d.get("cost"), f"cost of {d['name']}")
         return Ability(
             key=akey, id=d["id"], name=d["name"], owner=owner, holder=holder, window=d["window"],
-            cost=self.expr(doc, key + ("cost",), self._known(d.get("cost"))),
-            condition=self.expr(doc, key + ("condition",), d.get("condition")),
-            effect=self.program(doc, key + ("effect",), d.get("effect")),
+            cost=self.expr(doc, key + ("cost",), self._known(d.get("cost")), unbound, etype),
+            condition=self.expr(doc, key + ("condition",), d.get("condition"), unbound, etype),
+            effect=self.program(doc, key + ("effect",), d.get("effect"), unbound,
+                                self._narrowed(etype, d.get("condition"))),
             optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
             modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
             # an unknown ability with an interpretation plays as written (the effect is the reading)
@@ -132,7 +169,9 @@ class Builder:
             if self.unknown_of(doc, key + (f,), d.get(f), f"{f} of {d['name']}") is not None:
                 unknown.append(f)
         def value(f: str) -> Any:
-            return self.expr(doc, key + (f,), self._known(d.get(f))) or _const(None)
+            return self.expr(doc, key + (f,), self._known(d.get(f)), NO_EVENT_UNIT) or _const(None)
+        self._limit(doc, key + ("combat",), self._known(d.get("combat")), MAX_DICE, "combat (dice rolled)")
+        self._limit(doc, key + ("count",), d.get("count"), MAX_COUNT, "count of units")
         opts = d.get("cost-options")
         if opts is None and isinstance(d.get("cost"), int) and not isinstance(d.get("cost"), bool):
             opts = [d["cost"]]
@@ -140,9 +179,9 @@ class Builder:
         if "awaken" in d:
             a = d["awaken"]
             ak = key + ("awaken",)
-            awaken = Awaken(self.expr(doc, ak + ("condition",), a.get("condition")),
-                            self.expr(doc, ak + ("where",), a["where"]) or _const([]),
-                            self.program(doc, ak + ("effect",), a.get("effect")),
+            awaken = Awaken(self.expr(doc, ak + ("condition",), a.get("condition"), NO_EVENT_UNIT),
+                            self.expr(doc, ak + ("where",), a["where"], NO_EVENT_UNIT) or _const([]),
+                            self.program(doc, ak + ("effect",), a.get("effect"), NO_EVENT_UNIT),
                             bool(a.get("replace-gate", False)), a.get("text", ""))
         abilities = tuple(self.ability(doc, key + ("abilities", i), ab, faction, f"unit:{d['id']}")
                           for i, ab in enumerate(d.get("abilities", [])))
@@ -216,12 +255,15 @@ class Builder:
             self.report.warning(doc.pos("requirements"), "spellbook-count",
                                 f"{len(reqs)} requirements but {len(books)} spellbooks")
         abilities = tuple(self.ability(doc, ("abilities", i), a, fid, "faction") for i, a in enumerate(d.get("abilities", [])))
+        for i, t in enumerate(d.get("tokens", [])):
+            self._limit(doc, ("tokens", i, "count"), t.get("count"), MAX_COUNT, "count of tokens")
         setup = {"power": 8, "cultists": 6, "gate": True, **d.get("setup", {})}
+        self._limit(doc, ("setup", "cultists"), setup.get("cultists"), MAX_COUNT, "cultists placed")
         if setup["cultists"] and not any(u.cls == "cultist" for u in units.values()):
             self.report.error(doc.pos("setup"), "setup", "setup places cultists but the faction has no cultist unit")
         self.model.factions[fid] = Faction(fid, d["name"], setup, abilities, units, reqs, books,
                                            {t["id"]: t["count"] for t in d.get("tokens", [])}, doc.pos(),
-                                           doc.expansion)
+                                           doc.expansion, d.get("colour"))
         if d.get("status") == "incomplete":
             self.report.warning(doc.pos("status"), "incomplete", f"faction '{fid}' is incomplete: {d.get('incomplete-reason', 'no reason given')}")
 
@@ -245,9 +287,10 @@ class Builder:
         # requirement, the action it offers and the effect of earning it run with no event
         no_window = {"event": "this requirement has no 'when' window"}
         no_event = {"event": "a requirement's action and its effect on earning run outside any window"}
+        cond_unbound, cond_event = (no_window, None) if when in ("state", "action") else self._window_event(when)
         return Requirement(
             f"{owner}/{r['id']}", r["id"], r["text"], when,
-            self.expr(doc, key + ("condition",), r.get("condition"), no_window if when in ("state", "action") else None),
+            self.expr(doc, key + ("condition",), r.get("condition"), cond_unbound, cond_event),
             self.expr(doc, ak + ("cost",), act.get("cost", 0), no_event) if act is not None else None,
             self.expr(doc, ak + ("condition",), act.get("condition"), no_event) if act is not None else None,
             self.program(doc, ak + ("effect",), act.get("effect"), no_event) if act is not None else None,
@@ -282,7 +325,9 @@ class Builder:
                         self.report.error(doc.pos("parts", pname, "areas", ai, "id"), "duplicate-id",
                                           f"area '{a['id']}' appears twice in layout '{lay['id']}'")
                     areas[a["id"]] = Area(a["id"], a["name"], a["terrain"] == "ocean", a.get("glyph"),
-                                          tuple(a.get("starts", [])), tuple(a.get("symbols", [])))
+                                          tuple(a.get("starts", [])), tuple(a.get("symbols", [])),
+                                          _point(a.get("position")),
+                                          tuple(_point(q) for q in a["shape"]) if a.get("shape") else None)
                 for src, dsts in part.get("adjacent", {}).items():
                     for di, dst in enumerate(dsts):
                         adjacent.setdefault(src, set()).add(dst)
@@ -319,7 +364,7 @@ class Builder:
             self.model.layouts[lay["id"]] = Layout(
                 lay["id"], d["id"], lay.get("name", lay["id"]), tuple(lay["players"]), areas,
                 {a: tuple(sorted(n for n in adjacent.get(a, ()) if n in areas)) for a in areas},
-                incomplete, bool(lay.get("recommended", False)))
+                incomplete, bool(lay.get("recommended", False)), d.get("drawing"))
 
     def rulesets(self, docs: list[Document]) -> None:
         by_id = {doc.id: doc for doc in docs}
@@ -339,6 +384,10 @@ class Builder:
                                       f"unknown ruleset '{parent}'{did_you_mean(parent, by_id)}")
                     break
                 cur = by_id[parent]
+            for n, count in (doc.data.get("elder-signs") or {}).items():
+                self._limit(doc, ("elder-signs", n), count, MAX_COUNT, f"elder signs worth {n}")
+            self._limit(doc, ("victory", "max-rounds"), (doc.data.get("victory") or {}).get("max-rounds"),
+                        MAX_ROUNDS, "max-rounds")
             settings: dict[str, Any] = {}
             abilities: list[Ability] = []
             for layer in reversed(chain):
@@ -414,7 +463,17 @@ class Builder:
                     self.report.error(doc.pos("counterpart"), "unknown-reference",
                                       f"unknown faction '{d['counterpart']}'{did_you_mean(d['counterpart'], self.ids['faction'])}")
         elif doc.kind == "token":
+            self._limit(doc, ("count",), d.get("count"), MAX_COUNT, "count of tokens")
             self.model.tokens[d["id"]] = int(d.get("count", 0))
+
+    def _guarded(self, doc: Document, step: Any, *args: Any) -> None:
+        """Run one document's step; a file too deep for the stack is a finding on that file, and
+        the other files are still checked (effect text has its own depth limit; this is the net)."""
+        try:
+            step(*args)
+        except RecursionError:
+            self.report.error(doc.pos(), "too-deep", "this file is nested too deeply to check "
+                              "(Python's recursion limit was reached while compiling it)")
 
     def run(self) -> ContentModel:
         valid = [doc for doc in self.docs if schema_check.check(doc, self.report)]
@@ -422,13 +481,15 @@ class Builder:
         self.collect_ids(chosen)
         for doc in chosen:
             if doc.kind == "faction":
-                self.faction(doc)
+                self._guarded(doc, self.faction, doc)
         for doc in chosen:
             if doc.kind == "map":
-                self.map(doc)
+                self._guarded(doc, self.map, doc)
             elif doc.kind in ("neutral-unit", "neutral-spellbook", "loyalty-card", "token"):
-                self.neutral(doc)
-        self.rulesets([doc for doc in chosen if doc.kind == "ruleset"])
+                self._guarded(doc, self.neutral, doc)
+        rulesets = [doc for doc in chosen if doc.kind == "ruleset"]
+        if rulesets:
+            self._guarded(rulesets[0], self.rulesets, rulesets)
         self.model.expansions = {doc.expansion for doc in chosen if doc.expansion}
         return self.model
 
@@ -484,3 +545,8 @@ def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
         docs = [d for d in docs if d.expansion is None or d.expansion in expansions]
     model = Builder(docs, report).run()
     return Content(model, report, dirs)
+
+
+def _point(p: Any) -> Any:
+    """A schema-checked [x, y] as a tuple of floats (None stays None)."""
+    return (float(p[0]), float(p[1])) if p is not None else None

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from ..diagnostics import Pos, Report
+from ..limits import MAX_FILES
 from ..yamlpos import Positions, load_file
-
-MAX_FILES = 5000
 
 
 @dataclass

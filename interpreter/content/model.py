@@ -105,6 +105,7 @@ class Faction:
     tokens: dict[str, int]
     pos: Pos
     expansion: str | None = None
+    colour: str | None = None  # '#rrggbb' for every picture of the faction
 
     @property
     def goos(self) -> list[UnitType]:
@@ -132,6 +133,8 @@ class Area:
     glyph: str | None
     starts: tuple[str, ...]
     symbols: tuple[str, ...]
+    position: tuple[float, float] | None = None  # where it is drawn (x east, y south), in the map's own units
+    shape: tuple[tuple[float, float], ...] | None = None  # an optional outline polygon, same units
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,7 @@ class Layout:
     adjacent: dict[str, tuple[str, ...]]
     incomplete: str | None
     recommended: bool
+    drawing: dict[str, Any] | None = None  # the map's {width, height, wrap}: the box positions are given in
 
 
 @dataclass(frozen=True)

@@ -40,12 +40,31 @@ def _message(err: ValidationError) -> str:
             return f"unknown key '{extra[0]}' in {where}{did_you_mean(extra[0], allowed)}"
     if err.validator == "required":
         return f"{where}: {err.message}"
+    choices = _choices(err)
+    if choices and isinstance(err.instance, str):
+        shown = ", ".join(choices) if len(choices) <= 30 else ", ".join(choices[:30]) + ", ..."
+        return f"{where}: unknown value '{err.instance}'{did_you_mean(err.instance, choices)}; one of: {shown}"
     if err.validator in ("oneOf", "anyOf") and err.context:
         inner = best_match(err.context)
         return f"{where}: {inner.message}"
-    if err.validator in ("enum", "const"):
-        return f"{where}: {err.message}"
     return f"{where}: {err.message}"
+
+
+def _choices(err: ValidationError) -> list[str]:
+    """The allowed words when `err` is an enum or const mismatch (also inside anyOf/oneOf); else []."""
+    if err.validator == "enum":
+        return [str(v) for v in err.validator_value]
+    if err.validator == "const":
+        return [str(err.validator_value)]
+    if err.validator in ("oneOf", "anyOf") and err.context:
+        # every branch must be a word list for the value at this same place (e.g. a window or 'state')
+        same = [e for e in err.context if e.relative_path == err.relative_path or not e.relative_path]
+        if same and all(e.validator in ("enum", "const") for e in same):
+            out: list[str] = []
+            for e in same:
+                out.extend(c for c in _choices(e) if c not in out)
+            return out
+    return []
 
 
 def check(doc: Document, report: Report) -> bool:

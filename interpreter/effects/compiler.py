@@ -10,23 +10,23 @@ and field access works only on game records (dicts), never on Python attributes.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Generator, Iterable
 
 from ..diagnostics import Pos, Report, did_you_mean
+from ..limits import MAX_COUNT, MAX_FOR_ITEMS
 from . import ast as A
+from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
+from .runtime import COMPARE, LimitError, RuleError, arith, bounded, get_field, number, ticker
+from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, static_type
+
+# re-exported: the engine and tests import these from here
+__all__ = ["MAX_FOR_ITEMS", "CompileEnv", "Compiler", "LimitError", "RuleError", "compatible", "static_type"]
 
 Ev = Callable[[Any], Any]
 Run = Callable[[Any], Generator[Any, Any, None]]
-
-MAX_FOR_ITEMS = 1000  # a for-loop runs over a finite collection; this bounds it anyway
-
-
-class RuleError(Exception):
-    """An effect failed while running (wrong type, missing value); names the content position."""
 
 
 @dataclass
@@ -40,7 +40,7 @@ class CompileEnv:
     logical: str = ""
     units: frozenset[str] = frozenset({"self"})  # names known to hold a unit (a unit's own 'self', loop variables)
     unbound: dict[str, str] = field(default_factory=dict)  # effect names never bound here -> why
-
+    event: EventType | None = None  # what `event` carries here (None: not known, fields unchecked)
 
     def error(self, node: A.Node, code: str, message: str) -> None:
         self.report.error(self.locate(node.line, node.col), code, message, self.logical)
@@ -49,64 +49,23 @@ class CompileEnv:
         extra, units = set(extra), set(units)
         return CompileEnv(self.report, self.locate, self.ids, self.variables | extra, self.logical,
                           frozenset((self.units - extra) | units),
-                          {k: v for k, v in self.unbound.items() if k not in extra})
+                          {k: v for k, v in self.unbound.items() if k not in extra},
+                          None if "event" in extra else self.event)
+
+    def narrow(self, cond: A.Expr | None) -> "CompileEnv":
+        """This environment where `cond` is known to be true (it may narrow what `event` carries)."""
+        if cond is None or self.event is None:
+            return self
+        values = tested_values(cond, self.event)
+        if values is None:
+            return self
+        return CompileEnv(self.report, self.locate, self.ids, self.variables, self.logical, self.units,
+                          self.unbound, self.event.narrowed(values))
 
     def where(self, node: A.Node) -> str:
         p = self.locate(node.line, node.col)
         return f"{p.path}:{p.line}:{p.col}"
 
-
-# ---- runtime helpers ---------------------------------------------------------------------
-def _field(obj: Any, name: str, where: str, ctx: Any) -> Any:
-    if isinstance(obj, dict):
-        if name in obj and not name.startswith("_"):
-            return obj[name]
-        getter = getattr(ctx, "record_field", None)
-        if getter is not None:
-            found, value = getter(obj, name)
-            if found:
-                return value
-        raise RuleError(f"{where}: no field '{name}' here")
-    raise RuleError(f"{where}: '.{name}' needs a record, got {type(obj).__name__}")
-
-
-def _num(v: Any, where: str) -> Any:
-    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-        raise RuleError(f"{where}: expected a number, got {v!r}")
-    return v
-
-
-_CMP: dict[str, Callable[[Any, Any], bool]] = {
-    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
-}
-
-
-def _arith(op: str, a: Any, b: Any, where: str) -> Any:
-    a, b = _num(a, where), _num(b, where)
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if b == 0:
-        raise RuleError(f"{where}: division by zero")
-    if op == "/":
-        r = Fraction(a) / Fraction(b)
-        return int(r) if r.denominator == 1 else r
-    return a % b
-
-
-class _Scope:
-    """Variables bound by let/for; a child scope per block."""
-
-    __slots__ = ("vars", "parent")
-
-    def __init__(self, parent: "_Scope | None" = None) -> None:
-        self.vars: dict[str, Any] = {}
-        self.parent = parent
 
 
 # ---- compiler ----------------------------------------------------------------------------
@@ -132,7 +91,7 @@ class Compiler:
             return lambda ctx: [f(ctx) for f in items]
         if isinstance(node, A.Comprehension):
             source = self.expr(node.source, env)
-            inner = env.child([node.name], _unit_items(node.name, node.source))
+            inner = env.child([node.name], unit_items(node.name, node.source))
             item = self.expr(node.item, inner)
             cond = self.expr(node.cond, inner) if node.cond is not None else None
             name = node.name
@@ -144,9 +103,11 @@ class Compiler:
                 if len(items) > MAX_FOR_ITEMS:
                     raise RuleError(f"{where}: a list of {len(items)} items exceeds {MAX_FOR_ITEMS}")
                 out = []
+                tick = ticker(ctx)
                 ctx.push_scope()
                 try:
                     for x in items:
+                        tick(where)
                         ctx.bind(name, x)
                         if cond is None or cond(ctx):
                             out.append(item(ctx))
@@ -157,7 +118,7 @@ class Compiler:
         if isinstance(node, A.Field):
             obj, name = self.expr(node.obj, env), node.name
             self._check_field(node, env)
-            return lambda ctx: _field(obj(ctx), name, where, ctx)
+            return lambda ctx: get_field(obj(ctx), name, where, ctx)
         if isinstance(node, A.Index):
             obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
 
@@ -171,7 +132,7 @@ class Compiler:
             inner = self.expr(node.operand, env)
             if node.op == "not":
                 return lambda ctx: not inner(ctx)
-            return lambda ctx: -_num(inner(ctx), where)
+            return lambda ctx: bounded(-number(inner(ctx), where), where)
         if isinstance(node, A.Binary):
             return self._binary(node, env, where)
         if isinstance(node, A.Call):
@@ -190,6 +151,10 @@ class Compiler:
     def _check_field(node: A.Field, env: CompileEnv) -> None:
         """`.name` must be a field some game record has; a unit's fields when the value is known to be a unit."""
         obj = node.obj
+        if isinstance(obj, A.Var) and obj.name == "event" and env.event is not None:
+            if node.name not in env.event.guaranteed():
+                env.error(node, "event-field", env.event.missing(node.name))
+            return
         is_unit = static_type(obj) == "unit" or (isinstance(obj, A.Var) and obj.name in env.units)
         known = UNIT_FIELDS if is_unit else RECORD_FIELDS
         if node.name not in known:
@@ -201,8 +166,16 @@ class Compiler:
             for side in (node.left, node.right):
                 t = static_type(side)
                 if not compatible("num", t):
-                    env.error(side, "type-error", f"'{node.op}' needs numbers, got {_TYPE_WORDS.get(t, t)}")
-        left, right, op = self.expr(node.left, env), self.expr(node.right, env), node.op
+                    env.error(side, "type-error", f"'{node.op}' needs numbers, got {TYPE_WORDS.get(t, t)}")
+        for lit in compared_literals(node, env.event):
+            assert env.event is not None
+            if lit.value not in env.event.variants:
+                env.error(lit, "unknown-reference",
+                          f"no {env.event.discriminant} is called '{lit.value}'"
+                          f"{did_you_mean(str(lit.value), env.event.variants)}; "
+                          f"one of: {', '.join(sorted(env.event.variants))}")
+        left, op = self.expr(node.left, env), node.op
+        right = self.expr(node.right, env.narrow(node.left) if op == "and" else env)
         if op == "and":
             return lambda ctx: bool(left(ctx)) and bool(right(ctx))
         if op == "or":
@@ -216,16 +189,16 @@ class Compiler:
                     raise RuleError(f"{where}: 'in' needs a list on its right")
                 return (left(ctx) in coll) != neg
             return contains
-        if op in _CMP:
-            cmp = _CMP[op]
+        if op in COMPARE:
+            cmp = COMPARE[op]
 
             def compare(ctx: Any) -> bool:
                 a, b = left(ctx), right(ctx)
                 if op not in ("==", "!="):
-                    _num(a, where), _num(b, where)
+                    number(a, where), number(b, where)
                 return cmp(a, b)
             return compare
-        return lambda ctx: _arith(op, left(ctx), right(ctx), where)
+        return lambda ctx: arith(op, left(ctx), right(ctx), where)
 
     def _check_call(self, node: A.Call, env: CompileEnv) -> Primitive | None:
         prim = REGISTRY.get(node.name)
@@ -289,7 +262,7 @@ class Compiler:
         self._check_ids(typ, a.value, env)
         got = static_type(a.value)
         if not compatible(typ, got):
-            env.error(a.value, "type-error", f"expected {_TYPE_WORDS.get(typ, typ)}, got {_TYPE_WORDS.get(got, got)}")
+            env.error(a.value, "type-error", f"expected {TYPE_WORDS.get(typ, typ)}, got {TYPE_WORDS.get(got, got)}")
         return self.expr(a.value, env)
 
     def _check_ids(self, typ: str, value: A.Expr, env: CompileEnv) -> None:
@@ -327,16 +300,34 @@ class Compiler:
         args = self._bind_args(node, prim, env)
         fn = prim.fn
         where = env.where(node)
+        limits = arg_limits(prim)
+        positional = [(p.name, a) for p, a in zip(prim.params, [a for a in node.args if a.name is None])]
+        for name, a in positional + [(a.name, a) for a in node.args if a.name is not None]:
+            if name in COUNT_PARAMS and isinstance(a.value, A.Lit) and isinstance(a.value.value, int) \
+                    and a.value.value > MAX_COUNT:
+                env.error(a.value, "limit", f"'{prim.name}' {name} {a.value.value} is beyond the limit of {MAX_COUNT}")
 
         def call(ctx: Any) -> Generator[Any, Any, Any]:
             try:
                 bound = args(ctx)
             except (TypeError, ValueError, KeyError) as exc:
                 raise RuleError(f"{where}: {prim.name}: {exc}") from None
+            for name, limit in limits:
+                v = bound.get(name)
+                if isinstance(v, (int, Fraction)) and not isinstance(v, bool) and abs(v) > limit:
+                    raise RuleError(f"{where}: {getattr(ctx, 'ability', '') or prim.name}: '{prim.name}' {name} {v} "
+                                    f"is beyond the limit of {limit}")
             ctx.where = where
-            result = fn(ctx, **bound)  # type: ignore[arg-type]
-            if hasattr(result, "send"):
-                result = yield from result
+            try:
+                result = fn(ctx, **bound)  # type: ignore[arg-type]
+                if hasattr(result, "send"):
+                    result = yield from result
+            except LimitError as exc:
+                if exc.located:
+                    raise
+                located = LimitError(f"{where}: {getattr(ctx, 'ability', '') or prim.name}: {exc}")
+                located.located = True
+                raise located from None
             return result
         return call
 
@@ -399,7 +390,7 @@ class Compiler:
                 yield from gen(ctx)
             return do, env
         if isinstance(node, A.If):
-            branches = [(self.expr(c, env), self.block(b, env)) for c, b in node.branches]
+            branches = [(self.expr(c, env), self.block(b, env.narrow(c))) for c, b in node.branches]
             orelse = self.block(node.orelse, env) if node.orelse is not None else None
 
             def if_(ctx: Any) -> Generator[Any, Any, None]:
@@ -412,7 +403,7 @@ class Compiler:
             return if_, env
         if isinstance(node, A.For):
             iterable = self.expr(node.iterable, env)
-            body = self.block(node.body, env.child([node.name], _unit_items(node.name, node.iterable)))
+            body = self.block(node.body, env.child([node.name], unit_items(node.name, node.iterable)))
             name, where = node.name, env.where(node)
 
             def for_(ctx: Any) -> Generator[Any, Any, None]:
@@ -421,7 +412,9 @@ class Compiler:
                     raise RuleError(f"{where}: 'for' needs a list, got {type(items).__name__}")
                 if len(items) > MAX_FOR_ITEMS:
                     raise RuleError(f"{where}: 'for' over {len(items)} items exceeds {MAX_FOR_ITEMS}")
+                tick = ticker(ctx)
                 for item in list(items):
+                    tick(where)
                     ctx.push_scope()
                     try:
                         ctx.bind(name, item)
@@ -434,8 +427,8 @@ class Compiler:
             labels = [o.label for o in node.options]
             if len(set(labels)) != len(labels):
                 env.error(node, "duplicate-option", "two options have the same label")
-            opts = [(o.label, self.expr(o.when, env) if o.when is not None else None, self.block(o.body, env))
-                    for o in node.options]
+            opts = [(o.label, self.expr(o.when, env) if o.when is not None else None,
+                     self.block(o.body, env.narrow(o.when))) for o in node.options]
             where = env.where(node)
 
             def choose(ctx: Any) -> Generator[Any, Any, None]:
@@ -450,66 +443,3 @@ class Compiler:
             return choose, env
         env.error(node, "bad-statement", "unsupported statement")  # pragma: no cover
         return self.stmt(A.Nothing(node.line, node.col), env)[0], env
-
-
-_LISTS = {"list", "units", "areas", "players", "kinds", "abilities"}
-_NUMS = {"int", "num"}
-_TYPE_WORDS = {"int": "a whole number", "num": "a number", "str": "text", "bool": "true or false",
-               "list": "a list", "units": "a list of units", "areas": "a list of areas", "players": "a list of players",
-               "unit": "a unit", "player": "a player", "none": "none"}
-
-
-def static_type(node: A.Expr) -> str:
-    """What an expression is known to produce before the game runs ('any' when unknown)."""
-    if isinstance(node, A.Lit):
-        v = node.value
-        if v is None:
-            return "none"
-        if isinstance(v, bool):
-            return "bool"
-        if isinstance(v, int):
-            return "int"
-        return "str"
-    if isinstance(node, (A.ListLit, A.Comprehension)):
-        return "list"
-    if isinstance(node, A.Unary):
-        return "bool" if node.op == "not" else "num"
-    if isinstance(node, A.Binary):
-        if node.op in ("and", "or", "in", "not in", "==", "!=", "<", "<=", ">", ">="):
-            return "bool"
-        return "num"
-    if isinstance(node, A.Call):
-        prim = REGISTRY.get(node.name)
-        return prim.returns if prim is not None else "any"
-    return "any"
-
-
-def _unit_items(name: str, source: A.Expr) -> list[str]:
-    """A loop over a list of units binds its variable to a unit: [name] when so, else []."""
-    return [name] if static_type(source) == "units" else []
-
-
-def compatible(want: str, got: str) -> bool:
-    """Whether a value of static type `got` may be passed where `want` is declared."""
-    if want == "any" or got in ("any", "none") or want == got:
-        return True
-    if want in _NUMS:
-        return got in _NUMS
-    if want == "kinds":
-        return got == "str" or got in _LISTS
-    if want in _LISTS:
-        return got in _LISTS
-    if want == "bool":
-        return got == "bool"
-    if want == "str" or want in ID_TYPES:
-        return got == "str" or (want in ("kind", "class", "area", "result") and got in _LISTS)
-    if want == "player":
-        return got in ("player", "str")
-    if want in ("unit", "record"):
-        return got not in _NUMS | {"bool", "str"} | _LISTS
-    return True
-
-
-def ceil_div(value: Any) -> int:
-    """Round a number up to a whole number."""
-    return math.ceil(value)

@@ -1,6 +1,6 @@
-"""Print the table of every effect-language primitive (for docs/effect-language.md).
+"""Print the generated tables of docs/effect-language.md: primitives, windows and their events, actions.
 
-    python -m interpreter.effects.docs
+    python -m interpreter.effects.docs            # every table, in the order the document has them
 """
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from .registry import REGISTRY
 
 
 def table() -> str:
+    """Every effect-language primitive."""
     from ..engine import library  # noqa: F401  registers the primitives
 
     rows = ["| primitive | sort | parameters (`?` optional) | returns | what it does |", "|---|---|---|---|---|"]
@@ -19,5 +20,32 @@ def table() -> str:
     return "\n".join(rows)
 
 
+def windows_table() -> str:
+    """Every window, when it opens and the fields its event carries (engine/windows.py)."""
+    from ..engine.windows import WINDOW_EVENTS
+
+    rows = ["| window | when | `event` fields |", "|---|---|---|"]
+    for name, (when, fields) in WINDOW_EVENTS.items():
+        shown = "no event" if fields is None else ", ".join(f"`{f}`" for f in fields) or "— (an empty event)"
+        rows.append(f"| `{name}` | {when} | {shown} |")
+    return "\n".join(rows)
+
+
+def actions_table() -> str:
+    """Every action name `event.action` (after-action) and `subject.action` (action-cost) can hold."""
+    from ..engine.windows import ACTION_EVENTS, COST_ACTIONS, WINDOW_EVENTS
+
+    base = ", ".join(f"`{f}`" for f in WINDOW_EVENTS["after-action"][1] or ())
+    rows = ["| action | what it is | `after-action` event fields | `subject.action` of `action-cost` |",
+            "|---|---|---|---|"]
+    for name, (what, extra) in ACTION_EVENTS.items():
+        fields = base + "".join(f", `{f}`" for f in extra)
+        cost = "yes" if name in COST_ACTIONS else "—"
+        rows.append(f"| `{name}` | {what} | {fields} | {cost} |")
+    rows.append("| *an ability's id* | an `action` or `unlimited-action` ability | — | yes (`subject.action` "
+                "is the ability's id) |")
+    return "\n".join(rows)
+
+
 if __name__ == "__main__":
-    print(table())
+    print(table(), windows_table(), actions_table(), sep="\n\n")

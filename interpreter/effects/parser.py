@@ -7,9 +7,8 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from .. import paths
+from ..limits import MAX_INT_DIGITS, MAX_NESTING, MAX_NUMBER, MAX_TEXT
 from . import ast as A
-
-MAX_TEXT = 20_000  # characters in one effect; content is untrusted
 
 
 class EffectSyntaxError(Exception):
@@ -193,6 +192,25 @@ def _describe(term: str) -> str:
     return f"'{term.lower()}'" if term.isupper() else term
 
 
+def _check_size(tree: Tree) -> None:  # type: ignore[type-arg]
+    """Refuse a tree nested deeper than MAX_NESTING, or an integer beyond MAX_NUMBER; iterative, so
+    no text can exhaust the stack here (lark's LALR parser itself keeps its stack in a list)."""
+    todo: list[tuple[object, int, tuple[int, int]]] = [(tree, 1, (1, 1))]
+    while todo:
+        node, depth, where = todo.pop()
+        if isinstance(node, Tree):
+            here = _pos(node.meta) if not node.meta.empty else where
+            if depth > MAX_NESTING:
+                raise EffectSyntaxError(f"effect nested too deeply: more than {MAX_NESTING} levels of brackets, "
+                                        "blocks and operators", *here)
+            todo.extend((child, depth + 1, here) for child in node.children)
+        elif isinstance(node, Token) and node.type == "INT":
+            digits = str(node).lstrip("0")
+            if len(digits) > MAX_INT_DIGITS or int(digits or "0") > MAX_NUMBER:
+                shown = str(node) if len(str(node)) <= 12 else f"a {len(str(node))}-digit number"
+                raise EffectSyntaxError(f"{shown} is larger than the limit for numbers ({MAX_NUMBER})", *_pos(node))
+
+
 def parse(text: str, start: str = "program") -> A.Program | A.Expr:
     """Parse a program (or, with start='expr', an expression). Raises EffectSyntaxError."""
     if len(text) > MAX_TEXT:
@@ -208,6 +226,7 @@ def parse(text: str, start: str = "program") -> A.Program | A.Expr:
         raise EffectSyntaxError(_friendly(text, exc), line, col) from None
     except RecursionError:
         raise EffectSyntaxError("effect nested too deeply", 1, 1) from None
+    _check_size(tree)   # before the (recursive) transformer and compiler see the tree
     result = _ToAst().transform(tree)
     if isinstance(result, Tree):  # pragma: no cover - grammar guarantees a node
         raise EffectSyntaxError("could not build the syntax tree", 1, 1)

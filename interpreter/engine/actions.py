@@ -336,18 +336,21 @@ class ActionsMixin(GameCore):
         charged: set[str] = set()
         while True:
             opts = []
+            costs: dict[str, int] = {}
             for u in sorted(self.s.on_map(p), key=lambda x: x["id"]):
                 if u["id"] in moved:
                     continue
                 for dst in self.reachable(p, u):
                     extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
                     if spent + 1 + extra <= spent + self.s.power[p]:
-                        opts.append(f"{u['kind']} {u['loc']}->{dst}#{u['id']}")
+                        label = f"{u['kind']} {u['loc']}->{dst}#{u['id']}"
+                        opts.append(label)
+                        costs[label] = 1 + extra
             if moved:
                 opts.append("done")
             if not opts:
                 break
-            ans = yield from self.ask(p, "move", opts, "move a unit (1 Power each)")
+            ans = yield from self.ask(p, "move", opts, "move a unit (1 Power each)", costs=costs)
             if ans == "done":
                 break
             uid = int(ans.rsplit("#", 1)[1])

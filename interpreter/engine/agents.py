@@ -1,8 +1,8 @@
-"""Agents answer decisions. All share one method, choose(player, options, decision)."""
+"""Bots answer decisions. Every agent (these, a test script, the terminal seat for a person) shares
+one method, choose(player, options, decision)."""
 from __future__ import annotations
 
-import sys
-from typing import Callable, TextIO
+from typing import Callable
 
 from .decisions import Decision, match_option
 from .rng import Rng
@@ -144,45 +144,24 @@ class ScriptExhausted(Exception):
         self.decision = d
 
 
-class HumanAgent:
-    """Asks at the terminal: the options are numbered; type a number or an option's text."""
-
-    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None) -> None:
-        self.inp = inp or sys.stdin
-        self.out = out or sys.stdout
-
-    def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
-        while True:
-            print(f"\n[{player}] {context.prompt}", file=self.out)
-            for i, o in enumerate(options, 1):
-                print(f"  {i:>3}. {o}", file=self.out)
-            print("> ", end="", file=self.out, flush=True)
-            line = self.inp.readline()
-            if not line:
-                raise EOFError("no more input")
-            line = line.strip()
-            if line.isdigit() and 1 <= int(line) <= len(options):
-                return options[int(line) - 1]
-            m = match_option(options, line)
-            if m is not None:
-                return m
-            print(f"'{line}' is not one of the options", file=self.out)
-
-
 AGENTS: dict[str, Callable[[int], object]] = {
     "random": lambda seed: RandomAgent(seed),
     "heuristic": lambda seed: HeuristicAgent(seed),
-    "human": lambda seed: HumanAgent(),
 }
+HUMAN = "human"   # a person at a terminal: `necro play` seats one (tools/human_seat.py), not make_agent
 
 
 def make_agent(name: str, seed: int) -> object:
-    """The agent an agent name asks for: a name in AGENTS, or the search bot (`mcts[:budget...]`)."""
+    """A bot by name: a name in AGENTS, or the search bot (`mcts[:budget...]`). `human` is a known
+    name but no bot: the front end that talks to the person (the terminal seat in
+    tools/human_seat.py) answers through the same `choose` method."""
+    if name == HUMAN:
+        raise ValueError("the human seat is made by the front end (necro play); make_agent builds bots")
     if name.split(":", 1)[0] == "mcts":
         from ..search import make_search_agent  # the search bot builds on this module
         return make_search_agent(name, seed)
     if name not in AGENTS:
-        raise ValueError(f"unknown agent '{name}'; one of: {', '.join(AGENTS)}, mcts[:budget][:policy]")
+        raise ValueError(f"unknown agent '{name}'; one of: {', '.join([*AGENTS, HUMAN])}, mcts[:budget][:policy]")
     return AGENTS[name](seed)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Generator
 
 from ..effects.compiler import RuleError
+from ..limits import MAX_STEPS
 
 if TYPE_CHECKING:
     from .core import GameCore
@@ -74,6 +75,14 @@ class EffectCtx:
                 raise RuleError(f"{where}: 'area' is not bound here")
             return self.area
         raise RuleError(f"{where}: unknown name '{name}'")
+
+    def tick(self, where: str) -> None:
+        """Spend one evaluation step (a loop or comprehension iteration) of the game's budget."""
+        g = self.game
+        g.steps += 1
+        if g.steps > MAX_STEPS:
+            raise RuleError(f"{where}: {self.ability or 'an effect'}: more than {MAX_STEPS} evaluation steps before "
+                            "the next decision (loop and comprehension iterations, nested ones counted together)")
 
     def bind(self, name: str, value: Any) -> None:
         self.scopes[-1][name] = value

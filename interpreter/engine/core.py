@@ -6,7 +6,8 @@ from fractions import Fraction
 from typing import Any, Callable, Generator, Iterable
 
 from ..content.model import Ability, ContentModel, Faction, Layout, Requirement, Ruleset, UnitType
-from ..effects.compiler import RuleError
+from ..effects.compiler import LimitError, RuleError
+from ..limits import MAX_DICE, MAX_NUMBER, MAX_WINDOW_DEPTH
 from . import neutral
 from .context import EffectCtx
 from .decisions import Decision
@@ -14,7 +15,6 @@ from .rng import Rng
 from .state import POOL, State
 
 Gen = Generator[Decision, str, Any]
-MAX_WINDOW_DEPTH = 24
 # ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
 BATTLE_MODIFIERS = {"combat", "result-capacity", "resolve-results", "retreat-chooser", "assign-chooser"}
 BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assigned", "pains-assigned",
@@ -52,6 +52,7 @@ class GameCore:
         self._chain: list[str] = []   # the abilities running now, outermost first
         self._forced_dice: list[int] | None = None
         self._event_hook: Callable[[dict[str, Any]], None] | None = None
+        self.steps = 0                # evaluation steps spent since the last decision (limits.MAX_STEPS)
 
     def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
         """Call `hook(event)` after every logged event (checking mode); None switches it off."""
@@ -122,12 +123,15 @@ class GameCore:
             raise RuleError(f"internal: empty decision for {player}: {prompt}")
         if len(opts) == 1:
             return opts[0]
+        self.steps = 0
         answer = yield Decision(player, kind, opts, prompt, context)
         return answer
 
     # ---- dice and randomness -------------------------------------------------------------------
     def roll(self, n: int, who: str, why: str) -> list[int]:
         n = max(0, int(n))
+        if n > MAX_DICE:
+            raise LimitError(f"{who} would roll {n} dice ({why}); the limit is {MAX_DICE} dice in one roll")
         out = []
         for _ in range(n):
             if self._forced_dice is not None:
@@ -153,6 +157,8 @@ class GameCore:
         if n == 0:
             return
         before = self.s.power[p]
+        if before + n > MAX_NUMBER:
+            raise LimitError(f"{p}'s Power would be {before + n} ({why}), beyond the limit for numbers ({MAX_NUMBER})")
         self.s.power[p] = max(0, before + n)
         self.emit("power", player=p, change=self.s.power[p] - before, total=self.s.power[p], why=why)
 
@@ -160,6 +166,8 @@ class GameCore:
         n = int(n)
         if n <= 0:
             return
+        if self.s.doom[p] + n > MAX_NUMBER:
+            raise LimitError(f"{p}'s Doom would be {self.s.doom[p] + n} ({why}), beyond the limit for numbers ({MAX_NUMBER})")
         self.s.doom[p] += n
         self.emit("doom", player=p, change=n, total=self.s.doom[p], why=why)
 
@@ -454,7 +462,9 @@ class GameCore:
                     continue
                 if any(r.id in e[1] for e in (self.s.battle or {}).get("earned", []) if e[0] == p):
                     continue
-                if r.condition(self.ctx(p, event=event)):
+                ctx = self.ctx(p, event=event)
+                ctx.ability = f"requirement {r.id}"
+                if r.condition(ctx):
                     if self.s.battle is not None:
                         self.s.battle.setdefault("earned", []).append([p, r.id])
                     else:

@@ -123,6 +123,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             first, answer = False, None
             if item is CHECKPOINT:
                 self._checkpoint()
+                self.steps = 0   # a restored game starts counting here too: the budget replays exactly
                 first = True
                 continue
             if isinstance(item, Decision):
@@ -212,6 +213,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             raise IllegalAction(code, msg)
         before = list(self._turn)
         self._turn.append(opt)
+        self.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
             self._advance(opt)
         except (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError) as exc:
@@ -294,6 +296,10 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         hook = getattr(self, "_event_hook", None)
         for c in self.choices[:len(self.choices) - n]:
             g.apply(c)
+        # close the old rule generator while its attributes exist (its `finally` blocks use them)
+        old = self.__dict__.get("_gen")
+        if old is not None:
+            old.close()
         self.__dict__.clear()
         self.__dict__.update(g.__dict__)
         if hook is not None:

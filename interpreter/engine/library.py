@@ -721,14 +721,17 @@ def _choose_unit(ctx: Any, player: str, units: list[Any], prompt: str = "choose 
 
 
 @choice("choose_units", returns="units", player="player", units="units", most=("int", None),
-        prompt=("str", "choose units"))
-def _choose_units(ctx: Any, player: str, units: list[Any], most: Any = None, prompt: str = "choose units") -> Any:
-    """The player picks any number of the units (up to `most`), one at a time, then 'done'."""
+        least=("int", None), prompt=("str", "choose units"))
+def _choose_units(ctx: Any, player: str, units: list[Any], most: Any = None, prompt: str = "choose units",
+                  least: Any = None) -> Any:
+    """The player picks at least `least` (as many as there are) and up to `most` of the units, one at a time."""
     left = list(units)
     picked: list[Any] = []
-    limit = len(left) if most is None else min(len(left), int(most))
+    limit = len(left) if most is None else min(len(left), ctx.game.integer(most, "most"))
+    need = 0 if least is None else min(limit, ctx.game.integer(least, "least"))
     while left and len(picked) < limit:
-        ans = yield from ctx.game.ask(_player(ctx, player), "unit", [ctx.game.unit_label(u) for u in left] + ["done"],
+        done = ["done"] if len(picked) >= need else []
+        ans = yield from ctx.game.ask(_player(ctx, player), "unit", [ctx.game.unit_label(u) for u in left] + done,
                                       f"{ctx.ability}: {prompt}")
         if ans == "done":
             break

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from typing import Any
 
 from ..effects.compiler import RuleError
+from ..limits import MAX_ACTIONS_PER_PHASE
 from .core import Gen, GameCore
 from .state import POOL
 
@@ -82,6 +82,11 @@ class PhasesMixin(GameCore):
             s.step = {"phase": "action", "player": self.next_player(p)}
             return
         yield from self.take_turn(p)
+        if s.memory.get("actions", 0) > MAX_ACTIONS_PER_PHASE:
+            self.emit("game-end-trigger", reason="stalled", during="action")
+            yield from self.finish(f"no progress: more than {MAX_ACTIONS_PER_PHASE} actions in one Action Phase "
+                                   "(engine safeguard)")
+            return
         if self.doom_reached():
             self.emit("game-end-trigger", reason="doom", during="action")
             yield from self.finish("a player reached the Doom goal")
@@ -161,6 +166,7 @@ class PhasesMixin(GameCore):
                 either_done = True
             event = yield from self.perform(p, ans, choices[ans])
             granted = s.memory.pop("extra_action", None)
+            s.memory["actions"] = s.memory.get("actions", 0) + 1   # limits.MAX_ACTIONS_PER_PHASE
             if is_main:
                 if second is None and granted is not None:   # the first action grants a second one
                     second = list(granted) + [_action_key(ans)]
@@ -171,11 +177,13 @@ class PhasesMixin(GameCore):
             yield from self.check_requirements("state")
             if ans == "pass" or ((main_done or either_done) and s.power[p] <= 0 and not unlimited()):
                 return
+            if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
+                return   # the Action Phase is stalled: action_step ends the game
 
     def position_key(self) -> str:
         """The position without its event counter: equal keys mean nothing on the board changed."""
         d = {f: v for f, v in vars(self.s).items() if f not in ("seq", "memory")}
-        d["memory"] = {k: v for k, v in self.s.memory.items() if k != "action_no"}
+        d["memory"] = {k: v for k, v in self.s.memory.items() if k not in ("action_no", "actions")}
         return hashlib.sha1(json.dumps(d).encode()).hexdigest()
 
     def offer_reveals(self) -> Gen:
@@ -215,7 +223,7 @@ class PhasesMixin(GameCore):
             self.gain_power(p, income, "gather power")
         yield from self.window("gather-power", {}, s.order_from(s.first))
         top = max(s.power.values())
-        floor = math.ceil(top / 2)
+        floor = -(-top // 2)   # half the top Power, rounded up (whole numbers: no float overflow)
         for p in s.players:
             if s.power[p] < floor:
                 self.gain_power(p, floor - s.power[p], "minimum power")
@@ -296,7 +304,9 @@ class PhasesMixin(GameCore):
                     labels.append("ritual")
                 if not labels:
                     break
-                ans = yield from self.ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?")
+                costs = {"ritual": self.ritual_cost(p)} if "ritual" in labels else {}
+                ans = yield from self.ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?",
+                                          costs=costs)
                 if ans == "done":
                     break
                 if ans == "ritual":

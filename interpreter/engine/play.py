@@ -3,17 +3,19 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..limits import MAX_DECISIONS
 from .agents import ScriptExhausted
-from .game import Game
+from .game import Game, GameError
 from .invariants import Checker
-
-MAX_DECISIONS = 200_000
 
 
 def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], None] | None = None,
              max_decisions: int = MAX_DECISIONS, check: bool | Checker = False) -> Game:
     """Ask each decision's player's agent until the game ends (bounded); `check` verifies the
-    invariants after every logged event and every decision (pass a Checker to read its counts)."""
+    invariants after every logged event and every decision (pass a Checker to read its counts).
+
+    An agent that observes the game may take answers back (Game.undo) before it answers; its
+    answer is then for the decision pending when it returns, which is applied like any other."""
     checker = check if isinstance(check, Checker) else Checker(game) if check else None
     for a in agents.values():
         if hasattr(a, "observe"):
@@ -30,7 +32,8 @@ def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], N
         if on_decision is not None:
             on_decision(game)
         if n > max_decisions:
-            raise RuntimeError(f"game did not finish within {max_decisions} decisions")
+            # a last net: the engine ends a stalled Action Phase itself (limits.MAX_ACTIONS_PER_PHASE)
+            raise GameError(f"game did not finish within {max_decisions} decisions (limit)")
     if checker is not None and checker is not check:
         checker.detach()
     return game

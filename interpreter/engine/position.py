@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content.model import ContentModel
+from ..diagnostics import did_you_mean
 from .neutral import add_card
 from .state import GENERAL, POOL, State
 
@@ -13,6 +14,78 @@ DEFAULT_ELDER_SIGNS = {"1": 18, "2": 12, "3": 6}  # a ruleset's Elder Sign mix w
 
 class PositionError(Exception):
     pass
+
+
+POSITION_KEYS = ("neutral-cards", "neutral-taken", "units", "gates", "power", "doom", "spellbooks", "requirements",
+                 "elder-signs", "markers", "loyalty-spellbooks", "awakened", "home", "first", "player", "direction",
+                 "round", "ritual", "surcharge", "tokens", "phase")
+PHASES = ("action", "gather-power", "first-player", "doom", "setup")
+TOKEN_KEYS = ("id", "loc", "owner")
+
+
+def _known(what: str, value: Any, known: Any, label: str) -> None:
+    """Refuse an id the game does not know, with a did-you-mean (a typo must not be ignored)."""
+    if not isinstance(value, str) or value not in known:
+        raise PositionError(f"{what}: unknown {label} {value!r}{did_you_mean(str(value), known)}")
+
+
+def check_position(model: ContentModel, layout: str, factions: list[str], pos: dict[str, Any],
+                   independents: list[str] | tuple[str, ...] = ()) -> None:
+    """Every id a position names must exist in this game: factions playing, areas of the map, each
+    faction's own units, spellbooks and requirements, token types. Raises PositionError."""
+    if not isinstance(pos, dict):
+        raise PositionError("position: a mapping is expected")
+    for key in pos:
+        _known("position", key, POSITION_KEYS, "key")
+    areas = model.layouts[layout].areas
+    cards = [model.loyalty_cards[c] for c in independents if c in model.loyalty_cards]
+    kinds = {f: set(model.factions[f].units) | {k for c in cards for k in c.units} |
+             {n.kind for n in model.neutral_cards.values()} for f in factions}
+    books = {f: set(model.factions[f].spellbooks) | set(model.neutral_spellbooks) for f in factions}
+    reqs = {f: {r.id for r in model.factions[f].requirements} for f in factions}
+    tokens = set(model.tokens) | {t for f in model.factions.values() for t in f.tokens}
+    for key in ("power", "doom", "spellbooks", "requirements", "elder-signs", "awakened", "home", "units",
+                "neutral-taken"):
+        for f in pos.get(key) or {}:
+            _known(key, f, factions, "faction (not playing)")
+    for f, names in (pos.get("spellbooks") or {}).items():
+        for b in names:
+            _known(f"spellbooks of {f}", b, books[f], "spellbook")
+    for f, names in (pos.get("requirements") or {}).items():
+        for r in names:
+            _known(f"requirements of {f}", r, reqs[f], "requirement")
+    for f, names in (pos.get("awakened") or {}).items():
+        for k in names:
+            _known(f"awakened of {f}", k, kinds[f], "unit kind")
+    for f, where in (pos.get("units") or {}).items():
+        for names in (where or {}).values():
+            for k in names:
+                _known(f"units of {f}", k, kinds[f], "unit kind")
+    for f, area in (pos.get("home") or {}).items():
+        _known(f"home of {f}", area, areas, "area")
+    for area, who in (pos.get("gates") or {}).items():
+        if not str(area).startswith("held:"):   # a gate held off the map (e.g. by an ability) is allowed
+            _known("gates", area, areas, "area")
+        if who not in (None, "abandoned", "locked"):
+            _known(f"gates: {area}", who, factions, "faction (not playing)")
+    for key in ("first", "player"):
+        if key in pos:
+            _known(key, pos[key], factions, "faction (not playing)")
+    if "phase" in pos:
+        _known("phase", pos["phase"], PHASES, "phase")
+    for i, t in enumerate(pos.get("tokens") or []):
+        if not isinstance(t, dict):
+            raise PositionError(f"tokens[{i}]: a mapping {{id, loc, owner?}} is expected, got {t!r}")
+        for k in t:
+            _known(f"tokens[{i}]", k, TOKEN_KEYS, "key")
+        _known(f"tokens[{i}]", t.get("id"), tokens, "token")
+        _known(f"tokens[{i}]", t.get("loc"), areas, "area")
+        if t.get("owner") is not None:
+            _known(f"tokens[{i}]", t["owner"], factions, "owner (not playing)")
+    for f, signs in (pos.get("elder-signs") or {}).items():
+        for x in signs:
+            if x not in (1, 2, 3):
+                raise PositionError(f"elder-signs of {f}: {x!r} is not an elder sign value (1, 2 or 3)")
 
 
 def empty_state(model: ContentModel, ruleset: str, layout: str, factions: list[str], seed: int,
@@ -46,6 +119,7 @@ def build_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
                 pos: dict[str, Any], independents: list[str] | tuple[str, ...] = ()) -> State:
     """A State with units, gates, Power, Doom... as `pos` says; unlisted units stay in the pool.
     A player's units may name an Independent Great Old One of the game: it is taken under control."""
+    check_position(model, layout, factions, pos, independents)
     s = empty_state(model, ruleset, layout, factions, seed, independents)
     areas = model.layouts[layout].areas
     for card, holder in (pos.get("neutral-cards") or {}).items():   # neutral loyalty cards: their units join the pool

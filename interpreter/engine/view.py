@@ -37,4 +37,6 @@ def _pending(game: Any, player: str | None) -> dict[str, Any] | None:
     out: dict[str, Any] = {"player": d.player, "kind": d.kind, "prompt": d.prompt}
     if d.player == player or not d.context.get("secret"):
         out["options"] = list(d.options)
+        if isinstance(d.context.get("costs"), dict):
+            out["costs"] = dict(d.context["costs"])
     return out

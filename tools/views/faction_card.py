@@ -17,25 +17,42 @@ from rich.table import Table
 from rich.text import Text
 
 from interpreter.content.model import ContentModel, Faction
+from interpreter.paths import content_dir
 
 TIMING = {"action": "Action", "unlimited-action": "Unlimited action", "static": "Ongoing"}
 
 
-def timing(ability: dict[str, Any]) -> str:
+def timing(ability: dict[str, Any], source: bool = False) -> str:
     """A readable timing label for an ability document: its window, its cost, how often."""
     label = TIMING.get(ability.get("window", ""), ability.get("window", "?"))
     cost = ability.get("cost")
     if cost not in (None, 0) or (cost is not None and ability.get("window") in ("action", "unlimited-action")):
-        label += f" ({_value(cost)} Power)"
+        label += f" ({_value(cost, source)} Power)"
     if ability.get("once"):
         label += f", once per {ability['once']}"
     return label
 
 
-def _value(v: Any) -> str:
+VARIES = "varies"
+
+
+def _value(v: Any, source: bool = False) -> str:
+    """A cost or combat as a reader wants it: a number; a formula is 'varies' (its words are in
+    the unit's notes), the formula itself only with --source."""
     if isinstance(v, dict):
         return f"? ({v.get('unknown', 'unknown')})"
-    return str(v).strip()
+    text = str(v).strip()
+    if text.lstrip("-").isdigit() or source:
+        return text
+    return VARIES
+
+
+def _effect_note(doc: dict[str, Any], source: bool) -> str:
+    """With --source: the effect-language text of an ability or requirement, for modders."""
+    if not source:
+        return ""
+    parts = [f"{k}: {' '.join(str(doc[k]).split())}" for k in ("condition", "effect") if doc.get(k)]
+    return ("\n    " + "\n    ".join(parts)) if parts else ""
 
 
 def raw_document(faction: Faction) -> dict[str, Any]:
@@ -73,7 +90,14 @@ def _setup(model: ContentModel, f: Faction) -> Text:
     return t
 
 
-def _shown_path(path: str) -> str:
+def shown_path(path: str) -> str:
+    """Built-in files by their place in the content tree (never the install path); a modder's
+    file relative to here when it is below, else as given."""
+    builtin = content_dir().resolve()
+    try:
+        return "built-in " + str(Path(path).resolve().relative_to(builtin))
+    except ValueError:
+        pass
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
 
@@ -100,40 +124,49 @@ def _section(title: str, items: list[tuple[str, str, str]]) -> Text:
     return t
 
 
-def _units(doc: dict[str, Any]) -> list[Any]:
+def _units(doc: dict[str, Any], source: bool) -> list[Any]:
     t = _table("Units", "unit", "class", "count", "cost", "combat")
     for u in doc.get("units", []):
-        t.add_row(u["name"], u.get("class", ""), str(u.get("count", 1)), _value(u.get("cost")), _value(u.get("combat")))
+        t.add_row(u["name"], u.get("class", ""), str(u.get("count", 1)), _value(u.get("cost"), source), _value(u.get("combat"), source))
     notes = [(u["name"], "", u["text"]) for u in doc.get("units", []) if u.get("text")]
-    return [t, _section("Unit notes", notes)] if notes else [t]
+    return [t, *_varies_note(t), _section("Unit notes", notes)] if notes else [t, *_varies_note(t)]
 
 
-def _goos(doc: dict[str, Any]) -> list[Any]:
+def _varies_note(table: Table) -> list[Text]:
+    cells = [c for col in table.columns for c in col._cells]  # noqa: SLF001 - rich keeps cells there
+    if VARIES not in cells:
+        return []
+    return [Text(f"{VARIES}: worked out in play (see the notes); `--source` shows the formula", style="dim")]
+
+
+def _goos(doc: dict[str, Any], source: bool) -> list[Any]:
     goos = doc.get("great-old-ones", [])
     if not goos:
         return []
     t = _table("Great Old Ones", "Great Old One", "cost", "combat")
     for g in goos:
-        t.add_row(g["name"], _value(g.get("cost")), _value(g.get("combat")))
-    return [t, _section("Awakening", [(g["name"], "", g.get("awaken", {}).get("text", "")) for g in goos])]
+        t.add_row(g["name"], _value(g.get("cost"), source), _value(g.get("combat"), source))
+    notes = [(g["name"], "", g["text"]) for g in goos if g.get("text")]
+    return [t, *_varies_note(t), *([_section("Great Old One notes", notes)] if notes else []),
+            _section("Awakening", [(g["name"], "", g.get("awaken", {}).get("text", "")) for g in goos])]
 
 
-def _abilities(doc: dict[str, Any]) -> Text:
-    items = [(a["name"], timing(a), a.get("text", "")) for a in doc.get("abilities", [])]
+def _abilities(doc: dict[str, Any], source: bool) -> Text:
+    items = [(a["name"], timing(a, source), a.get("text", "") + _effect_note(a, source)) for a in doc.get("abilities", [])]
     for u in doc.get("units", []) + doc.get("great-old-ones", []):
-        items += [(f"{a['name']} [{u['name']}]", timing(a), a.get("text", "")) for a in u.get("abilities", [])]
+        items += [(f"{a['name']} [{u['name']}]", timing(a, source), a.get("text", "") + _effect_note(a, source)) for a in u.get("abilities", [])]
     return _section("Abilities", items)
 
 
-def _spellbooks(doc: dict[str, Any]) -> Text:
+def _spellbooks(doc: dict[str, Any], source: bool) -> Text:
     items = []
     for s in doc.get("spellbooks", []):
-        when = sorted({timing(a) for a in s.get("abilities", [])})
-        items.append((s["name"], "; ".join(when), s.get("text", "")))
+        when = sorted({timing(a, source) for a in s.get("abilities", [])})
+        items.append((s["name"], "; ".join(when), s.get("text", "") + "".join(_effect_note(a, source) for a in s.get("abilities", []))))
     return _section("Spellbooks", items)
 
 
-def _requirements(doc: dict[str, Any]) -> Text:
+def _requirements(doc: dict[str, Any], source: bool) -> Text:
     items = []
     for i, r in enumerate(doc.get("requirements", []), 1):
         act = r.get("action")
@@ -141,24 +174,26 @@ def _requirements(doc: dict[str, Any]) -> Text:
         if "condition" in r:
             how.append(f"at {r['when']}" if r.get("when", "state") != "state" else "whenever it holds")
         if act is not None:
-            how.append(f"{'unlimited ' if act.get('unlimited') else ''}action, {_value(act.get('cost', 0))} Power")
+            how.append(f"{'unlimited ' if act.get('unlimited') else ''}action, {_value(act.get('cost', 0), source)} Power")
         if r.get("together"):
             how.append(f"together with {', '.join(r['together'])}")
-        items.append((f"{i}.", " or ".join(how), r.get("text", "")))
+        items.append((f"{i}.", " or ".join(how), r.get("text", "") + _effect_note(r, source)))
     return _section("Spellbook requirements", items)
 
 
-def faction_card(model: ContentModel, faction_id: str) -> Panel:
-    """The whole card as one rich renderable."""
+def faction_card(model: ContentModel, faction_id: str, source: bool = False) -> Panel:
+    """The whole card as one rich renderable; `source` adds the effect-language text (formulas,
+    conditions, effects) that modders write, which a reader otherwise gets in words."""
     f = model.factions[faction_id]
     doc = raw_document(f)
     head = Text()
     if doc.get("description"):
         head.append(doc["description"] + "\n", style="italic")
     head.append_text(_setup(model, f))
-    parts: list[Any] = [head, *_units(doc), *_goos(doc), _abilities(doc), _spellbooks(doc), _requirements(doc)]
+    parts: list[Any] = [head, *_units(doc, source), *_goos(doc, source), _abilities(doc, source),
+                        _spellbooks(doc, source), _requirements(doc, source)]
     status = doc.get("status", "")
-    subtitle = _shown_path(f.pos.path) + (f" · {status}" if status else "") + (f" · expansion {f.expansion}" if f.expansion else "")
+    subtitle = shown_path(f.pos.path) + (f" · {status}" if status else "") + (f" · expansion {f.expansion}" if f.expansion else "")
     return Panel(Group(*parts), title=f"[bold]{f.name}[/] ({f.id})", subtitle=subtitle, subtitle_align="right")
 
 
@@ -168,11 +203,17 @@ def faction_list(model: ContentModel) -> Table:
     for fid in sorted(model.factions):
         f = model.factions[fid]
         units = ", ".join(u.name for u in f.units.values() if u.cls != "great-old-one")
-        t.add_row(fid, f.name, f"expansion {f.expansion}" if f.expansion else _shown_path(f.pos.path),
+        t.add_row(fid, f.name, f"expansion {f.expansion}" if f.expansion else origin(f.pos.path),
                   str(len(f.spellbooks)), ", ".join(g.name for g in f.goos), units)
     return t
 
 
-def print_faction(model: ContentModel, faction_id: str | None, console: Console) -> None:
+def origin(path: str) -> str:
+    """Where a faction comes from, short: 'built-in', or a modder's folder (its name)."""
+    shown = shown_path(path)
+    return "built-in" if shown.startswith("built-in ") else Path(path).parent.parent.name or shown
+
+
+def print_faction(model: ContentModel, faction_id: str | None, console: Console, source: bool = False) -> None:
     """Print one faction's card, or the list of factions when no id is given."""
-    console.print(faction_card(model, faction_id) if faction_id else faction_list(model))
+    console.print(faction_card(model, faction_id, source) if faction_id else faction_list(model))

@@ -7,6 +7,7 @@ pushes apart nodes that would overlap. The same graph always gives the same pict
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 import numpy as np
 
@@ -120,3 +121,39 @@ def spread_layout(nodes: list[str], adjacent: dict[str, tuple[str, ...]], gap: f
     lo, hi = x.min(axis=0), x.max(axis=0)
     x = (x - lo) / np.where(hi - lo > 1e-9, hi - lo, 1.0)
     return {n: (float(px), float(py)) for n, (px, py) in zip(nodes, x)}
+
+
+def area_positions(layout: Any) -> dict[str, tuple[float, float]]:
+    """Where each area of a layout is drawn, in the unit box (the longer side 1) with y growing south.
+
+    The map's own `position`s when every area has one (in its `drawing` box, else in the box
+    around them); otherwise the computed layout above, so a modder's map needs no coordinates."""
+    areas = layout.areas
+    if areas and all(a.position is not None for a in areas.values()):
+        box = layout.drawing
+        if box:
+            x0, y0, span = 0.0, 0.0, float(max(box["width"], box["height"]))
+        else:
+            xs = [a.position[0] for a in areas.values()]
+            ys = [a.position[1] for a in areas.values()]
+            x0, y0 = min(xs), min(ys)
+            span = max(max(xs) - x0, max(ys) - y0) or 1.0
+        return {aid: ((a.position[0] - x0) / span, (a.position[1] - y0) / span) for aid, a in areas.items()}
+    return spread_layout(sorted(areas), layout.adjacent)
+
+
+def drawn_size(layout: Any, pos: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """The width and height of the drawing in area_positions' units."""
+    box = layout.drawing
+    if box and all(a.position is not None for a in layout.areas.values()):
+        span = float(max(box["width"], box["height"]))
+        return box["width"] / span, box["height"] / span
+    return max((x for x, _ in pos.values()), default=1.0), max((y for _, y in pos.values()), default=1.0)
+
+
+def crosses_edge(layout: Any, pos: dict[str, tuple[float, float]], a: str, b: str) -> bool:
+    """On a map that wraps east-west, whether the border a-b is shorter across the edge."""
+    box = layout.drawing
+    if not (box and box.get("wrap")) or any(q.position is None for q in layout.areas.values()):
+        return False
+    return abs(pos[a][0] - pos[b][0]) > drawn_size(layout, pos)[0] / 2

@@ -2,7 +2,8 @@
 
 The picture is drawn with matplotlib's Agg backend (no display needed): areas are labelled
 nodes (oceans blue, land sand), adjacency is an edge, factions' start areas carry a coloured star
-and a legend names them. Positions come from the deterministic layout in `layout.py`.
+and a legend names them. Positions are the map's own (`position` in its YAML), else the deterministic layout in `layout.py`;
+colours are the factions' content colours.
 """
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ from rich.table import Table
 
 from interpreter.content.model import ContentModel, Layout
 
-from .layout import spread_layout
+from .colours import faction_colours
+from .layout import area_positions, crosses_edge, drawn_size
 from .lookup import ShowError, find
 
 OCEAN, LAND, EDGE = "#a9cbe8", "#e9dcb0", "#8c8c8c"
 OCEAN_EDGE, LAND_EDGE = "#2f6aa3", "#8a6d1f"
-FACTION_COLOURS = ["#2ca02c", "#d62728", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b", "#bcbd22", "#1f77b4", "#7f7f7f"]
 
 
 def pick_layout(model: ContentModel, name: str, layout: str | None = None) -> Layout:
@@ -73,10 +74,10 @@ def edge_count(layout: Layout) -> int:
     return len({tuple(sorted((a, b))) for a, ns in layout.adjacent.items() for b in ns})
 
 
-def start_colours(layout: Layout) -> dict[str, str]:
-    """A colour per faction that starts somewhere on the layout (sorted ids: stable colours)."""
+def start_colours(layout: Layout, model: ContentModel | None = None) -> dict[str, str]:
+    """A colour per faction that starts somewhere on the layout: its content colour, else a stable one."""
     factions = sorted({f for a in layout.areas.values() for f in a.starts})
-    return {f: FACTION_COLOURS[i % len(FACTION_COLOURS)] for i, f in enumerate(factions)}
+    return faction_colours(model, factions)
 
 
 def map_png(model: ContentModel, layout: Layout, out: Path) -> None:
@@ -87,13 +88,22 @@ def map_png(model: ContentModel, layout: Layout, out: Path) -> None:
     from matplotlib.lines import Line2D
 
     nodes = sorted(layout.areas)
-    pos = spread_layout(nodes, layout.adjacent)
+    drawn = area_positions(layout)
+    width = drawn_size(layout, drawn)[0]
+    pos = {a: (x / width, 1.0 - y / width) for a, (x, y) in drawn.items()}  # the x span is 1; y grows north
     fig, ax = plt.subplots(figsize=(14, 9), dpi=100)
     for a, ns in layout.adjacent.items():
         for b in ns:
             if a < b:
-                ax.plot([pos[a][0], pos[b][0]], [pos[a][1], pos[b][1]], color=EDGE, lw=1.4, zorder=1)
-    colours = start_colours(layout)
+                (xa, ya), (xb, yb) = pos[a], pos[b]
+                if crosses_edge(layout, drawn, a, b):  # the border crosses the map's edge: a stub to each side
+                    left, right = ((xa, ya), (xb, yb)) if xa < xb else ((xb, yb), (xa, ya))
+                    mid = (left[1] + right[1]) / 2
+                    ax.plot([left[0], -0.06], [left[1], mid], color=EDGE, lw=1.4, ls="--", zorder=1)
+                    ax.plot([right[0], 1.06], [right[1], mid], color=EDGE, lw=1.4, ls="--", zorder=1)
+                    continue
+                ax.plot([xa, xb], [ya, yb], color=EDGE, lw=1.4, zorder=1)
+    colours = start_colours(layout, model)
     for aid in nodes:
         area = layout.areas[aid]
         x, y = pos[aid]
@@ -116,7 +126,8 @@ def map_png(model: ContentModel, layout: Layout, out: Path) -> None:
               borderaxespad=0)
     ax.set_title(title(layout), fontsize=12)
     ax.set_xlim(-0.08, 1.08)
-    ax.set_ylim(-0.1, 1.1)
+    ys = [y for _, y in pos.values()]
+    ax.set_ylim(min(ys) - 0.1, max(ys) + 0.1)
     ax.axis("off")
     fig.tight_layout()
     try:

@@ -1,0 +1,224 @@
+"""The working tree against an earlier revision, measured in the same run.
+
+    python benchmarks/compare.py                       # against HEAD~1, 5 rounds, 20 games per figure
+    python benchmarks/compare.py --base main --rounds 3 --games 5 --json out.json
+
+The base revision is extracted with `git archive` into a temporary folder (no network, the
+repository is not touched). Each round runs every figure once for each tree, interleaved (the
+order of the two trees alternates from round to round), each in a fresh process running the
+current tree's `benchmarks/measure.py` against that tree's `interpreter/` and content. Times are
+CPU time of the measuring process. For each figure the table shows the median and range over the
+rounds for both trees, and the ratio current/base (median and range of the round-by-round ratios,
+so a drift of the machine's speed during the run cancels out). Decisions/s: higher is better;
+times: lower is better.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+MEASURE = HERE / "measure.py"
+
+# (figure name, measure.py arguments) for the decisions/s figures
+PLAYOUTS = [("Duel random", ["--ruleset", "duel", "--players", "2", "--agent", "random"]),
+            ("4p random", ["--ruleset", "multiplayer", "--players", "4", "--agent", "random"]),
+            ("4p heuristic", ["--ruleset", "multiplayer", "--players", "4", "--agent", "heuristic"])]
+POSITION_FIGURES = [("clone() median", "clone", "median"), ("clone() max", "clone", "max"),
+                    ("to_json() median", "to_json", "median"), ("from_json() median", "from_json", "median")]
+
+
+class CompareError(Exception):
+    """A revision that cannot be found or extracted."""
+
+
+def git(*args: str) -> str:
+    r = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise CompareError(f"git {' '.join(args)}: {r.stderr.strip() or r.stdout.strip()}")
+    return r.stdout.strip()
+
+
+def extract(rev: str, into: Path) -> str:
+    """Write revision `rev`'s files into `into`; return its commit id."""
+    commit = git("rev-parse", "--verify", f"{rev}^{{commit}}")
+    tar = into.parent / "base.tar"
+    with open(tar, "wb") as fh:
+        r = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, stdout=fh,
+                           stderr=subprocess.PIPE, check=False)
+    if r.returncode != 0:
+        raise CompareError(f"git archive {commit}: {r.stderr.decode().strip()}")
+    with tarfile.open(tar) as t:
+        t.extractall(into, filter="data")
+    tar.unlink()
+    return commit
+
+
+def run_measure(tree: Path, args: list[str], timeout: float) -> dict[str, Any]:
+    """One figure for one tree, in a fresh process with a fixed hash seed and nothing else on the path."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONHASHSEED"] = "0"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    cmd = [sys.executable, str(MEASURE), "--root", str(tree), *args]
+    try:
+        r = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return {"na": f"no result within {timeout:.0f} s"}
+    if r.returncode != 0 or not r.stdout.strip():
+        last = (r.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"na": f"failed: {last}"}
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def collect(trees: dict[str, Path], rounds: int, games: int, per_setup: int, timeout: float,
+            progress: bool = True) -> dict[str, dict[str, Any]]:
+    """Every figure: per tree the value of each round (or an 'na' reason)."""
+    figures: dict[str, dict[str, Any]] = {}
+    for name, _ in PLAYOUTS:
+        figures[f"{name} (decisions/s)"] = {"unit": "decisions/s", "better": "higher", "base": [], "current": [],
+                                          "extra": {"base": [], "current": []}}
+    for name, _, _ in POSITION_FIGURES:
+        figures[f"{name} (µs)"] = {"unit": "µs", "better": "lower", "base": [], "current": [], "extra": {"base": [], "current": []}}
+    jobs: list[tuple[str, list[str]]] = [(f"{n} (decisions/s)", ["decisions", *a, "--games", str(games)])
+                                         for n, a in PLAYOUTS]
+    jobs.append(("positions", ["positions", "--per-setup", str(per_setup)]))
+    for r in range(rounds):
+        order = ["base", "current"] if r % 2 == 0 else ["current", "base"]
+        for fig, args in jobs:
+            for side in order:
+                if progress:
+                    print(f"round {r + 1}/{rounds}: {fig} ({side})", file=sys.stderr, flush=True)
+                out = run_measure(trees[side], args, timeout)
+                if fig == "positions":
+                    _add_positions(figures, side, out)
+                elif "na" in out:
+                    figures[fig][side].append(None)
+                    figures[fig]["na_" + side] = out["na"]
+                else:
+                    figures[fig][side].append(out["per_s"])
+                    figures[fig]["extra"][side].append({"decisions": out["decisions"], "answers": out["answers"]})
+    return figures
+
+
+def _add_positions(figures: dict[str, dict[str, Any]], side: str, out: dict[str, Any]) -> None:
+    for label, key, stat in POSITION_FIGURES:
+        name = f"{label} (µs)"
+        part = out.get(key, out) if "na" not in out else out
+        if "na" in part:
+            figures[name][side].append(None)
+            figures[name]["na_" + side] = part["na"]
+            continue
+        us = part["us"]
+        figures[name][side].append(statistics.median(us) if stat == "median" else max(us))
+        figures[name]["extra"][side].append({"positions": len(us)})
+
+
+def summarise(figures: dict[str, dict[str, Any]]) -> None:
+    """Add median/min/max per side and the round-by-round ratio current/base."""
+    for f in figures.values():
+        for side in ("base", "current"):
+            vals = [v for v in f[side] if v is not None]
+            f[side + "_stats"] = _spread(vals) if vals and len(vals) == len(f[side]) else None
+        pairs = [(b, c) for b, c in zip(f["base"], f["current"]) if b and c is not None]
+        f["ratio_stats"] = _spread([c / b for b, c in pairs]) if pairs and len(pairs) == len(f["base"]) else None
+        ex = f.pop("extra")
+        answers = {side: {e["answers"] for e in ex[side] if "answers" in e} for side in ("base", "current")}
+        if answers["base"] and answers["current"]:
+            f["same_games"] = answers["base"] == answers["current"] and len(answers["base"]) == 1
+            f["decisions"] = {side: ex[side][0]["decisions"] for side in ("base", "current")}
+        if ex["current"] and "positions" in ex["current"][0]:
+            f["positions"] = ex["current"][0]["positions"]
+
+
+def _fmt(v: float, unit: str) -> str:
+    if unit == "µs":
+        return f"{v:,.0f}" if v >= 100 else f"{v:,.1f}"
+    return f"{v:,.0f}"
+
+
+def _cell(stats: dict[str, float] | None, unit: str) -> str:
+    if stats is None:
+        return "n/a"
+    return f"{_fmt(stats['median'], unit)} ({_fmt(stats['min'], unit)}–{_fmt(stats['max'], unit)})"
+
+
+def table(result: dict[str, Any]) -> str:
+    """The figures as a readable text table, with notes (n/a reasons, games that differ)."""
+    figures = result["figures"]
+    rows = [("figure", f"base {result['base']['commit'][:10]}", "current", "current/base")]
+    notes: list[str] = []
+    for name, f in figures.items():
+        unit = f["unit"]
+        label = name
+        r = f["ratio_stats"]
+        ratio = "n/a" if r is None else f"{r['median']:.2f}× ({r['min']:.2f}–{r['max']:.2f})"
+        rows.append((label, _cell(f["base_stats"], unit), _cell(f["current_stats"], unit), ratio))
+        for side in ("base", "current"):
+            if f.get("na_" + side):
+                notes.append(f"{name}, {side}: n/a ({f['na_' + side]})")
+        if f.get("same_games") is False:
+            d = f["decisions"]
+            notes.append(f"{name}: the two trees played different games ({d['base']} vs {d['current']} decisions)")
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = ["  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
+             for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    pos = next((f.get("positions") for f in figures.values() if f.get("positions")), None)
+    head = [f"base: {result['base']['rev']} = {result['base']['commit'][:10]}; current: working tree "
+            f"{result['current']['commit'][:10]}{' + changes' if result['current']['dirty'] else ''}",
+            f"{result['rounds']} rounds, interleaved; CPU time; {result['games']} seeded games per decisions/s "
+            f"figure" + (f"; {pos} positions (clone: fastest of 3 calls per position)" if pos else ""),
+            "median (min–max over rounds); ratio = current/base, round by round (decisions/s: higher is "
+            "faster; µs: lower is faster)", ""]
+    return "\n".join(head + lines + ([""] + notes if notes else []))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--base", default="HEAD~1", help="the revision to compare against (default: HEAD~1)")
+    ap.add_argument("--rounds", type=int, default=5, help="rounds of every figure for both trees (default 5)")
+    ap.add_argument("--games", type=int, default=20, help="seeded games per decisions/s figure (default 20)")
+    ap.add_argument("--per-setup", type=int, default=25,
+                    help="positions per ruleset/player count/expansion setting, 10 settings (default 25: 250)")
+    ap.add_argument("--timeout", type=float, default=900, help="seconds allowed to one measuring process")
+    ap.add_argument("--json", type=Path, help="also write every figure and round to this file")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = ap.parse_args(argv)
+    if args.rounds < 1 or args.games < 1 or args.per_setup < 1:
+        ap.error("--rounds, --games and --per-setup must be at least 1")
+    try:
+        with tempfile.TemporaryDirectory(prefix="necro-compare-") as tmp:
+            base_tree = Path(tmp) / "base"
+            base_tree.mkdir()
+            commit = extract(args.base, base_tree)
+            head = git("rev-parse", "HEAD")
+            dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
+            figures = collect({"base": base_tree, "current": ROOT}, args.rounds, args.games, args.per_setup,
+                              args.timeout, progress=not args.quiet)
+    except CompareError as exc:
+        print(f"compare: {exc}", file=sys.stderr)
+        return 2
+    summarise(figures)
+    result = {"base": {"rev": args.base, "commit": commit}, "current": {"commit": head, "dirty": dirty},
+              "rounds": args.rounds, "games": args.games, "per_setup": args.per_setup, "figures": figures}
+    print(table(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

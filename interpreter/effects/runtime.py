@@ -1,0 +1,78 @@
+"""What compiled effects do while they run: field access, numbers within their limit, errors."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Callable
+
+from ..limits import MAX_NUMBER
+
+
+class RuleError(Exception):
+    """An effect failed while running (wrong type, missing value); names the content position."""
+
+
+class LimitError(RuleError):
+    """A budget of limits.py was exceeded by the engine (a roll, Power, Doom); the verb that caused it
+    adds its position and ability on the way out (`located` then)."""
+
+    located = False
+
+
+def get_field(obj: Any, name: str, where: str, ctx: Any) -> Any:
+    """`obj.name` on a game record (a dict); a computed field through the context; never an attribute."""
+    if isinstance(obj, dict):
+        if name in obj and not name.startswith("_"):
+            return obj[name]
+        getter = getattr(ctx, "record_field", None)
+        if getter is not None:
+            found, value = getter(obj, name)
+            if found:
+                return value
+        raise RuleError(f"{where}: no field '{name}' here")
+    raise RuleError(f"{where}: '.{name}' needs a record, got {type(obj).__name__}")
+
+
+def number(v: Any, where: str) -> Any:
+    """`v` when it is a number (not a bool), else a RuleError at `where`."""
+    if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+        raise RuleError(f"{where}: expected a number, got {v!r}")
+    return v
+
+
+COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+}
+
+
+def bounded(v: Any, where: str) -> Any:
+    """A number within the limit for numbers (content is untrusted: no unbounded growth)."""
+    if abs(v) > MAX_NUMBER:
+        raise RuleError(f"{where}: the result {'-' if v < 0 else ''}{'a huge number' if abs(v) > 10**12 else abs(v)} "
+                        f"is beyond the limit for numbers ({MAX_NUMBER})")
+    return v
+
+
+def arith(op: str, a: Any, b: Any, where: str) -> Any:
+    a, b = number(a, where), number(b, where)
+    if op == "+":
+        return bounded(a + b, where)
+    if op == "-":
+        return bounded(a - b, where)
+    if op == "*":
+        return bounded(a * b, where)
+    if b == 0:
+        raise RuleError(f"{where}: division by zero")
+    if op == "/":
+        r = Fraction(a) / Fraction(b)
+        return bounded(int(r) if r.denominator == 1 else r, where)
+    return a % b
+
+
+def ticker(ctx: Any) -> Callable[[str], None]:
+    """The context's step counter (every loop and comprehension iteration spends one step)."""
+    tick = getattr(ctx, "tick", None)
+    return tick if tick is not None else (lambda where: None)
+
+

@@ -1,0 +1,74 @@
+"""What the compiler knows of a value before the game runs: static types, and the bounds of arguments."""
+from __future__ import annotations
+
+from ..limits import MAX_COUNT, MAX_NUMBER
+from . import ast as A
+from .registry import ID_TYPES, REGISTRY, Primitive
+
+COUNT_PARAMS = frozenset({"count", "most", "least"})  # how many times a verb acts: bounded by MAX_COUNT
+
+
+def arg_limits(prim: Primitive) -> list[tuple[str, int]]:
+    """The numeric arguments of a verb or choice and their bounds (counts are smaller than numbers)."""
+    if prim.variadic:
+        return []
+    return [(p.name, MAX_COUNT if p.name in COUNT_PARAMS else MAX_NUMBER)
+            for p in prim.params if p.type in ("int", "num")]
+
+
+LISTS = {"list", "units", "areas", "players", "kinds", "abilities"}
+NUMS = {"int", "num"}
+TYPE_WORDS = {"int": "a whole number", "num": "a number", "str": "text", "bool": "true or false",
+               "list": "a list", "units": "a list of units", "areas": "a list of areas", "players": "a list of players",
+               "unit": "a unit", "player": "a player", "none": "none"}
+
+
+def static_type(node: A.Expr) -> str:
+    """What an expression is known to produce before the game runs ('any' when unknown)."""
+    if isinstance(node, A.Lit):
+        v = node.value
+        if v is None:
+            return "none"
+        if isinstance(v, bool):
+            return "bool"
+        if isinstance(v, int):
+            return "int"
+        return "str"
+    if isinstance(node, (A.ListLit, A.Comprehension)):
+        return "list"
+    if isinstance(node, A.Unary):
+        return "bool" if node.op == "not" else "num"
+    if isinstance(node, A.Binary):
+        if node.op in ("and", "or", "in", "not in", "==", "!=", "<", "<=", ">", ">="):
+            return "bool"
+        return "num"
+    if isinstance(node, A.Call):
+        prim = REGISTRY.get(node.name)
+        return prim.returns if prim is not None else "any"
+    return "any"
+
+
+def unit_items(name: str, source: A.Expr) -> list[str]:
+    """A loop over a list of units binds its variable to a unit: [name] when so, else []."""
+    return [name] if static_type(source) == "units" else []
+
+
+def compatible(want: str, got: str) -> bool:
+    """Whether a value of static type `got` may be passed where `want` is declared."""
+    if want == "any" or got in ("any", "none") or want == got:
+        return True
+    if want in NUMS:
+        return got in NUMS
+    if want == "kinds":
+        return got == "str" or got in LISTS
+    if want in LISTS:
+        return got in LISTS
+    if want == "bool":
+        return got == "bool"
+    if want == "str" or want in ID_TYPES:
+        return got == "str" or (want in ("kind", "class", "area", "result") and got in LISTS)
+    if want == "player":
+        return got in ("player", "str")
+    if want in ("unit", "record"):
+        return got not in NUMS | {"bool", "str"} | LISTS
+    return True

@@ -1,0 +1,51 @@
+"""benchmarks/compare.py and measure.py: a revision is extracted, a measurement names the games it
+played, and a figure a revision cannot give is printed as n/a (no timing is asserted)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import compare, measure
+
+
+def test_a_revision_is_extracted_beside_the_working_tree(tmp_path: Path) -> None:
+    commit = compare.extract("HEAD", tmp_path)
+    assert len(commit) == 40
+    assert (tmp_path / "interpreter" / "engine" / "game.py").is_file()
+    assert (tmp_path / "content").is_dir()
+    with pytest.raises(compare.CompareError, match="no-such-rev"):
+        compare.extract("no-such-rev", tmp_path / "x")
+
+
+def test_a_measurement_reports_the_same_games_each_time(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--root", str(compare.ROOT), "decisions", "--ruleset", "duel", "--players", "2", "--games", "1"]
+    runs = []
+    for _ in range(2):
+        assert measure.main(args) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert runs[0]["decisions"] == runs[1]["decisions"] > 0
+    assert runs[0]["answers"] == runs[1]["answers"]
+    assert runs[0]["per_s"] > 0
+
+
+def _figure(unit: str, base: list[float | None], current: list[float | None]) -> dict[str, object]:
+    return {"unit": unit, "better": "higher", "base": base, "current": current, "extra": {"base": [], "current": []}}
+
+
+def test_the_table_shows_ratios_and_n_a_for_a_missing_api() -> None:
+    figures = {"Duel random (decisions/s)": _figure("decisions/s", [1000.0, 1200.0], [3000.0, 3300.0]),
+               "clone() median (µs)": _figure("µs", [None, None], [40.0, 50.0])}
+    figures["clone() median (µs)"]["na_base"] = "AttributeError: 'Game' object has no attribute 'clone'"
+    figures["Duel random (decisions/s)"]["extra"] = {"base": [{"decisions": 9, "answers": "a"}] * 2,
+                                                     "current": [{"decisions": 8, "answers": "b"}] * 2}
+    compare.summarise(figures)
+    assert figures["Duel random (decisions/s)"]["ratio_stats"]["median"] == pytest.approx(2.875)
+    text = compare.table({"base": {"rev": "HEAD~1", "commit": "0" * 40}, "current": {"commit": "1" * 40, "dirty": True},
+                          "rounds": 2, "games": 5, "figures": figures})
+    assert "2.88×" in text
+    row = next(line for line in text.splitlines() if line.startswith("clone() median"))
+    assert row.split()[3:5] == ["n/a", "45.0"] and row.rstrip().endswith("n/a")
+    assert "clone() median (µs), base: n/a (AttributeError" in text
+    assert "played different games (9 vs 8 decisions)" in text

@@ -1,0 +1,31 @@
+"""The board a browser draws, built from a player's view for every decision of a random game with
+the expansions: plain JSON, and no other player's Elder Sign value in it."""
+from __future__ import annotations
+
+import json
+
+from interpreter.content import load_content
+from interpreter.engine.agents import make_agent
+from interpreter.engine.game import Game
+from tools.web.board import board_json
+
+
+def test_a_board_for_every_decision_of_a_game_with_the_expansions() -> None:
+    c = load_content(expansions=["independents", "azathoth"]).require_ok()
+    g = Game(c, "duel", ["sleeper", "wind-rider"], 41)
+    bots = {f: make_agent("random", i) for i, f in enumerate(g.s.players)}
+    hidden_seen = 0
+    while g.current() is not None and len(g.choices) < 2000:
+        d = g.current()
+        b = board_json(g.content, g.layout, g.view(d.player), g.log, g.ritual_track())
+        assert json.loads(json.dumps(b)) == b
+        for f in b["factions"]:
+            if f["id"] != d.player:
+                assert all(v is None for v in f["elder_signs"])
+                hidden_seen += len(f["elder_signs"])
+            else:
+                assert f["elder_signs"] == g.s.elder_signs[f["id"]]
+        assert b["pending"]["player"] == d.player and b["pending"]["groups"]
+        assert {u["loc"] for u in b["units"]} <= {a["id"] for a in b["map"]["areas"]}
+        g.apply(bots[d.player].choose(d.player, d.options, d))  # type: ignore[attr-defined]
+    assert g.is_over() and hidden_seen > 0

@@ -1,0 +1,72 @@
+"""Start `necro serve`'s app on a free port in a thread and drive Debian's chromium with selenium."""
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+def browser_available() -> bool:
+    try:
+        import selenium  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        return False
+    return Path(CHROMIUM).exists() and Path(DRIVER).exists()
+
+
+class Server:
+    """The web board's app served by uvicorn in a daemon thread (stopped by stop())."""
+
+    def __init__(self, content_dirs: list[Path] | None = None, expansions: list[str] | None = None) -> None:
+        import uvicorn
+
+        from tools.web.app import create_app
+        from tools.web.serve import free_port
+        self.port = free_port()
+        config = uvicorn.Config(create_app(content_dirs, expansions), host="127.0.0.1", port=self.port,
+                                log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the web server did not start")
+            time.sleep(0.05)
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+def chromium(width: int = 1600, height: int = 1000) -> Any:
+    """A headless chromium with the browser console log readable (driver.get_log('browser'))."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+              f"--window-size={width},{height}", "--force-device-scale-factor=1"):
+        opts.add_argument(a)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(DRIVER), options=opts)
+
+
+def console_errors(driver: Any) -> list[str]:
+    """The browser console's errors since the last call (SEVERE entries)."""
+    return [e["message"] for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def served() -> Iterator[Server]:
+    s = Server()
+    try:
+        yield s
+    finally:
+        s.stop()

@@ -1,0 +1,203 @@
+"""`necro play`'s session: seats, the readable log, saving on Ctrl-C / end of input / `quit`,
+`--resume`, `--log` and the closing line (text or `--format json`).
+
+Ctrl-C while a person is typing stops at once; while the bots play it stops after the decision
+being applied, so the saved game is always at a decision boundary. Either way the game is written
+with Game.to_json (continue it with `necro play --resume FILE`) and the exit status is 130.
+"""
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from interpreter.content.build import Content
+from interpreter.engine.agents import make_agent
+from interpreter.engine.game import Game, GameError
+from interpreter.engine.play import run_game
+
+from .human_seat import HumanSeat, SeatQuit, SeatStopped
+from .render import events_text
+
+__all__ = ["LogPrinter", "make_seats", "play_session", "read_save", "write_save", "default_save_path",
+           "MAX_SAVE_BYTES"]
+
+MAX_SAVE_BYTES = 64 * 1024 * 1024   # a save holds one snapshot and the answers: far below this
+INTERRUPTED = 130
+
+
+class LogPrinter:
+    """Prints the game's new log events as readable lines after every decision."""
+
+    def __init__(self, game: Game, out: TextIO, quiet: bool = False) -> None:
+        self.game, self.out, self.quiet = game, out, quiet
+        self.shown = 0
+
+    def __call__(self, game: Game | None = None) -> None:
+        g = self.game
+        if not self.quiet:
+            for line in events_text(g.log[self.shown:]):
+                print(line, file=self.out)
+            self.out.flush()
+        self.shown = len(g.log)
+
+    def rewind(self) -> None:
+        """After an undo the log was rebuilt: continue from its end."""
+        self.shown = len(self.game.log)
+
+
+def make_seats(factions: list[str], names: list[str], seed: int, inp: TextIO | None = None,
+               out: TextIO | None = None) -> tuple[dict[str, Any], HumanSeat | None]:
+    """One agent per seat; every human seat shares one HumanSeat (one terminal, hot-seat)."""
+    if len(names) == 1:
+        names = names * len(factions)
+    if len(names) != len(factions):
+        raise GameError(f"--agents names {len(names)} agents for {len(factions)} players")
+    humans = [f for f, a in zip(factions, names) if a == "human"]
+    seat = HumanSeat(humans, inp, out) if humans else None
+    agents = {f: seat if a == "human" else make_agent(a, seed * 31 + i)
+              for i, (f, a) in enumerate(zip(factions, names))}
+    return agents, seat
+
+
+def write_save(game: Game | None, path: str | Path) -> Path:
+    """Write the game (Game.to_json) to `path`; OSError when it cannot be written."""
+    if game is None:
+        raise OSError("there is no game to save")
+    p = Path(path)
+    p.write_text(json.dumps(game.to_json()) + "\n", encoding="utf-8")
+    return p
+
+
+def default_save_path(game: Game) -> Path:
+    """A new file in the current folder (the temporary folder when that is not writable)."""
+    stem = f"necro-save-seed{game.params.get('seed')}-decision{len(game.choices)}"
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        for i in range(1, 1000):
+            p = folder / (stem + ("" if i == 1 else f"-{i}") + ".json")
+            if not p.exists():
+                try:
+                    with p.open("x", encoding="utf-8"):
+                        pass
+                    return p
+                except OSError:
+                    break
+    raise OSError("no folder to write the save in")
+
+
+def read_save(path: str) -> dict[str, Any]:
+    """The JSON of a save file, or one clear ValueError naming the file."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"{path}: no such save file")
+    if p.stat().st_size > MAX_SAVE_BYTES:
+        raise ValueError(f"{path}: {p.stat().st_size} bytes is too big for a save (at most {MAX_SAVE_BYTES})")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise ValueError(f"{path}: not a save file (not JSON: {exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("params"), dict):
+        raise ValueError(f"{path}: not a save file (no 'params' object; write one with `save FILE` in `necro play`)")
+    return data
+
+
+def load_saved_game(content: Content, path: str, data: dict[str, Any]) -> Game:
+    """Game.from_json, with any refusal as one line naming the file."""
+    try:
+        return Game.from_json(content, data)
+    except GameError as exc:
+        raise GameError(f"{path}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise GameError(f"{path}: not a valid save ({type(exc).__name__}: {exc})") from None
+
+
+def _save_and_say(game: Game, why: str, err: TextIO) -> None:
+    try:
+        path = default_save_path(game)
+        write_save(game, path)
+    except OSError as exc:
+        print(f"necro: {why}; the game could not be saved: {exc}", file=err)
+        return
+    print(f"necro: {why}; game saved to {path} ({len(game.choices)} decisions)\n"
+          f"continue with: necro play --resume {path}", file=err)
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The end of a game as JSON (`--format json`)."""
+    s = game.s
+    return {"params": game.params, "over": s.over, "winners": game.winner(), "round": s.round,
+            "doom": dict(s.doom), "power": dict(s.power), "end_reason": s.end_reason,
+            "decisions": len(game.choices), "digest": game.digest(), "result": game.result_line()}
+
+
+class _Interrupts:
+    """Ctrl-C at the prompt stops at once; during the bots' play, after the current decision."""
+
+    def __init__(self, seat: HumanSeat | None) -> None:
+        self.seat, self.pending = seat, False
+        self._old: Any = None
+
+    def __enter__(self) -> "_Interrupts":
+        try:
+            self._old = signal.signal(signal.SIGINT, self._handler)
+        except ValueError:  # not the main thread: leave Ctrl-C as it is
+            self._old = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+    def _handler(self, signum: int, frame: object) -> None:
+        if self.seat is not None and self.seat.reading:
+            raise KeyboardInterrupt
+        self.pending = True
+
+    def check(self) -> None:
+        if self.pending:
+            raise KeyboardInterrupt
+
+
+def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, quiet: bool = False,
+                 check: bool = False, log: str | None = None, fmt: str = "text",
+                 out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Play the game to its end (or until a stop); the exit status."""
+    out, err = out or sys.stdout, err or sys.stderr
+    printer = LogPrinter(game, out, quiet=quiet or fmt == "json")
+    if seat is not None:
+        seat.on_rewind = printer.rewind
+    printer()
+    stop: str | None = None
+    with _Interrupts(seat) as irq:
+        def after(g: Game) -> None:
+            printer(g)
+            irq.check()
+        try:
+            run_game(game, agents, after, check=check)
+        except KeyboardInterrupt:
+            stop = "interrupted (Ctrl-C)"
+        except SeatStopped:
+            stop = "end of input"
+        except SeatQuit:
+            stop = "quit"
+    printer()
+    if stop is not None:
+        print(file=out)
+        _save_and_say(game, stop, err)
+    if log:
+        try:
+            Path(log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
+        except OSError as exc:
+            print(f"necro: error: cannot write the log to '{log}': {exc.strerror or exc}", file=err)
+            return INTERRUPTED if stop not in (None, "quit") else 1
+    if stop is not None:
+        return 0 if stop == "quit" else INTERRUPTED
+    if fmt == "json":
+        print(json.dumps(summary(game), sort_keys=True), file=out)
+    else:
+        print(game.result_line(), file=out)
+    return 0
+

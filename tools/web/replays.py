@@ -1,0 +1,84 @@
+"""The replay viewer's side: a `--log` file (JSON lines) stepped through choice by choice.
+
+A replay is the log's parameters and choices (interpreter.engine.game.replay); stepping forward
+applies the next choice to the game at hand, stepping back rebuilds it (as Game.undo does). The
+round each choice was made in is measured once, so the viewer can jump to a round.
+"""
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.content.build import Content
+from interpreter.engine.decisions import IllegalAction
+from interpreter.engine.game import Game, GameError, check_expansions, log_params
+
+from .sessions import ContentCache, SessionError
+
+
+@dataclass
+class Replay:
+    content: Content
+    params: dict[str, Any]
+    choices: list[str]
+    game: Game
+    rounds: list[int]  # the round before each choice, and after the last one
+    logged: list[int]  # the log's length before each choice, and after the last one
+    digest: str | None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def step(self) -> int:
+        return len(self.game.choices)
+
+    def _fresh(self) -> Game:
+        p = self.params
+        return Game(self.content, p["ruleset"], p["factions"], p["seed"], p["layout"],
+                    forced_dice=p.get("forced_dice"), independents=p.get("independents"))
+
+    def goto(self, step: int) -> None:
+        """Show the position after `step` choices (clamped to the log)."""
+        step = max(0, min(int(step), len(self.choices)))
+        if step < self.step:
+            self.game = self._fresh()
+        while self.step < step:
+            self.game.apply(self.choices[self.step])
+
+    def event_step(self, seq: int) -> int:
+        """The step just after the log's event `seq` (the first decision that follows it)."""
+        return next((i for i, n in enumerate(self.logged) if n >= seq), len(self.choices))
+
+    def round_start(self, rnd: int) -> int:
+        """The first step of a round (the last step when the log never reached it)."""
+        return next((i for i, r in enumerate(self.rounds) if r >= rnd), len(self.choices))
+
+
+def open_replay(contents: ContentCache, text: str) -> Replay:
+    """Read a log's text; refuse, with the reason, a file that is not a game log."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    try:
+        params = log_params(lines)
+        rec = next(json.loads(ln) for ln in reversed(lines) if '"type": "choices"' in ln)
+    except (json.JSONDecodeError, StopIteration):
+        params = None
+    if params is None:
+        raise SessionError("not a game log: it has no 'choices' line (write one with `necro play --log FILE`)")
+    digest = next((json.loads(ln).get("digest") for ln in reversed(lines) if '"type": "digest"' in ln), None)
+    content = contents.get(list(params.get("expansions", [])))
+    try:
+        check_expansions(content, params)
+        r = Replay(content, params, [str(c) for c in rec["choices"]], None, [], [], digest)  # type: ignore[arg-type]
+        g = r._fresh()
+        rounds, logged = [], []
+        for c in r.choices:
+            rounds.append(g.s.round)
+            logged.append(len(g.log))
+            g.apply(c)
+        rounds.append(g.s.round)
+        logged.append(len(g.log))
+    except (GameError, IllegalAction, KeyError, TypeError, ValueError) as exc:
+        raise SessionError(f"the log cannot be replayed: {exc}") from None
+    r.rounds, r.logged, r.game = rounds, logged, g
+    return r
