@@ -118,7 +118,12 @@ def check_expect(game: Game, exp: dict[str, Any]) -> list[str]:
         if match_option(opts, str(a)) is None:
             out.append(f"legal: {a!r} is not among the options {list(opts)[:10]}")
     for a in exp.get("not-legal", []):
-        if match_option(opts, str(a)) is not None:
+        a = str(a)
+        if a.endswith(" *"):   # 'ability x *': no option of that beginning (whatever area or unit follows)
+            hits = [o for o in opts if o.startswith(a[:-1]) or o == a[:-2]]
+            if hits:
+                out.append(f"not-legal: {a!r} is offered as {hits[0]!r}")
+        elif match_option(opts, a) is not None:
             out.append(f"not-legal: {a!r} is offered")
     for text in exp.get("log-contains", []):
         if not any(text in _event_str(e) for e in game.log):
