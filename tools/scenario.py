@@ -4,7 +4,10 @@ Independent Great Old Ones: `independents: [card, ...]` names the loyalty cards 
 when absent); a player's `units` may then name a card's figure (it starts under that player's
 control); `position.markers` and `position.loyalty-spellbooks` set track markers and spellbooks on
 loyalty cards; `expect` may check `markers`, `loyalty-spellbooks` and `independents` (card -> the
-controlling player, or null for the general pool)."""
+controlling player, or null for the general pool).
+
+`expect.legal` / `expect.not-legal` name options of the pending decision; a `not-legal` entry ending
+in ` *` (`"ability x *"`) refuses every option that begins with it, whatever area or unit follows."""
 from __future__ import annotations
 
 import sys
