@@ -151,9 +151,6 @@ def test_undo_returns_and_replaying_the_same_answers_continues_alike(ruleset: st
         add(NAME, undos=1, decisions=len(answers) + n)
 
 
-@pytest.mark.xfail(strict=True, reason="issue #13: undo() rebuilds the game from its parameters, which name "
-                   "the Independents in play, so the rebuilt log's 'independents' event loses its left_out "
-                   "reasons (the same holds for replay())")
 def test_undo_keeps_the_whole_log() -> None:
     g = Game(content(True), "duel", FACTIONS["duel", 2], 3)
     agent = RandomAgent(3)

@@ -323,6 +323,10 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         hook = getattr(self, "_event_hook", None)
         for c in self.choices[:len(self.choices) - n]:
             g.apply(c)
+        # The same answers give the same events, except what the parameters cannot say again (why
+        # Independents were left out): keep this game's own events where it has them.
+        g.log = [mine if mine.get("type") != "restored" else new for mine, new in zip(self.log, g.log)] \
+            + g.log[len(self.log):]
         # close the old rule generator while its attributes exist (its `finally` blocks use them)
         old = self.__dict__.get("_gen")
         if old is not None:
