@@ -217,10 +217,6 @@ def test_an_effect_failing_mid_turn_changes_nothing(tmp_path: Path) -> None:
     assert _observed(g) == before
 
 
-@pytest.mark.xfail(strict=True, reason="issue #13: apply() restores from the last checkpoint; when the "
-                   "rules pass a checkpoint (the Action Phase ends) and then an effect fails (a "
-                   "gather-power ability), the restore starts from the new snapshot, raises 'cannot be "
-                   "rebuilt either' and leaves the game changed")
 def test_an_effect_failing_right_after_a_checkpoint_changes_nothing(tmp_path: Path) -> None:
     """Everyone passes: the Action Phase ends, the rules checkpoint, and the Gather Power window
     runs Red's failing ability before anyone is asked anything."""
