@@ -23,10 +23,8 @@ from .game_log import failure_line, recording, write_log
 from .human_seat import HumanSeat, SeatQuit, SeatStopped
 from .render import events_text
 
-__all__ = ["LogPrinter", "make_seats", "play_session", "read_save", "write_save", "default_save_path",
-           "MAX_SAVE_BYTES"]
+__all__ = ["LogPrinter", "make_seats", "play_session", "write_save", "default_save_path"]
 
-MAX_SAVE_BYTES = 64 * 1024 * 1024   # a save holds one snapshot and the answers: far below this
 INTERRUPTED = 130
 
 
@@ -87,22 +85,6 @@ def default_save_path(game: Game) -> Path:
                 except OSError:
                     break
     raise OSError("no folder to write the save in")
-
-
-def read_save(path: str) -> dict[str, Any]:
-    """The JSON of a save file, or one clear ValueError naming the file."""
-    p = Path(path)
-    if not p.is_file():
-        raise ValueError(f"{path}: no such save file")
-    if p.stat().st_size > MAX_SAVE_BYTES:
-        raise ValueError(f"{path}: {p.stat().st_size} bytes is too big for a save (at most {MAX_SAVE_BYTES})")
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise ValueError(f"{path}: not a save file (not JSON: {exc})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("params"), dict):
-        raise ValueError(f"{path}: not a save file (no 'params' object; write one with `save FILE` in `necro play`)")
-    return data
 
 
 def load_saved_game(content: Content, path: str, data: dict[str, Any]) -> Game:

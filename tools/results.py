@@ -10,7 +10,7 @@ from .simulate import FIELDS
 
 FORMATS = ("jsonl", "csv")
 _INTS = {"game", "seed", "rounds", "decisions"}
-_TEXT = {"ruleset", "outcome", "first_player", "end_reason", "result", "error"}
+_TEXT = {"ruleset", "layout", "outcome", "first_player", "end_reason", "result", "error"}
 
 
 def file_format(path: str | Path, fmt: str | None = None) -> str:
