@@ -53,7 +53,7 @@ def _new_game(args: argparse.Namespace) -> Game:
 
 def _resumed_game(args: argparse.Namespace) -> Game:
     """The game in a save file, over the expansions it was played with (unless --expansions)."""
-    from .play_session import load_saved_game, read_save
+    from .saves import load_saved_game, read_save
     given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents") if getattr(args, k) is not None]
     if given:
         raise GameError(f"--resume continues the saved game's own set-up; drop {', '.join(given)}")
