@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from interpreter.content.build import Content
 from interpreter.engine.agents import make_agent
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.play import run_game
