@@ -17,8 +17,8 @@ from typing import Any
 from ...effects.compiler import RuleError
 from ...effects.registry import choice, query, verb
 from .. import neutral
-from ..feasible import note_no_option
 from .arguments import as_player
+from .choices import ask_one
 
 
 @verb("pay_doom", player="player", amount="int")
@@ -70,11 +70,7 @@ def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "cho
     """The player picks one of the spellbooks (none if the list is empty)."""
     if not isinstance(spellbooks, list):
         raise RuleError(f"{ctx.where}: choose_spellbook() needs a list, got {spellbooks!r}")
-    if not spellbooks:
-        note_no_option(ctx.game, ctx.where)
-        return None
-    return (yield from ctx.game.ask(as_player(ctx, player), "spellbook", [str(b) for b in spellbooks],
-                                    f"{ctx.ability}: {prompt}"))
+    return (yield from ask_one(ctx, player, "spellbook", spellbooks, prompt, str))
 
 
 @verb("remove_spellbook", player="player", spellbook="spellbook")

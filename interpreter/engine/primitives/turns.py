@@ -66,8 +66,7 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
 def _earn_requirement(ctx: Any, player: str, requirement: str) -> Any:
     """The player meets one of its own spellbook requirements now and takes a spellbook (in a battle, after it)."""
     g = ctx.game
-    if not isinstance(player, str) or player not in g.s.players:
-        raise RuleError(f"{ctx.where}: expected a player, got {player!r}")
+    player = as_player(ctx, player)
     req = next((r for r in g.faction(player).requirements if r.id == requirement), None)
     if req is None:
         raise RuleError(f"{ctx.where}: '{player}' has no spellbook requirement '{requirement}'")
