@@ -115,8 +115,14 @@ def finish(result: BatchResult, out: str | None, fmt: str | None, ruleset: str, 
     """Write the rows, print the summary; the exit status (130 interrupted, 1 a game failed)."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
+    failed_write = False
     if out:
-        write_rows(out, result.rows, fmt)
+        try:
+            write_rows(out, result.rows, fmt)
+        except OSError as exc:  # e.g. a disk that filled up: one line; the summary is still printed
+            print(f"necro: error: --out '{out}': could not write {len(result.rows)} rows: {exc.strerror or exc}",
+                  file=stderr)
+            out, failed_write = None, True
     for line in summary_lines(result, ruleset, jobs_text):
         print(line, file=stdout)
     if out:
@@ -125,7 +131,7 @@ def finish(result: BatchResult, out: str | None, fmt: str | None, ruleset: str, 
         kept = f"; {len(result.rows)} finished game(s) kept" + (f" in {out}" if out else "")
         print(f"necro: interrupted after {len(result.rows)} of {result.planned} games{kept}", file=stderr)
         return 130
-    if any(r.get("outcome") == "error" for r in result.rows):
+    if failed_write or any(r.get("outcome") == "error" for r in result.rows):
         return 1
     return 0
 

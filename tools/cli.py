@@ -3,47 +3,25 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from interpreter.diagnostics import ContentError
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError, replay
 from interpreter.engine.agents import make_agent
 from interpreter.engine.invariants import InvariantError
-from interpreter.engine.play import run_game
+from interpreter.engine.savefile import GameLog, read_log, read_save
 
 from .loading import content_from_args
+from .preflight import check_destination, check_seed, pick_factions, pick_ruleset, player_count
 from .validate import validate
 
 
-def _content(args: argparse.Namespace, log_lines: list[str] | None = None):  # noqa: ANN202
-    return content_from_args(args, log_lines)
-
-
-def pick_ruleset(content, name: str | None) -> str:  # noqa: ANN001
-    if name:
-        return name
-    defaults = [r.id for r in content.model.rulesets.values() if r.get("default")]
-    if not defaults:
-        raise GameError("no ruleset is marked default; name one with --ruleset")
-    return defaults[0]
-
-
-def pick_factions(content, ruleset: str, players: int | None, factions: str | None) -> list[str]:  # noqa: ANN001
-    if factions:
-        return [f.strip() for f in factions.split(",") if f.strip()]
-    r = content.model.rulesets[ruleset]
-    n = players or min(r.get("players", [2]), key=lambda k: abs(k - 4))
-    chosen = r.get("default-factions", {}).get(str(n))
-    if chosen:
-        return list(chosen)
-    pool = sorted(f for f, fac in content.model.factions.items() if fac.expansion is None)
-    if len(pool) < n:
-        raise GameError(f"only {len(pool)} factions are available for {n} players")
-    return pool[:n]
+def _content(args: argparse.Namespace, log: GameLog | None = None):  # noqa: ANN202
+    return content_from_args(args, log)
 
 
 def _new_game(args: argparse.Namespace) -> Game:
+    check_seed(args.seed)
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
     factions = pick_factions(content, ruleset, args.players, args.factions)
@@ -53,19 +31,22 @@ def _new_game(args: argparse.Namespace) -> Game:
 
 def _resumed_game(args: argparse.Namespace) -> Game:
     """The game in a save file, over the expansions it was played with (unless --expansions)."""
-    from .saves import load_saved_game, read_save
+    from .saves import load_saved_game
     given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents") if getattr(args, k) is not None]
     if given:
         raise GameError(f"--resume continues the saved game's own set-up; drop {', '.join(given)}")
-    data = read_save(args.resume)
+    data = read_save(args.resume)   # through the size cap, with bounded numbers and depth
     if args.expansions is None:
-        exps = data["params"].get("expansions", [])
+        params = data.get("params")
+        exps = params.get("expansions", []) if isinstance(params, dict) else []
         args.expansions = ",".join(exps) if isinstance(exps, list) and all(isinstance(e, str) for e in exps) else ""
     return load_saved_game(_content(args), args.resume, data)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from .play_session import make_seats, play_session
+    if args.log:
+        check_destination(args.log, "--log")
     game = _resumed_game(args) if args.resume else _new_game(args)
     names = [a.strip() for a in args.agents.split(",")]
     agents, seat = make_seats(game.params["factions"], names, args.seed,
@@ -76,27 +57,50 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    lines = Path(args.file).read_text(encoding="utf-8").splitlines()
-    content = _content(args, lines)
-    game = replay(content, lines, args.upto)
-    import json
-    digest = next((json.loads(l)["digest"] for l in reversed(lines) if '"type": "digest"' in l), None)
-    diverged = args.upto is None and digest is not None and digest != game.digest()
+    if args.upto is not None and args.upto < 0:
+        raise GameError(f"--upto {args.upto}: give 0 or more choices")
+    log = read_log(args.file)
+    content = _content(args, log)
+    game = replay(content, log, args.upto)
+    if args.upto is None and log.error is not None:
+        return _replay_failure(game, log)
+    diverged = args.upto is None and log.digest is not None and log.digest != game.digest()
     if getattr(args, "format", "text") == "json":
+        import json
         from .play_session import summary
-        print(json.dumps({**summary(game), "log_digest": digest, "diverged": diverged, "upto": args.upto},
+        print(json.dumps({**summary(game), "log_digest": log.digest, "diverged": diverged, "upto": args.upto},
                          sort_keys=True))
         return 1 if diverged else 0
     if diverged:
-        print(f"replay diverged: log digest {digest}, replayed {game.digest()}", file=sys.stderr)
+        print(f"replay diverged: log digest {log.digest}, replayed {game.digest()}", file=sys.stderr)
         return 1
     print(game.result_line())
     return 0
 
 
+def _replay_failure(game: Game, log: GameLog) -> int:
+    """A log of a failed game: replay up to the failure, then give the failing answer again."""
+    err = log.error or {}
+    answer = err.get("answer")
+    if answer is not None:
+        try:
+            game.apply(answer)
+        except (GameError, IllegalAction) as exc:
+            print(f"necro: the logged failure recurs after {len(log.choices)} choices, answering '{answer}': {exc}",
+                  file=sys.stderr)
+            return 1
+    print(f"necro: the game failed after {len(log.choices)} choices: {err.get('message')}"
+          + ("" if answer is None else f" (answering '{answer}' now succeeds: the failure did not recur)"),
+          file=sys.stderr)
+    return 1
+
+
 def cmd_scenario(args: argparse.Namespace) -> int:
     from .scenario import run_scenarios
     return run_scenarios(args.files, content_dirs=args.content_dir or [])
+
+
+MAX_GAMES = 1_000_000  # games in one `necro simulate` (the plan is held in memory)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -111,23 +115,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise GameError("necro simulate plays bots only; choose random or heuristic agents")
     for a in agents:
         make_agent(a, 0)  # an unknown agent is one clear line, before any work
+    if not 0 <= args.games <= MAX_GAMES:
+        raise GameError(f"--games {args.games}: give 0 to {MAX_GAMES:,} games")
+    check_seed(args.seed)
+    check_seed(args.seed + max(args.games - 1, 0), "--seed plus --games")
     if args.all_matchups:
         if args.factions:
             raise GameError("give either --factions or --all-matchups, not both")
-        r = content.model.rulesets[ruleset] if ruleset in content.model.rulesets else None
-        if r is None:
-            raise GameError(f"unknown ruleset '{ruleset}'; known: {', '.join(sorted(content.model.rulesets))}")
-        n = args.players or min(r.get("players", [2]), key=lambda k: abs(k - 4))
+        n = player_count(content, ruleset, args.players)
         specs = plan(ruleset, args.games, args.seed, agents, all_matchups=matchups(content, ruleset, n))
     else:
         factions = pick_factions(content, ruleset, args.players, args.factions)
         Game(content, ruleset, factions, args.seed)  # refuses a bad set-up with one clear line, before any work
         specs = plan(ruleset, args.games, args.seed, agents, factions=factions)
     if args.out:  # refuse a bad destination before the games, not after them
+        check_destination(args.out, "--out")
         file_format(args.out, args.format)
-        folder = Path(args.out).resolve().parent
-        if not folder.is_dir():
-            raise OSError(f"no folder '{folder}' for --out")
     cargs = ContentArgs(tuple(args.content_dir or ()), tuple(e for e in (args.expansions or "").split(",") if e))
     if args.jobs is not None and args.jobs < 1:
         raise ValueError("--jobs must be 1 or more")
@@ -242,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     except (GameError, IllegalAction, OSError, ValueError, InvariantError) as exc:
         print(f"necro: error: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C outside a batch's own handling (loading content, setting up)
+        print("necro: interrupted", file=sys.stderr)
+        return 130
     return 2
 
 
@@ -250,6 +256,9 @@ def entry() -> None:
     try:
         code = main()
         sys.stdout.flush()
+    except KeyboardInterrupt:  # between main's own handling and the exit
+        print("necro: interrupted", file=sys.stderr)
+        code = 130
     except BrokenPipeError:
         import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -7,18 +7,18 @@ from pathlib import Path
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
-from interpreter.engine.game import log_params
+from interpreter.engine.savefile import GameLog
 
 
-def content_from_args(args: argparse.Namespace, log_lines: list[str] | None = None) -> Content:
+def content_from_args(args: argparse.Namespace, log: GameLog | None = None) -> Content:
     """The content for a command: its folders, its `--expansions` (a comma list) or, when that is
     not given and a log is, the expansions recorded in the log; no expansions otherwise."""
     folders = [Path(d) for d in getattr(args, "content_dir", None) or []]
     exps = getattr(args, "expansions", None)
     if exps is not None:
         expansions = [e for e in exps.split(",") if e]
-    elif log_lines is not None:
-        expansions = list((log_params(log_lines) or {}).get("expansions", []))
+    elif log is not None:
+        expansions = list(log.params.get("expansions", []))
     else:
         expansions = []
     return load_content(folders, expansions=expansions).require_ok()

@@ -17,12 +17,12 @@ from interpreter.engine.agents import make_agent
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.play import run_game
 
+from .game_log import failure_line, recording, write_log
 from .human_seat import HumanSeat, SeatQuit, SeatStopped
 from .render import events_text
-from .saves import MAX_SAVE_BYTES, default_save_path, read_save, write_save
+from .saves import default_save_path, write_save
 
-__all__ = ["LogPrinter", "make_seats", "play_session", "read_save", "write_save", "default_save_path",
-           "MAX_SAVE_BYTES"]
+__all__ = ["LogPrinter", "make_seats", "play_session", "write_save", "default_save_path"]
 
 INTERRUPTED = 130
 
@@ -122,14 +122,19 @@ def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, 
         def after(g: Game) -> None:
             printer(g)
             irq.check()
+        recorded, last = recording(agents, game)
         try:
-            run_game(game, agents, after, check=check)
+            run_game(game, recorded, after, check=check)
         except KeyboardInterrupt:
             stop = "interrupted (Ctrl-C)"
         except SeatStopped:
             stop = "end of input"
         except SeatQuit:
             stop = "quit"
+        except Exception as exc:   # a failed game: its log keeps the failure, to inspect and replay it
+            if log:
+                write_log(log, game, failure_line(game, exc, last))
+            raise
     printer()
     if stop is not None:
         print(file=out)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from .simulate import FIELDS
 
@@ -61,29 +61,108 @@ def _uncell(key: str, text: str) -> Any:
     return json.loads(text)
 
 
+MAX_ROW_BYTES = 1024 * 1024  # one result row (a real one is about 2 KB)
+MAX_ROWS = 1_000_000         # rows in one results file (as many as `necro simulate` plays at most)
+_OUTCOMES = ("win", "shared", "humanity", "error")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > 20:
+        raise ValueError(f"a number of {len(text.lstrip('-'))} digits")
+    return int(text)
+
+
+def _no_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not a number a result row may hold")
+
+
+def _is_names(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _is_series(v: Any) -> bool:
+    return isinstance(v, dict) and all(isinstance(k, str) and isinstance(seq, list)
+                                       and all(x is None or type(x) is int for x in seq) for k, seq in v.items())
+
+
+def row_problem(r: Any) -> str | None:
+    """What is wrong with a result row (None: nothing). Every field the report reads is checked,
+    so that a report is never cut off half-way by a bad row."""
+    if not isinstance(r, dict):
+        return f"a row is a JSON object, not {type(r).__name__}"
+    missing = [k for k in ("game", "factions", "winners", "outcome") if k not in r]
+    if missing:
+        return f"no {', '.join(missing)}; is this a `necro simulate` results file?"
+    if type(r["game"]) is not int:
+        return "'game' should be a whole number"
+    if r["outcome"] not in _OUTCOMES:
+        return f"'outcome' should be one of {', '.join(_OUTCOMES)}, not {str(r['outcome'])[:40]!r}"
+    if not _is_names(r["factions"]) or not r["factions"]:
+        return "'factions' should be a list of faction names"
+    error = r["outcome"] == "error"
+    checks = {
+        "winners": lambda v: _is_names(v) and set(v) <= set(r["factions"]),
+        "seed": lambda v: type(v) is int, "rounds": lambda v: type(v) is int and v >= 0,
+        "decisions": lambda v: type(v) is int and v >= 0,
+        "ruleset": lambda v: isinstance(v, str), "first_player": lambda v: isinstance(v, str),
+        "end_reason": lambda v: isinstance(v, str), "result": lambda v: isinstance(v, str),
+        "error": lambda v: isinstance(v, str), "agents": _is_names,
+        "doom": lambda v: isinstance(v, dict) and all(type(x) is int for x in v.values()),
+        "spellbooks": lambda v: isinstance(v, dict) and all(_is_names(x) for x in v.values()),
+        "doom_by_round": _is_series, "power_by_round": _is_series,
+    }
+    for key, ok in checks.items():
+        v = r.get(key)
+        if v is None and (error or key not in ("winners",)):
+            continue
+        if not ok(v):
+            return f"'{key}' has a wrong value ({str(v)[:40]!r})"
+    return None
+
+
+def _lines(fh: Any, path: str | Path) -> Iterator[str]:
+    """The file's lines, each read with a cap (a file of one endless line is refused, not read)."""
+    for n, line in enumerate(iter(lambda: fh.readline(MAX_ROW_BYTES + 1), ""), 1):
+        if len(line) > MAX_ROW_BYTES:
+            raise ValueError(f"{path}:{n}: a line longer than {MAX_ROW_BYTES} bytes")
+        yield line
+
+
 def read_rows(path: str | Path, fmt: str | None = None) -> list[dict[str, Any]]:
-    """Read a results file back into rows; a malformed line is reported with its line number."""
+    """Read a results file back into rows. Every row is checked first: a malformed one stops the
+    read with one line naming the file and line (no report is made from part of a file)."""
     kind = file_format(path, fmt)
-    rows: list[dict[str, Any]] = []
-    with open(path, encoding="utf-8", newline="") as fh:
-        if kind == "jsonl":
-            for n, line in enumerate(fh, 1):
-                if line.strip():
+    rows: list[tuple[int, Any]] = []
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            if kind == "jsonl":
+                for n, line in enumerate(_lines(fh, path), 1):
+                    if line.strip():
+                        try:
+                            rows.append((n, json.loads(line, parse_int=_bounded_int, parse_constant=_no_constant)))
+                        except json.JSONDecodeError as exc:
+                            raise ValueError(f"{path}:{n}: not a JSON line ({exc.msg})") from None
+                        except (ValueError, RecursionError) as exc:
+                            raise ValueError(f"{path}:{n}: not a result row ({str(exc)[:80] or 'nested too deeply'})") from None
+                    if len(rows) > MAX_ROWS:
+                        raise ValueError(f"{path}: more than {MAX_ROWS:,} rows")
+            else:
+                for n, rec in enumerate(csv.DictReader(_lines(fh, path)), 2):
                     try:
-                        rows.append(json.loads(line))
-                    except json.JSONDecodeError as exc:
-                        raise ValueError(f"{path}:{n}: not a JSON line ({exc.msg})") from exc
-        else:
-            for n, rec in enumerate(csv.DictReader(fh), 2):
-                try:
-                    rows.append({k: _uncell(k, v) for k, v in rec.items() if k in FIELDS})
-                except (ValueError, TypeError) as exc:
-                    raise ValueError(f"{path}:{n}: bad CSV cell ({exc})") from exc
-    for n, r in enumerate(rows, 1):
-        missing = [k for k in ("game", "factions", "winners", "outcome") if k not in r]
-        if missing:
-            raise ValueError(f"{path}: row {n} has no {', '.join(missing)}; is this a `necro simulate` results file?")
-    return rows
+                        rows.append((n, {k: _uncell(k, v) for k, v in rec.items() if k in FIELDS}))
+                    except (ValueError, TypeError, RecursionError) as exc:
+                        raise ValueError(f"{path}:{n}: bad CSV cell ({str(exc)[:80]})") from None
+                    if len(rows) > MAX_ROWS:
+                        raise ValueError(f"{path}: more than {MAX_ROWS:,} rows")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    except csv.Error as exc:
+        raise ValueError(f"{path}: not a CSV results file ({exc})") from None
+    for n, r in rows:
+        why = row_problem(r)
+        if why is not None:
+            raise ValueError(f"{path}:{n}: bad result row: {why}")
+    return [r for _, r in rows]
 
 
-__all__ = ["FORMATS", "file_format", "read_rows", "write_rows"]
+__all__ = ["FORMATS", "MAX_ROWS", "MAX_ROW_BYTES", "file_format", "read_rows", "row_problem", "write_rows"]

@@ -78,23 +78,51 @@ def _play_chunk(chunk: list[GameSpec]) -> list[Row]:
 
 def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _never,
              content: Content | None = None) -> Iterator[Row]:
-    """The batch on `jobs` worker processes. When `stop()` turns true the games not started are
-    cancelled and those running are waited for (and dropped). Forked workers inherit `content`
-    (the same `args` loaded) instead of loading it again."""
+    """The batch on `jobs` worker processes, one game per task so that every finished game is
+    yielded at once. When `stop()` turns true (Ctrl-C) the games not started are cancelled and
+    the workers are ended at once: only the games still being played are lost. Forked workers
+    inherit `content` (the same `args` loaded) instead of loading it again."""
     global _WORKER_CONTENT  # noqa: PLW0603
     fork = multiprocessing.get_start_method() == "fork"
     _WORKER_CONTENT = content if fork else None
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(args,))
+    stopped = False
     try:
-        pending: set[Future[list[Row]]] = {pool.submit(_play_chunk, c) for c in chunks(specs, jobs)}
-        _WORKER_CONTENT = None  # the workers are forked by now
-        while pending and not stop():
+        queue = iter(specs)
+        pending: set[Future[list[Row]]] = set()
+        while True:
+            while len(pending) < 2 * jobs:  # a few games queued per worker, not the whole batch
+                spec = next(queue, None)
+                if spec is None:
+                    break
+                pending.add(pool.submit(_play_chunk, [spec]))
+            _WORKER_CONTENT = None  # the workers are forked by now
+            if not pending:
+                break
+            if stop():
+                stopped = True
+                break
             done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
             for fut in done:
                 yield from fut.result()
+        if stopped:  # games that finished while we looked at the flag are kept too
+            for fut in [f for f in pending if f.done() and not f.cancelled() and f.exception() is None]:
+                yield from fut.result()
     finally:
         _WORKER_CONTENT = None
+        if stopped:
+            _end_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancel the queued games and end the workers now, not after the games they are playing."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:  # pragma: no cover - newer Python
+        terminate()
+        return
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
 
 
 def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address: str | None,
@@ -109,9 +137,16 @@ def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address:
     if not ray.is_initialized():
         opts: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR", "log_to_driver": False}
         if address:
-            ray.init(address=address, **opts)
-        else:  # "local": a Ray of our own, never one found through RAY_ADDRESS or `ray start`
-            ray.init(address="local", num_cpus=jobs, **opts)
+            _reachable(address)
+        try:
+            if address:
+                ray.init(address=address, **opts)
+            else:  # "local": a Ray of our own, never one found through RAY_ADDRESS or `ray start`
+                ray.init(address="local", num_cpus=jobs, **opts)
+        except Exception as exc:  # noqa: BLE001 - Ray raises many kinds; the user needs one line
+            where = f"at {address}" if address else "here"
+            raise OSError(f"the ray backend could not start {where}: {type(exc).__name__}: "
+                          f"{' '.join(str(exc).split())[:200]}") from None
         started = True
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -134,6 +169,20 @@ def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address:
     finally:
         if started:
             ray.shutdown()
+
+
+def _reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once a cluster address nobody answers at (Ray itself retries for minutes)."""
+    import re
+    import socket
+    m = re.fullmatch(r"(?:ray://)?\[?([^\]/]+?)\]?:(\d+)", address)
+    if m is None:  # "auto" and other forms: left to Ray
+        return
+    try:
+        socket.create_connection((m.group(1), int(m.group(2))), timeout=timeout).close()
+    except (OSError, ValueError) as exc:
+        raise OSError(f"the ray backend could not start at {address}: nothing answers there "
+                      f"({getattr(exc, 'strerror', None) or exc})") from None
 
 
 class _RayWorker:

@@ -13,14 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from interpreter.content import load_content
 from interpreter.content.build import Content
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.position import PositionError, build_state
 from interpreter.effects.compiler import RuleError
+from interpreter.diagnostics import Report
+from interpreter.yamlpos import MAX_FILE_BYTES, load_text
+
+#: what a malformed scenario (a value of the wrong type) may raise; reported as one FAIL line
+MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError, OverflowError)
 
 
 @dataclass
@@ -36,7 +39,24 @@ class Outcome:
 
 
 def load_spec(path: Path) -> dict[str, Any]:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    """A scenario file read through the content loader's limits (size, nesting, aliases)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read the scenario: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ValueError(f"{path}: a scenario file is at most {MAX_FILE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    report = Report()
+    loaded = load_text(text, str(path), report)
+    if loaded is None:
+        d = report.items[0]
+        raise ValueError(f"{d.path}:{d.line}:{d.col}: {d.message}")
+    data = loaded[0]
     if not isinstance(data, dict):
         raise ValueError(f"{path}: a scenario is a mapping")
     return data
@@ -204,8 +224,10 @@ def run_scenarios(files: list[str], content_dirs: list[str] | None = None) -> in
             if content is None and not spec.get("content"):  # a layer still needs the built-in tree
                 raise ValueError(f"the built-in content does not load: {builtin_error}")
             outcome = run_spec(spec, content_for(spec, p, content, cache), str(p))  # type: ignore[arg-type]
-        except (OSError, ValueError, yaml.YAMLError, KeyError) as exc:
-            print(f"FAIL {p}: {exc}")
+        except (OSError, GameError, *MALFORMED) as exc:
+            named = isinstance(exc, MALFORMED) and not isinstance(exc, ValueError)
+            print(f"FAIL {p}: {type(exc).__name__ + ': ' if named else ''}"
+                  f"{' '.join(str(exc).split())[:300]}")
             failed += 1
             continue
         if outcome.ok:

@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from interpreter.content.build import Content
+from interpreter.engine.savefile import read_log
 
 from .loading import content_from_args
 from .views.lookup import ShowError, find
@@ -40,10 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def _content(args: argparse.Namespace) -> Content:
-    lines = None
-    if args.what == "state" and Path(args.log).is_file():
-        lines = Path(args.log).read_text(encoding="utf-8").splitlines()
-    return content_from_args(args, lines)
+    log = read_log(args.log) if args.what == "state" else None   # a bad log is one line, before any work
+    return content_from_args(args, log)
 
 
 def show_json(args: argparse.Namespace, content: Content) -> Any:

@@ -27,6 +27,11 @@ class IllegalAction(Exception):
         self.code, self.message = code, message
 
 
+class GameError(Exception):
+    """A rule or content failure while playing, or a save or log that cannot be loaded; one line.
+    A failed `apply` leaves the game as it was."""
+
+
 class Agent(Protocol):
     """Anything that answers decisions: a bot, a human at a terminal, a test script."""
 

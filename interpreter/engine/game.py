@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from pathlib import Path
 from typing import Any, Iterator
 
 from ..content.build import Content
@@ -17,16 +18,13 @@ from ..effects.compiler import RuleError
 from . import neutral
 from .actions import ActionsMixin
 from .battle import BattleMixin
-from .decisions import Decision, IllegalAction, match_option
+from .decisions import Decision, GameError, IllegalAction, match_option
 from .independents import IndependentsMixin
+from . import savefile
 from .phases import CHECKPOINT, PhasesMixin
 from .state import State
 
 FORMAT = 1
-
-
-class GameError(Exception):
-    """A rule or content failure while playing; the game state was restored."""
 
 
 def state_digest(state: State) -> str:
@@ -37,27 +35,31 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
                  layout: str | None = None, *, forced_dice: list[int] | None = None,
                  independents: list[str] | None = None,
-                 _state: dict[str, Any] | None = None, _log_prefix: int = 0) -> None:
-        """`independents`: the loyalty cards in play (None: every playable one, see choose_independents)."""
+                 _state: dict[str, Any] | None = None, _log_prefix: int = 0, _loaded: str | None = None) -> None:
+        """`independents`: the loyalty cards in play (None: every playable one, see choose_independents).
+        `_loaded` names the file a `_state` came from: its invariants are checked before play resumes."""
         content.require_ok()
         self.bundle = content
         self.content = content.model
         if ruleset not in self.content.rulesets:
             raise GameError(f"unknown ruleset '{ruleset}'; known: {', '.join(sorted(self.content.rulesets))}")
         self.ruleset = self.content.rulesets[ruleset]
-        allowed = self.ruleset.get("players", [])
-        if len(factions) not in allowed:
-            raise GameError(f"ruleset '{ruleset}' is for {', '.join(map(str, allowed))} players, not {len(factions)}")
         for f in factions:
             if f not in self.content.factions:
                 from ..diagnostics import did_you_mean
                 raise GameError(f"unknown faction '{f}'{did_you_mean(f, self.content.factions)}")
+        allowed = self.ruleset.get("players", [])
+        if len(factions) not in allowed:
+            raise GameError(f"ruleset '{ruleset}' is for {', '.join(map(str, allowed))} players, not {len(factions)}")
         if len(set(factions)) != len(factions):
             raise GameError("a faction can be played by only one player")
         layout = layout or self.ruleset.get("map", {}).get(str(len(factions)))
         if layout not in self.content.layouts:
             raise GameError(f"unknown map layout '{layout}'")
         self.layout = self.content.layouts[layout]
+        if self.layout.players and len(factions) not in self.layout.players:
+            raise GameError(f"map layout '{layout}' is for {', '.join(map(str, self.layout.players))} players, "
+                            f"not {len(factions)}")
         if self.layout.incomplete:
             raise GameError(f"map layout '{layout}' cannot be played: it is incomplete ({self.layout.incomplete})")
         self._refuse_unknown(factions)
@@ -80,6 +82,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         self.pending: Decision | None = None
         if _state is not None:
             self.s = State.from_dict(_state)
+            if _loaded is not None:
+                savefile.check_loaded_state(self, _loaded)
         else:
             self.s = self._new_state(ruleset, layout, factions, seed)
             self.emit("game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
@@ -160,6 +164,11 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         d = self.pending
         if d is None:
             return ("game-over", "the game is over")
+        if not isinstance(answer, str):
+            return ("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
+        if len(answer) > savefile.MAX_ANSWER:
+            return ("too-long", f"an answer of {len(answer)} characters is no option's label "
+                                f"(at most {savefile.MAX_ANSWER})")
         if match_option(d.options, answer) is not None:
             return None
         return self._explain(d, answer)
@@ -200,13 +209,19 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             if verb == "pass" and not self.can_pass(p):
                 return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
         shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")
-        return ("not-an-option", f"'{answer}' is not a legal choice for {d.player} ({d.prompt}); legal: {shown}")
+        said = answer if answer.isprintable() else repr(answer)[1:-1]   # one line, whatever was typed
+        return ("not-an-option", f"'{said}' is not a legal choice for {d.player} ({d.prompt}); legal: {shown}")
 
     def apply(self, answer: str) -> None:
         """Answer the pending decision. Illegal answers raise IllegalAction; the state is unchanged."""
         d = self.pending
         if d is None:
             raise IllegalAction("game-over", "the game is over")
+        if not isinstance(answer, str):
+            raise IllegalAction("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
+        if len(answer) > savefile.MAX_ANSWER:
+            raise IllegalAction("too-long", f"an answer of {len(answer)} characters is no option's label "
+                                f"(at most {savefile.MAX_ANSWER})")
         opt = match_option(d.options, answer)
         if opt is None:
             code, msg = self._explain(d, answer)
@@ -251,19 +266,32 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                 "log_length": n, "dice": dice, "turn": list(self._turn), "choices": list(self.choices)}
 
     @classmethod
-    def from_json(cls, content: Content, data: dict[str, Any]) -> "Game":
+    def from_json(cls, content: Content, data: dict[str, Any], where: str = "save") -> "Game":
+        """The game `to_json` saved, checked in full first (schema/save.schema.json, the content it
+        needs, the invariants, the answers since the snapshot); a bad save is one SaveError line."""
+        if not isinstance(data, dict):
+            raise savefile.SaveError(f"{where}: a saved game is a JSON object, not {type(data).__name__}")
         if data.get("format") != FORMAT:
-            raise GameError(f"unsupported save format {data.get('format')!r}")
+            raise savefile.SaveError(f"{where}: format: unsupported save format {str(data.get('format'))[:40]!r}")
+        savefile.check_save(content, data, where)
         p = data["params"]
-        check_expansions(content, p)
-        g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data.get("dice"),
-                independents=p.get("independents"), _state=data["snapshot"],
-                _log_prefix=int(data.get("log_length", 0)))
-        g.params = copy.deepcopy(p)
-        g.choices = list(data["choices"])
-        for a in data["turn"]:
-            g._turn.append(a)
-            g._advance(a)
+        try:
+            g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data["dice"],
+                    independents=p.get("independents"), _state=data["snapshot"],
+                    _log_prefix=data["log_length"], _loaded=where)
+            g.params = copy.deepcopy(p)
+            g.choices = list(data["choices"])
+            for i, a in enumerate(data["turn"]):
+                opt = match_option(g.pending.options, a) if g.pending else None
+                if opt is None:
+                    raise savefile.SaveError(f"{where}: turn.{i}: '{a[:80]}' is not a legal answer there")
+                g._turn.append(opt)
+                g._advance(opt)
+        except savefile.SaveError:
+            raise
+        except (GameError, RuleError, *savefile.REBUILD_ERRORS) as exc:
+            raise savefile.SaveError(f"{where}: the saved position cannot be resumed: "
+                                     f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}") from None
         return g
 
     def clone(self) -> "Game":
@@ -321,37 +349,33 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         return lines
 
 
-def _choices_record(lines: list[str]) -> dict[str, Any] | None:
-    """A log's last 'choices' line: the game's parameters and every answer (None when it has none)."""
-    return next((json.loads(l) for l in reversed(lines) if '"type": "choices"' in l), None)
+def log_params(lines: list[str]) -> dict[str, Any]:
+    """The game parameters recorded in a log's 'choices' line (the log is checked first)."""
+    return savefile.parse_log(lines).params
 
 
-def log_params(lines: list[str]) -> dict[str, Any] | None:
-    """The game parameters recorded in a log's 'choices' line (None when it has none)."""
-    rec = _choices_record(lines)
-    return rec["params"] if rec is not None else None
-
-
-def check_expansions(content: Content, params: dict[str, Any]) -> None:
-    """A saved or logged game replays only over the expansions it was played with."""
-    played = sorted(params.get("expansions", []))
-    loaded = sorted(content.model.expansions)
-    if played != loaded:
-        raise GameError(f"the game was played with expansions [{', '.join(played)}] but the content "
-                        f"loaded has [{', '.join(loaded)}]; load it with the same expansions")
-
-
-def replay(content: Content, lines: list[str], upto: int | None = None) -> Game:
-    """Rebuild a game from its log (its parameters and choices); `upto` stops after N choices."""
-    rec = _choices_record(lines)
-    if rec is None:
-        raise GameError("the log has no 'choices' line")
-    p = rec["params"]
-    check_expansions(content, p)
-    g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-             independents=p.get("independents"))
-    for i, c in enumerate(rec["choices"]):
-        if upto is not None and i >= upto:
-            break
-        g.apply(c)
+def replay(content: Content, lines: "list[str] | savefile.GameLog", upto: int | None = None) -> Game:
+    """Rebuild a game from its log (its parameters and choices); `upto` stops after N choices.
+    A bad log, or a choice that is not legal where it stands, is one SaveError line."""
+    log = lines if isinstance(lines, savefile.GameLog) else savefile.parse_log(lines)
+    where = log.where
+    p = log.params
+    savefile.check_params(content, p, where)
+    try:
+        g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
+                 independents=p.get("independents"))
+    except GameError as exc:
+        raise savefile.SaveError(f"{where}: the game cannot be set up: {exc}") from None
+    for i, c in enumerate(log.choices[:upto] if upto is not None else log.choices):
+        try:
+            g.apply(c)
+        except IllegalAction as exc:
+            raise savefile.SaveError(f"{where}: choice {i + 1} of {len(log.choices)}, '{c[:80]}': {exc}") from None
+        except GameError as exc:
+            raise GameError(f"{where}: choice {i + 1} of {len(log.choices)}, '{c[:80]}': {exc}") from None
     return g
+
+
+def load_save(content: Content, path: str | Path) -> Game:
+    """The game saved in `path`, checked in full."""
+    return Game.from_json(content, savefile.read_save(path), where=str(path))

@@ -6,7 +6,6 @@ so "the start of round N" is the first decision of round N (Action Phase, first 
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -16,46 +15,34 @@ from rich.table import Table
 from rich.text import Text
 
 from interpreter.content.build import Content
-from interpreter.engine.game import Game, log_params, replay
+from interpreter.engine.decisions import GameError, IllegalAction
+from interpreter.engine.game import Game, replay
+from interpreter.engine.savefile import SaveError, read_log
 from interpreter.engine.state import POOL
 
 from .lookup import ShowError
 
 
-def _choices(lines: list[str], path: Path) -> list[str]:
-    for n, line in reversed(list(enumerate(lines, 1))):
-        if '"type": "choices"' in line:
-            try:
-                return list(json.loads(line)["choices"])
-            except (ValueError, KeyError, TypeError):
-                raise ShowError(f"{path}:{n}: the choices line is not valid JSON with a 'choices' list") from None
-    raise ShowError(f"{path}: the log has no 'choices' line (write one with `necro play --log FILE`)")
-
-
-def _check_factions(content: Content, lines: list[str], path: Path) -> None:
-    for f in (log_params(lines) or {}).get("factions", []):
-        if f not in content.model.factions:
-            raise ShowError(f"{path}: faction '{f}' is not in the loaded content (was the game played with --content-dir?)")
-
-
 def position_at(content: Content, path: Path, round_no: int | None = None, step: int | None = None) -> tuple[Game, str]:
     """The replayed game stopped at round `round_no`'s first decision or after `step` choices,
     and a phrase saying where that is."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    choices = _choices(lines, path)
-    _check_factions(content, lines, path)
+    log = read_log(path)
+    choices = log.choices
     if step is not None:
         if not 0 <= step <= len(choices):
             raise ShowError(f"--step {step} is out of range: the log has {len(choices)} choices")
-        return replay(content, lines, step), f"after {step} of {len(choices)} choices"
+        return replay(content, log, step), f"after {step} of {len(choices)} choices"
     assert round_no is not None
     if round_no < 1:
         raise ShowError(f"--round {round_no}: rounds are numbered from 1")
-    game = replay(content, lines, 0)
+    game = replay(content, log, 0)
     for i, c in enumerate(choices):
         if game.s.round >= round_no:
             return game, f"start of round {round_no} (first decision of the round, after {i} of {len(choices)} choices)"
-        game.apply(c)
+        try:
+            game.apply(c)
+        except (IllegalAction, GameError) as exc:
+            raise SaveError(f"{path}: choice {i + 1} of {len(choices)}, '{c[:80]}': {exc}") from None
     if game.s.round >= round_no and not game.is_over():
         return game, f"start of round {round_no} (after all {len(choices)} choices)"
     raise ShowError(f"the game in {path} ended in round {game.s.round}; there is no start of round {round_no}")

@@ -6,14 +6,14 @@ round each choice was made in is measured once, so the viewer can jump to a roun
 """
 from __future__ import annotations
 
-import json
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.content.build import Content
 from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError, check_expansions, log_params
+from interpreter.engine.game import Game, GameError
+from interpreter.engine.savefile import SaveError, check_params, parse_log
 
 from .sessions import ContentCache, SessionError
 
@@ -56,20 +56,18 @@ class Replay:
 
 
 def open_replay(contents: ContentCache, text: str) -> Replay:
-    """Read a log's text; refuse, with the reason, a file that is not a game log."""
+    """Read a log's text; refuse, with the reason, a file that is not a game log (checked as
+    `necro replay` checks one: interpreter/engine/savefile.py)."""
     lines = [ln for ln in text.splitlines() if ln.strip()]
     try:
-        params = log_params(lines)
-        rec = next(json.loads(ln) for ln in reversed(lines) if '"type": "choices"' in ln)
-    except (json.JSONDecodeError, StopIteration):
-        params = None
-    if params is None:
-        raise SessionError("not a game log: it has no 'choices' line (write one with `necro play --log FILE`)")
-    digest = next((json.loads(ln).get("digest") for ln in reversed(lines) if '"type": "digest"' in ln), None)
+        log = parse_log(lines)
+    except SaveError as exc:
+        raise SessionError(f"not a game log: {exc}") from None
+    params = log.params
     content = contents.get(list(params.get("expansions", [])))
     try:
-        check_expansions(content, params)
-        r = Replay(content, params, [str(c) for c in rec["choices"]], None, [], [], digest)  # type: ignore[arg-type]
+        check_params(content, params, "log")
+        r = Replay(content, params, list(log.choices), None, [], [], log.digest)  # type: ignore[arg-type]
         g = r._fresh()
         rounds, logged = [], []
         for c in r.choices:

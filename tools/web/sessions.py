@@ -168,10 +168,11 @@ class Sessions:
         return self._add(Session(game, content, seats, seed))
 
     def load(self, save: dict[str, Any], seats: dict[str, str] | None = None) -> str:
-        if not isinstance(save, dict) or "params" not in save:
+        if not isinstance(save, dict) or not isinstance(save.get("params"), dict):
             raise SessionError("not a saved game (a save is the JSON a board's Save button downloads)")
         p = save["params"]
-        content = self.contents.get(list(p.get("expansions", [])))
+        exps = p.get("expansions", [])
+        content = self.contents.get([e for e in exps if isinstance(e, str)] if isinstance(exps, list) else [])
         try:
             game = Game.from_json(content, save)
         except (GameError, KeyError, TypeError, ValueError) as exc:
