@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient  # noqa: E402
 
 from interpreter.content import load_content  # noqa: E402
-from interpreter.engine.agents import make_agent  # noqa: E402
+from interpreter.bots import make_agent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from tools.web.app import create_app  # noqa: E402
 from tools.web.options import grouped  # noqa: E402
@@ -206,3 +206,13 @@ def test_necro_serve_prints_its_url_and_serves_the_board(tmp_path: Path) -> None
     bad = subprocess.run([sys.executable, "-m", "tools.cli", "serve", "--content-dir", str(tmp_path / "nowhere")],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "no content folder" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_an_upload_over_the_cap_is_refused_in_one_line(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tools.web.app as app_module
+    monkeypatch.setattr(app_module, "MAX_BODY", 1000)
+    big = b'{"save": "' + b"x" * 5000 + b'"}'
+    r = client.post("/api/load", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["message"] == "the upload is larger than 1,000 bytes"
+    r = client.post("/api/replays", content=b"{}\n" * 2000)
+    assert r.status_code == 400 and "the log is larger than" in r.json()["message"]

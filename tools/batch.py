@@ -89,6 +89,9 @@ def summary_lines(result: BatchResult, ruleset: str, jobs_text: str) -> list[str
     ok = [r for r in rows if r.get("outcome") != "error"]
     rate = len(rows) / result.seconds if result.seconds > 0 else 0.0
     lines = [f"{len(rows)} games ({ruleset}) in {result.seconds:.1f} s: {rate:.1f} games/s, {jobs_text}"]
+    agents = Counter(a for r in rows for a in r.get("agents") or [])
+    if agents:
+        lines.append("  agents: " + ", ".join(f"{a} ({n} seats)" for a, n in sorted(agents.items())))
     seats: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     shared: Counter[str] = Counter()

@@ -7,7 +7,7 @@ import sys
 from interpreter.diagnostics import ContentError
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError, replay
-from interpreter.engine.agents import make_agent
+from interpreter.bots import make_agent
 from interpreter.engine.invariants import InvariantError
 from interpreter.engine.savefile import GameLog, read_log, read_save
 
@@ -123,11 +123,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if args.factions:
             raise GameError("give either --factions or --all-matchups, not both")
         n = player_count(content, ruleset, args.players)
-        specs = plan(ruleset, args.games, args.seed, agents, all_matchups=matchups(content, ruleset, n))
+        specs = plan(ruleset, args.games, args.seed, agents, all_matchups=matchups(content, ruleset, n), layout=args.map)
     else:
         factions = pick_factions(content, ruleset, args.players, args.factions)
-        Game(content, ruleset, factions, args.seed)  # refuses a bad set-up with one clear line, before any work
-        specs = plan(ruleset, args.games, args.seed, agents, factions=factions)
+        Game(content, ruleset, factions, args.seed, args.map)  # refuses a bad set-up with one clear line, before any work
+        specs = plan(ruleset, args.games, args.seed, agents, factions=factions, layout=args.map)
     if args.out:  # refuse a bad destination before the games, not after them
         check_destination(args.out, "--out")
         file_format(args.out, args.format)
@@ -164,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--ruleset")
     pl.add_argument("--players", type=int)
     pl.add_argument("--factions", help="comma list, in seating order")
-    pl.add_argument("--agents", default="heuristic", help="one agent for all seats or a comma list per seat")
+    pl.add_argument("--agents", default="heuristic", help="one agent for all seats or a comma list per seat "
+                    "(random, heuristic, human, mcts[:budget][:policy])")
     pl.add_argument("--map", help="map layout id (default: the ruleset's for this player count)")
     pl.add_argument("--log", help="write the JSON-lines game log here")
     pl.add_argument("--expansions", help="comma list of expansions to enable")
@@ -189,7 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--factions", help="comma list, in seating order (the same for every game)")
     si.add_argument("--all-matchups", action="store_true",
                     help="spread the games over every combination of the eligible factions")
-    si.add_argument("--agents", default="heuristic", help="one agent for all seats or a comma list per seat")
+    si.add_argument("--agents", default="heuristic", help="one agent for all seats or a comma list per seat: "
+                    "random, heuristic, or the search bot mcts[:400|:0.5s][:random|:heuristic][:depth=N][:c=X]")
+    si.add_argument("--map", help="map layout id for every game (default: the ruleset's for the player count)")
     si.add_argument("--expansions", help="comma list of expansions to enable")
     si.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
     si.add_argument("--jobs", type=int, help="worker processes (default: all cores)")

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from interpreter.engine.agents import make_agent
+from interpreter.bots import make_agent
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.play import run_game
 

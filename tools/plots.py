@@ -11,6 +11,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 - the backend is chosen first
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from .results import agents_line  # noqa: E402
+
 MIN_SHARE = 0.10  # a by-round curve stops where fewer than this share of its games are still running
 DPI = 100
 
@@ -39,7 +41,8 @@ def _colours(factions: list[str]) -> dict[str, Any]:
 
 
 def _subtitle(rep: dict[str, Any]) -> str:
-    return f"{rep['games']} games, {', '.join(rep['rulesets']) or 'no ruleset'}"
+    """Games, rulesets and the agents that played them (with their budgets), for every plot's title."""
+    return f"{rep['games']} games, {', '.join(rep['rulesets']) or 'no ruleset'}\nagents: {agents_line(rep)}"
 
 
 def win_rates(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any], path: Path) -> Path:
@@ -52,7 +55,9 @@ def win_rates(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any
     hi = [100 * (d["ci"][1] - d["rate"]) for d in rows]
     ax.barh(list(ys), rates, color=[colours[d["faction"]] for d in rows], height=0.6,
             xerr=[lo, hi], capsize=4, error_kw={"elinewidth": 1.2, "ecolor": "#333333"})
-    ax.set_yticks(list(ys), [f"{names[d['faction']]}  ({d['games']})" for d in rows])
+    mixed = len(rep.get("agents", [])) > 1  # then each bar says who played the faction
+    ax.set_yticks(list(ys), [f"{names[d['faction']]}  ({d['games']})"
+                             + (f"\n{', '.join(d.get('agents', {}))}" if mixed else "") for d in rows])
     for y, d in zip(ys, rows):
         ax.text(100 * d["ci"][1] + 1.5, y, f"{100 * d['rate']:.0f}%", va="center", fontsize=9)
     fair = rep["first_player"].get("fair")

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.table import Table
 
-from .results import read_rows
+from .results import agents_line, read_rows
 from .stats import describe, proportion, quantile
 
 Row = dict[str, Any]
@@ -28,6 +28,7 @@ def compute(rows: list[Row]) -> dict[str, Any]:
         "games": len(ok),
         "failed": len(rows) - len(ok),
         "rulesets": sorted({r["ruleset"] for r in ok if r.get("ruleset")}),
+        "agents": agent_rates(ok),
         "factions": win_rates(ok),
         "humanity": proportion(sum(1 for r in ok if not r["winners"]), len(ok)),
         "matchups": matchup_rates(ok),
@@ -39,18 +40,41 @@ def compute(rows: list[Row]) -> dict[str, Any]:
     }
 
 
+def seats(row: Row) -> list[tuple[str, str]]:
+    """(faction, agent) per seat; an agent the row does not record reads 'unknown'."""
+    agents = list(row.get("agents") or [])
+    return [(f, agents[i] if i < len(agents) else "unknown") for i, f in enumerate(row["factions"])]
+
+
 def win_rates(rows: list[Row]) -> list[dict[str, Any]]:
-    """Per faction: games played, wins (shared ones too, counted apart) and the 95% interval."""
+    """Per faction: games played, wins (shared ones too, counted apart), the 95% interval, and the
+    agents that played it ({agent: seats})."""
     played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     shared: Counter[str] = Counter()
+    by: dict[str, Counter[str]] = defaultdict(Counter)
     for r in rows:
         played.update(r["factions"])
         wins.update(r["winners"])
         if len(r["winners"]) > 1:
             shared.update(r["winners"])
-    out = [{"faction": f, **proportion(wins[f], played[f]), "shared": shared[f]} for f in played]
+        for f, a in seats(r):
+            by[f][a] += 1
+    out = [{"faction": f, **proportion(wins[f], played[f]), "shared": shared[f], "agents": dict(sorted(by[f].items()))}
+           for f in played]
     return sorted(out, key=lambda d: (-d["rate"], d["faction"]))
+
+
+def agent_rates(rows: list[Row]) -> list[dict[str, Any]]:
+    """Per agent (with its settings, e.g. `mcts:400:random:depth=60:c=0.7`): seats played, wins and
+    the 95% interval (each seat of each game is one trial)."""
+    played: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    for r in rows:
+        for f, a in seats(r):
+            played[a] += 1
+            wins[a] += f in r["winners"]
+    return sorted(({"agent": a, **proportion(wins[a], played[a])} for a in played), key=lambda d: d["agent"])
 
 
 def matchup_key(factions: list[str]) -> tuple[str, ...]:
@@ -157,14 +181,24 @@ def render(rep: dict[str, Any], out: TextIO | None = None) -> None:
         con.width = max(con.width, 120)  # a file or a pipe does not wrap
     con.print(f"[bold]{rep['games']} games[/bold] ({', '.join(rep['rulesets']) or 'no ruleset'})"
               + (f", {rep['failed']} failed and left out" if rep["failed"] else ""))
+    con.print(f"agents: {agents_line(rep)}", highlight=False)
     t = Table(title="Win rate per faction (95% Wilson interval; a shared victory counts for each winner)")
-    for c in ("faction", "games", "wins", "shared", "win rate [95% CI]"):
-        t.add_column(c, justify="left" if c == "faction" else "right")
+    mixed = len(rep["agents"]) > 1
+    for c in ("faction", "games", "wins", "shared", "win rate [95% CI]") + (("played by",) if mixed else ()):
+        t.add_column(c, justify="left" if c in ("faction", "played by") else "right")
     for d in rep["factions"]:
-        t.add_row(d["faction"], str(d["games"]), str(d["wins"]), str(d["shared"]), _pct(d))
+        by = ("\n".join(f"{a} ×{n}" for a, n in d["agents"].items()),) if mixed else ()
+        t.add_row(d["faction"], str(d["games"]), str(d["wins"]), str(d["shared"]), _pct(d), *by)
     h = rep["humanity"]
-    t.add_row("(humanity)", str(h["games"]), str(h["wins"]), "", _pct(h))
+    t.add_row("(humanity)", str(h["games"]), str(h["wins"]), "", _pct(h), *(("",) if mixed else ()))
     con.print(t)
+    if mixed:
+        t = Table(title="Win rate per agent (each seat of each game one trial; 95% Wilson interval)")
+        for c in ("agent", "seats", "wins", "win rate [95% CI]"):
+            t.add_column(c, justify="left" if c == "agent" else "right")
+        for d in rep["agents"]:
+            t.add_row(d["agent"], str(d["games"]), str(d["wins"]), _pct(d))
+        con.print(t)
     if len(rep["matchups"]) > 1:
         t = Table(title="Win rate per matchup (95% Wilson interval)")
         for c in ("matchup", "games", "win rate [95% CI] per faction", "no winner"):
@@ -229,5 +263,5 @@ def report(path: str, fmt: str | None = None, output: str = "text", plots: str |
     return 0
 
 
-__all__ = ["by_round", "compute", "first_player_advantage", "game_length", "matchup_rates", "render", "report",
+__all__ = ["agent_rates", "agents_line", "by_round", "compute", "first_player_advantage", "game_length", "matchup_rates", "render", "report",
            "spellbook_order", "win_rates"]

@@ -4,7 +4,10 @@ Independent Great Old Ones: `independents: [card, ...]` names the loyalty cards 
 when absent); a player's `units` may then name a card's figure (it starts under that player's
 control); `position.markers` and `position.loyalty-spellbooks` set track markers and spellbooks on
 loyalty cards; `expect` may check `markers`, `loyalty-spellbooks` and `independents` (card -> the
-controlling player, or null for the general pool)."""
+controlling player, or null for the general pool).
+
+`expect.legal` / `expect.not-legal` name options of the pending decision; a `not-legal` entry ending
+in ` *` (`"ability x *"`) refuses every option that begins with it, whatever area or unit follows."""
 from __future__ import annotations
 
 import sys
@@ -118,7 +121,12 @@ def check_expect(game: Game, exp: dict[str, Any]) -> list[str]:
         if match_option(opts, str(a)) is None:
             out.append(f"legal: {a!r} is not among the options {list(opts)[:10]}")
     for a in exp.get("not-legal", []):
-        if match_option(opts, str(a)) is not None:
+        a = str(a)
+        if a.endswith(" *"):   # 'ability x *': no option of that beginning (whatever area or unit follows)
+            hits = [o for o in opts if o.startswith(a[:-1]) or o == a[:-2]]
+            if hits:
+                out.append(f"not-legal: {a!r} is offered as {hits[0]!r}")
+        elif match_option(opts, a) is not None:
             out.append(f"not-legal: {a!r} is offered")
     for text in exp.get("log-contains", []):
         if not any(text in _event_str(e) for e in game.log):

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from interpreter.content.build import Content
-from interpreter.engine.agents import make_agent
+from interpreter.bots import agent_label, make_agent
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.play import run_game
 
 # The columns of a result row, in file order.
-FIELDS = ("game", "seed", "ruleset", "factions", "agents", "winners", "outcome", "doom", "rounds",
+FIELDS = ("game", "seed", "ruleset", "layout", "factions", "agents", "winners", "outcome", "doom", "rounds",
           "spellbooks", "first_player", "end_reason", "result", "doom_by_round", "power_by_round",
           "decisions", "error")
 
@@ -30,6 +30,7 @@ class GameSpec:
     ruleset: str
     factions: tuple[str, ...]
     agents: tuple[str, ...]
+    layout: str | None = None  # None: the ruleset's map for the player count
 
 
 def eligible_factions(content: Content) -> list[str]:
@@ -50,8 +51,9 @@ def matchups(content: Content, ruleset: str, players: int) -> list[tuple[str, ..
 
 
 def plan(ruleset: str, games: int, seed: int, agents: list[str],
-         factions: list[str] | None = None, all_matchups: list[tuple[str, ...]] | None = None) -> list[GameSpec]:
-    """The batch: game i has seed `seed + i`. With `all_matchups`, game i plays matchup i mod M
+         factions: list[str] | None = None, all_matchups: list[tuple[str, ...]] | None = None,
+         layout: str | None = None) -> list[GameSpec]:
+    """The batch: game i has seed `seed + i`, its seats' agents recorded with their settings. With `all_matchups`, game i plays matchup i mod M
     with its seats rotated by (i // M) mod players, so every matchup and seat order gets its share."""
     if games < 0:
         raise ValueError("--games must be 0 or more")
@@ -63,7 +65,8 @@ def plan(ruleset: str, games: int, seed: int, agents: list[str],
             seats = tuple(m[k:] + m[:k])
         else:
             seats = tuple(factions or ())
-        specs.append(GameSpec(i, seed + i, ruleset, seats, tuple(seat_agents(agents, len(seats)))))
+        labels = tuple(agent_label(a) for a in seat_agents(agents, len(seats)))
+        specs.append(GameSpec(i, seed + i, ruleset, seats, labels, layout))
     return specs
 
 
@@ -90,10 +93,11 @@ class TracedGame(Game):
 def play_one(content: Content, spec: GameSpec) -> dict[str, Any]:
     """Play `spec` to the end and return its result row (a failed game gives a row with `error`)."""
     row: dict[str, Any] = {k: None for k in FIELDS}
-    row.update(game=spec.index, seed=spec.seed, ruleset=spec.ruleset, factions=list(spec.factions),
+    row.update(game=spec.index, seed=spec.seed, ruleset=spec.ruleset, layout=spec.layout, factions=list(spec.factions),
                agents=list(spec.agents))
     try:
-        g = TracedGame(content, spec.ruleset, list(spec.factions), spec.seed)
+        g = TracedGame(content, spec.ruleset, list(spec.factions), spec.seed, spec.layout)
+        row["layout"] = g.params["layout"]
         agents = {f: make_agent(a, spec.seed * 31 + i) for i, (f, a) in enumerate(zip(spec.factions, spec.agents))}
         run_game(g, agents)
     except (GameError, RuntimeError, ValueError, KeyError) as exc:

@@ -149,13 +149,3 @@ AGENTS: dict[str, Callable[[int], object]] = {
     "heuristic": lambda seed: HeuristicAgent(seed),
 }
 HUMAN = "human"   # a person at a terminal: `necro play` seats one (tools/human_seat.py), not make_agent
-
-
-def make_agent(name: str, seed: int) -> object:
-    """A bot by name. `human` is a known name but no bot: the front end that talks to the person
-    (the terminal seat in tools/human_seat.py) answers through the same `choose` method."""
-    if name == HUMAN:
-        raise ValueError("the human seat is made by the front end (necro play); make_agent builds bots")
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent '{name}'; one of: {', '.join([*AGENTS, HUMAN])}")
-    return AGENTS[name](seed)

@@ -9,6 +9,9 @@ from .neutral import add_card
 from .state import GENERAL, POOL, State
 
 
+DEFAULT_ELDER_SIGNS = {"1": 18, "2": 12, "3": 6}  # a ruleset's Elder Sign mix when it names none
+
+
 class PositionError(Exception):
     pass
 
@@ -91,7 +94,7 @@ def empty_state(model: ContentModel, ruleset: str, layout: str, factions: list[s
 
     Each Independent Great Old One in `independents` (loyalty card ids) lies in the general pool."""
     rs = model.rulesets[ruleset]
-    mix = rs.get("elder-signs", {"1": 18, "2": 12, "3": 6})
+    mix = rs.get("elder-signs", DEFAULT_ELDER_SIGNS)
     bag = [int(v) for v, n in sorted(mix.items()) for _ in range(int(n))]
     s = State(ruleset=ruleset, layout=layout, seed=seed, rng=seed * 0x9E3779B1 + 12345,
               players=list(factions), power={f: 0 for f in factions}, doom={f: 0 for f in factions},

@@ -47,10 +47,19 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     return route
 
 
+async def _capped_body(request: Request, what: str) -> bytes:
+    """The request body, read in chunks and refused as soon as it passes MAX_BODY (never held whole)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise SessionError(f"the {what} is larger than {MAX_BODY:,} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise SessionError(f"the upload is larger than {MAX_BODY // 1_000_000} MB")
+    raw = await _capped_body(request, "upload")
     return json.loads(raw or b"{}")
 
 
@@ -157,9 +166,7 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
 
     @_guarded
     async def new_replay(request: Request) -> Response:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise SessionError(f"the log is larger than {MAX_BODY // 1_000_000} MB")
+        raw = await _capped_body(request, "log")
         r = open_replay(contents, raw.decode("utf-8", errors="replace"))
         rid = f"r{next(replay_ids)}"
         replays[rid] = r

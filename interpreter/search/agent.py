@@ -1,0 +1,132 @@
+"""The search bot: information-set Monte Carlo tree search over the one decision interface.
+
+Each playout draws a determinization (`determinize`: hidden information re-sampled from what the
+player knows, a fresh random generator, so dice are chance), walks the shared tree by UCT from
+the point of view of whoever chooses at each node, adds one node, plays on with the rollout
+policy for at most `depth` decisions, and credits every node on the path with each seat's value
+(`reward.values`). The answer is the most visited option. It knows no faction: everything comes
+from `current()`, `apply()`, `clone()`, `view()` and the state's public numbers, so it plays
+modders' factions as it plays the built-in ones, and gets faster whenever `clone()` does.
+
+Budgets are playouts (`mcts:400`: the same seed gives the same game) or CPU seconds per decision
+(`mcts:0.5s`: as strong as the machine allows, so not reproducible). A decision with one option
+is answered at once, without search.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ..engine.agents import HeuristicAgent
+from ..engine.decisions import Decision
+from ..engine.game import Game, GameError
+from ..engine.rng import Rng
+from .budget import SearchConfig, parse_agent
+from .determinize import Known, determinize, known_to
+from .reward import values
+from .tree import Node
+
+__all__ = ["SearchAgent", "SearchStats", "make_search_agent"]
+
+
+@dataclass
+class SearchStats:
+    """What the bot has spent: decisions searched, decisions with one option, playouts, CPU seconds."""
+
+    searched: int = 0
+    forced: int = 0
+    playouts: int = 0
+    cpu: float = 0.0
+
+    def per_decision(self) -> float:
+        """Mean CPU seconds per searched decision."""
+        return self.cpu / self.searched if self.searched else 0.0
+
+
+class SearchAgent:
+    """Answers each decision by ISMCTS within its budget; `observe(game)` hands it the game."""
+
+    def __init__(self, config: SearchConfig, seed: int = 0) -> None:
+        self.config = config
+        self.name = config.label()
+        self.rng = Rng(seed ^ 0x6A09E667F3BCC909)
+        self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372)
+        self.game: Game | None = None
+        self.stats = SearchStats()
+
+    def observe(self, game: Game) -> None:
+        """The game it plays in (read through `view`, `clone` and determinizations only)."""
+        self.game = game
+
+    def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
+        """The most visited option after the budget's playouts (the only option: at once)."""
+        if len(options) == 1:
+            self.stats.forced += 1
+            return options[0]
+        if self.game is None:
+            raise ValueError("the search bot needs the game: call observe(game) before choose()")
+        t0 = time.process_time()
+        root = Node()
+        known = known_to(self.game, player)
+        n = 0
+        while True:
+            self._playout(root, known)
+            n += 1
+            if self.config.playouts is not None:
+                if n >= self.config.playouts:
+                    break
+            elif time.process_time() - t0 >= (self.config.seconds or 0.0):
+                break
+        self.stats.searched += 1
+        self.stats.playouts += n
+        self.stats.cpu += time.process_time() - t0
+        return root.best(options)
+
+    def _playout(self, root: Node, known: Known) -> None:
+        """One determinization, one walk down the tree, one rollout, one backup."""
+        assert self.game is not None
+        g = determinize(self.game, known.player, self.rng, known)
+        policy = self._policy(g)
+        node, path = root, [root]
+        try:
+            while not g.is_over():
+                d = g.current()
+                assert d is not None
+                untried = node.untried(d.options)
+                if untried:
+                    for o in d.options:
+                        if o in node.children:
+                            node.children[o].avail += 1
+                    o = untried[self.rng.below(len(untried))]
+                    node.children[o] = Node(avail=1)
+                    g.apply(o)
+                    path.append(node.children[o])
+                    break
+                o = node.select(d.options, d.player, self.config.c)
+                g.apply(o)
+                node = node.children[o]
+                path.append(node)
+            for _ in range(self.config.depth):
+                d = g.current()
+                if d is None:
+                    break
+                g.apply(policy(d))
+        except GameError:
+            pass  # a rule failure mid-playout: value the position where it stopped
+        v = values(g)
+        for nd in path:
+            nd.update(v)
+
+    def _policy(self, g: Game) -> Callable[[Decision], str]:
+        if self.config.policy == "heuristic":
+            bot = self.rollout_bot
+            bot.observe(g)
+            return lambda d: bot.choose(d.player, d.options, d)
+        rng = self.rng
+        return lambda d: d.options[rng.below(len(d.options))]
+
+
+def make_search_agent(name: str, seed: int) -> SearchAgent:
+    """A search bot from an agent name such as `mcts:400:heuristic` (ValueError for a bad one)."""
+    return SearchAgent(parse_agent(name), seed)

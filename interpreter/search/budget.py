@@ -1,0 +1,98 @@
+"""The search bot's settings, read from an agent name: `mcts`, `mcts:400`, `mcts:0.5s`,
+`mcts:400:heuristic`, `mcts:0.5s:random:depth=80:c=1.0`.
+
+Parts after `mcts`, in any order: a budget (a whole number of playouts, or seconds of CPU time
+per decision ending in `s`), a rollout policy (`random` or `heuristic`), `depth=N` (rollout
+decisions before the position is estimated) and `c=X` (the UCT exploration constant). A bad
+part is one line naming it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["SearchConfig", "parse_agent", "POLICIES"]
+
+POLICIES = ("random", "heuristic")
+NAME = "mcts"
+_SECONDS = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)s$")
+MAX_PLAYOUTS = 10_000_000
+MAX_SECONDS = 3600.0
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How much a search bot searches and how: exactly one of `playouts` / `seconds` is set."""
+
+    playouts: int | None = 200
+    seconds: float | None = None
+    policy: str = "random"
+    depth: int = 60
+    c: float = 0.7
+
+    def label(self) -> str:
+        """The canonical agent name (what reports show): `mcts:400:random:depth=60:c=0.7`."""
+        budget = f"{self.playouts}" if self.playouts is not None else f"{self.seconds:g}s"
+        return f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}"
+
+
+def is_search(name: str) -> bool:
+    """Whether an agent name asks for the search bot."""
+    return name.split(":", 1)[0].strip() == NAME
+
+
+def parse_agent(name: str) -> SearchConfig:
+    """The settings an agent name asks for; ValueError (one line) for a bad name."""
+    head, *parts = name.strip().split(":")
+    if head != NAME:
+        raise ValueError(f"'{name}' is not a search agent (it starts with '{NAME}')")
+    cfg: dict[str, object] = {}
+    seen: set[str] = set()
+    for part in parts:
+        p = part.strip()
+        key = _kind(name, p)
+        if key in seen:
+            raise ValueError(f"agent '{name}': '{p}' gives the {key} twice")
+        seen.add(key)
+        if key == "budget":
+            if p.endswith("s"):
+                secs = float(p[:-1])
+                if not 0 < secs <= MAX_SECONDS:
+                    raise ValueError(f"agent '{name}': a time budget must be above 0 and at most {MAX_SECONDS:g}s, got '{p}'")
+                cfg.update(playouts=None, seconds=secs)
+            else:
+                n = int(p)
+                if not 1 <= n <= MAX_PLAYOUTS:
+                    raise ValueError(f"agent '{name}': playouts must be between 1 and {MAX_PLAYOUTS:,}, got '{p}'")
+                cfg.update(playouts=n, seconds=None)
+        elif key == "policy":
+            cfg["policy"] = p
+        elif key == "depth":
+            d = p.split("=", 1)[1]
+            if not d.isdigit() or not 0 <= int(d) <= 100_000:
+                raise ValueError(f"agent '{name}': depth must be a whole number from 0 to 100000, got '{d}'")
+            cfg["depth"] = int(d)
+        else:
+            x = p.split("=", 1)[1]
+            try:
+                c = float(x)
+            except ValueError:
+                c = -1.0
+            if not 0 <= c <= 100:
+                raise ValueError(f"agent '{name}': c must be a number from 0 to 100, got '{x}'")
+            cfg["c"] = c
+    return SearchConfig(**cfg)  # type: ignore[arg-type]
+
+
+def _kind(name: str, part: str) -> str:
+    """Which setting a part of the name gives."""
+    if part.isdigit() or _SECONDS.match(part):
+        return "budget"
+    if part in POLICIES:
+        return "policy"
+    if part.startswith("depth="):
+        return "depth"
+    if part.startswith("c="):
+        return "c"
+    raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
+                     f"a rollout policy ({' or '.join(POLICIES)}), depth=N or c=X")
