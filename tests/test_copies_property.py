@@ -151,9 +151,6 @@ def test_undo_returns_and_replaying_the_same_answers_continues_alike(ruleset: st
         add(NAME, undos=1, decisions=len(answers) + n)
 
 
-@pytest.mark.xfail(strict=True, reason="issue #13: undo() rebuilds the game from its parameters, which name "
-                   "the Independents in play, so the rebuilt log's 'independents' event loses its left_out "
-                   "reasons (the same holds for replay())")
 def test_undo_keeps_the_whole_log() -> None:
     g = Game(content(True), "duel", FACTIONS["duel", 2], 3)
     agent = RandomAgent(3)
@@ -220,10 +217,6 @@ def test_an_effect_failing_mid_turn_changes_nothing(tmp_path: Path) -> None:
     assert _observed(g) == before
 
 
-@pytest.mark.xfail(strict=True, reason="issue #13: apply() restores from the last checkpoint; when the "
-                   "rules pass a checkpoint (the Action Phase ends) and then an effect fails (a "
-                   "gather-power ability), the restore starts from the new snapshot, raises 'cannot be "
-                   "rebuilt either' and leaves the game changed")
 def test_an_effect_failing_right_after_a_checkpoint_changes_nothing(tmp_path: Path) -> None:
     """Everyone passes: the Action Phase ends, the rules checkpoint, and the Gather Power window
     runs Red's failing ability before anyone is asked anything."""

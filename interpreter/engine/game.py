@@ -26,6 +26,10 @@ from .state import State
 
 FORMAT = 1
 
+#: what a failing rule or effect may raise while an answer is applied: the game is restored, then a GameError
+_FAILURES = (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError, AttributeError,
+             ArithmeticError, MemoryError)
+
 
 def state_digest(state: State) -> str:
     return hashlib.sha256(json.dumps(json.loads(state.to_text()), sort_keys=True).encode()).hexdigest()[:16]
@@ -226,15 +230,18 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         if opt is None:
             code, msg = self._explain(d, answer)
             raise IllegalAction(code, msg)
-        before = list(self._turn)
+        before, snap = list(self._turn), self._snap
         self._turn.append(opt)
         self.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
             self._advance(opt)
-        except (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError) as exc:
+        except _FAILURES as exc:
+            # the rules may have passed a checkpoint before failing: rebuild from the one the answer
+            # started from, with the turn's answers before it
+            self._snap = snap
             try:
                 self._restore(before)
-            except (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError) as again:
+            except _FAILURES as again:
                 raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'); the position before it "
                                 f"cannot be rebuilt either: {again}") from exc
             raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'; state restored)") from exc
@@ -324,6 +331,10 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         hook = getattr(self, "_event_hook", None)
         for c in self.choices[:len(self.choices) - n]:
             g.apply(c)
+        # The same answers give the same events, except what the parameters cannot say again (why
+        # Independents were left out): keep this game's own events where it has them.
+        g.log = [mine if mine.get("type") != "restored" else new for mine, new in zip(self.log, g.log)] \
+            + g.log[len(self.log):]
         # close the old rule generator while its attributes exist (its `finally` blocks use them)
         old = self.__dict__.get("_gen")
         if old is not None:
