@@ -38,7 +38,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import paths  # noqa: E402
-from interpreter.content import build, files, load_content, schema_check  # noqa: E402
+from interpreter.content import effect_build, files, load_content, schema_check  # noqa: E402
 from interpreter.diagnostics import ContentError, Report  # noqa: E402
 from interpreter.engine.agents import RandomAgent  # noqa: E402
 from interpreter.engine.game import Game, GameError  # noqa: E402
@@ -251,7 +251,7 @@ def mutate(text: str, kind: str, r: random.Random) -> str | None:
 def parse_cache() -> Iterator[None]:
     """Cache YAML loads of unchanged files, schema checks of unchanged documents that passed, and
     effect parses: each is a pure function of its text or data."""
-    real_load, real_parse, real_check = files.load_file, build.parse, schema_check.check
+    real_load, real_parse, real_check = files.load_file, effect_build.parse, schema_check.check
     loads: dict[tuple[str, str], Any] = {}
     parses: dict[tuple[str, str], Any] = {}
     passed: set[tuple[str, str]] = set()
@@ -291,11 +291,11 @@ def parse_cache() -> Iterator[None]:
             passed.add(key)
         return ok
 
-    files.load_file, build.parse, schema_check.check = load_file, parse, check
+    files.load_file, effect_build.parse, schema_check.check = load_file, parse, check
     try:
         yield
     finally:
-        files.load_file, build.parse, schema_check.check = real_load, real_parse, real_check
+        files.load_file, effect_build.parse, schema_check.check = real_load, real_parse, real_check
 
 
 # ---- the run ------------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
-from interpreter.engine.agents import make_agent
+from interpreter.bots import make_agent
 from interpreter.engine.game import Game
 from interpreter.engine.play import run_game
 from interpreter.search import SearchAgent

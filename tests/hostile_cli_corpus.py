@@ -21,7 +21,8 @@ from interpreter.diagnostics import ContentError
 from interpreter.engine.decisions import GameError, IllegalAction
 from interpreter.engine.game import Game
 from interpreter.engine.play import run_game
-from interpreter.engine.savefile import load_save, read_log
+from interpreter.engine.game import load_save
+from interpreter.engine.savefile import read_log
 
 from .hostile_corpus import Case, Outcome, base_game, cli_refused, one_line, run_cli
 

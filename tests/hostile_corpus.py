@@ -18,10 +18,11 @@ from typing import Any, Callable
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
-from interpreter.engine.agents import make_agent
+from interpreter.bots import make_agent
 from interpreter.engine.decisions import GameError, IllegalAction
 from interpreter.engine.game import Game, replay
-from interpreter.engine.savefile import MAX_LOG_BYTES, MAX_SAVE_BYTES, load_save
+from interpreter.engine.game import load_save
+from interpreter.engine.savefile import MAX_LOG_BYTES, MAX_SAVE_BYTES
 
 Json = Any
 

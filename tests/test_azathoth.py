@@ -14,7 +14,7 @@ import pytest
 from interpreter.content import load_content
 from interpreter.content.build import Content
 from interpreter.engine import neutral
-from interpreter.engine.agents import make_agent
+from interpreter.bots import make_agent
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import violations

@@ -53,7 +53,7 @@ def test_errors_are_one_line_not_a_traceback(capsys: pytest.CaptureFixture[str])
 
 
 def test_every_faction_pair_finishes_a_duel_game_with_every_agent_pair() -> None:
-    from interpreter.engine.agents import make_agent
+    from interpreter.bots import make_agent
     from interpreter.engine.game import Game
     from interpreter.engine.play import run_game
     c = load_content().require_ok()

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from interpreter.effects.registry import REGISTRY, TYPES
-from interpreter.engine import library  # noqa: F401
+from interpreter.engine import primitives  # noqa: F401
 from interpreter.engine.windows import WINDOWS
 
 ROOT = Path(__file__).parent.parent

@@ -7,7 +7,7 @@ from interpreter.diagnostics import Pos, Report
 from interpreter.effects import ast as A
 from interpreter.effects.compiler import MAX_FOR_ITEMS, CompileEnv, Compiler, RuleError
 from interpreter.effects.parser import DSL_ERRORS, EffectSyntaxError, parse
-import interpreter.engine.library  # noqa: F401  (registers the primitives)
+import interpreter.engine.primitives  # noqa: F401  (registers the primitives)
 
 
 @pytest.mark.parametrize("label,examples", DSL_ERRORS, ids=[d[0] for d in DSL_ERRORS])

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.engine.game import Game, replay
-from interpreter.engine.savefile import SaveError, load_save, read_log
+from interpreter.engine.game import load_save
+from interpreter.engine.savefile import SaveError, read_log
 from tests import hostile_corpus as corpus
 
 CASES = {c.name: c for c in corpus.cases()}

@@ -9,7 +9,8 @@ import pytest
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
-from interpreter.engine.agents import RandomAgent, make_agent
+from interpreter.bots import make_agent
+from interpreter.engine.agents import RandomAgent
 from interpreter.engine.decisions import Decision
 from interpreter.engine.game import Game
 from interpreter.engine.play import run_game

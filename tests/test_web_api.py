@@ -15,7 +15,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient  # noqa: E402
 
 from interpreter.content import load_content  # noqa: E402
-from interpreter.engine.agents import make_agent  # noqa: E402
+from interpreter.bots import make_agent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from tools.web.app import create_app  # noqa: E402
 from tools.web.options import grouped  # noqa: E402

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from interpreter.content import load_content
-from interpreter.engine.agents import make_agent
+from interpreter.bots import make_agent
 from interpreter.engine.game import Game
 from tools.web.board import board_json
 

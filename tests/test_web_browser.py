@@ -172,7 +172,7 @@ def test_save_downloads_and_loads_back(browser: Any, server: Server) -> None:
 
 def test_replay_a_log_to_the_end(browser: Any, server: Server, tmp_path: Path) -> None:
     from interpreter.content import load_content
-    from interpreter.engine.agents import make_agent
+    from interpreter.bots import make_agent
     from interpreter.engine.game import Game
     g = Game(load_content().require_ok(), "multiplayer", THREE, 9)
     bots = {f: make_agent("random", i) for i, f in enumerate(THREE)}

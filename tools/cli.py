@@ -7,7 +7,7 @@ import sys
 from interpreter.diagnostics import ContentError
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError, replay
-from interpreter.engine.agents import make_agent
+from interpreter.bots import make_agent
 from interpreter.engine.invariants import InvariantError
 from interpreter.engine.savefile import GameLog, read_log, read_save
 
@@ -31,7 +31,7 @@ def _new_game(args: argparse.Namespace) -> Game:
 
 def _resumed_game(args: argparse.Namespace) -> Game:
     """The game in a save file, over the expansions it was played with (unless --expansions)."""
-    from .play_session import load_saved_game
+    from .saves import load_saved_game
     given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents") if getattr(args, k) is not None]
     if given:
         raise GameError(f"--resume continues the saved game's own set-up; drop {', '.join(given)}")

@@ -19,6 +19,8 @@ from interpreter.diagnostics import did_you_mean
 from interpreter.engine.decisions import Decision, IllegalAction, match_option
 from interpreter.engine.game import Game, GameError
 
+from .saves import write_save
+
 __all__ = ["HumanSeat", "SeatStopped", "SeatQuit", "Choice", "group_options", "status_line"]
 
 COMMANDS = ("help", "board", "undo", "save", "quit", "options")
@@ -271,7 +273,6 @@ class HumanSeat:
         if not path:
             self.say("save needs a file name: save FILE")
             return
-        from .play_session import write_save
         try:
             write_save(self.game, path)
         except OSError as exc:

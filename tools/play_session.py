@@ -10,18 +10,17 @@ from __future__ import annotations
 import json
 import signal
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
-from interpreter.content.build import Content
-from interpreter.engine.agents import make_agent
+from interpreter.bots import make_agent
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.play import run_game
 
 from .game_log import failure_line, recording, write_log
 from .human_seat import HumanSeat, SeatQuit, SeatStopped
 from .render import events_text
+from .saves import default_save_path, write_save
 
 __all__ = ["LogPrinter", "make_seats", "play_session", "write_save", "default_save_path"]
 
@@ -60,39 +59,6 @@ def make_seats(factions: list[str], names: list[str], seed: int, inp: TextIO | N
     agents = {f: seat if a == "human" else make_agent(a, seed * 31 + i)
               for i, (f, a) in enumerate(zip(factions, names))}
     return agents, seat
-
-
-def write_save(game: Game | None, path: str | Path) -> Path:
-    """Write the game (Game.to_json) to `path`; OSError when it cannot be written."""
-    if game is None:
-        raise OSError("there is no game to save")
-    p = Path(path)
-    p.write_text(json.dumps(game.to_json()) + "\n", encoding="utf-8")
-    return p
-
-
-def default_save_path(game: Game) -> Path:
-    """A new file in the current folder (the temporary folder when that is not writable)."""
-    stem = f"necro-save-seed{game.params.get('seed')}-decision{len(game.choices)}"
-    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
-        for i in range(1, 1000):
-            p = folder / (stem + ("" if i == 1 else f"-{i}") + ".json")
-            if not p.exists():
-                try:
-                    with p.open("x", encoding="utf-8"):
-                        pass
-                    return p
-                except OSError:
-                    break
-    raise OSError("no folder to write the save in")
-
-
-def load_saved_game(content: Content, path: str, data: dict[str, Any]) -> Game:
-    """Game.from_json, with any refusal as one line naming the file."""
-    try:
-        return Game.from_json(content, data, where=path)   # a refusal names the file already
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise GameError(f"{path}: not a valid save ({type(exc).__name__}: {exc})") from None
 
 
 def _save_and_say(game: Game, why: str, err: TextIO) -> None:

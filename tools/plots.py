@@ -11,6 +11,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 - the backend is chosen first
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from .results import agents_line  # noqa: E402
+
 MIN_SHARE = 0.10  # a by-round curve stops where fewer than this share of its games are still running
 DPI = 100
 
@@ -40,7 +42,6 @@ def _colours(factions: list[str]) -> dict[str, Any]:
 
 def _subtitle(rep: dict[str, Any]) -> str:
     """Games, rulesets and the agents that played them (with their budgets), for every plot's title."""
-    from .report import agents_line
     return f"{rep['games']} games, {', '.join(rep['rulesets']) or 'no ruleset'}\nagents: {agents_line(rep)}"
 
 

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.table import Table
 
-from .results import read_rows
+from .results import agents_line, read_rows
 from .stats import describe, proportion, quantile
 
 Row = dict[str, Any]
@@ -75,11 +75,6 @@ def agent_rates(rows: list[Row]) -> list[dict[str, Any]]:
             played[a] += 1
             wins[a] += f in r["winners"]
     return sorted(({"agent": a, **proportion(wins[a], played[a])} for a in played), key=lambda d: d["agent"])
-
-
-def agents_line(rep: dict[str, Any]) -> str:
-    """Who played, in a few words: `mcts:400:random:depth=60:c=0.7 (40 seats), heuristic (120 seats)`."""
-    return ", ".join(f"{d['agent']} ({d['games']} seat{'s' if d['games'] != 1 else ''})" for d in rep["agents"]) or "none"
 
 
 def matchup_key(factions: list[str]) -> tuple[str, ...]:

@@ -165,4 +165,9 @@ def read_rows(path: str | Path, fmt: str | None = None) -> list[dict[str, Any]]:
     return [r for _, r in rows]
 
 
-__all__ = ["FORMATS", "MAX_ROWS", "MAX_ROW_BYTES", "file_format", "read_rows", "row_problem", "write_rows"]
+__all__ = ["FORMATS", "MAX_ROWS", "agents_line", "MAX_ROW_BYTES", "file_format", "read_rows", "row_problem", "write_rows"]
+
+
+def agents_line(rep: dict[str, Any]) -> str:
+    """Who played, in a few words: `mcts:400:random:depth=60:c=0.7 (40 seats), heuristic (120 seats)`."""
+    return ", ".join(f"{d['agent']} ({d['games']} seat{'s' if d['games'] != 1 else ''})" for d in rep["agents"]) or "none"

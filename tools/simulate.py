@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from interpreter.content.build import Content
-from interpreter.engine.agents import agent_label, make_agent
+from interpreter.bots import agent_label, make_agent
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.play import run_game
 

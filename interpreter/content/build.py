@@ -9,21 +9,12 @@ from typing import Any
 from .. import paths
 from ..diagnostics import ContentError, Pos, Report, did_you_mean
 from ..effects import ast as A
-from ..effects.compiler import CompileEnv, Compiler
-from ..effects.events import EventType
-from ..effects.parser import EffectSyntaxError, parse
-from ..engine.windows import WINDOW_EVENTS, event_type
-from ..limits import MAX_COUNT, MAX_DICE, MAX_ROUNDS
+from ..limits import MAX_COUNT, MAX_ROUNDS
 from . import schema_check
+from .effect_build import RESULTS, EffectBuilder
 from .files import Document, discover
-from .model import (Ability, Area, Awaken, ContentModel, Faction, Layout, Modifier, NeutralCard, Requirement,
-                    Ruleset, Spellbook, UnitType)
+from .model import Ability, Area, ContentModel, Faction, Layout, NeutralCard, Requirement, Ruleset, Spellbook, UnitType
 
-# Names every effect may use; which are bound depends on where it runs (see docs/effect-language.md).
-EFFECT_VARS = {"me", "enemy", "enemies", "players", "self", "event", "battle", "subject", "value", "area"}
-RESULTS = {"kill", "pain", "eliminate"}
-NO_EVENT_MODIFIER = {"event": "a modifier reads 'subject' and 'value', not 'event'"}
-NO_EVENT_UNIT = {"event": "a unit's cost, combat and awakening run outside any window"}
 CLASSES = {"cultist", "monster", "terror", "great-old-one"}
 
 
@@ -45,153 +36,7 @@ class Content:
         return self
 
 
-def _const(value: Any) -> Any:
-    return lambda ctx: value
-
-
-class Builder:
-    def __init__(self, docs: list[Document], report: Report):
-        self.docs = docs
-        self.report = report
-        self.model = ContentModel()
-        self.ids: dict[str, set[str]] = {}
-
-    # -- compile helpers ----------------------------------------------------------------------
-    def _env(self, doc: Document, key: tuple[object, ...], unbound: dict[str, str] | None = None,
-             event: EventType | None = None) -> CompileEnv:
-        return CompileEnv(self.report, lambda line, col: doc.positions.text_pos(key, line, col),
-                          self.ids, EFFECT_VARS, "/".join(map(str, key)), unbound=dict(unbound or {}), event=event)
-
-    @staticmethod
-    def _window_event(window: str | None) -> tuple[dict[str, str], EventType | None]:
-        """What `event` is in effect text run in `window`: unbound (with why) or its declared fields."""
-        if window not in WINDOW_EVENTS:
-            return {}, None
-        etype = event_type(window)
-        if etype is None:
-            return {"event": f"window '{window}' has no event"}, None
-        return {}, etype
-
-    @staticmethod
-    def _narrowed(env_event: EventType | None, condition: Any) -> EventType | None:
-        """`env_event` where `condition` (effect text) is known to be true."""
-        if env_event is None or not isinstance(condition, str):
-            return env_event
-        try:
-            tree = parse(condition, start="expr_start")
-        except EffectSyntaxError:
-            return env_event
-        from ..effects.events import tested_values
-        return env_event.narrowed(tested_values(tree, env_event))  # type: ignore[arg-type]
-
-    def expr(self, doc: Document, key: tuple[object, ...], value: Any,
-             unbound: dict[str, str] | None = None, event: EventType | None = None) -> Any:
-        """Compile an int/bool/expression-string value at `key`; None when absent or unknown."""
-        if value is None or isinstance(value, dict):
-            return None
-        if isinstance(value, (bool, int)):
-            return _const(value)
-        try:
-            tree = parse(str(value), start="expr_start")
-        except EffectSyntaxError as exc:
-            self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
-            return None
-        env = self._env(doc, key, unbound, event)
-        return Compiler(env).expr(tree, env)  # type: ignore[arg-type]
-
-    def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None,
-                event: EventType | None = None) -> Any:
-        if text is None:
-            return None
-        try:
-            tree = parse(str(text))
-        except EffectSyntaxError as exc:
-            self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
-            return None
-        assert isinstance(tree, A.Program)
-        env = self._env(doc, key, unbound, event)
-        run = Compiler(env).program(tree, env)
-        run.calls = A.call_names(tree)   # type: ignore[attr-defined]  (what a dry run may skip: feasible.py)
-        return run
-
-    def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
-        """Warn about an unknown value; return its reason unless the content names an interpretation."""
-        if isinstance(value, dict) and "unknown" in value:
-            if "interpretation" in value:
-                self.report.warning(doc.pos(*key), "unknown-value",
-                                    f"{what} is unknown: {value['unknown']} (played as {value['interpretation']!r})")
-                return None
-            self.report.warning(doc.pos(*key), "unknown-value", f"{what} is unknown: {value['unknown']}")
-            return str(value["unknown"])
-        return None
-
-    @staticmethod
-    def _known(value: Any) -> Any:
-        """An {unknown, interpretation} value's interpretation (None without one); other values as they are."""
-        return value.get("interpretation") if isinstance(value, dict) else value
-
-    def _limit(self, doc: Document, key: tuple[object, ...], value: Any, limit: int, what: str) -> None:
-        """A whole number in content beyond its budget (limits.py) is a finding at its position."""
-        if isinstance(value, int) and not isinstance(value, bool) and value > limit:
-            self.report.error(doc.pos(*key), "limit", f"{what} {value} is beyond the limit of {limit}")
-
-    # -- abilities ---------------------------------------------------------------------------
-    def ability(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], owner: str, holder: str) -> Ability:
-        akey = f"{owner or doc.id}/{d['id']}"
-        mods = []
-        for i, m in enumerate(d.get("modifiers", [])):
-            mk = key + ("modifiers", i)
-            self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
-            val = self._known(m["value"])
-            mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), NO_EVENT_MODIFIER),
-                                 self.expr(doc, mk + ("value",), val, NO_EVENT_MODIFIER) or _const(None),
-                                 akey, doc.pos(*mk)))
-        unbound, etype = self._window_event(d.get("window"))
-        unknown = d.get("unknown")
-        if unknown:
-            self.report.warning(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}")
-        cost_unknown = self.unknown_of(doc, key + ("cost",), d.get("cost"), f"cost of {d['name']}")
-        if "where" in d and d["window"] not in ("action", "unlimited-action"):
-            self.report.error(doc.pos(*key, "where"), "misplaced-where",
-                              f"'where' (the areas an action ends in) is for action abilities; '{d['id']}' has window '{d['window']}'")
-        return Ability(
-            key=akey, id=d["id"], name=d["name"], owner=owner, holder=holder, window=d["window"],
-            cost=self.expr(doc, key + ("cost",), self._known(d.get("cost")), unbound, etype),
-            condition=self.expr(doc, key + ("condition",), d.get("condition"), unbound, etype),
-            effect=self.program(doc, key + ("effect",), d.get("effect"), unbound,
-                                self._narrowed(etype, d.get("condition"))),
-            optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
-            modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
-            where=self.expr(doc, key + ("where",), d.get("where")),
-            # an unknown ability with an interpretation plays as written (the effect is the reading)
-            unknown=(None if d.get("interpretation") else unknown) or cost_unknown)
-
-    def unit(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], faction: str, cls: str | None = None) -> UnitType:
-        unknown = []
-        for f in ("cost", "combat"):
-            # an unknown value with an interpretation plays as interpreted (the warning stays)
-            if self.unknown_of(doc, key + (f,), d.get(f), f"{f} of {d['name']}") is not None:
-                unknown.append(f)
-        def value(f: str) -> Any:
-            return self.expr(doc, key + (f,), self._known(d.get(f)), NO_EVENT_UNIT) or _const(None)
-        self._limit(doc, key + ("combat",), self._known(d.get("combat")), MAX_DICE, "combat (dice rolled)")
-        self._limit(doc, key + ("count",), d.get("count"), MAX_COUNT, "count of units")
-        opts = d.get("cost-options")
-        if opts is None and isinstance(d.get("cost"), int) and not isinstance(d.get("cost"), bool):
-            opts = [d["cost"]]
-        awaken = None
-        if "awaken" in d:
-            a = d["awaken"]
-            ak = key + ("awaken",)
-            awaken = Awaken(self.expr(doc, ak + ("condition",), a.get("condition"), NO_EVENT_UNIT),
-                            self.expr(doc, ak + ("where",), a["where"], NO_EVENT_UNIT) or _const([]),
-                            self.program(doc, ak + ("effect",), a.get("effect"), NO_EVENT_UNIT),
-                            bool(a.get("replace-gate", False)), a.get("text", ""))
-        abilities = tuple(self.ability(doc, key + ("abilities", i), ab, faction, f"unit:{d['id']}")
-                          for i, ab in enumerate(d.get("abilities", [])))
-        return UnitType(faction, d["id"], d["name"], cls or d["class"], int(d.get("count", 1)),
-                        value("cost"), tuple(opts) if opts else None, value("combat"), abilities, awaken,
-                        doc.pos(*key), tuple(unknown))
+class Builder(EffectBuilder):
 
     # -- kinds -------------------------------------------------------------------------------
     def collect_ids(self, chosen: list[Document]) -> None:
@@ -536,7 +381,7 @@ def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
     `expansions` lists which expansions/<name>/ folders to include: none by default (the base
     game), or "all" (what `necro validate` checks).
     """
-    from ..engine import library  # noqa: F401  registers the primitives the compiler checks against
+    from ..engine import primitives  # noqa: F401  registers the primitives the compiler checks against
 
     report = Report()
     dirs = ([paths.content_dir()] if builtin else []) + list(folders or [])

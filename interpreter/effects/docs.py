@@ -9,7 +9,7 @@ from .registry import REGISTRY
 
 def table() -> str:
     """Every effect-language primitive."""
-    from ..engine import library  # noqa: F401  registers the primitives
+    from ..engine import primitives  # noqa: F401  registers the primitives
 
     rows = ["| primitive | sort | parameters (`?` optional) | returns | what it does |", "|---|---|---|---|---|"]
     for name in REGISTRY.names():

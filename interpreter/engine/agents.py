@@ -149,25 +149,3 @@ AGENTS: dict[str, Callable[[int], object]] = {
     "heuristic": lambda seed: HeuristicAgent(seed),
 }
 HUMAN = "human"   # a person at a terminal: `necro play` seats one (tools/human_seat.py), not make_agent
-
-
-def make_agent(name: str, seed: int) -> object:
-    """A bot by name: a name in AGENTS, or the search bot (`mcts[:budget...]`). `human` is a known
-    name but no bot: the front end that talks to the person (the terminal seat in
-    tools/human_seat.py) answers through the same `choose` method."""
-    if name == HUMAN:
-        raise ValueError("the human seat is made by the front end (necro play); make_agent builds bots")
-    if name.split(":", 1)[0] == "mcts":
-        from ..search import make_search_agent  # the search bot builds on this module
-        return make_search_agent(name, seed)
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent '{name}'; one of: {', '.join([*AGENTS, HUMAN])}, mcts[:budget][:policy]")
-    return AGENTS[name](seed)
-
-
-def agent_label(name: str) -> str:
-    """The name an agent is recorded under: a search bot's with every setting (`mcts:400:random:depth=60:c=0.7`)."""
-    if name.split(":", 1)[0] == "mcts":
-        from ..search import parse_agent
-        return parse_agent(name).label()
-    return name

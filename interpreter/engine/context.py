@@ -7,7 +7,7 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_STEPS
 
 if TYPE_CHECKING:
-    from .core import GameCore
+    from .host import GameHost
 
 
 class EffectCtx:
@@ -16,7 +16,7 @@ class EffectCtx:
     __slots__ = ("game", "me", "self_unit", "event", "subject", "value", "area", "scopes", "where", "ability", "foe",
                  "stand_in")
 
-    def __init__(self, game: "GameCore", me: str | None, *, self_unit: dict[str, Any] | None = None,
+    def __init__(self, game: "GameHost", me: str | None, *, self_unit: dict[str, Any] | None = None,
                  event: dict[str, Any] | None = None, subject: Any = None, value: Any = None,
                  area: str | None = None, ability: str = "", foe: str | None = None) -> None:
         self.game = game

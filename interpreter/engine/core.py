@@ -1,20 +1,20 @@
-"""Engine core: events, decisions, unit and resource operations, modifiers, abilities, windows."""
+"""Engine core: unit removal, costs and modifiers, abilities, timing windows, spellbook requirements."""
 from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Callable, Generator, Iterable
+from typing import Any
 
-from ..content.model import Ability, ContentModel, Faction, Layout, Requirement, Ruleset, UnitType
-from ..effects.compiler import LimitError, RuleError
-from ..limits import MAX_DICE, MAX_NUMBER, MAX_WINDOW_DEPTH
+from ..content.model import Ability, Requirement, UnitType
+from ..effects.compiler import RuleError
+from ..limits import MAX_WINDOW_DEPTH
 from . import neutral
+from .basics import GameBasics, Gen
 from .context import EffectCtx
-from .decisions import Decision
-from .rng import Rng
-from .state import POOL, State
+from .state import POOL
 
-Gen = Generator[Decision, str, Any]
+__all__ = ["BATTLE_MODIFIERS", "BATTLE_WINDOWS", "GameCore", "Gen", "trigger_loop"]
+
 # ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
 BATTLE_MODIFIERS = {"combat", "result-capacity", "resolve-results", "retreat-chooser", "assign-chooser"}
 BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assigned", "pains-assigned",
@@ -40,158 +40,7 @@ def trigger_loop(abilities: list[str], windows: list[str]) -> str:
             f"(stopped at the limit of {MAX_WINDOW_DEPTH} nested windows)")
 
 
-class GameCore:
-    content: ContentModel
-    ruleset: Ruleset
-    layout: Layout
-    s: State
-    log: list[dict[str, Any]]
-
-    def _init_core(self) -> None:
-        self._depth: list[str] = []   # the timing windows open now, outermost first
-        self._chain: list[str] = []   # the abilities running now, outermost first
-        self._forced_dice: list[int] | None = None
-        self._event_hook: Callable[[dict[str, Any]], None] | None = None
-        self.steps = 0                # evaluation steps spent since the last decision (limits.MAX_STEPS)
-
-    def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
-        """Call `hook(event)` after every logged event (checking mode); None switches it off."""
-        self._event_hook = hook
-
-    # ---- content lookups --------------------------------------------------------------------
-    def faction(self, player: str) -> Faction:
-        return self.content.factions[player]
-
-    def utype(self, u: dict[str, Any]) -> UnitType:
-        f = self.content.factions.get(u["owner"])
-        if f is not None and u["kind"] in f.units:
-            return f.units[u["kind"]]
-        if u["kind"] in self.content.neutral_units:
-            return self.content.neutral_units[u["kind"]]
-        for card in self.content.loyalty_cards.values():
-            if u["kind"] in card.units:
-                return card.units[u["kind"]]
-        raise RuleError(f"unit #{u['id']} has unknown kind '{u['kind']}'")
-
-    def kind_type(self, player: str, kind: str) -> UnitType | None:
-        f = self.content.factions.get(player)
-        if f is not None and kind in f.units:
-            return f.units[kind]
-        if kind in self.content.neutral_units:
-            return self.content.neutral_units[kind]
-        card = self.card_of_kind(kind)  # type: ignore[attr-defined]
-        return self.content.loyalty_cards[card].units[kind] if card is not None else None
-
-    def is_area(self, loc: str) -> bool:
-        return loc in self.layout.areas
-
-    def adjacent(self, area: str) -> tuple[str, ...]:
-        return self.layout.adjacent.get(area, ())
-
-    def record_field(self, obj: dict[str, Any], name: str) -> tuple[bool, Any]:
-        """Computed fields of game records visible to effects (unit.class, unit.cost, ...)."""
-        if "kind" in obj and "owner" in obj and "loc" in obj:
-            t = self.utype(obj)
-            if name == "class":
-                return True, t.cls
-            if name == "name":
-                return True, t.name
-            if name == "area":
-                return True, obj["loc"] if self.is_area(obj["loc"]) else None
-            if name == "in_play":
-                return True, self.is_area(obj["loc"])
-        return False, None
-
-    def unit_label(self, u: dict[str, Any]) -> str:
-        """A unit as an option label: 'kind area#id', with ' (gate)' when it controls the gate there."""
-        g = self.s.gates.get(u["loc"])
-        mark = " (gate)" if g is not None and g.get("controller") == u["id"] else ""
-        return f"{u['kind']} {u['loc']}{mark}#{u['id']}"
-
-    # ---- log ----------------------------------------------------------------------------------
-    def emit(self, type_: str, **fields: Any) -> None:
-        self.s.seq += 1
-        event = {"seq": self.s.seq, "type": type_, **fields}
-        self.log.append(event)
-        if self._event_hook is not None:
-            self._event_hook(event)
-
-    # ---- decisions ---------------------------------------------------------------------------
-    def ask(self, player: str, kind: str, options: Iterable[str], prompt: str, **context: Any) -> Gen:
-        opts = tuple(dict.fromkeys(options))
-        if not opts:
-            raise RuleError(f"internal: empty decision for {player}: {prompt}")
-        if len(opts) == 1:
-            return opts[0]
-        if getattr(self, "_dry_run_notes", None) is None:   # a dry run's decisions share one budget (feasible.py)
-            self.steps = 0
-        answer = yield Decision(player, kind, opts, prompt, context)
-        return answer
-
-    # ---- dice and randomness -------------------------------------------------------------------
-    def roll(self, n: int, who: str, why: str) -> list[int]:
-        n = max(0, int(n))
-        if n > MAX_DICE:
-            raise LimitError(f"{who} would roll {n} dice ({why}); the limit is {MAX_DICE} dice in one roll")
-        out = []
-        for _ in range(n):
-            if self._forced_dice is not None:
-                if not self._forced_dice:
-                    raise RuleError(f"the scenario's dice ran out while rolling for {who} ({why})")
-                out.append(self._forced_dice.pop(0))
-            else:
-                r = Rng(self.s.rng)
-                out.append(r.die())
-                self.s.rng = r.state
-        self.emit("dice", player=who, why=why, dice=out)
-        return out
-
-    def random_below(self, n: int) -> int:
-        r = Rng(self.s.rng)
-        v = r.below(n)
-        self.s.rng = r.state
-        return v
-
-    # ---- resources -----------------------------------------------------------------------------
-    def gain_power(self, p: str, n: int, why: str = "") -> None:
-        n = int(n)
-        if n == 0:
-            return
-        before = self.s.power[p]
-        if before + n > MAX_NUMBER:
-            raise LimitError(f"{p}'s Power would be {before + n} ({why}), beyond the limit for numbers ({MAX_NUMBER})")
-        self.s.power[p] = max(0, before + n)
-        self.emit("power", player=p, change=self.s.power[p] - before, total=self.s.power[p], why=why)
-
-    def gain_doom(self, p: str, n: int, why: str = "") -> None:
-        n = int(n)
-        if n <= 0:
-            return
-        if self.s.doom[p] + n > MAX_NUMBER:
-            raise LimitError(f"{p}'s Doom would be {self.s.doom[p] + n} ({why}), beyond the limit for numbers ({MAX_NUMBER})")
-        self.s.doom[p] += n
-        self.emit("doom", player=p, change=n, total=self.s.doom[p], why=why)
-
-    def give_elder_sign(self, p: str, why: str = "") -> None:
-        bag = self.s.es_bag
-        if not bag:
-            self.emit("elder-sign", player=p, why=why, empty_bag=True)
-            self.gain_doom(p, 1, "elder sign bag empty")
-            return
-        value = bag.pop(self.random_below(len(bag)))
-        self.s.elder_signs[p].append(value)
-        self.emit("elder-sign", player=p, why=why)
-
-    def reveal_elder_signs(self, p: str) -> None:
-        signs = self.s.elder_signs[p]
-        if not signs:
-            return
-        total = sum(signs)
-        self.s.revealed[p] += total
-        self.s.elder_signs[p] = []
-        self.emit("elder-signs-revealed", player=p, values=sorted(signs))
-        self.gain_doom(p, total, "elder signs")
-
+class GameCore(GameBasics):
     # ---- units ---------------------------------------------------------------------------------
     def _leave(self, u: dict[str, Any]) -> None:
         for loc, g in self.s.gates.items():

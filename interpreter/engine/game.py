@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from pathlib import Path
 from typing import Any, Iterator
 
 from ..content.build import Content
@@ -403,3 +404,8 @@ def replay(content: Content, lines: "list[str] | savefile.GameLog", upto: int | 
         except GameError as exc:
             raise GameError(f"{where}: choice {i + 1} of {len(log.choices)}, '{c[:80]}': {exc}") from None
     return g
+
+
+def load_save(content: Content, path: str | Path) -> Game:
+    """The game saved in `path`, checked in full."""
+    return Game.from_json(content, savefile.read_save(path), where=str(path))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .state import GENERAL, POOL
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .host import CheckedGame
 
 DEFAULT_ELDER_SIGNS = {"1": 18, "2": 12, "3": 6}
 
@@ -26,7 +26,7 @@ class InvariantError(Exception):
 
 
 # ---- checks of one state -----------------------------------------------------------------------------
-def _printed_units(game: "Game") -> Counter[tuple[str, str]]:
+def _printed_units(game: "CheckedGame") -> Counter[tuple[str, str]]:
     """Each player's printed count of each of its units, plus the units of the neutral loyalty
     cards it holds (computed once per game and again whenever a card changes hands)."""
     key = (id(game.content), tuple(game.s.players), tuple(sorted(game.s.card_holders.items())))
@@ -41,7 +41,7 @@ def _printed_units(game: "Game") -> Counter[tuple[str, str]]:
     return cached[1]
 
 
-def unit_violations(game: "Game") -> list[str]:
+def unit_violations(game: "CheckedGame") -> list[str]:
     """Units are conserved per faction and kind (map + pool + captured + held = the printed count),
     ids are unique, and every unit is somewhere a unit can be. An Independent Great Old One's
     figures are counted by `independent_violations`."""
@@ -70,7 +70,7 @@ def unit_violations(game: "Game") -> list[str]:
     return out
 
 
-def independent_violations(game: "Game", settled: bool = True) -> list[str]:
+def independent_violations(game: "CheckedGame", settled: bool = True) -> list[str]:
     """An Independent's figures number what its card prints and lie in the general pool or are
     controlled by a player; its spellbooks stay on the card only while someone controls it. Between
     the events of one awakening or death the figure may be a player's and in the pool for a moment,
@@ -90,7 +90,7 @@ def independent_violations(game: "Game", settled: bool = True) -> list[str]:
     return out
 
 
-def _valid_place(game: "Game", loc: str) -> bool:
+def _valid_place(game: "CheckedGame", loc: str) -> bool:
     players = game.s.players
     if loc in game.layout.areas or loc == POOL:
         return True
@@ -101,12 +101,12 @@ def _valid_place(game: "Game", loc: str) -> bool:
     return False
 
 
-def power_violations(game: "Game") -> list[str]:
+def power_violations(game: "CheckedGame") -> list[str]:
     """Power never drops below 0."""
     return [f"{p} has negative Power {v}" for p, v in game.s.power.items() if v < 0]
 
 
-def gate_violations(game: "Game", allowed: bool = True) -> list[str]:
+def gate_violations(game: "CheckedGame", allowed: bool = True) -> list[str]:
     """Gates stand in areas (or are held off the map), one per place (the state keys gates by
     place); each controller stands on its gate, controls only that gate, and (with `allowed`) is
     a unit the rules let control a gate (`Game.can_control`: cultists, and whatever abilities add)."""
@@ -133,7 +133,7 @@ def gate_violations(game: "Game", allowed: bool = True) -> list[str]:
     return out
 
 
-def elder_sign_violations(game: "Game") -> list[str]:
+def elder_sign_violations(game: "CheckedGame") -> list[str]:
     """Elder signs are conserved: bag + face down + revealed = the ruleset's printed mix."""
     s = game.s
     mix = game.ruleset.get("elder-signs", DEFAULT_ELDER_SIGNS)
@@ -152,7 +152,7 @@ def elder_sign_violations(game: "Game") -> list[str]:
     return out
 
 
-def battle_violations(game: "Game") -> list[str]:
+def battle_violations(game: "CheckedGame") -> list[str]:
     """During a battle, results go only to the two sides' units, never more than a unit can take."""
     b = game.s.battle
     if b is None:
@@ -180,13 +180,13 @@ def battle_violations(game: "Game") -> list[str]:
     return out
 
 
-def cheap_violations(game: "Game") -> list[str]:
+def cheap_violations(game: "CheckedGame") -> list[str]:
     """The checks run after every logged event: conservation, Power, gates, elder signs."""
     return (unit_violations(game) + independent_violations(game, settled=False) + power_violations(game)
             + gate_violations(game, allowed=False) + elder_sign_violations(game))
 
 
-def state_violations(game: "Game") -> list[str]:
+def state_violations(game: "CheckedGame") -> list[str]:
     """Every invariant of the current state alone."""
     return (unit_violations(game) + independent_violations(game) + power_violations(game)
             + gate_violations(game) + elder_sign_violations(game) + battle_violations(game))
@@ -222,7 +222,7 @@ class LogTally:
                     self.found.append(f"unit #{e['unit']} was removed after it retreated in the same battle")
 
 
-def log_violations(game: "Game") -> list[str]:
+def log_violations(game: "CheckedGame") -> list[str]:
     """For a log kept from setup: every Doom point is a logged event, and no unit is both removed
     and retreated in one battle."""
     log = game.log
@@ -238,7 +238,7 @@ def log_violations(game: "Game") -> list[str]:
     return out
 
 
-def monotonic_violations(game: "Game", before: dict[str, Any]) -> list[str]:
+def monotonic_violations(game: "CheckedGame", before: dict[str, Any]) -> list[str]:
     """Doom goes down only by logged losses (an effect's or a cost paid), and the ritual marker
     never goes back."""
     s = game.s
@@ -253,11 +253,11 @@ def monotonic_violations(game: "Game", before: dict[str, Any]) -> list[str]:
     return out
 
 
-def snapshot(game: "Game") -> dict[str, Any]:
+def snapshot(game: "CheckedGame") -> dict[str, Any]:
     return {"doom": dict(game.s.doom), "ritual": game.s.ritual, "log": len(game.log)}
 
 
-def violations(game: "Game", before: dict[str, Any] | None = None) -> list[str]:
+def violations(game: "CheckedGame", before: dict[str, Any] | None = None) -> list[str]:
     """Every broken invariant now (and, given the previous snapshot, since then)."""
     out = state_violations(game)
     if before is not None:
@@ -270,7 +270,7 @@ class Checker:
     """Checks one game as it is played: the cheap invariants after every logged event (through the
     engine's event hook), every invariant after every decision. `states` counts the checks."""
 
-    def __init__(self, game: "Game", every_event: bool = True) -> None:
+    def __init__(self, game: "CheckedGame", every_event: bool = True) -> None:
         self.game = game
         text, n, _ = game._snap   # the last checkpoint: a restore never truncates the log below it
         base = json.loads(text)
@@ -356,7 +356,7 @@ class Checker:
             raise InvariantError(f"{shown} (after '{answer}', round {self.game.s.round})")
 
 
-def checked_apply(game: "Game", answer: str) -> None:
+def checked_apply(game: "CheckedGame", answer: str) -> None:
     """apply() and then verify every invariant (decision-level only; use a Checker for events)."""
     before = snapshot(game)
     game.apply(answer)

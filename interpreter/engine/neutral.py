@@ -19,7 +19,7 @@ from ..effects.compiler import RuleError
 from .state import POOL, State
 
 if TYPE_CHECKING:
-    from .core import GameCore
+    from .host import GameHost
 
 
 # ---- loyalty cards ----------------------------------------------------------------------------------
@@ -47,7 +47,7 @@ def add_card(model: ContentModel, s: State, card_id: str, player: str) -> list[d
     return new
 
 
-def card_abilities(g: "GameCore", player: str) -> list[Ability]:
+def card_abilities(g: "GameHost", player: str) -> list[Ability]:
     """The neutral-card abilities active for a player: held cards (and their units in play), and the
     take-the-card action of every playable card that no one holds."""
     out: list[Ability] = []
@@ -69,7 +69,7 @@ def card_abilities(g: "GameCore", player: str) -> list[Ability]:
     return out
 
 
-def refusal(g: "GameCore", ability_id: str) -> tuple[str, str] | None:
+def refusal(g: "GameHost", ability_id: str) -> tuple[str, str] | None:
     """Why the take-the-card action with this id is not offered, when it belongs to a loyalty card."""
     for cid, card in g.content.neutral_cards.items():
         if card.acquire is None or card.acquire.id != ability_id:
@@ -82,14 +82,14 @@ def refusal(g: "GameCore", ability_id: str) -> tuple[str, str] | None:
     return None
 
 
-def held_kinds(g: "GameCore", player: str) -> list[UnitType]:
+def held_kinds(g: "GameHost", player: str) -> list[UnitType]:
     """The neutral unit kinds a player may summon: those of the loyalty cards it holds."""
     return [g.content.neutral_units[c.kind] for cid, c in g.content.neutral_cards.items()
             if g.s.card_holders.get(cid) == player]
 
 
 # ---- neutral spellbooks ---------------------------------------------------------------------------------
-def spellbook_choices(g: "GameCore", player: str, without: str | None = None) -> list[str]:
+def spellbook_choices(g: "GameHost", player: str, without: str | None = None) -> list[str]:
     """The spellbooks a player could put on its card now (as if `without` were off it, and never
     `without` itself): its own faction's while a slot is left, and every neutral one in the supply."""
     s = g.s
@@ -106,7 +106,7 @@ def spellbook_choices(g: "GameCore", player: str, without: str | None = None) ->
     return out
 
 
-def take_spellbook(g: "GameCore", player: str, book: str, why: str = "") -> None:
+def take_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> None:
     if book not in spellbook_choices(g, player):
         raise RuleError(f"{player} cannot take the spellbook '{book}' now")
     g.s.spellbooks[player].append(book)
@@ -117,7 +117,7 @@ def take_spellbook(g: "GameCore", player: str, book: str, why: str = "") -> None
     g.emit("spellbook", player=player, spellbook=book, **({"why": why} if why else {}))
 
 
-def remove_spellbook(g: "GameCore", player: str, book: str, why: str = "") -> None:
+def remove_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> None:
     """Off the card: a faction spellbook becomes available to its owner again, a neutral one returns
     to the general supply. Once-limits already used stay used (a turned-over book stays turned over)."""
     if book not in g.s.spellbooks[player]:

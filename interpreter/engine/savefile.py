@@ -25,7 +25,7 @@ from .decisions import GameError
 from .invariants import state_violations
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .host import CheckedGame
 
 # The limits (README "Limits"): a real game's log is under 0.1 MB, ~800 lines and ~350 choices.
 MAX_SAVE_BYTES = 8 * 1024 * 1024
@@ -202,7 +202,7 @@ def check_save(content: Content, data: Any, where: str = "save") -> dict[str, An
     return data
 
 
-def check_loaded_state(game: "Game", where: str = "save") -> None:
+def check_loaded_state(game: "CheckedGame", where: str = "save") -> None:
     """A position loaded from a file keeps the engine's invariants (units, Power, gates, elder signs)."""
     s = game.s
     m = game.content
@@ -290,12 +290,6 @@ def read_save(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def load_save(content: Content, path: str | Path) -> "Game":
-    """The game saved in `path`, checked in full."""
-    from .game import Game
-    return Game.from_json(content, read_save(path), where=str(path))
-
-
 LIMITS = {
     "save file": f"{MAX_SAVE_BYTES // 2**20} MiB",
     "log file": f"{MAX_LOG_BYTES // 2**20} MiB, {MAX_LOG_LINES:,} lines",
@@ -308,5 +302,5 @@ LIMITS = {
 
 __all__ = ["GameLog", "LIMITS", "MAX_ANSWER", "MAX_CHOICES", "MAX_DEPTH", "MAX_INT_DIGITS", "MAX_LOG_BYTES", "MAX_LOG_LENGTH",
            "MAX_LOG_LINES", "MAX_SAVE_BYTES", "MAX_STRING", "REBUILD_ERRORS", "SaveError", "check_loaded_state",
-           "check_params", "check_save", "check_schema", "load_save", "parse_json", "parse_log", "read_capped",
+           "check_params", "check_save", "check_schema", "parse_json", "parse_log", "read_capped",
            "read_log", "read_save"]

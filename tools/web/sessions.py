@@ -14,7 +14,7 @@ from typing import Any
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
-from interpreter.engine.agents import AGENTS, make_agent
+from interpreter.bots import AGENTS, make_agent
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
 

@@ -17,12 +17,7 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.registry import choice, query, verb
-
-
-def _player(ctx: Any, p: Any) -> str:
-    if not isinstance(p, str) or p not in ctx.game.s.players:
-        raise RuleError(f"{ctx.where}: expected a player, got {p!r}")
-    return p
+from .arguments import as_player
 
 
 def _marker_name(ctx: Any, name: Any) -> str:
@@ -58,7 +53,7 @@ def _secret_picks(ctx: Any, players: Any, options: Any, prompt: str = "choose") 
     picks = []
     for p in players:
         # every chooser sees the same prompt and options: nothing of the earlier answers
-        ans = yield from g.ask(_player(ctx, p), "secret", labels, f"{ctx.ability}: {prompt} (in secret)", secret=True)
+        ans = yield from g.ask(as_player(ctx, p), "secret", labels, f"{ctx.ability}: {prompt} (in secret)", secret=True)
         picks.append({"player": p, "value": options[labels.index(ans)]})
     g.emit("secret-picks", why=ctx.ability, picks=[[r["player"], r["value"]] for r in picks])
     return picks
@@ -68,7 +63,7 @@ def _secret_picks(ctx: Any, players: Any, options: Any, prompt: str = "choose") 
 def _lose_doom(ctx: Any, player: str, amount: Any) -> None:
     """The player loses Doom (never below 0)."""
     g = ctx.game
-    p = _player(ctx, player)
+    p = as_player(ctx, player)
     n = min(g.s.doom[p], max(0, g.integer(amount, "amount")))
     if n:
         g.s.doom[p] -= n
@@ -94,12 +89,12 @@ def _independents(ctx: Any, owner: Any = None) -> list[dict[str, Any]]:
     g = ctx.game
     kinds = {rec["kind"] for rec in g.s.loyalty.values()}
     return [u for u in g.s.units if u["kind"] in kinds and g.is_area(u["loc"])
-            and (owner is None or u["owner"] == _player(ctx, owner))]
+            and (owner is None or u["owner"] == as_player(ctx, owner))]
 
 
 @query("loyalty_spellbook_count", returns="int", player="player")
 def _loyalty_books(ctx: Any, player: str) -> int:
     """How many spellbooks a player holds on the loyalty cards of its Independents."""
     g = ctx.game
-    p = _player(ctx, player)
+    p = as_player(ctx, player)
     return sum(len(g.s.loyalty[c]["spellbooks"]) for c in g.controlled_cards(p))

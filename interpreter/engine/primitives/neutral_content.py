@@ -17,20 +17,15 @@ from typing import Any
 from ...effects.compiler import RuleError
 from ...effects.registry import choice, query, verb
 from .. import neutral
-from ..feasible import note_no_option
-
-
-def _player(ctx: Any, p: Any) -> str:
-    if not isinstance(p, str) or p not in ctx.game.s.players:
-        raise RuleError(f"{ctx.where}: expected a player, got {p!r}")
-    return p
+from .arguments import as_player
+from .choices import ask_one
 
 
 @verb("pay_doom", player="player", amount="int")
 def _pay_doom(ctx: Any, player: Any, amount: Any) -> None:
     """The player pays Doom (an error when it has less than that)."""
     g = ctx.game
-    p = _player(ctx, player)
+    p = as_player(ctx, player)
     n = g.integer(amount, "amount")
     if n < 0 or g.s.doom[p] < n:
         raise RuleError(f"{ctx.where}: {p} cannot pay {n} Doom with {g.s.doom[p]}")
@@ -43,7 +38,7 @@ def _pay_doom(ctx: Any, player: Any, amount: Any) -> None:
 def _take_card(ctx: Any, player: Any, kind: str) -> None:
     """The player takes the loyalty card of a neutral unit kind: its units join that player's pool."""
     g = ctx.game
-    p = _player(ctx, player)
+    p = as_player(ctx, player)
     card = neutral.card_for_kind(g.content, kind)
     if card is None:
         raise RuleError(f"{ctx.where}: no neutral loyalty card brings '{kind}'")
@@ -61,13 +56,13 @@ def _card_holder(ctx: Any, kind: str) -> Any:
 @query("spellbooks", returns="list", player="player")
 def _spellbooks(ctx: Any, player: Any) -> list[str]:
     """The spellbooks on a player's faction card, in the order they were taken."""
-    return list(ctx.game.s.spellbooks[_player(ctx, player)])
+    return list(ctx.game.s.spellbooks[as_player(ctx, player)])
 
 
 @query("available_spellbooks", returns="list", player="player", without=("spellbook", None))
 def _available(ctx: Any, player: Any, without: Any = None) -> list[str]:
     """Spellbooks the player could take now (own faction's while a slot is left, neutral ones in the supply), as if `without` were off its card."""
-    return neutral.spellbook_choices(ctx.game, _player(ctx, player), without)
+    return neutral.spellbook_choices(ctx.game, as_player(ctx, player), without)
 
 
 @choice("choose_spellbook", returns="spellbook", player="player", spellbooks="list", prompt=("str", "choose a spellbook"))
@@ -75,24 +70,20 @@ def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "cho
     """The player picks one of the spellbooks (none if the list is empty)."""
     if not isinstance(spellbooks, list):
         raise RuleError(f"{ctx.where}: choose_spellbook() needs a list, got {spellbooks!r}")
-    if not spellbooks:
-        note_no_option(ctx.game, ctx.where)
-        return None
-    return (yield from ctx.game.ask(_player(ctx, player), "spellbook", [str(b) for b in spellbooks],
-                                    f"{ctx.ability}: {prompt}"))
+    return (yield from ask_one(ctx, player, "spellbook", spellbooks, prompt, str))
 
 
 @verb("remove_spellbook", player="player", spellbook="spellbook")
 def _remove_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
     """Take a spellbook off the player's card (a neutral one returns to the general supply; used once-limits stay used)."""
-    neutral.remove_spellbook(ctx.game, _player(ctx, player), str(spellbook), ctx.ability)
+    neutral.remove_spellbook(ctx.game, as_player(ctx, player), str(spellbook), ctx.ability)
 
 
 @verb("take_spellbook", player="player", spellbook="spellbook")
 def _take_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
     """Put an available spellbook on the player's card (an error when it is not available to that player)."""
     try:
-        neutral.take_spellbook(ctx.game, _player(ctx, player), str(spellbook), ctx.ability)
+        neutral.take_spellbook(ctx.game, as_player(ctx, player), str(spellbook), ctx.ability)
     except RuleError as exc:
         raise RuleError(f"{ctx.where}: {exc}") from None
 
@@ -100,10 +91,10 @@ def _take_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
 @query("elder_sign_value", returns="int", player="player")
 def _es_value(ctx: Any, player: Any) -> int:
     """The total value of a player's face-down elder signs."""
-    return sum(ctx.game.s.elder_signs[_player(ctx, player)])
+    return sum(ctx.game.s.elder_signs[as_player(ctx, player)])
 
 
 @verb("reveal_elder_signs", player="player")
 def _reveal(ctx: Any, player: Any) -> None:
     """The player trades all its face-down elder signs for their Doom now."""
-    ctx.game.reveal_elder_signs(_player(ctx, player))
+    ctx.game.reveal_elder_signs(as_player(ctx, player))

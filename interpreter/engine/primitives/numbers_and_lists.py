@@ -1,12 +1,4 @@
-"""List helpers, map glyphs and ruleset-halved die effects.
-
-- ``pluck`` and ``without``: the values of one field over a list of records (e.g. the locations
-  or owners of some units or tokens) and the difference of two lists.
-- ``glyph`` reads the glyph printed on a map area (the map's ``glyph:`` field), for requirements
-  such as "have a token in an area of each glyph".
-- ``ruleset_halves`` applies a ruleset's ``halved-dice-abilities`` list to a die-driven amount, so
-  an ability can read whether the ruleset halves it (the language has no conditional expression).
-"""
+"""Numbers and lists: max, min, rounding, counting, and list helpers (glyphs, without, ...)."""
 from __future__ import annotations
 
 import math
@@ -16,6 +8,58 @@ from ...effects.compiler import RuleError
 from ...effects.registry import query
 
 
+# ---- numbers and lists -------------------------------------------------------------------------
+@query("max", returns="num", variadic=True, values="any")
+def _max(ctx: Any, where: str, *values: Any) -> Any:
+    """The largest of the numbers given (or of one list)."""
+    vals = values[0] if len(values) == 1 and isinstance(values[0], list) else values
+    return max(vals) if vals else 0
+
+
+@query("min", returns="num", variadic=True, values="any")
+def _min(ctx: Any, where: str, *values: Any) -> Any:
+    """The smallest of the numbers given (or of one list)."""
+    vals = values[0] if len(values) == 1 and isinstance(values[0], list) else values
+    return min(vals) if vals else 0
+
+
+@query("ceil", returns="int", x="num")
+def _ceil(ctx: Any, x: Any) -> int:
+    """Round up to a whole number."""
+    return math.ceil(x)
+
+
+@query("floor", returns="int", x="num")
+def _floor(ctx: Any, x: Any) -> int:
+    """Round down to a whole number."""
+    return math.floor(x)
+
+
+@query("count", returns="int", items="list")
+def _count(ctx: Any, items: Any) -> int:
+    """How many items a list has."""
+    if not isinstance(items, list):
+        raise RuleError(f"{ctx.where}: count() needs a list, got {items!r}")
+    return len(items)
+
+
+@query("first", items="list")
+def _first(ctx: Any, items: list[Any]) -> Any:
+    """The first item of a list, or none."""
+    return items[0] if items else None
+
+
+@query("distinct", returns="list", items="list")
+def _distinct(ctx: Any, items: list[Any]) -> list[Any]:
+    """The list without repeats (first occurrence kept)."""
+    out: list[Any] = []
+    for i in items:
+        if i not in out:
+            out.append(i)
+    return out
+
+
+# ---- List helpers, map glyphs and ruleset-halved die effects.
 @query("pluck", returns="list", items="list", field="str")
 def _pluck(ctx: Any, items: list[Any], field: str) -> list[Any]:
     """The value of one field of each record in a list, in order, repeats kept (e.g. 'loc', 'owner')."""

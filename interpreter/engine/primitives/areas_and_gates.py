@@ -1,0 +1,168 @@
+"""Areas and gates: map queries, gate control, tokens; holding, returning, removing and locking gates."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...effects.compiler import RuleError
+from ...effects.registry import query, verb
+from ..state import held_loc
+
+
+# ---- areas and gates --------------------------------------------------------------------------------
+@query("areas", returns="areas", with_units_of=("player", None), terrain=("str", None), gate=("bool", None),
+       controlled_by=("player", None), without_units_of=("player", None), start_of=("player", None),
+       symbol=("str", None), token=("token", None), without_token=("token", None), glyph=("str", None))
+def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any = None, controlled_by: Any = None,
+           without_units_of: Any = None, start_of: Any = None, symbol: Any = None, token: Any = None,
+           without_token: Any = None, glyph: Any = None) -> list[str]:
+    """Map areas filtered by units, terrain (ocean | land), gates, start glyphs, map glyph, printed symbols, tokens."""
+    g = ctx.game
+    s = g.s
+    out = []
+    for a, area in sorted(g.layout.areas.items()):
+        if symbol is not None and symbol not in area.symbols:
+            continue
+        if glyph is not None and area.glyph != glyph:
+            continue
+        if token is not None and not any(t["id"] == token and t["loc"] == a for t in s.tokens):
+            continue
+        if without_token is not None and any(t["id"] == without_token and t["loc"] == a for t in s.tokens):
+            continue
+        if with_units_of is not None and not s.units_at(a, with_units_of):
+            continue
+        if without_units_of is not None and s.units_at(a, without_units_of):
+            continue
+        if terrain is not None and (terrain == "ocean") != area.ocean:
+            continue
+        if gate is not None and (a in s.gates) != bool(gate):
+            continue
+        if controlled_by is not None and s.gate_owner(a) != controlled_by:
+            continue
+        if start_of is not None and start_of not in area.starts:
+            continue
+        out.append(a)
+    return out
+
+
+@query("adjacent", returns="areas", area="area")
+def _adjacent(ctx: Any, area: str) -> list[str]:
+    """The areas next to an area."""
+    return list(ctx.game.adjacent(area))
+
+
+@query("is_ocean", returns="bool", area="area")
+def _is_ocean(ctx: Any, area: Any) -> bool:
+    """Whether an area is ocean (or sea)."""
+    a = ctx.game.layout.areas.get(area)
+    return bool(a and a.ocean)
+
+
+@query("has_gate", returns="bool", area="area")
+def _has_gate(ctx: Any, area: str) -> bool:
+    """Whether there is a gate in the area."""
+    return area in ctx.game.s.gates
+
+
+@query("gate_controller", returns="player", area="area")
+def _gate_controller(ctx: Any, area: str) -> Any:
+    """Who controls the gate in the area (none when abandoned or absent)."""
+    return ctx.game.s.gate_owner(area)
+
+
+@query("gates", returns="list", controlled_by=("player", None), terrain=("str", None))
+def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str]:
+    """Gate locations (held gates included), by controller and terrain."""
+    g = ctx.game
+    out = []
+    for loc in sorted(g.s.gates):
+        if controlled_by is not None and g.s.gate_owner(loc) != controlled_by:
+            continue
+        if terrain is not None:
+            a = g.layout.areas.get(loc)
+            if a is None or (terrain == "ocean") != a.ocean:
+                continue
+        out.append(loc)
+    return out
+
+
+@query("home", returns="area", player="player")
+def _home(ctx: Any, player: str) -> Any:
+    """The area where the player started the game."""
+    return ctx.game.s.home.get(player)
+
+
+@query("tokens", returns="list", token=("token", None), area=("area", None), owner=("player", None))
+def _tokens(ctx: Any, token: Any = None, area: Any = None, owner: Any = None) -> list[dict[str, Any]]:
+    """Tokens on the map, by type, area and owner."""
+    return [t for t in ctx.game.s.tokens if (token is None or t["id"] == token)
+            and (area is None or t["loc"] == area) and (owner is None or t.get("owner") == owner)]
+
+
+# ---- verbs: gates and tokens ----------------------------------------------------------------------------
+@verb("hold_gate", area="area", tag="str")
+def _hold_gate(ctx: Any, area: str, tag: str) -> None:
+    """Lift a gate and the unit controlling it off the map onto your card, under a tag."""
+    g = ctx.game
+    gate = g.s.gates.pop(area, None)
+    if gate is None:
+        raise RuleError(f"{ctx.where}: no gate in '{area}'")
+    loc = held_loc(ctx.me, tag)
+    ctrl = gate.get("controller")
+    if ctrl is not None:
+        u = g.s.unit(ctrl)
+        g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=ctx.ability)
+        u["loc"] = loc
+    g.s.gates[loc] = gate
+    g.emit("gate", loc=area, change="held", to=loc)
+
+
+@verb("return_gate", tag="str", area="area")
+def _return_gate(ctx: Any, tag: str, area: str) -> None:
+    """Put a held gate (and its controlling unit) back into an area that has no gate."""
+    g = ctx.game
+    if not g.is_area(area):
+        raise RuleError(f"{ctx.where}: return_gate needs an area of this map, got {area!r}")
+    loc = held_loc(ctx.me, tag)
+    gate = g.s.gates.pop(loc, None)
+    if gate is None or area in g.s.gates:
+        raise RuleError(f"{ctx.where}: cannot return gate '{tag}' to '{area}'")
+    ctrl = gate.get("controller")
+    if ctrl is not None:
+        u = g.s.unit(ctrl)
+        g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=loc, dst=area, why=ctx.ability)
+        u["loc"] = area
+    g.s.gates[area] = gate
+    g.emit("gate", loc=area, change="returned", src=loc)
+
+
+@verb("remove_gate", area="area")
+def _remove_gate(ctx: Any, area: str) -> None:
+    """Take the gate in an area off the map (its controller stays in the area)."""
+    if ctx.game.s.gates.pop(area, None) is not None:
+        ctx.game.emit("gate", loc=area, change="removed", why=ctx.ability)
+
+
+@verb("place_token", token="token", area="area", move=("bool", True))
+def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
+    """Put your token in an area (with move: true, your token of that type already out moves there)."""
+    s = ctx.game.s
+    mine = [t for t in s.tokens if t["id"] == token and t.get("owner") == ctx.me]
+    if mine and move:
+        mine[0]["loc"] = area
+    else:
+        s.tokens.append({"id": token, "loc": area, "owner": ctx.me})
+    ctx.game.emit("token", token=token, loc=area, owner=ctx.me)
+
+
+@verb("lock_gate", area="area")
+def _lock_gate(ctx: Any, area: str) -> None:
+    """Free the gate in the area for good: its controller steps off, and no unit may control it again."""
+    g = ctx.game
+    gate = g.s.gates.get(area)
+    if gate is None or gate.get("locked"):
+        return
+    if gate.get("controller") is not None:
+        g.emit("gate", loc=area, change="abandoned", unit=gate["controller"], why=ctx.ability)
+    gate["controller"] = None
+    gate["locked"] = True
+    g.emit("gate", loc=area, change="locked", why=ctx.ability)

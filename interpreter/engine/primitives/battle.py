@@ -1,0 +1,176 @@
+"""Battle: who is in it, assigned and rolled results, flags; adding, converting and cancelling results."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...effects.compiler import RuleError
+from ...effects.registry import query, verb
+from .arguments import as_list, as_unit
+
+
+# ---- battle -------------------------------------------------------------------------------------------
+@query("in_battle", returns="bool", player="player")
+def _in_battle(ctx: Any, player: str) -> bool:
+    """Whether the player is one of the two sides of the current battle."""
+    b = ctx.game.s.battle
+    return b is not None and player in (b["attacker"], b["defender"])
+
+
+@query("assigned", returns="units", owner="player", result="result")
+def _assigned(ctx: Any, owner: str, result: str) -> list[dict[str, Any]]:
+    """A side's units that have been assigned a result (kill, pain, eliminate) in this battle."""
+    g = ctx.game
+    b = g.s.battle
+    if b is None:
+        return []
+    ids = [int(k) for k, v in b["results"].items() if result in v]
+    return [g.s.unit(i) for i in ids if g.s.unit(i)["owner"] == owner]
+
+
+@query("avoided_deaths", returns="units")
+def _avoided(ctx: Any) -> list[dict[str, Any]]:
+    """Units that had a kill assigned in this battle and are still in play."""
+    g = ctx.game
+    b = g.s.battle
+    if b is None:
+        return []
+    return [g.s.unit(i) for i in b["avoided"] if g.is_area(g.s.unit(i)["loc"])]
+
+
+@query("rolled", returns="int", player="player", what=("str", "dice"))
+def _rolled(ctx: Any, player: str, what: str = "dice") -> int:
+    """In a battle: how many dice a side rolled, or its kills / pains."""
+    b = ctx.game.s.battle
+    if b is None or player not in b["rolled"]:
+        return 0
+    return int(b["rolled"][player][what])
+
+
+@query("flag", returns="bool", name="str", player=("player", None))
+def _flag(ctx: Any, name: str, player: Any = None) -> bool:
+    """Whether a battle flag (set with set_flag) is up."""
+    b = ctx.game.s.battle
+    return b is not None and [name, player] in b["flags"]
+
+
+@query("lent", returns="bool", ability="ability", to="player")
+def _lent(ctx: Any, ability: str, to: str) -> bool:
+    """Whether an ability is currently lent to a player."""
+    return any(g["ability"].endswith("/" + ability) and g["to"] == to for g in ctx.game.s.grants)
+
+
+# ---- verbs: battle ---------------------------------------------------------------------------------------
+@verb("exempt", unit="unit")
+def _exempt(ctx: Any, unit: Any) -> None:
+    """Take a unit out of the current battle (it stays in the area; the effect lasts the battle)."""
+    b = ctx.game.s.battle
+    if b is not None:
+        b["exempt"].append(as_unit(ctx, unit)["id"])
+        ctx.game.emit("exempt", unit=unit["id"])
+
+
+@verb("add_results", against="player", result="result", count=("int", 1), **{"class": ("class", None)})
+def _add_results(ctx: Any, against: str, result: str, count: int = 1, **kw: Any) -> None:
+    """Add battle results to be assigned to a side's units (eliminate may be limited to classes)."""
+    b = ctx.game.s.battle
+    if b is None or against not in b["pending"]:
+        return
+    item: dict[str, Any] = {"result": result, "by": ctx.me}
+    if kw.get("class") is not None:
+        item["classes"] = as_list(kw["class"])
+    b["pending"][against] += [dict(item) for _ in range(max(0, int(count)))]
+    ctx.game.emit("results-added", against=against, result=result, count=count, by=ctx.me)
+
+
+@verb("convert_results", against="player", src="result", dst="result")
+def _convert(ctx: Any, against: str, src: str, dst: str) -> None:
+    """Results of one type not yet assigned against a side become another type."""
+    b = ctx.game.s.battle
+    if b is None:
+        return
+    for item in b["pending"].get(against, []):
+        if item["result"] == src:
+            item["result"] = dst
+
+
+@verb("cancel_result", unit="unit")
+def _cancel(ctx: Any, unit: Any) -> None:
+    """Remove the last result assigned to a unit (it still counts against the unit's capacity)."""
+    b = ctx.game.s.battle
+    u = as_unit(ctx, unit)
+    res = b["results"].get(str(u["id"]), []) if b else []
+    if res:
+        gone = res.pop()
+        if gone == "kill" and u["id"] not in b["avoided"]:
+            b["avoided"].append(u["id"])
+        ctx.game.emit("result-cancelled", unit=u["id"], kind=u["kind"], result=gone)
+
+
+@verb("set_flag", name="str", player=("player", None))
+def _set_flag(ctx: Any, name: str, player: Any = None) -> None:
+    """Raise a flag that lasts until the end of the current battle."""
+    b = ctx.game.s.battle
+    if b is not None:
+        b["flags"].append([name, player])
+
+
+# ---- Battle-scoped numbers, per-unit battle results and a Power total.
+def _count_key(ctx: Any, name: Any, unit: Any, player: Any) -> str:
+    if not isinstance(name, str):
+        raise RuleError(f"{ctx.where}: a battle count needs a name, got {name!r}")
+    uid = ""
+    if unit is not None:
+        if not isinstance(unit, dict) or "id" not in unit or "kind" not in unit:
+            raise RuleError(f"{ctx.where}: expected a unit, got {unit!r}")
+        uid = str(unit["id"])
+    if player is not None and (not isinstance(player, str) or player not in ctx.game.s.players):
+        raise RuleError(f"{ctx.where}: expected a player, got {player!r}")
+    return f"{name}|{player or ''}|{uid}"
+
+
+@verb("add_battle_count", name="str", amount="int", unit=("unit", None), player=("player", None))
+def _add_battle_count(ctx: Any, name: str, amount: Any, unit: Any = None, player: Any = None) -> None:
+    """Add to a number kept until the end of the current battle, under a name (and a unit and/or player)."""
+    b = ctx.game.s.battle
+    if b is None:
+        return
+    key = _count_key(ctx, name, unit, player)
+    counts = b.setdefault("counts", {})
+    counts[key] = counts.get(key, 0) + ctx.game.integer(amount, "amount")
+
+
+@query("battle_count", returns="int", name="str", unit=("unit", None), player=("player", None))
+def _battle_count(ctx: Any, name: str, unit: Any = None, player: Any = None) -> int:
+    """A number kept with add_battle_count in the current battle (0 when never added or outside a battle)."""
+    b = ctx.game.s.battle
+    if b is None:
+        return 0
+    return int(b.get("counts", {}).get(_count_key(ctx, name, unit, player), 0))
+
+
+@query("result_count", returns="int", unit="unit", result=("result", None))
+def _result_count(ctx: Any, unit: Any, result: Any = None) -> int:
+    """How many battle results (of one type: kill, pain, eliminate) the unit holds in the current battle."""
+    b = ctx.game.s.battle
+    if not isinstance(unit, dict) or "id" not in unit:
+        raise RuleError(f"{ctx.where}: expected a unit, got {unit!r}")
+    if b is None:
+        return 0
+    res = b["results"].get(str(unit["id"]), [])
+    return len(res) if result is None else sum(1 for r in res if r == result)
+
+
+@query("total_power", returns="int", players="players")
+def _total_power(ctx: Any, players: Any) -> int:
+    """The Power of the listed players added together."""
+    if isinstance(players, str):
+        players = [players]
+    if not isinstance(players, list):
+        raise RuleError(f"{ctx.where}: total_power() needs a list of players, got {players!r}")
+    s = ctx.game.s
+    total = 0
+    for p in players:
+        if not isinstance(p, str) or p not in s.players:
+            raise RuleError(f"{ctx.where}: expected a player, got {p!r}")
+        total += s.power[p]
+    return total

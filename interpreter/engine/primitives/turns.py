@@ -1,0 +1,81 @@
+"""Turn structure: extra actions, actions in an area, ending actions, lending abilities; earning requirements."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...effects.compiler import RuleError
+from ...effects.registry import verb
+from .arguments import as_player
+
+
+# ---- verbs: turn structure -------------------------------------------------------------------------------
+@verb("extra_action", excluding=("abilities", ()))
+def _extra_action(ctx: Any, excluding: Any = ()) -> None:
+    """Immediately after, the player may take a second, different action (none of `excluding`).
+
+    Only the turn's first action grants one: a second action never grants a third."""
+    ctx.game.s.memory["extra_action"] = [f"ability {a}" for a in excluding]
+
+
+@verb("action_in", player="player", area="area")
+def _action_in(ctx: Any, player: str, area: str) -> Any:
+    """The player may take one action now, limited to the area (the same actions, costs and
+    after-action window as on its turn), or decline."""
+    yield from ctx.game.action_in(as_player(ctx, player), area, ctx.ability)
+
+
+@verb("end_actions", player="player")
+def _end_actions(ctx: Any, player: str) -> None:
+    """The player takes no more actions this Action Phase, as if it had 0 Power (its turns pass)."""
+    g, p = ctx.game, as_player(ctx, player)
+    done = g.s.memory.setdefault("no_actions", [])
+    if p not in done:
+        done.append(p)
+        g.emit("no-more-actions", player=p, why=ctx.ability)
+
+
+@verb("lend_ability", ability="ability", owner="player", to="player", until=("str", "end-of-doom-phase"))
+def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom-phase") -> None:
+    """Lend one of `owner`'s abilities to `to` until the end of the next Doom Phase."""
+    g = ctx.game
+    key = f"{owner}/{ability}"
+    if g.ability_by_key(key) is None:
+        raise RuleError(f"{ctx.where}: '{owner}' has no ability '{ability}'")
+    g.s.grants.append({"ability": key, "to": to, "until": until, "round": g.s.round})
+    g.emit("lend", ability=key, to=to, until=until)
+
+
+@verb("lend_unique", owner="player", to="player", until=("str", "end-of-doom-phase"), stand_in=("kind", None))
+def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase", stand_in: Any = None) -> None:
+    """Lend `owner`'s unique faction abilities to `to` until the end of the next Doom Phase; with
+    `stand_in`, what they say of one of `owner`'s Great Old Ones applies to that kind as well."""
+    g = ctx.game
+    f = g.faction(as_player(ctx, owner))
+    grant: dict[str, Any] = {"to": to, "until": until, "round": g.s.round}
+    if stand_in is not None:
+        grant["stand_in"] = {k: stand_in for k, t in f.units.items() if t.cls == "great-old-one"}
+    for ab in f.abilities:
+        # lent again while still lent (the card sets no limit): one grant, renewed
+        g.s.grants = [x for x in g.s.grants if not (x["ability"] == ab.key and x["to"] == to)]
+        g.s.grants.append({"ability": ab.key, **grant})
+        g.emit("lend", ability=ab.key, to=to, until=until)
+
+
+# ---- Meeting a spellbook requirement from an effect (for requirements that can be met in two ways,
+@verb("earn_requirement", player="player", requirement="str")
+def _earn_requirement(ctx: Any, player: str, requirement: str) -> Any:
+    """The player meets one of its own spellbook requirements now and takes a spellbook (in a battle, after it)."""
+    g = ctx.game
+    player = as_player(ctx, player)
+    req = next((r for r in g.faction(player).requirements if r.id == requirement), None)
+    if req is None:
+        raise RuleError(f"{ctx.where}: '{player}' has no spellbook requirement '{requirement}'")
+    if req.id in g.s.requirements[player]:
+        return
+    b = g.s.battle
+    if b is not None:  # spellbooks met during a battle arrive after it, as for the other requirements
+        earned = b.setdefault("earned", [])
+        if [player, req.id] not in earned:
+            earned.append([player, req.id])
+        return
+    yield from g.earn(player, req)

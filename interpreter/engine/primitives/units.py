@@ -1,0 +1,185 @@
+"""Units: where they are, what they cost and count for; placing, moving, killing, capturing, holding."""
+from __future__ import annotations
+
+from typing import Any
+
+from ...effects.compiler import RuleError
+from ...effects.registry import query, verb
+from ..state import POOL, held_loc
+from .arguments import as_list, as_player, as_unit, filter_units
+
+
+# ---- units ----------------------------------------------------------------------------------------
+@query("units", returns="units", owner=("any", None), kind=("kinds", None), **{"class": ("class", None)},
+       area=("area", None), where=("str", "map"))
+def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, where: str = "map", **kw: Any) -> list[dict[str, Any]]:
+    """Units filtered by owner (a player or a list), kind(s), class(es), area; where: map | pool | battle | held | any."""
+    g = ctx.game
+    s = g.s
+    if where == "map":
+        base = [u for u in s.units if g.is_area(u["loc"])]
+    elif where == "pool":
+        base = [u for u in s.units if u["loc"] == POOL]
+    elif where == "battle":
+        b = s.battle
+        if b is None:
+            return []
+        base = [u for u in s.units if u["loc"] == b["area"] and u["id"] not in b["exempt"]
+                and u["owner"] in (b["attacker"], b["defender"])]
+    elif where == "held":
+        base = [u for u in s.units if u["loc"].startswith("held:")]
+    elif where == "any":
+        base = list(s.units)
+    else:
+        raise RuleError(f"{ctx.where}: units(where: ...) is one of map, pool, battle, held, any")
+    if owner is not None:
+        owners = owner if isinstance(owner, list) else [owner]
+        base = [u for u in base if u["owner"] in owners]
+    if area is not None:
+        areas = as_list(area) or []
+        base = [u for u in base if u["loc"] in areas]
+    return filter_units(ctx, base, kind, kw.get("class"))
+
+
+@query("pool", returns="units", owner="player", kind=("kinds", None), **{"class": ("class", None)})
+def _pool(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dict[str, Any]]:
+    """A player's units in the pool (not in play)."""
+    return filter_units(ctx, ctx.game.s.pool(as_player(ctx, owner)), kind, kw.get("class"))
+
+
+@query("battle_units", returns="units", owner="player", kind=("kinds", None), **{"class": ("class", None)})
+def _battle_units(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dict[str, Any]]:
+    """A side's units taking part in the current battle (not exempted)."""
+    g = ctx.game
+    if g.s.battle is None:
+        return []
+    return filter_units(ctx, g.participants(owner), kind, kw.get("class"))
+
+
+@query("held", returns="units", owner="player", tag=("str", None))
+def _held(ctx: Any, owner: str, tag: Any = None) -> list[dict[str, Any]]:
+    """Units a player holds off the map (on its card), optionally under one tag."""
+    prefix = held_loc(owner, tag) if tag else f"held:{owner}:"
+    return [u for u in ctx.game.s.units if u["loc"] == prefix or (not tag and u["loc"].startswith(prefix))]
+
+
+@query("in_play", returns="bool", owner="player", kind="kinds")
+def _in_play(ctx: Any, owner: str, kind: Any) -> bool:
+    """Whether the player has a unit of the kind(s) on the map."""
+    kinds = as_list(kind) or []
+    g = ctx.game
+    return any(u["owner"] == owner and u["kind"] in kinds and g.is_area(u["loc"]) for u in g.s.units)
+
+
+@query("awakened_ever", returns="bool", owner="player", kind="kind")
+def _awakened_ever(ctx: Any, owner: str, kind: str) -> bool:
+    """Whether the player has awakened that Great Old One at least once this game."""
+    return kind in ctx.game.s.awakened.get(owner, [])
+
+
+@query("cost", returns="int", unit="unit")
+def _cost(ctx: Any, unit: Any) -> int:
+    """What the unit's kind costs its owner now."""
+    u = as_unit(ctx, unit)
+    return ctx.game.unit_cost(u["owner"], ctx.game.utype(u))
+
+
+@query("doom_value", returns="int", unit="unit")
+def _doom_value(ctx: Any, unit: Any) -> int:
+    """The average of every cost the unit can have, rounded up (for Doom awarded at average cost)."""
+    return ctx.game.doom_value(as_unit(ctx, unit))
+
+
+@query("combat", returns="int", unit="unit")
+def _combat(ctx: Any, unit: Any) -> int:
+    """The unit's combat now."""
+    return ctx.game.combat_of(as_unit(ctx, unit))
+
+
+@query("cheapest", units="units")
+def _cheapest(ctx: Any, units: list[dict[str, Any]]) -> Any:
+    """The unit of lowest cost in a list (the first of equals), or none."""
+    best, best_cost = None, None
+    for u in units:
+        c = ctx.game.unit_cost(u["owner"], ctx.game.utype(u))
+        if best_cost is None or c < best_cost:
+            best, best_cost = u, c
+    return best
+
+
+@query("kinds_of", returns="list", units="units")
+def _kinds_of(ctx: Any, units: list[dict[str, Any]]) -> list[str]:
+    """The distinct kinds in a list of units."""
+    return sorted({u["kind"] for u in units})
+
+
+# ---- verbs: units ----------------------------------------------------------------------------------------
+@verb("place", unit="unit", area="area")
+def _place(ctx: Any, unit: Any, area: str) -> None:
+    """Put a unit (from the pool or a holding) into an area. Not a Summon or a Move."""
+    u = as_unit(ctx, unit)
+    if not ctx.game.is_area(area):
+        raise RuleError(f"{ctx.where}: '{area}' is not an area of this map")
+    ctx.game.relocate(u, area, ctx.ability or "place")
+
+
+@verb("move_to", unit="unit", area="area")
+def _move_to(ctx: Any, unit: Any, area: str) -> None:
+    """Relocate a unit on the map to an area (not the Move action; no Move abilities apply)."""
+    _place(ctx, unit, area)
+
+
+@verb("move_along", units="units", area="area")
+def _move_along(ctx: Any, units: list[Any], area: str) -> None:
+    """Move units into an area for free during a Move action; they count as having moved."""
+    for u in units:
+        uu = as_unit(ctx, u)
+        ctx.game.relocate(uu, area, ctx.ability or "move along")
+        ctx.game.s.memory.setdefault("moved_free", []).append(uu["id"])
+
+
+@verb("kill", unit="unit")
+def _kill(ctx: Any, unit: Any) -> Any:
+    """Kill a unit: it returns to its owner's pool."""
+    yield from ctx.game.remove_unit(as_unit(ctx, unit), "kill", ctx.me)
+
+
+@verb("eliminate", unit="unit")
+def _eliminate(ctx: Any, unit: Any) -> Any:
+    """Eliminate a unit: it returns to its owner's pool."""
+    yield from ctx.game.remove_unit(as_unit(ctx, unit), "eliminate", ctx.me)
+
+
+@verb("replace", unit="unit", kind="kind")
+def _replace(ctx: Any, unit: Any, kind: str) -> None:
+    """Swap a unit for one of its owner's kind from the pool, in the same place (no Doom: a replacement)."""
+    g = ctx.game
+    u = as_unit(ctx, unit)
+    fresh = g.s.pool(u["owner"], kind)
+    if not fresh:
+        return
+    loc = u["loc"]
+    g.relocate(u, POOL, f"{ctx.ability}: replaced")
+    g.relocate(fresh[0], loc, f"{ctx.ability}: replacement")
+
+
+@verb("capture", unit="unit")
+def _capture(ctx: Any, unit: Any) -> Any:
+    """Capture a unit onto your card (returned for 1 Power at Gather Power)."""
+    yield from ctx.game.remove_unit(as_unit(ctx, unit), "capture", ctx.me)
+
+
+@verb("hold", unit="unit", tag="str", player=("player", None))
+def _hold(ctx: Any, unit: Any, tag: str, player: Any = None) -> None:
+    """Lift a unit off the map onto a card (yours, or `player`'s), under a tag."""
+    who = player if player is not None else ctx.me
+    ctx.game.relocate(as_unit(ctx, unit), held_loc(as_player(ctx, who), tag), ctx.ability or "hold")
+
+
+@verb("swap", a="unit", b="unit")
+def _swap(ctx: Any, a: Any, b: Any) -> None:
+    """Two units exchange places."""
+    ua, ub = as_unit(ctx, a), as_unit(ctx, b)
+    la, lb = ua["loc"], ub["loc"]
+    ctx.game.relocate(ua, lb, ctx.ability or "swap")
+    ctx.game.relocate(ub, la, ctx.ability or "swap")
