@@ -248,9 +248,13 @@ class PhasesMixin(GameCore):
 
     # ---- doom phase --------------------------------------------------------------------------------------
     def ritual_cost(self, p: str) -> int:
-        track = self.ritual_track()
-        base = track[min(self.s.ritual, len(track) - 1)]
+        base = self.ritual_track_cost()
         return max(0, self.integer(self.modified("ritual-cost", base, {"player": p}, p), "ritual cost"))
+
+    def ritual_track_cost(self) -> int:
+        """The cost the Ritual track's marker shows now, before any player's own discount."""
+        track = self.ritual_track()
+        return int(track[min(self.s.ritual, len(track) - 1)])
 
     def ritual_track(self) -> list[int]:
         tracks = self.ruleset.get("ritual-track", {})

@@ -84,7 +84,7 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int) -> np.nd
     try:
         cost = game.ritual_cost(player)
     except Exception:  # noqa: BLE001 - a modifier that cannot be evaluated now: show the printed cost
-        cost = track[min(s.ritual, len(track) - 1)]
+        cost = game.ritual_track_cost()
     track_block = np.array([s.ritual, len(track), cost, float(s.instant_death), s.surcharge], np.float32)
     time_block = np.array([s.round, decisions / 1000.0], np.float32)
     phase = np.zeros(len(PHASES), np.float32)

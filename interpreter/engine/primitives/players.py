@@ -79,9 +79,7 @@ def _ritual_cost(ctx: Any, player: str) -> int:
 @query("ritual_track_cost", returns="int")
 def _ritual_track_cost(ctx: Any) -> int:
     """The cost the Ritual track's marker shows now, before any player's own discount."""
-    g = ctx.game
-    track = g.ritual_track()
-    return int(track[min(g.s.ritual, len(track) - 1)])
+    return ctx.game.ritual_track_cost()
 
 
 @query("requirement_met", returns="bool", player="player", requirement="str")
