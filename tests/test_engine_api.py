@@ -194,16 +194,17 @@ def test_undo_returns_to_the_earlier_decision(basic: Content) -> None:
     assert g.digest() == ref.digest()
 
 
+def _scenario_start(name: str) -> Game:
+    """The game at a scenario's position, before its scripted answers (the scenario runner builds it)."""
+    from tools.scenario import load_spec, run_spec
+    spec = load_spec(Path(__file__).parent / "scenarios" / name)
+    spec.update(script=[], expect={})
+    return run_spec(spec, load_content().require_ok(), name).game
+
+
 def test_why_illegal_names_a_unique_action_that_cannot_be_done_in_full() -> None:
     """Core rulebook, Unique Actions: all parts must be possible; the refusal says so."""
-    from tools.scenario import load_spec
-    from interpreter.engine.position import build_state
-    content = load_content().require_ok()
-    spec = load_spec(Path(__file__).parent / "scenarios" / "core" / "unique-action-all-parts-desecrate.yaml")
-    rs = content.model.rulesets[spec["ruleset"]]
-    layout = rs.get("map", {})[str(len(spec["factions"]))]
-    st = build_state(content.model, spec["ruleset"], layout, spec["factions"], 1, spec["position"]).to_dict()
-    g = Game(content, spec["ruleset"], spec["factions"], 1, layout, _state=st)
+    g = _scenario_start("core/unique-action-all-parts-desecrate.yaml")
     why = g.why_illegal("ability desecrate")
     assert why is not None and why[0] == "missing-part", why
 
@@ -211,14 +212,7 @@ def test_why_illegal_names_a_unique_action_that_cannot_be_done_in_full() -> None
 def test_why_illegal_asks_for_the_area_of_a_per_area_action() -> None:
     """An action ability with `where:` is one action per area ('ability ID AREA'); naming it
     without the area is refused with the areas it may end in."""
-    from tools.scenario import load_spec
-    from interpreter.engine.position import build_state
-    content = load_content().require_ok()
-    spec = load_spec(Path(__file__).parent / "scenarios" / "wind-rider" / "ice-age-desecrate.yaml")
-    rs = content.model.rulesets[spec["ruleset"]]
-    layout = rs.get("map", {})[str(len(spec["factions"]))]
-    st = build_state(content.model, spec["ruleset"], layout, spec["factions"], 1, spec["position"]).to_dict()
-    g = Game(content, spec["ruleset"], spec["factions"], 1, layout, _state=st)
+    g = _scenario_start("wind-rider/ice-age-desecrate.yaml")
     why = g.why_illegal("ability desecrate")
     assert why is not None and why[0] == "needs-area" and "ability desecrate AREA" in why[1] and "asia" in why[1], why
     assert g.why_illegal("ability desecrate asia") is None
