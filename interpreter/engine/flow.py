@@ -157,3 +157,22 @@ def decision_data(d: Decision) -> dict[str, Any]:
 
 def decision_of(data: dict[str, Any]) -> Decision:
     return Decision(data["player"], data["kind"], tuple(data["options"]), data["prompt"], dict(data["context"]))
+
+
+def ask(player: str, kind: str, options: Any, prompt: str, **context: Any) -> Ask:
+    """A decision for `player` (duplicate options dropped; one option is answered by the driver
+    without asking). `context` must be JSON (it is kept in the state while pending)."""
+    opts = tuple(dict.fromkeys(options))
+    if not opts:
+        raise RuleError(f"internal: empty decision for {player}: {prompt}")
+    return Ask(Decision(player, kind, opts, prompt, context))
+
+
+def open_windows(g: Game) -> list[str]:
+    """The timing windows open now: legacy generators' (`g._depth`), then window frames'."""
+    return list(g._depth) + [f["window"] for f in g.s.flow if f["proc"] == "window"]
+
+
+def running_abilities(g: Game) -> list[str]:
+    """The abilities running now (for trigger-loop messages): legacy `g._chain`, then frames'."""
+    return list(g._chain) + [f["label"] for f in g.s.flow if f.get("label")]
