@@ -105,7 +105,7 @@ def legacy(g: Game, gen: Iterator[Any]) -> Call:
     g._legacy_ids += 1
     k = g._legacy_ids
     g._legacy[k] = gen
-    return Call({"proc": "legacy", "id": k})
+    return Call({"proc": "legacy", "id": k, "fn": getattr(gen, "__name__", "?")})
 
 
 def has_legacy(flow: list[dict[str, Any]]) -> bool:
