@@ -68,3 +68,50 @@ def test_no_battle_rule_runs_as_a_generator(ruleset: str, players: int, expanded
             in_battle += _check(g)
             g.apply(agent.choose(d.player, d.options, d))
     assert in_battle > 0   # the games reached decisions inside battles
+
+
+def _battle_alone(expanded: bool, ruleset: str, players: int, seed: int) -> Game | None:
+    """A seeded heuristic game up to its first offered battle, which then runs as the only frame
+    (no legacy generator below it): its decisions are then positions the state alone describes."""
+    g = Game(content(expanded), ruleset, FACTIONS[ruleset, players], seed)
+    agent = HeuristicAgent(seed)
+    while (d := g.current()) is not None:
+        fights = [o for o in d.options if o.split()[0] == "battle"]
+        if fights:
+            _, area, foe = fights[0].split()[:3]
+            g.s.flow = [dict(g.battle_call(d.player, foe, area).frame)]
+            g.s.pending = None
+            g._restore_point()
+            g._start()
+            return g
+        g.apply(agent.choose(d.player, d.options, d))
+    return None
+
+
+@pytest.mark.parametrize("expanded", [False, True], ids=["core", "expanded"])
+def test_a_battle_resumes_from_its_frames_alone(expanded: bool) -> None:
+    """At every decision of a battle run with no generator on the stack, a clone and a saved and
+    loaded copy continue exactly as the battle itself (the frames are the battle's whole progress)."""
+    checked = 0
+    for seed in range(40):
+        g = _battle_alone(expanded, "multiplayer", 4, seed)
+        if g is None or g.current() is None:
+            continue
+        agent = RandomAgent(seed)
+        copies: list[tuple[Game, int]] = []
+        while (d := g.current()) is not None:
+            if not any(f["proc"] == "legacy" for f in g.s.flow):   # (a window's abilities may still be one)
+                copies.append((g.clone(), len(g.log)))
+                copies.append((Game.from_json(content(expanded), g.to_json()), len(g.log)))
+            g.apply(agent.choose(d.player, d.options, d))
+        answers = g.choices
+        for c, mark in copies:
+            for a in answers[len(c.choices):]:
+                c.apply(a)
+            assert c.current() is None and c.s.flow == [] and c.s.battle is None
+            assert c.digest() == g.digest()
+            assert c.log[mark:] == g.log[mark:]
+            checked += 1
+        if checked >= 20:
+            break
+    assert checked > 0
