@@ -27,7 +27,7 @@ CASES = [pytest.param(rs, n, exp, id=f"{rs}-{n}{'-expanded' if exp else ''}")
 # the generator functions battle.py had before it became frames (a legacy frame names its function)
 BATTLE_GENERATORS = {"battle", "_battle_steps", "_offer_declines", "_assign", "_apply"}
 BATTLE_PROCS = {"battle", "battle-declines", "battle-assign", "battle-apply"}
-WANTED = 20          # decisions inside battles to check per case
+WANTED = 10          # decisions inside battles to check per case
 MAX_DECISIONS = 4000
 
 
