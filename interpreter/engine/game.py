@@ -22,6 +22,7 @@ from .independents import IndependentsMixin
 from . import savefile
 from . import flow
 from .phases import PhasesMixin
+from . import doom, perform, round as round_procs, turn  # noqa: F401 (the rules' procedures register themselves)
 from .state import State
 
 FORMAT = 1
