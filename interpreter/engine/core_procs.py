@@ -218,17 +218,17 @@ class CheckRequirements(Proc):
         s = g.s
         players = f["players"]
         when, event = f["when"], f["event"]
-        while f["i"] < len(players):
-            p = players[f["i"]]
+        for i in range(f["i"], len(players)):   # f["i"], f["j"]: where a Call left off
+            p = players[i]
             fac = g.content.factions.get(p)
             if fac is None:
-                f["i"] += 1
+                f["j"] = 0
                 continue
             reqs = fac.requirements
-            while f["j"] < len(reqs):
-                r = reqs[f["j"]]
-                f["j"] += 1
-                if r.id in s.requirements[p] or r.condition is None:
+            done = s.requirements[p]
+            for j in range(f["j"], len(reqs)):
+                r = reqs[j]
+                if r.id in done or r.condition is None:
                     continue
                 # an action requirement with a condition is met either way (e.g. "X, or pay N as your action")
                 if r.when != when and not (when == "state" and r.when == "action"):
@@ -241,11 +241,11 @@ class CheckRequirements(Proc):
                     if s.battle is not None:
                         s.battle.setdefault("earned", []).append([p, r.id])
                     else:
+                        f["i"], f["j"] = i, j + 1
                         return g.earn_call(p, r)
-            if f["j"] == len(reqs) and s.loyalty:
-                f["j"] += 1   # the faction's requirements are done: the loyalty cards' next
+            if f["j"] <= len(reqs) and s.loyalty:
+                f["i"], f["j"] = i, len(reqs) + 1   # the faction's requirements are done: the loyalty cards' next
                 return g.check_loyalty_requirements_call(p, when, event)
-            f["i"] += 1
             f["j"] = 0
         return Return()
 
