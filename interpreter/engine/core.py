@@ -1,4 +1,5 @@
-"""Engine core: unit removal, costs and modifiers, abilities, timing windows, spellbook requirements."""
+"""Engine core: unit removal, costs and modifiers, abilities, timing windows, spellbook requirements
+(the procedures themselves run as frames: core_procs.py)."""
 from __future__ import annotations
 
 import math
