@@ -86,8 +86,8 @@ def _copy(game: "GameCore", text: str) -> Any:
     probe = copy.copy(game)
     probe.s = State.from_text(text)
     probe.log = []
-    probe._depth = list(getattr(game, "_depth", []))
-    probe._chain = list(getattr(game, "_chain", []))
+    probe._depth = flow.open_windows(game)         # the windows and abilities open around the dry run
+    probe._chain = flow.running_abilities(game)    # count toward its trigger-loop limit
     probe._forced_dice = None            # a scenario's scripted dice belong to the real game
     probe._event_hook = None
     probe._dry_run_notes = []
