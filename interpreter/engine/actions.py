@@ -50,7 +50,7 @@ class ActionsMixin(MovesMixin):
             if requirement:
                 ctx = g.ctx(p)
                 ctx.ability = f"requirement {ab.id}"
-                return effect(ctx)  # type: ignore[no-any-return]
+                return g.effect_call(effect, ctx)  # type: ignore[no-any-return]
             ctx = g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p), area=area)
             return g.use_ability(ab, p, ctx, paid=True)  # type: ignore[no-any-return]
         key = f"{p} {'requirement ' + ab.id if requirement else ab.key}" + (f" {area}" if area is not None else "")

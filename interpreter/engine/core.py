@@ -11,6 +11,7 @@ from ..limits import MAX_WINDOW_DEPTH
 from . import neutral
 from .basics import GameBasics, Gen
 from .context import EffectCtx
+from .effect_frames import effect_frame
 from .flow import Call, legacy
 from .state import POOL
 
@@ -79,9 +80,10 @@ class GameCore(GameBasics):
     def use_ability_call(self, ab: Ability, player: str | None, ctx: EffectCtx, paid: bool = False) -> Call:
         return legacy(self, self.use_ability(ab, player, ctx, paid))
 
-    def effect_call(self, effect: Any, ctx: EffectCtx) -> Call:
-        """Run a compiled effect program (an ability's, a requirement's, an awakening's) with `ctx`."""
-        return legacy(self, effect(ctx))
+    def effect_call(self, effect: Any, ctx: EffectCtx, label: str | None = None) -> Call:
+        """Run a compiled effect program (an ability's, a requirement's, an awakening's) with `ctx`
+        (`label`: "KEY (WINDOW)" when it runs an ability, for trigger-loop messages)."""
+        return Call(effect_frame(self, effect, ctx, label))
 
     def window_call(self, name: str, event: dict[str, Any] | None, players: list[str] | None = None,
                     area: str | None = None) -> Call:
