@@ -45,7 +45,8 @@ def programs(g: Any) -> dict[str, Program]:
 def _collect(obj: Any, index: dict[str, Program], seen: set[int]) -> None:
     """Every Program reachable from the content model (records, lists, dicts)."""
     if isinstance(obj, Program):
-        index.setdefault(obj.key, obj)
+        if index.setdefault(obj.key, obj) is not obj:
+            raise RuleError(f"internal: two effect programs are keyed {obj.key!r}")
         return
     if isinstance(obj, (str, int, float, type(None))) or id(obj) in seen:
         return
