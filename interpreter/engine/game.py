@@ -90,6 +90,9 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         self._turn: list[str] = []
         self._legacy: dict[int, Any] = {}   # transitional: rule generators not yet frames (engine/flow.py)
         self._legacy_ids = 0
+        # the positions before each answer given here, newest first: (earlier, (state text, log length,
+        # dice) | None); shared by clones (it is never changed, only extended), so a clone is cheap
+        self._history: tuple[Any, Any] | None = None
         if _state is not None:
             self.s = State.from_dict(_state)
             if not self.s.flow and not self.s.over:   # a position written by hand: play from its phase step
@@ -230,6 +233,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                                 f"cannot be rebuilt either: {again}") from exc
             raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'; state restored)") from exc
         self.choices.append(opt)
+        # the position before this answer, for undo (None: it cannot be put back from its state alone)
+        self._history = (self._history, kept)
 
     def _put_back(self, text: str, n: int, dice: list[int] | None) -> None:
         for gen in self._legacy.values():
@@ -237,7 +242,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         self._legacy = {}
         self.s = State.from_text(text)
         del self.log[n:]
-        self._forced_dice = dice
+        self._forced_dice = list(dice) if dice is not None else None
         self._depth, self._chain = [], []
 
     def is_over(self) -> bool:
@@ -323,8 +328,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def undo(self, n: int = 1) -> None:
         """Take back the last `n` answers: the game returns to the decision before them.
 
-        Today the game is rebuilt from its parameters and the remaining answers (a replay); the
-        answers were all checked when they were first given.
+        The positions before each answer given to this game (or the game it was cloned from) are
+        kept, so undo puts one back; a game loaded from a file replays its earlier answers instead.
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise IllegalAction("bad-undo", f"undo needs a whole number of decisions, got {n!r}")
@@ -332,11 +337,29 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             raise IllegalAction("nothing-to-undo", f"only {len(self.choices)} decision(s) can be undone, not {n}")
         if n == 0:
             return
+        node, back = self._history, []
+        for _ in range(n):
+            if node is None or node[1] is None:
+                break
+            back.append(node[1])
+            node = node[0]
+        else:   # every position taken back was kept: put the oldest back
+            self._put_back(*back[-1])
+            self.choices = self.choices[:len(self.choices) - n]
+            self._history = node
+            self._turn = []
+            self._restore_point()
+            return
+        self._rebuild(len(self.choices) - n)
+
+    def _rebuild(self, keep: int) -> None:
+        """This game replayed from its parameters with its first `keep` answers (for a game loaded
+        from a file, whose earlier positions were not kept)."""
         p = self.params
         g = Game(self.bundle, p["ruleset"], p["factions"], p["seed"], p["layout"],
                  forced_dice=p.get("forced_dice"), independents=p.get("independents"))
         hook = getattr(self, "_event_hook", None)
-        for c in self.choices[:len(self.choices) - n]:
+        for c in self.choices[:keep]:
             g.apply(c)
         # The same answers give the same events, except what the parameters cannot say again (why
         # Independents were left out): keep this game's own events where it has them.
