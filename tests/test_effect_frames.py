@@ -78,3 +78,14 @@ def test_every_effect_program_is_found_by_its_key(expanded: bool) -> None:
     effects = [ab.effect for f in g.content.factions.values() for ab in f.abilities if ab.effect is not None]
     assert effects and all(isinstance(e, Program) and index[e.key] is e for e in effects)
     assert len(index) == len({p.key for p in index.values()}) > len(effects)
+
+
+def test_an_effect_frame_running_an_ability_is_named_in_trigger_loop_messages() -> None:
+    from interpreter.engine import flow
+
+    g = Game(content(False), "multiplayer", FACTIONS["multiplayer", 3], 1)
+    p, ab = next((p, a) for p in g.s.players for a in g.faction(p).abilities if a.effect is not None)
+    call = g.effect_call(ab.effect, g.ctx(p, ability=ab), label=f"{ab.key} ({ab.window})")
+    assert call.frame["proc"] == "effect" and call.frame["ctx"]["me"] == p
+    g.s.flow.append(call.frame)
+    assert flow.running_abilities(g)[-1] == f"{ab.key} ({ab.window})"
