@@ -33,12 +33,13 @@ def effect_frame(g: Any, effect: Program, ctx: EffectCtx, label: str | None = No
 
 
 def programs(g: Any) -> dict[str, Program]:
-    """The effect programs of the game's content by key (found once, shared by its copies)."""
-    index: dict[str, Program] | None = g.__dict__.get("_programs")
+    """The effect programs of the game's content by key (found once per content model, kept on it)."""
+    kept = g.content.__dict__
+    index: dict[str, Program] | None = kept.get("_programs")
     if index is None:
         index = {}
         _collect(g.content, index, set())
-        g._programs = index
+        kept["_programs"] = index
     return index
 
 
