@@ -24,10 +24,11 @@ _PLAIN = (str, int, float, type(None))   # bool is an int
 class Encoder:
     """Encodes values of one game (it knows that game's live units)."""
 
-    __slots__ = ("live",)
+    __slots__ = ("g", "live")
 
     def __init__(self, g: Any) -> None:
-        self.live = {id(u): u["id"] for u in g.s.units}
+        self.g = g
+        self.live: dict[int, Any] | None = None   # id(unit dict) -> unit id, made when first needed
 
     def __call__(self, v: Any) -> Any:
         if isinstance(v, _PLAIN):
@@ -35,9 +36,12 @@ class Encoder:
         if isinstance(v, list):
             return [self(x) for x in v]
         if isinstance(v, dict):
-            uid = self.live.get(id(v))
-            if uid is not None:
-                return {"$unit": uid}
+            if "id" in v:
+                if self.live is None:
+                    self.live = {id(u): u["id"] for u in self.g.s.units}
+                uid = self.live.get(id(v))
+                if uid is not None:
+                    return {"$unit": uid}
             if all(isinstance(k, str) and not k.startswith("$") for k in v):
                 return {k: self(x) for k, x in v.items()}
             return {"$dict": [[self(k), self(x)] for k, x in v.items()]}
