@@ -12,6 +12,7 @@ from . import flow, neutral
 from .basics import GameBasics, Gen
 from .context import EffectCtx
 from .core_procs import BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, trigger_loop
+from .effect_frames import effect_frame
 from .flow import Call, legacy
 from .state import POOL
 
@@ -52,9 +53,10 @@ class GameCore(GameBasics):
         return Call(ability_frame(self, ab, player, ctx.me, ctx.event, ctx.area,
                                   unit["id"] if unit is not None else None, paid))
 
-    def effect_call(self, effect: Any, ctx: EffectCtx) -> Call:
-        """Run a compiled effect program (an ability's, a requirement's, an awakening's) with `ctx`."""
-        return legacy(self, effect(ctx))
+    def effect_call(self, effect: Any, ctx: EffectCtx, label: str | None = None) -> Call:
+        """Run a compiled effect program (an ability's, a requirement's, an awakening's) with `ctx`
+        (`label`: "KEY (WINDOW)" when it runs an ability, for trigger-loop messages)."""
+        return Call(effect_frame(self, effect, ctx, label))
 
     def window_call(self, name: str, event: dict[str, Any] | None, players: list[str] | None = None,
                     area: str | None = None) -> Call:

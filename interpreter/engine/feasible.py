@@ -93,8 +93,13 @@ def _copy(game: "GameCore", text: str) -> Any:
     probe._dry_run_notes = []
     probe._legacy = {}
     probe._pending_obj = None
+    probe._restore_point = _no_restore_point   # a dry run is never rebuilt: it is thrown away
     probe.steps = game.__dict__.get("_dry_steps", 0)
     return probe
+
+
+def _no_restore_point(value: Any = None, resume: int | None = None) -> None:
+    return None
 
 
 def _shortest_first(options: tuple[str, ...]) -> list[str]:
