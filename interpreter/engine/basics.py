@@ -2,6 +2,7 @@
 seeded generator, and Power, Doom and elder signs. `core.GameCore` builds abilities and windows on them."""
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Generator, Iterable
 
 from ..content.model import ContentModel, Faction, Layout, Ruleset, UnitType
@@ -12,6 +13,8 @@ from .rng import Rng
 from .state import State
 
 Gen = Generator[Decision, str, Any]
+# NECRO_CHECK_MEMO=1: every use of a remembered fact is checked against a fresh computation (slow; soaks)
+CHECK_MEMO = os.environ.get("NECRO_CHECK_MEMO", "") not in ("", "0")
 
 
 class GameBasics:
@@ -20,6 +23,8 @@ class GameBasics:
     layout: Layout
     s: State
     log: list[dict[str, Any]]
+    _mut = 0            # bumped by every write to the state that no event follows (see `memo`)
+    _memo: tuple[Any, ...] | None = None
 
     def _init_core(self) -> None:
         self._depth: list[str] = []   # the timing windows open now, outermost first
@@ -31,6 +36,49 @@ class GameBasics:
     def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
         """Call `hook(event)` after every logged event (checking mode); None switches it off."""
         self._event_hook = hook
+
+    # ---- facts derived from the position ------------------------------------------------------------
+    def memo(self) -> dict[Any, Any]:
+        """A dict for facts derived from the position (active abilities, the modifier index), valid
+        until the state changes: it is keyed on the state object, its event counter, the write
+        counter `_mut` (writes that no event follows call `state_written`), the grants list and the
+        number of units."""
+        s = self.s
+        m = self._memo
+        if m is not None and m[0] is s and m[1] == s.seq and m[2] == self._mut and m[3] is s.grants \
+                and m[4] == len(s.units):
+            if CHECK_MEMO and not self.__dict__.get("_checking"):
+                self._check_memo(m[5])
+            return m[5]  # type: ignore[no-any-return]
+        self._memo = m = (s, s.seq, self._mut, s.grants, len(s.units), {})
+        return m[5]  # type: ignore[no-any-return]
+
+    def state_written(self) -> None:
+        """A write to the state that no event follows (e.g. a unit's location, set after its event)."""
+        self._mut += 1
+
+    def _check_memo(self, kept: dict[Any, Any]) -> None:
+        old = self._memo
+        assert old is not None
+        self._memo = (*old[:5], {})
+        self._checking = True
+        try:
+            for key, value in list(kept.items()):
+                fresh = self._recompute(key)
+                if fresh != value:
+                    raise AssertionError(f"stale memo entry {key!r}: kept {value!r}, fresh {fresh!r}")
+        finally:
+            self._memo = old
+            self._checking = False
+
+    def _recompute(self, key: Any) -> Any:
+        if key == "all":
+            return self.active_abilities_all()  # type: ignore[attr-defined]
+        if key == "modifiers":
+            self.modifiers_of("")  # type: ignore[attr-defined]
+            return self.memo()["modifiers"]
+        what, arg = key
+        return self.in_play_kinds(arg) if what == "kinds" else self.active_abilities(arg)  # type: ignore[attr-defined]
 
     # ---- content lookups --------------------------------------------------------------------
     def faction(self, player: str) -> Faction:

@@ -108,6 +108,7 @@ class IndependentsMixin(GameCore):
         u["owner"] = GENERAL
         rec["spellbooks"] = []
         rec["requirements"] = []
+        self.state_written()
 
     # ---- abilities and spellbooks of the cards --------------------------------------------------------
     def loyalty_abilities(self, p: str, in_play: set[str]) -> list[Ability]:

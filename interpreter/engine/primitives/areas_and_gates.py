@@ -112,6 +112,7 @@ def _hold_gate(ctx: Any, area: str, tag: str) -> None:
         u = g.s.unit(ctrl)
         g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=ctx.ability)
         u["loc"] = loc
+        g.state_written()
     g.s.gates[loc] = gate
     g.emit("gate", loc=area, change="held", to=loc)
 
@@ -131,6 +132,7 @@ def _return_gate(ctx: Any, tag: str, area: str) -> None:
         u = g.s.unit(ctrl)
         g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=loc, dst=area, why=ctx.ability)
         u["loc"] = area
+        g.state_written()
     g.s.gates[area] = gate
     g.emit("gate", loc=area, change="returned", src=loc)
 
