@@ -2,7 +2,6 @@
 seeded generator, and Power, Doom and elder signs. `core.GameCore` builds abilities and windows on them."""
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, Generator, Iterable
 
 from ..content.model import ContentModel, Faction, Layout, Ruleset, UnitType
@@ -10,11 +9,9 @@ from ..effects.compiler import LimitError, RuleError
 from ..limits import MAX_DICE, MAX_NUMBER
 from .decisions import Decision
 from .rng import Rng
-from .state import State
+from .state import CHECK_MEMO, State
 
 Gen = Generator[Decision, str, Any]
-# NECRO_CHECK_MEMO=1: every use of a remembered fact is checked against a fresh computation (slow; soaks)
-CHECK_MEMO = os.environ.get("NECRO_CHECK_MEMO", "") not in ("", "0")
 
 
 class GameBasics:
@@ -23,7 +20,6 @@ class GameBasics:
     layout: Layout
     s: State
     log: list[dict[str, Any]]
-    _mut = 0            # bumped by every write to the state that no event follows (see `memo`)
     _memo: tuple[Any, ...] | None = None
 
     def _init_core(self) -> None:
@@ -41,21 +37,21 @@ class GameBasics:
     def memo(self) -> dict[Any, Any]:
         """A dict for facts derived from the position (active abilities, the modifier index), valid
         until the state changes: it is keyed on the state object, its event counter, the write
-        counter `_mut` (writes that no event follows call `state_written`), the grants list and the
+        counter `s.writes` (writes that no event follows call `state_written`), the grants list and the
         number of units."""
         s = self.s
         m = self._memo
-        if m is not None and m[0] is s and m[1] == s.seq and m[2] == self._mut and m[3] is s.grants \
+        if m is not None and m[0] is s and m[1] == s.seq and m[2] == s.writes and m[3] is s.grants \
                 and m[4] == len(s.units):
             if CHECK_MEMO and not self.__dict__.get("_checking"):
                 self._check_memo(m[5])
             return m[5]  # type: ignore[no-any-return]
-        self._memo = m = (s, s.seq, self._mut, s.grants, len(s.units), {})
+        self._memo = m = (s, s.seq, s.writes, s.grants, len(s.units), {})
         return m[5]  # type: ignore[no-any-return]
 
     def state_written(self) -> None:
         """A write to the state that no event follows (e.g. a unit's location, set after its event)."""
-        self._mut += 1
+        self.s.written()
 
     def _check_memo(self, kept: dict[Any, Any]) -> None:
         old = self._memo

@@ -8,7 +8,7 @@ from typing import Any
 from ..effects.compiler import RuleError
 from ..limits import MAX_ACTIONS_PER_PHASE
 from .core import Gen, GameCore
-from .state import POOL
+from .state import POOL, STATE_FIELDS
 
 CHECKPOINT = object()  # yielded between steps: the driver snapshots the state there
 DECLINE_SECOND = "decline-second-action"  # a granted second action is optional
@@ -185,7 +185,7 @@ class PhasesMixin(GameCore):
 
     def position_key(self) -> str:
         """The position without its event counter: equal keys mean nothing on the board changed."""
-        d = {f: v for f, v in vars(self.s).items() if f not in ("seq", "memory")}
+        d = {f.name: getattr(self.s, f.name) for f in STATE_FIELDS if f.name not in ("seq", "memory")}
         d["memory"] = {k: v for k, v in self.s.memory.items() if k not in ("action_no", "actions")}
         return hashlib.sha1(json.dumps(d).encode()).hexdigest()
 

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 POOL = "pool"
+# NECRO_CHECK_MEMO=1: every use of an index or remembered fact is checked against a fresh computation (soaks)
+CHECK_MEMO = os.environ.get("NECRO_CHECK_MEMO", "") not in ("", "0")
 GENERAL = ""  # the owner of a unit in the general pool (an Independent Great Old One nobody controls)
 
 
@@ -64,6 +67,30 @@ class State:
     end_reason: str = ""
     seq: int = 0
 
+    # Not fields (never saved or compared): `writes` counts the writes to the state that no event
+    # follows (a unit's location is written after its event); with `seq` and the number of units it
+    # keys the index of units by location and owner, and the game's memo of derived facts.
+    writes = 0
+    _ix = None   # (key, units by location, units by owner)
+
+    def written(self) -> None:
+        """Note a write that no event follows (derived indexes are rebuilt)."""
+        self.writes += 1
+
+    def _index(self) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+        """Units by location and by owner, each list in the order of `units`."""
+        key = (self.seq, self.writes, len(self.units))
+        ix = self._ix
+        if ix is not None and ix[0] == key:
+            if CHECK_MEMO:
+                fresh = _build_index(self.units)
+                if fresh != (ix[1], ix[2]):
+                    raise AssertionError("stale unit index")
+            return ix[1], ix[2]
+        by_loc, by_owner = _build_index(self.units)
+        self._ix = (key, by_loc, by_owner)  # type: ignore[assignment]
+        return by_loc, by_owner
+
     def to_dict(self) -> dict[str, Any]:
         """A deep, independent copy as plain data."""
         return json.loads(self.to_text())
@@ -88,14 +115,19 @@ class State:
         raise KeyError(f"no unit #{uid}")
 
     def units_at(self, loc: str, owner: str | None = None) -> list[dict[str, Any]]:
-        return [u for u in self.units if u["loc"] == loc and (owner is None or u["owner"] == owner)]
+        here = self._index()[0].get(loc, ())
+        if owner is None:
+            return list(here)
+        return [u for u in here if u["owner"] == owner]
 
     def on_map(self, owner: str | None = None, areas: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        return [u for u in self.units if (owner is None or u["owner"] == owner)
-                and (u["loc"] in areas if areas is not None else ":" not in u["loc"] and u["loc"] != POOL)]
+        units = self.units if owner is None else self._index()[1].get(owner, ())
+        if areas is not None:
+            return [u for u in units if u["loc"] in areas]
+        return [u for u in units if ":" not in u["loc"] and u["loc"] != POOL]
 
     def pool(self, owner: str, kind: str | None = None) -> list[dict[str, Any]]:
-        return [u for u in self.units if u["owner"] == owner and u["loc"] == POOL
+        return [u for u in self._index()[0].get(POOL, ()) if u["owner"] == owner
                 and (kind is None or u["kind"] == kind)]
 
     def controller(self, loc: str) -> dict[str, Any] | None:
@@ -125,3 +157,21 @@ class State:
 
 
 _FIELDS = fields(State)
+STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)
+
+
+def _build_index(units: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    by_loc: dict[str, list[dict[str, Any]]] = {}
+    by_owner: dict[str, list[dict[str, Any]]] = {}
+    for u in units:
+        loc = u["loc"]
+        if loc in by_loc:
+            by_loc[loc].append(u)
+        else:
+            by_loc[loc] = [u]
+        owner = u["owner"]
+        if owner in by_owner:
+            by_owner[owner].append(u)
+        else:
+            by_owner[owner] = [u]
+    return by_loc, by_owner
