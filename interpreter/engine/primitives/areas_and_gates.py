@@ -19,7 +19,10 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
     g = ctx.game
     s = g.s
     out = []
-    for a, area in sorted(g.layout.areas.items()):
+    # the areas holding units of a player, in one pass over its units
+    with_units = None if with_units_of is None else _occupied(s, with_units_of)
+    without_units = None if without_units_of is None else _occupied(s, without_units_of)
+    for a, area in _sorted_areas(g.layout):
         if symbol is not None and symbol not in area.symbols:
             continue
         if glyph is not None and area.glyph != glyph:
@@ -28,9 +31,9 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
             continue
         if without_token is not None and any(t["id"] == without_token and t["loc"] == a for t in s.tokens):
             continue
-        if with_units_of is not None and not s.units_at(a, with_units_of):
+        if with_units is not None and a not in with_units:
             continue
-        if without_units_of is not None and s.units_at(a, without_units_of):
+        if without_units is not None and a in without_units:
             continue
         if terrain is not None and (terrain == "ocean") != area.ocean:
             continue
@@ -42,6 +45,21 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
             continue
         out.append(a)
     return out
+
+
+_SORTED: dict[int, tuple[Any, list[tuple[str, Any]]]] = {}
+
+
+def _sorted_areas(layout: Any) -> list[tuple[str, Any]]:
+    """The layout's (id, area) pairs sorted by id, computed once per layout."""
+    entry = _SORTED.get(id(layout))
+    if entry is None or entry[0] is not layout:
+        entry = _SORTED[id(layout)] = (layout, sorted(layout.areas.items()))
+    return entry[1]
+
+
+def _occupied(s: Any, player: Any) -> set[Any]:
+    return {u["loc"] for u in s.units if u["owner"] == player}
 
 
 @query("adjacent", returns="areas", area="area")
