@@ -35,22 +35,22 @@ class GameBasics:
 
     # ---- facts derived from the position ------------------------------------------------------------
     def memo(self) -> dict[Any, Any]:
-        """A dict for facts derived from the position (active abilities, the modifier index), valid
-        until the state changes: it is keyed on the state object, its event counter, the write
-        counter `s.writes` (writes that no event follows call `state_written`), the grants list and the
-        number of units."""
+        """A dict for facts derived from who has which abilities (active abilities, units in play,
+        the modifier index), valid until that changes: it is keyed on the state object, its write
+        counter `s.writes` (bumped by every write to units, spellbooks, grants or loyalty cards:
+        `state_written`), the grants list and its length, and the number of units."""
         s = self.s
         m = self._memo
-        if m is not None and m[0] is s and m[1] == s.seq and m[2] == s.writes and m[3] is s.grants \
+        if m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants and m[3] == len(s.grants) \
                 and m[4] == len(s.units):
             if CHECK_MEMO and not self.__dict__.get("_checking"):
                 self._check_memo(m[5])
             return m[5]  # type: ignore[no-any-return]
-        self._memo = m = (s, s.seq, s.writes, s.grants, len(s.units), {})
+        self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {})
         return m[5]  # type: ignore[no-any-return]
 
     def state_written(self) -> None:
-        """A write to the state that no event follows (e.g. a unit's location, set after its event)."""
+        """A write to units, spellbooks, grants or loyalty cards (see `memo`)."""
         self.s.written()
 
     def _check_memo(self, kept: dict[Any, Any]) -> None:

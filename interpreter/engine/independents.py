@@ -94,6 +94,7 @@ class IndependentsMixin(GameCore):
     def take_control(self, p: str, u: dict[str, Any]) -> None:
         if u["owner"] == GENERAL:
             u["owner"] = p
+            self.state_written()
             self.emit("independent", card=self.card_of_kind(u["kind"]), player=p, change="takes")
 
     def release_if_independent(self, u: dict[str, Any]) -> None:
@@ -108,6 +109,10 @@ class IndependentsMixin(GameCore):
         u["owner"] = GENERAL
         rec["spellbooks"] = []
         rec["requirements"] = []
+        self.state_written()
+
+    def add_loyalty_spellbook(self, rec: dict[str, Any], book: str) -> None:
+        rec["spellbooks"].append(book)
         self.state_written()
 
     # ---- abilities and spellbooks of the cards --------------------------------------------------------
@@ -143,7 +148,7 @@ class IndependentsMixin(GameCore):
         left = [b for b, sb in lc.spellbooks.items() if b not in rec["spellbooks"] and not sb.unknown]
         if left:
             book = yield from self.ask(p, "spellbook", left, f"{lc.name}: {r.text}: choose its spellbook")
-            rec["spellbooks"].append(book)
+            self.add_loyalty_spellbook(rec, book)
             self.emit("spellbook", player=p, spellbook=book, card=card)
         if r.effect is not None:
             ctx = self.ctx(p)

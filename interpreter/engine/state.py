@@ -67,19 +67,20 @@ class State:
     end_reason: str = ""
     seq: int = 0
 
-    # Not fields (never saved or compared): `writes` counts the writes to the state that no event
-    # follows (a unit's location is written after its event); with `seq` and the number of units it
-    # keys the index of units by location and owner, and the game's memo of derived facts.
+    # Not fields (never saved or compared): `writes` counts the writes to units (location, owner),
+    # spellbooks, grants and loyalty cards; with the number of units it keys the index of units by
+    # location and owner, and the game's memo of derived facts (core.py). Code that changes those
+    # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
-    _ix = None   # (key, units by location, units by owner)
+    _ix = None   # ((writes, number of units), units by location, units by owner)
 
     def written(self) -> None:
-        """Note a write that no event follows (derived indexes are rebuilt)."""
+        """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
         self.writes += 1
 
     def _index(self) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
         """Units by location and by owner, each list in the order of `units`."""
-        key = (self.seq, self.writes, len(self.units))
+        key = (self.writes, len(self.units))
         ix = self._ix
         if ix is not None and ix[0] == key:
             if CHECK_MEMO:
