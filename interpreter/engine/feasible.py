@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..effects.compiler import RuleError
 from .decisions import Decision
-from .state import State
 
 if TYPE_CHECKING:
     from .core import Gen, GameCore
@@ -84,7 +83,7 @@ def _search(game: "GameCore", text: str, run: Run) -> bool:
 
 def _copy(game: "GameCore", text: str) -> Any:
     probe = copy.copy(game)
-    probe.s = State.from_text(text)
+    probe.s = game.s.copy()   # the position `text` holds (the game does not change during its dry runs)
     probe.log = []
     probe._depth = list(getattr(game, "_depth", []))
     probe._chain = list(getattr(game, "_chain", []))

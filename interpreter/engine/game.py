@@ -113,7 +113,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
 
     # ---- driving the generator -------------------------------------------------------------------
     def _checkpoint(self) -> None:
-        self._snap = (self.s.to_text(), len(self.log),
+        self._snap = (self.s.copy(), len(self.log),
                       list(self._forced_dice) if self._forced_dice is not None else None)
         self._turn = []
 
@@ -140,8 +140,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             raise RuleError(f"internal: the rules yielded {item!r}")  # pragma: no cover
 
     def _restore(self, replay: list[str]) -> None:
-        text, n, dice = self._snap
-        self.s = State.from_text(text)
+        snap, n, dice = self._snap
+        self.s = snap.copy()
         del self.log[n:]
         self._forced_dice = list(dice) if dice is not None else None
         self._depth, self._chain = [], []
@@ -287,8 +287,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
 
     # ---- copies and files ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        text, n, dice = self._snap
-        return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": json.loads(text),
+        snap, n, dice = self._snap
+        return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": snap.to_dict(),
                 "log_length": n, "dice": dice, "turn": list(self._turn), "choices": list(self.choices)}
 
     @classmethod

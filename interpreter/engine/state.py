@@ -100,6 +100,20 @@ class State:
         """The state as JSON text (fast: one pass of the C encoder)."""
         return json.dumps({f.name: getattr(self, f.name) for f in _FIELDS})
 
+    def copy(self) -> "State":
+        """A deep, independent copy, equal to `State.from_text(self.to_text())` (tuples become
+        lists, keys strings, as in JSON) but made field by field, without text."""
+        c = State.__new__(State)
+        d = c.__dict__
+        for name, v in self.__dict__.items():
+            if name in _SCALAR:
+                d[name] = v
+            elif name in _COPY:
+                d[name] = _COPY[name](v)
+        if CHECK_MEMO and c != State.from_text(self.to_text()):
+            raise AssertionError("State.copy differs from a copy through JSON")
+        return c
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "State":
         return cls(**copy.deepcopy(d))
@@ -159,6 +173,45 @@ class State:
 
 _FIELDS = fields(State)
 STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)
+
+
+def _plain(v: Any) -> Any:
+    """A deep copy of JSON-ready data as JSON would give it back."""
+    if v is None or v.__class__ in (str, int, bool, float):
+        return v
+    if isinstance(v, dict):
+        return {(k if k.__class__ is str else _key(k)): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, (str, int, float)):
+        return json.loads(json.dumps(v))
+    raise TypeError(f"Object of type {v.__class__.__name__} is not JSON serializable")
+
+
+def _key(k: Any) -> str:
+    if isinstance(k, str):
+        return str(k)
+    if k is True or k is False or k is None or isinstance(k, (int, float)):
+        return json.dumps(k)  # type: ignore[no-any-return]
+    raise TypeError(f"keys must be str, int, float, bool or None, not {k.__class__.__name__}")
+
+
+def _records(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r.copy() for r in v]   # units, tokens: flat records of strings and numbers
+
+
+def _lists(v: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    return {k: list(x) for k, x in v.items()}   # elder signs, spellbooks, ...: per player a list of strings or numbers
+
+
+# how State.copy copies each field: scalars are shared, the rest copied by its known shape (what
+# `_plain` copies may hold any JSON-ready data); NECRO_CHECK_MEMO=1 compares every copy with JSON's
+_SCALAR = frozenset(f.name for f in _FIELDS if f.type in ("str", "int", "bool"))
+_COPY: dict[str, Any] = {f.name: _plain for f in _FIELDS if f.name not in _SCALAR}
+_COPY.update(units=_records, tokens=_records, players=list, es_bag=list, power=dict, doom=dict, revealed=dict,
+             bank=dict, home=dict, card_holders=dict, markers=dict, elder_signs=_lists, spellbooks=_lists,
+             requirements=_lists, awakened=_lists, neutral_taken=_lists,
+             gates=lambda v: {k: g.copy() for k, g in v.items()})
 
 
 def _build_index(units: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
