@@ -8,7 +8,7 @@ from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
 from .core import Gen
-from .feasible import can_complete, in_dry_run, may_lack_a_part
+from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position
 from .moves import MovesMixin
 
 
@@ -179,6 +179,7 @@ class ActionsMixin(MovesMixin):
                         out.append((f"{verb} {a} {e}", c))
         return out
 
+    @one_position
     def requirement_actions(self, p: str, unlimited: bool) -> list[tuple[str, int]]:
         out = []
         f = self.faction(p)
@@ -224,6 +225,7 @@ class ActionsMixin(MovesMixin):
         out.extend(self.requirement_actions(p, unlimited=True))
         return out
 
+    @one_position
     def ability_actions(self, p: str, window: str) -> list[tuple[str, int]]:
         """The unique actions of a window: 'ability ID', or 'ability ID AREA' once per area where an
         ability with `where:` may end (its cost modified for that area, e.g. by a surcharge there)."""

@@ -80,6 +80,8 @@ class GameCore(GameBasics):
         return c
 
     def integer(self, v: Any, what: str) -> int:
+        if v.__class__ is int:
+            return v  # type: ignore[no-any-return]
         if isinstance(v, bool):
             return int(v)
         if isinstance(v, Fraction):
