@@ -49,6 +49,11 @@ class GameBasics:
         self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {})
         return m[5]  # type: ignore[no-any-return]
 
+    def memo_for_copy(self, s: State) -> tuple[Any, ...]:
+        """This position's memo for `s`, a fresh copy of the state: the facts are the same."""
+        facts = dict(self.memo())
+        return (s, s.writes, s.grants, len(s.grants), len(s.units), facts)
+
     def state_written(self) -> None:
         """A write to units, spellbooks, grants or loyalty cards (see `memo`)."""
         self.s.written()

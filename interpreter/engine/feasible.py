@@ -13,7 +13,6 @@ part (a content error), counts as feasible: the action is offered and the real r
 """
 from __future__ import annotations
 
-import copy
 import hashlib
 import functools
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
@@ -106,8 +105,10 @@ def _search(game: "GameCore", text: str, run: Run) -> bool:
 
 
 def _copy(game: "GameCore", text: str) -> Any:
-    probe = copy.copy(game)
+    probe = object.__new__(type(game))
+    probe.__dict__.update(game.__dict__)
     probe.s = game.s.copy()   # the position `text` holds (the game does not change during its dry runs)
+    probe._memo = game.memo_for_copy(probe.s)
     probe.log = []
     probe._depth = list(getattr(game, "_depth", []))
     probe._chain = list(getattr(game, "_chain", []))
