@@ -326,7 +326,7 @@ class GameCore(GameBasics):
             return None
         kind = ab.holder[5:]
         b = self.s.battle
-        units = [u for u in self.s.units if u["owner"] == player and u["kind"] == kind and self.is_area(u["loc"])]
+        units = [u for u in self.s.on_map(player, self.layout.areas) if u["kind"] == kind]
         if b is not None:
             inb = [u for u in units if u["loc"] == b["area"] and u["id"] not in b["exempt"]]
             units = inb or units

@@ -22,6 +22,10 @@ def held_loc(player: str, tag: str) -> str:
     return f"held:{player}:{tag}"
 
 
+# units by location, by owner (lists in the order of State.units) and by id
+UnitIndex = tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]], dict[Any, dict[str, Any]]]
+
+
 @dataclass
 class State:
     """Everything that changes during a game. Only lists, dicts, str, int, bool and None."""
@@ -72,25 +76,24 @@ class State:
     # location and owner, and the game's memo of derived facts (core.py). Code that changes those
     # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
-    _ix = None   # ((writes, number of units), units by location, units by owner)
+    _ix = None   # ((writes, number of units), (units by location, by owner, by id))
 
     def written(self) -> None:
         """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
         self.writes += 1
 
-    def _index(self) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
-        """Units by location and by owner, each list in the order of `units`."""
+    def _index(self) -> UnitIndex:
+        """Units by location and by owner (each list in the order of `units`), and by id (the first
+        unit with an id)."""
         key = (self.writes, len(self.units))
         ix = self._ix
         if ix is not None and ix[0] == key:
-            if CHECK_MEMO:
-                fresh = _build_index(self.units)
-                if fresh != (ix[1], ix[2]):
-                    raise AssertionError("stale unit index")
-            return ix[1], ix[2]
-        by_loc, by_owner = _build_index(self.units)
-        self._ix = (key, by_loc, by_owner)  # type: ignore[assignment]
-        return by_loc, by_owner
+            if CHECK_MEMO and _build_index(self.units) != ix[1]:
+                raise AssertionError("stale unit index")
+            return ix[1]  # type: ignore[no-any-return]
+        built = _build_index(self.units)
+        self._ix = (key, built)  # type: ignore[assignment]
+        return built
 
     def to_dict(self) -> dict[str, Any]:
         """A deep, independent copy as plain data (as JSON gives it back)."""
@@ -125,10 +128,13 @@ class State:
 
     # ---- reads ----------------------------------------------------------------------------
     def unit(self, uid: int) -> dict[str, Any]:
-        for u in self.units:
-            if u["id"] == uid:
-                return u
-        raise KeyError(f"no unit #{uid}")
+        try:
+            u = self._index()[2].get(uid)
+        except TypeError:   # not an id at all
+            u = None
+        if u is None:
+            raise KeyError(f"no unit #{uid}")
+        return u
 
     def units_at(self, loc: str, owner: str | None = None) -> list[dict[str, Any]]:
         here = self._index()[0].get(loc, ())
@@ -215,10 +221,12 @@ _COPY.update(units=_records, tokens=_records, players=list, es_bag=list, power=d
              gates=lambda v: {k: g.copy() for k, g in v.items()})
 
 
-def _build_index(units: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+def _build_index(units: list[dict[str, Any]]) -> UnitIndex:
     by_loc: dict[str, list[dict[str, Any]]] = {}
     by_owner: dict[str, list[dict[str, Any]]] = {}
+    by_id: dict[Any, dict[str, Any]] = {}
     for u in units:
+        by_id.setdefault(u["id"], u)
         loc = u["loc"]
         if loc in by_loc:
             by_loc[loc].append(u)
@@ -229,4 +237,4 @@ def _build_index(units: list[dict[str, Any]]) -> tuple[dict[str, list[dict[str, 
             by_owner[owner].append(u)
         else:
             by_owner[owner] = [u]
-    return by_loc, by_owner
+    return by_loc, by_owner, by_id
