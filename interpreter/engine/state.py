@@ -182,10 +182,19 @@ _FIELDS = fields(State)
 STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)
 
 
+_ATOMS = frozenset((str, int, bool, float, type(None)))
+
+
 def _plain(v: Any) -> Any:
     """A deep copy of JSON-ready data as JSON would give it back."""
-    if v is None or v.__class__ in (str, int, bool, float):
+    cls = v.__class__
+    if cls in _ATOMS:
         return v
+    if cls is dict:
+        return {(k if k.__class__ is str else _key(k)): (x if x.__class__ in _ATOMS else _plain(x))
+                for k, x in v.items()}
+    if cls is list:
+        return [x if x.__class__ in _ATOMS else _plain(x) for x in v]
     if isinstance(v, dict):
         return {(k if k.__class__ is str else _key(k)): _plain(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
