@@ -20,8 +20,11 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
     s = g.s
     out = []
     # the areas holding units of a player, in one pass over its units
-    with_units = None if with_units_of is None else _occupied(s, with_units_of)
-    without_units = None if without_units_of is None else _occupied(s, without_units_of)
+    with_units = None if with_units_of is None else _occupied(g, with_units_of)
+    without_units = None if without_units_of is None else _occupied(g, without_units_of)
+    if with_units is not None and without_units is None and terrain is None and gate is None and controlled_by is None \
+            and start_of is None and symbol is None and token is None and without_token is None and glyph is None:
+        return [a for a, _ in _sorted_areas(g.layout) if a in with_units]   # the common query, at once
     for a, area in _sorted_areas(g.layout):
         if symbol is not None and symbol not in area.symbols:
             continue
@@ -58,8 +61,11 @@ def _sorted_areas(layout: Any) -> list[tuple[str, Any]]:
     return entry[1]
 
 
-def _occupied(s: Any, player: Any) -> set[Any]:
-    return {u["loc"] for u in s.units if u["owner"] == player}
+def _occupied(g: Any, player: Any) -> set[Any]:
+    """The map areas holding units of `player`."""
+    if isinstance(player, str):
+        return {u["loc"] for u in g.s.on_map(player, g.layout.areas)}
+    return {u["loc"] for u in g.s.units if u["owner"] == player}
 
 
 @query("adjacent", returns="areas", area="area")
