@@ -12,6 +12,9 @@ from .rng import Rng
 from .state import CHECK_MEMO, State
 
 Gen = Generator[Decision, str, Any]
+# other facts kept in the memo (see `memo`): name -> how to compute it for an argument, from units
+# and abilities only (a memo entry (name, arg) is checked against it in checking mode)
+MEMO_FACTS: dict[str, Callable[[Any, Any], Any]] = {}
 
 
 class GameBasics:
@@ -79,6 +82,8 @@ class GameBasics:
             self.modifiers_of("")  # type: ignore[attr-defined]
             return self.memo()["modifiers"]
         what, arg = key
+        if what in MEMO_FACTS:
+            return MEMO_FACTS[what](self, arg)
         return self.in_play_kinds(arg) if what == "kinds" else self.active_abilities(arg)  # type: ignore[attr-defined]
 
     # ---- content lookups --------------------------------------------------------------------

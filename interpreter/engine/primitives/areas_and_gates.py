@@ -5,6 +5,7 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.registry import query, verb
+from ..basics import MEMO_FACTS
 from ..state import held_loc
 
 
@@ -19,12 +20,18 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
     g = ctx.game
     s = g.s
     out = []
+    if with_units_of is not None and isinstance(with_units_of, str) and without_units_of is None and terrain is None \
+            and gate is None and controlled_by is None and start_of is None and symbol is None and token is None \
+            and without_token is None and glyph is None:
+        memo = g.memo()   # the common query (requirements ask it at every window): kept until units change
+        key = ("areas-with", with_units_of)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _areas_with(g, with_units_of)
+        return list(found)
     # the areas holding units of a player, in one pass over its units
     with_units = None if with_units_of is None else _occupied(g, with_units_of)
     without_units = None if without_units_of is None else _occupied(g, without_units_of)
-    if with_units is not None and without_units is None and terrain is None and gate is None and controlled_by is None \
-            and start_of is None and symbol is None and token is None and without_token is None and glyph is None:
-        return [a for a, _ in _sorted_areas(g.layout) if a in with_units]   # the common query, at once
     for a, area in _sorted_areas(g.layout):
         if symbol is not None and symbol not in area.symbols:
             continue
@@ -59,6 +66,15 @@ def _sorted_areas(layout: Any) -> list[tuple[str, Any]]:
     if entry is None or entry[0] is not layout:
         entry = _SORTED[id(layout)] = (layout, sorted(layout.areas.items()))
     return entry[1]
+
+
+def _areas_with(g: Any, player: str) -> tuple[str, ...]:
+    """The map areas holding units of `player`, sorted."""
+    occupied = _occupied(g, player)
+    return tuple(a for a, _ in _sorted_areas(g.layout) if a in occupied)
+
+
+MEMO_FACTS["areas-with"] = _areas_with
 
 
 def _occupied(g: Any, player: Any) -> set[Any]:
