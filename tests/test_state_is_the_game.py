@@ -107,3 +107,16 @@ def test_an_older_save_is_refused_in_one_line() -> None:
     with pytest.raises(SaveError) as err:
         Game.from_json(g.bundle, data, where="old.json")
     assert "\n" not in str(err.value) and "old.json" in str(err.value) and "format" in str(err.value)
+
+
+def test_an_older_log_is_refused_in_one_line(tmp_path: Any) -> None:
+    from interpreter.engine.savefile import read_log
+    g = Game(content(False), "duel", FACTIONS["duel", 2], 3)
+    lines = g.log_lines()
+    old = [json.dumps({k: v for k, v in json.loads(line).items() if k != "format"})
+           if '"type": "choices"' in line else line for line in lines]
+    path = tmp_path / "old.jsonl"
+    path.write_text("\n".join(old) + "\n")
+    with pytest.raises(SaveError) as err:
+        read_log(path)
+    assert "\n" not in str(err.value) and "old.jsonl" in str(err.value) and "format 1" in str(err.value)
