@@ -17,6 +17,7 @@ with warnings.catch_warnings():
 from interpreter.content import load_content  # noqa: E402
 from interpreter.bots import make_agent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
+from interpreter.engine.seat import hand_seats  # noqa: E402
 from tools.web.app import create_app  # noqa: E402
 from tools.web.options import grouped  # noqa: E402
 
@@ -86,8 +87,7 @@ def test_the_same_seed_and_answers_give_the_same_game_as_the_api_and_necro_play(
     content = load_content().require_ok()
     g = Game(content, "multiplayer", THREE, 4)
     agents = {f: make_agent("heuristic", 4 * 31 + i) for i, f in enumerate(THREE)}   # as necro play seeds them
-    for a in agents.values():
-        a.observe(g)  # type: ignore[attr-defined]
+    hand_seats(g, agents)
     for _ in range(150):
         d = g.current()
         g.apply(agents[d.player].choose(d.player, d.options, d))  # type: ignore[union-attr,attr-defined]

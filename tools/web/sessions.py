@@ -15,6 +15,7 @@ from typing import Any
 from interpreter.content import load_content
 from interpreter.content.build import Content
 from interpreter.bots import AGENTS, make_agent
+from interpreter.engine.seat import hand_seats
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
 
@@ -68,8 +69,7 @@ class Session:
                 raise SessionError(f"unknown seat '{seat}' for {p}; one of: {', '.join(SEATS)}")
             if seat != "human":
                 agent = make_agent(seat, self.seed * 31 + i)   # as `necro play` seeds its bots
-                if hasattr(agent, "observe"):
-                    agent.observe(self.game)
+                hand_seats(self.game, {p: agent})              # a bot gets its player's seat, not the game
                 self.agents[p] = agent
 
     @property

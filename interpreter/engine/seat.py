@@ -1,0 +1,182 @@
+"""A seat at the table: what a bot is handed instead of the game.
+
+Bots decide from their player's view (`Game.view(player)`) and the pending decision, never from
+the full state. The driver hands each bot a `Seat` per player it plays (`hand_seats`), through
+the bot's `sit(seat)` method; the decision itself still comes through the one decision interface,
+`choose(player, options, decision)`. What a seat gives:
+
+- `view()`: the player's view (plain JSON data; others' hidden values read None);
+- `board()`: a read-only Game rebuilt from that view and the content alone, so a bot can ask the
+  engine's own questions (a unit's combat, a Ritual's cost) of the position as the player knows
+  it; hidden values read None there too, and it has no generator: it cannot be played;
+- `events()`: the public log (events carry no hidden values; revealed Elder Signs do);
+- `masked_copy()`: a playable copy of the position with every hidden value masked (others' face-down
+  Elder Signs, the bag, the generator and seed, scripted dice) and others' unrevealed secret picks
+  of this turn answered at random by `rng`; the search bot fills the masked values by sampling
+  (search/determinize.py) before it plays the copy.
+
+Front ends that answer for a person (the terminal seat, the browser) are not bots: they still get
+the game through `observe(game)` (they show the person their own view, undo, save).
+"""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from .options import OptionInfo, option_info
+from .state import State
+
+if TYPE_CHECKING:
+    from ..content.build import Content
+    from .decisions import Decision
+    from .game import Game
+    from .rng import Rng
+
+__all__ = ["Seat", "board_from_view", "hand_seats", "mask_snapshot"]
+
+
+class Seat:
+    """One player's place at one game: the view and what can be built from it (cached per position)."""
+
+    def __init__(self, game: "Game", player: str) -> None:
+        if player not in game.s.players:
+            raise ValueError(f"'{player}' is not playing; players: {', '.join(game.s.players)}")
+        self._game = game
+        self.player = player
+        self._key: tuple[Any, ...] | None = None
+        self._view: dict[str, Any] | None = None
+        self._board: "Game | None" = None
+
+    def _position(self) -> tuple[Any, ...]:
+        g = self._game
+        return (id(g.pending), len(g.choices), len(g.log), g.s.seq)
+
+    def view(self) -> dict[str, Any]:
+        """The player's view of the position now (do not change it: it is shared until the next decision)."""
+        key = self._position()
+        if key != self._key or self._view is None:
+            self._key, self._view, self._board = key, self._game.view(self.player), None
+        return self._view
+
+    def board(self) -> "Game":
+        """A read-only Game holding the view's state (rebuilt from the view and the content only)."""
+        v = self.view()
+        if self._board is None:
+            self._board = board_from_view(self._game.bundle, v, self.events())
+        return self._board
+
+    def events(self) -> list[dict[str, Any]]:
+        """The public log of the game so far (read it, do not change it)."""
+        return self._game.log
+
+    def options(self, d: "Decision") -> "list[OptionInfo]":
+        """What each option of this player's decision `d` is (engine/options.py), from the view."""
+        b = self.board()
+        return option_info(d, b.s.players, b.layout.areas)
+
+    def decision(self) -> "Decision | None":
+        """The pending decision when it is this player's, else None (others' decisions are theirs)."""
+        d = self._game.pending
+        return d if d is not None and d.player == self.player else None
+
+    def open_picks(self) -> tuple[int, ...]:
+        """Which of this turn's answers are others' secret picks not yet revealed (positions)."""
+        d = self._game.pending
+        if d is None or not d.context.get("secret"):
+            return ()
+        return tuple(_open_secret_picks(self._game, self.player))
+
+    def masked_copy(self, rng: "Rng", open_picks: tuple[int, ...] | None = None) -> "Game":
+        """A playable copy at the pending decision with every hidden value masked (None; the
+        generator 0) and others' unrevealed secret picks of this turn (`open_picks()`) replaced
+        by random options of the same question, drawn with `rng`."""
+        picks = self.open_picks() if open_picks is None else open_picks
+        g = _replay_with(self._game, list(picks), rng) if picks else self._game.clone()
+        _mask_live(g, self.player)
+        mask_snapshot(g, self.player)
+        return g
+
+
+def _mask_live(g: "Game", player: str) -> None:
+    s = g.s
+    for p in s.players:
+        if p != player:
+            s.elder_signs[p] = [None] * len(s.elder_signs[p])  # type: ignore[list-item]
+    s.es_bag = [None] * len(s.es_bag)  # type: ignore[list-item]
+    s.rng = 0
+    s.seed = 0
+    g._forced_dice = None
+    g.params = {k: v for k, v in g.params.items() if k not in ("seed", "forced_dice")}
+
+
+def mask_snapshot(g: "Game", player: str, fill: "Any" = None, rng: int = 0) -> None:
+    """Mask the hidden values of the copy's last checkpoint too (a failed answer restores from it):
+    others' face-down signs and the bag become `fill(n)` values (None without `fill`), the generator `rng`."""
+    text, n, _dice = g._snap
+    d = json.loads(text)
+    for p in d["players"]:
+        if p != player:
+            d["elder_signs"][p] = fill(len(d["elder_signs"][p])) if fill else [None] * len(d["elder_signs"][p])
+    d["es_bag"] = fill(len(d["es_bag"])) if fill else [None] * len(d["es_bag"])
+    d["rng"], d["seed"] = rng, 0
+    g._snap = (json.dumps(d), n, None)
+
+
+def _from_checkpoint(game: "Game") -> "tuple[Game, list[str]]":
+    """A copy at the game's last checkpoint and the answers given since (the turn's)."""
+    data = game.to_json()
+    turn = list(data["turn"])
+    data["turn"] = []
+    return type(game).from_json(game.bundle, data), turn
+
+
+def _open_secret_picks(game: "Game", player: str) -> list[int]:
+    g, turn = _from_checkpoint(game)
+    open_: list[int] = []
+    for i, answer in enumerate(turn):
+        d = g.current()
+        if d is not None and d.context.get("secret") and d.player != player:
+            open_.append(i)
+        seen = len(g.log)
+        g.apply(answer)
+        if any(e.get("type") == "secret-picks" for e in g.log[seen:]):
+            open_ = []
+    return open_
+
+
+def _replay_with(game: "Game", hidden: list[int], rng: "Rng") -> "Game":
+    """The turn replayed from its checkpoint with the hidden answers drawn at random."""
+    g, turn = _from_checkpoint(game)
+    for i, answer in enumerate(turn):
+        d = g.current()
+        assert d is not None
+        g.apply(d.options[rng.below(len(d.options))] if i in hidden else answer)
+    return g
+
+
+def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> "Game":
+    """A Game for reading only, built from a view and the content: the engine's questions (combat,
+    costs, Doom values, the Ritual track) answered for the position the view shows."""
+    from .game import Game
+    p = view["params"]
+    g = Game.__new__(Game)
+    g.bundle = content
+    g.content = content.model
+    g.ruleset = g.content.rulesets[p["ruleset"]]
+    g.layout = g.content.layouts[p["layout"]]
+    g.independents = list(p.get("independents", []))
+    g.params = dict(p)
+    g._init_core()
+    g.log = events if events is not None else []
+    g.choices, g._turn, g.pending = [], [], None
+    g.s = State(**view["state"])
+    return g
+
+
+def hand_seats(game: "Game", agents: dict[str, Any]) -> None:
+    """Seat every bot (`sit(Seat)` for each player it plays); front ends with `observe` get the game."""
+    for player, agent in agents.items():
+        if hasattr(agent, "sit"):
+            agent.sit(Seat(game, player))
+        elif hasattr(agent, "observe"):
+            agent.observe(game)
