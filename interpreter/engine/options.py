@@ -123,13 +123,13 @@ def _classify(kind: str, label: str, players: set[str], areas: set[str]) -> Opti
             return OptionInfo(label, verb)
         raise bad("no action of this form")
     if kind == "move":
-        unit_kind, place, uid = _unit_parts(label)
+        unit_kind, place, uid = _unit_parts(kind, label)
         if "->" not in place:
             raise bad("a unit move is 'KIND SRC->DST#ID'")
         src, dst = place.split("->", 1)
         return OptionInfo(label, "move-unit", unit_kind=unit_kind, unit=uid, src=src, dst=dst)
     if kind == "unit":
-        unit_kind, place, uid = _unit_parts(label)
+        unit_kind, place, uid = _unit_parts(kind, label)
         gate = place.endswith(" (gate)")
         loc = place[:-len(" (gate)")] if gate else place
         return OptionInfo(label, "unit", unit_kind=unit_kind, unit=uid, src=loc,
@@ -159,10 +159,10 @@ def _classify(kind: str, label: str, players: set[str], areas: set[str]) -> Opti
     raise bad("no option of this form")
 
 
-def _unit_parts(label: str) -> tuple[str, str, int]:
+def _unit_parts(kind_of_decision: str, label: str) -> tuple[str, str, int]:
     """`KIND PLACE#ID` -> (kind, place, id)."""
     head, sep, uid = label.rpartition("#")
     kind, space, place = head.partition(" ")
     if not sep or not space or not uid.isdigit():
-        raise UnclassifiedOption(f"a unit option '{label}': a unit is 'KIND PLACE#ID'")
+        raise UnclassifiedOption(f"a '{kind_of_decision}' option '{label}': a unit is 'KIND PLACE#ID'")
     return kind, place, int(uid)
