@@ -58,6 +58,26 @@ def test_one_job_and_two_jobs_give_identical_rows(base_game: Content) -> None:
     assert one == two
 
 
+def test_decisions_are_counted_while_games_run_on_one_job_and_on_two(base_game: Content) -> None:
+    from io import StringIO
+
+    from tools.batch import _DecisionsColumn, play_batch
+    from tools.runners import new_ticks
+    specs = plan("duel", 3, 11, ["heuristic", "mcts:2:depth=3"], factions=list(DUEL))
+    for jobs in (1, 2):
+        ticks = new_ticks()
+        seen: list[int] = []
+
+        def rows(stop: object) -> object:
+            for row in run(specs, ContentArgs(), jobs=jobs, content=base_game, ticks=ticks):
+                seen.append(ticks.value)        # the count at each finished game
+                yield row
+        result = play_batch(specs, rows, progress=True, err=StringIO(), ticks=ticks)
+        assert ticks.value == sum(r["decisions"] for r in result.rows) > 0
+        assert seen == sorted(seen) and seen[0] > 0
+    assert str(_DecisionsColumn(ticks).render(None)) == f"{ticks.value:,} decisions"   # type: ignore[arg-type]
+
+
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[test]')")
 def test_the_ray_backend_gives_the_same_rows(base_game: Content) -> None:
     specs = _duel_specs()

@@ -25,6 +25,17 @@ class _RateColumn(ProgressColumn):
         return Text(f"{speed:.1f} games/s" if speed else "– games/s", style="cyan")
 
 
+class _DecisionsColumn(ProgressColumn):
+    """Decisions played so far in every game, finished or not: moves while slow games run."""
+
+    def __init__(self, ticks: Any) -> None:
+        super().__init__()
+        self.ticks = ticks
+
+    def render(self, task: Task) -> Text:
+        return Text(f"{self.ticks.value:,} decisions" if self.ticks is not None else "", style="magenta")
+
+
 @dataclass
 class BatchResult:
     """What a batch left: its rows (sorted by game index), whether Ctrl-C stopped it, its time."""
@@ -61,13 +72,16 @@ class _CtrlC:
 
 
 def play_batch(specs: list[GameSpec], rows: Callable[[Callable[[], bool]], Iterator[Row]], progress: bool,
-               err: TextIO | None = None) -> BatchResult:
-    """Drain `rows(stop)` (the backend) with an optional progress bar; Ctrl-C keeps finished rows."""
+               err: TextIO | None = None, ticks: Any = None) -> BatchResult:
+    """Drain `rows(stop)` (the backend) with an optional progress bar; Ctrl-C keeps finished rows.
+    With `ticks` (decisions played, counted by the backend) the bar shows them too, refreshed
+    while games run, so a batch of slow search-bot games is seen to move."""
     done: list[Row] = []
     t0 = time.perf_counter()
     interrupted = False
     bar = Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                   _RateColumn(), TextColumn("left"), TimeRemainingColumn(),
+                   _RateColumn(), *([_DecisionsColumn(ticks)] if ticks is not None else []),
+                   TextColumn("left"), TimeRemainingColumn(),
                    console=Console(file=err or sys.stderr), disable=not progress, transient=True)
     with _CtrlC() as ctrl_c:
         try:

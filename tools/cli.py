@@ -106,7 +106,7 @@ MAX_GAMES = 1_000_000  # games in one `necro simulate` (the plan is held in memo
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .batch import finish, play_batch
     from .results import file_format
-    from .runners import ContentArgs, default_jobs, run
+    from .runners import ContentArgs, default_jobs, new_ticks, run
     from .simulate import matchups, plan
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
@@ -140,8 +140,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         jobs = args.jobs or default_jobs()
         jobs_text = f"{jobs} job{'s' if jobs > 1 else ''}"
     progress = not args.no_progress and sys.stderr.isatty()
+    ticks = new_ticks() if progress and args.backend != "ray" else None   # decisions played, inside slow games too
     result = play_batch(specs, lambda stop: run(specs, cargs, backend=args.backend, jobs=args.jobs,
-                                                address=args.address, content=content, stop=stop), progress)
+                                                address=args.address, content=content, stop=stop, ticks=ticks),
+                        progress, ticks=ticks)
     return finish(result, args.out, args.format, ruleset, jobs_text)
 
 
