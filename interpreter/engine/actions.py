@@ -9,6 +9,7 @@ from ..effects.compiler import RuleError
 from . import neutral
 from .core import Gen
 from .feasible import can_complete, in_dry_run, may_lack_a_part
+from .flow import Call, legacy
 from .moves import MovesMixin
 
 
@@ -277,6 +278,13 @@ class ActionsMixin(MovesMixin):
             yield from self.take_action(p, ans, opts[ans], within=area)
             # a second action "in a row" has no turn to follow here: the grant lapses
             self.s.memory.pop("extra_action", None)
+
+    # ---- as frames (engine/flow.py): what other procedures call (transitional, see core.py) ----
+    def take_action_call(self, p: str, label: str, cost: int, within: str | None = None) -> Call:
+        return legacy(self, self.take_action(p, label, cost, within))  # type: ignore[arg-type]
+
+    def action_in_call(self, p: str, area: str, why: str) -> Call:
+        return legacy(self, self.action_in(p, area, why))  # type: ignore[arg-type]
 
     def perform(self, p: str, label: str, cost: int, within: str | None = None) -> Gen:
         """Carry out an action chosen from the lists above."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..effects.compiler import RuleError
 from .core import BATTLE_MODIFIERS, Gen, GameCore
+from .flow import Call, legacy
 
 MAX_ASSIGN_ROUNDS = 50
 _KILLS = ("eliminate", "kill")
@@ -44,6 +45,10 @@ class BattleMixin(GameCore):
                 continue
             out.append(u)
         return out
+
+    def battle_call(self, attacker: str, defender: str, area: str) -> Call:
+        """The battle as a frame (engine/flow.py; transitional, see core.py)."""
+        return legacy(self, self.battle(attacker, defender, area))  # type: ignore[arg-type]
 
     def battle(self, attacker: str, defender: str, area: str) -> Gen:
         s = self.s

@@ -11,6 +11,7 @@ from ..limits import MAX_WINDOW_DEPTH
 from . import neutral
 from .basics import GameBasics, Gen
 from .context import EffectCtx
+from .flow import Call, legacy
 from .state import POOL
 
 __all__ = ["BATTLE_MODIFIERS", "BATTLE_WINDOWS", "GameCore", "Gen", "trigger_loop"]
@@ -68,6 +69,30 @@ class GameCore(GameBasics):
         yield from self.window("unit-removed", ev, self.turn_order())
         if how == "capture":
             yield from self.window("unit-captured", ev, self.turn_order())
+
+    # ---- the procedures of this module as frames (engine/flow.py): what other procedures call ---
+    # Transitional: each returns the Call that runs the procedure; a procedure still written as a
+    # generator runs in a legacy frame. Callers use these, so a procedure can become frames alone.
+    def remove_unit_call(self, u: dict[str, Any], how: str, cause: str | None, *, replaced: bool = False) -> Call:
+        return legacy(self, self.remove_unit(u, how, cause, replaced=replaced))
+
+    def use_ability_call(self, ab: Ability, player: str | None, ctx: EffectCtx, paid: bool = False) -> Call:
+        return legacy(self, self.use_ability(ab, player, ctx, paid))
+
+    def effect_call(self, effect: Any, ctx: EffectCtx) -> Call:
+        """Run a compiled effect program (an ability's, a requirement's, an awakening's) with `ctx`."""
+        return legacy(self, effect(ctx))
+
+    def window_call(self, name: str, event: dict[str, Any] | None, players: list[str] | None = None,
+                    area: str | None = None) -> Call:
+        return legacy(self, self.window(name, event, players, area))
+
+    def check_requirements_call(self, when: str, event: dict[str, Any] | None = None,
+                                players: list[str] | None = None) -> Call:
+        return legacy(self, self.check_requirements(when, event, players))
+
+    def earn_call(self, p: str, r: Requirement) -> Call:
+        return legacy(self, self.earn(p, r))
 
     # ---- money: costs and modifiers ---------------------------------------------------------------
     def ctx(self, me: str | None, *, ability: Ability | None = None, **kw: Any) -> EffectCtx:

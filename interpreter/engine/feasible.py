@@ -18,7 +18,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..effects.compiler import RuleError
-from .decisions import Decision
+from . import flow
 from .state import State
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ MAX_RUNS = 12     # dry runs per action (each tries another answer at the last o
 MAX_STEPS = 200   # decisions per dry run
 MEMO_SIZE = 4096  # remembered results per game (and its clones) before the memo starts afresh
 
-Run = Callable[["GameCore"], "Gen"]
+Run = Callable[["GameCore"], "Gen | flow.Call"]   # the action's effect: a generator (transitional) or a frame
 _ERRORS = (RuleError, KeyError, ValueError, TypeError, IndexError)
 
 
@@ -91,6 +91,8 @@ def _copy(game: "GameCore", text: str) -> Any:
     probe._forced_dice = None            # a scenario's scripted dice belong to the real game
     probe._event_hook = None
     probe._dry_run_notes = []
+    probe._legacy = {}
+    probe._pending_obj = None
     probe.steps = game.__dict__.get("_dry_steps", 0)
     return probe
 
@@ -106,27 +108,27 @@ def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bo
     False when it failed after a choice had no option, None when undecided."""
     probe = _copy(game, text)
     trail: list[tuple[int, int]] = []
-    gen = run(probe)
-    answer: Any = None
+    start = run(probe)
+    call = start if isinstance(start, flow.Call) else flow.legacy(probe, start)
+    probe.s.flow = [call.frame]
+    probe.s.pending = None
     try:
-        item = next(gen)
+        flow.run(probe)
         for _ in range(MAX_STEPS):
-            if isinstance(item, Decision):
-                k = len(trail)
-                options = _shortest_first(item.options)
-                i = min(path[k] if k < len(path) else 0, len(options) - 1)
-                trail.append((i, len(options)))
-                answer = options[i]
-            else:
-                answer = None
-            item = gen.send(answer)
+            d = probe.s.pending
+            if d is None:
+                return True, trail
+            k = len(trail)
+            options = _shortest_first(tuple(d["options"]))
+            i = min(path[k] if k < len(path) else 0, len(options) - 1)
+            trail.append((i, len(options)))
+            flow.run(probe, options[i])
         return None, trail
-    except StopIteration:
-        return True, trail
     except _ERRORS:
         return (False if probe._dry_run_notes else None), trail
     finally:
-        gen.close()
+        for gen in probe._legacy.values():
+            gen.close()
         game.__dict__["_dry_steps"] = probe.steps
 
 

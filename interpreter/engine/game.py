@@ -15,13 +15,13 @@ from typing import Any, Iterator
 
 from ..content.build import Content
 from ..effects.compiler import RuleError
-from . import neutral
 from .actions import ActionsMixin
 from .battle import BattleMixin
 from .decisions import Decision, GameError, IllegalAction, match_option
 from .independents import IndependentsMixin
 from . import savefile
-from .phases import CHECKPOINT, PhasesMixin
+from . import flow
+from .phases import PhasesMixin
 from .state import State
 
 FORMAT = 1
@@ -32,14 +32,19 @@ _FAILURES = (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexEr
 
 
 def state_digest(state: State) -> str:
-    return hashlib.sha256(json.dumps(json.loads(state.to_text()), sort_keys=True).encode()).hexdigest()[:16]
+    """A short hash of the board and the game's records (not of where the rule flow stands)."""
+    d = json.loads(state.to_text())
+    d.pop("flow", None)
+    d.pop("pending", None)
+    return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 
 class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
                  layout: str | None = None, *, forced_dice: list[int] | None = None,
                  independents: list[str] | None = None,
-                 _state: dict[str, Any] | None = None, _log_prefix: int = 0, _loaded: str | None = None) -> None:
+                 _state: dict[str, Any] | None = None, _log_prefix: int = 0, _loaded: str | None = None,
+                 _resume: Any = None) -> None:
         """`independents`: the loyalty cards in play (None: every playable one, see choose_independents).
         `_loaded` names the file a `_state` came from: its invariants are checked before play resumes."""
         content.require_ok()
@@ -83,9 +88,15 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         self.log: list[dict[str, Any]] = [{"seq": i + 1, "type": "restored"} for i in range(_log_prefix)]
         self.choices: list[str] = []
         self._turn: list[str] = []
-        self.pending: Decision | None = None
+        self._legacy: dict[int, Any] = {}   # transitional: rule generators not yet frames (engine/flow.py)
+        self._legacy_ids = 0
+        # the positions before each answer given here, newest first: (earlier, (state text, log length,
+        # dice) | None); shared by clones (it is never changed, only extended), so a clone is cheap
+        self._history: tuple[Any, Any] | None = None
         if _state is not None:
             self.s = State.from_dict(_state)
+            if not self.s.flow and not self.s.over:   # a position written by hand: play from its phase step
+                self.s.flow = [flow.frame("game")]
             if _loaded is not None:
                 savefile.check_loaded_state(self, _loaded)
         else:
@@ -93,9 +104,10 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             self.emit("game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
             if self.content.loyalty_cards:
                 self.emit("independents", cards=list(self.independents), left_out=left_out)
-        self._checkpoint()
+            self.s.flow = [flow.frame("game")]
+        self._restore_point(_resume)
         try:
-            self._start()
+            self._start(_resume)
         except (RuleError, RecursionError) as exc:
             raise GameError(f"the game cannot start: {exc}") from exc
 
@@ -111,33 +123,34 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         from .position import empty_state
         return empty_state(self.content, ruleset, layout, factions, seed, self.independents)
 
-    # ---- driving the generator -------------------------------------------------------------------
-    def _checkpoint(self) -> None:
+    # ---- driving the rules ---------------------------------------------------------------------------
+    @property
+    def pending(self) -> Decision | None:
+        """The decision waiting for an answer (None when the game is over)."""
+        d = self.s.pending
+        if d is None:
+            return None
+        obj = self.__dict__.get("_pending_obj")
+        if obj is None or obj.options != tuple(d["options"]) or obj.player != d["player"]:
+            obj = self._pending_obj = flow.decision_of(d)
+        return obj
+
+    def _restore_point(self, value: Any = None, resume: int | None = None) -> None:
+        """Remember where the game can be rebuilt from (transitional, while rules still run as
+        generators): the state before a step, the value that step receives, and from now on the
+        answers given (`_turn`)."""
         self._snap = (self.s.to_text(), len(self.log),
                       list(self._forced_dice) if self._forced_dice is not None else None)
+        self._snap_value = value
+        self._snap_steps = self.steps
         self._turn = []
 
-    def _start(self) -> None:
-        self._gen: Iterator[Any] = self.run_steps()
-        self._advance(None, first=True)
+    def _start(self, value: Any = None) -> None:
+        if self.s.pending is None and self.s.flow:
+            flow.run(self, value)
 
-    def _advance(self, answer: str | None, first: bool = False) -> None:
-        while True:
-            try:
-                item = next(self._gen) if first else self._gen.send(answer)  # type: ignore[attr-defined]
-            except StopIteration:
-                self.pending = None
-                return
-            first, answer = False, None
-            if item is CHECKPOINT:
-                self._checkpoint()
-                self.steps = 0   # a restored game starts counting here too: the budget replays exactly
-                first = True
-                continue
-            if isinstance(item, Decision):
-                self.pending = item
-                return
-            raise RuleError(f"internal: the rules yielded {item!r}")  # pragma: no cover
+    def _advance(self, answer: str | None) -> None:
+        flow.run(self, answer)
 
     def _restore(self, replay: list[str]) -> None:
         text, n, dice = self._snap
@@ -145,14 +158,14 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         del self.log[n:]
         self._forced_dice = list(dice) if dice is not None else None
         self._depth, self._chain = [], []
-        saved = list(self._turn)
-        self._gen = self.run_steps()
-        self._advance(None, first=True)
+        self._legacy = {}
+        self.steps = self._snap_steps
+        turn = list(replay)
+        flow.run(self, self._snap_value)
         self._turn = []
-        for a in replay:
+        for a in turn:
             self._turn.append(a)
-            self._advance(a)
-        assert self._turn == replay or saved is not None
+            flow.run(self, a)
 
     # ---- the API ----------------------------------------------------------------------------------
     def legal_actions(self) -> list[str]:
@@ -178,62 +191,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         return self._explain(d, answer)
 
     def _explain(self, d: Decision, answer: str) -> tuple[str, str]:
-        words = answer.split()
-        p = d.player
-        if d.kind == "action" and words:
-            verb = words[0]
-            f = self.faction(p)
-            if verb in ("summon", "recruit", "awaken") and len(words) >= 2:
-                t = (self.awaken_type(p, words[1]) if verb == "awaken"
-                     else f.units.get(words[1]) or (self.kind_type(p, words[1]) if verb == "summon" else None))
-                if t is None:
-                    return ("unknown-unit", f"{p} has no unit '{words[1]}'")
-                if not (self.awaken_pool(p, t.id) if verb == "awaken" else self.s.pool(p, t.id)):
-                    return ("none-in-pool", f"{verb.capitalize()} {t.name}: none left in your pool")
-                try:
-                    cost = self.unit_cost(p, t)
-                except RuleError as exc:
-                    return ("unknown-cost", str(exc))
-                if verb == "summon" and not self.may_summon(p, t):
-                    return ("may-not-summon", f"Summon {t.name}: an ongoing ability forbids summoning it now")
-                if cost > self.s.power[p]:
-                    return ("not-enough-power", f"{verb.capitalize()} {t.name} costs {cost}, you have {self.s.power[p]}")
-                if verb == "summon" and len(words) >= 3 and self.s.gate_owner(words[2]) != p:
-                    return ("no-controlled-gate", f"you control no gate in '{words[2]}'")
-            if verb in ("battle", "extra-battle") and len(words) >= 2 and words[1] in self.s.memory.get("battles", []):
-                return ("one-battle-per-area", f"there was already a battle in '{words[1]}' this turn")
-            if verb == "ability" and len(words) >= 2:
-                why = neutral.refusal(self, words[1])
-                if why is not None:
-                    return why
-                ab = next((a for a in self.active_abilities(p) if a.id == words[1] and a.effect is not None), None)
-                if ab is not None and ab.window in ("action", "unlimited-action"):
-                    why = self._why_ability(ab, p, words[2] if len(words) >= 3 else None)
-                    if why is not None:
-                        return why
-            if verb == "pass" and not self.can_pass(p):
-                return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
-        shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")
-        said = answer if answer.isprintable() else repr(answer)[1:-1]   # one line, whatever was typed
-        return ("not-an-option", f"'{said}' is not a legal choice for {d.player} ({d.prompt}); legal: {shown}")
-
-    def _why_ability(self, ab: Any, p: str, area: str | None) -> tuple[str, str] | None:
-        """Why an action ability is refused: a required part impossible (in the named area, or in
-        every area it may end in), or, for an ability with `where:`, no area named."""
-        if ab.where is None:
-            areas: list[Any] = [None]
-        else:
-            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
-            if not self.usable(ab, p, ctx, check_cost=False):   # `where:` may assume the condition
-                return None
-            areas = [area] if area is not None else sorted(set(ab.where(ctx) or []))
-        if areas and not any(self.all_parts_possible(ab, p, a) for a in areas):
-            return ("missing-part", f"{ab.name}: not every part of it can be done now (a required "
-                                    "choice would have no option), so it cannot be performed")
-        if ab.where is not None and area is None and areas:
-            return ("needs-area", f"{ab.name} is one action per area it ends in: answer "
-                                  f"'ability {ab.id} AREA' (AREA one of {', '.join(map(str, areas))})")
-        return None
+        from .explain import explain
+        return explain(self, d, answer)
 
     def apply(self, answer: str) -> None:
         """Answer the pending decision. Illegal answers raise IllegalAction; the state is unchanged."""
@@ -249,22 +208,40 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         if opt is None:
             code, msg = self._explain(d, answer)
             raise IllegalAction(code, msg)
-        before, snap = list(self._turn), self._snap
+        before = (list(self._turn), self._snap, self._snap_value, self._snap_steps)
+        # a position with no rule generator running is its state: keep a copy to put back on failure
+        kept = None if self._legacy else (self.s.to_text(), len(self.log),
+                                          list(self._forced_dice) if self._forced_dice is not None else None)
         self._turn.append(opt)
         self.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
             self._advance(opt)
         except _FAILURES as exc:
-            # the rules may have passed a checkpoint before failing: rebuild from the one the answer
-            # started from, with the turn's answers before it
-            self._snap = snap
+            self._turn, self._snap, self._snap_value, self._snap_steps = before
+            self._turn = list(self._turn)
             try:
-                self._restore(before)
+                if kept is not None:
+                    self._put_back(*kept)
+                else:
+                    # the rules may have passed a restore point before failing: rebuild from the one
+                    # the answer started from, with the answers before it
+                    self._restore(list(self._turn))
             except _FAILURES as again:
                 raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'); the position before it "
                                 f"cannot be rebuilt either: {again}") from exc
             raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'; state restored)") from exc
         self.choices.append(opt)
+        # the position before this answer, for undo (None: it cannot be put back from its state alone)
+        self._history = (self._history, kept)
+
+    def _put_back(self, text: str, n: int, dice: list[int] | None) -> None:
+        for gen in self._legacy.values():
+            gen.close()
+        self._legacy = {}
+        self.s = State.from_text(text)
+        del self.log[n:]
+        self._forced_dice = list(dice) if dice is not None else None
+        self._depth, self._chain = [], []
 
     def is_over(self) -> bool:
         return self.s.over
@@ -287,9 +264,16 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
 
     # ---- copies and files ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
+        if not self._legacy:   # no rule generator running: the state is the whole game
+            dice = list(self._forced_dice) if self._forced_dice is not None else None
+            return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": json.loads(self.s.to_text()),
+                    "log_length": len(self.log), "dice": dice, "turn": [], "choices": list(self.choices)}
         text, n, dice = self._snap
-        return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": json.loads(text),
-                "log_length": n, "dice": dice, "turn": list(self._turn), "choices": list(self.choices)}
+        out = {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": json.loads(text),
+               "log_length": n, "dice": dice, "turn": list(self._turn), "choices": list(self.choices)}
+        if self._snap_value is not None:
+            out["resume"] = self._snap_value
+        return out
 
     @classmethod
     def from_json(cls, content: Content, data: dict[str, Any], where: str = "save") -> "Game":
@@ -304,7 +288,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         try:
             g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data["dice"],
                     independents=p.get("independents"), _state=data["snapshot"],
-                    _log_prefix=data["log_length"], _loaded=where)
+                    _log_prefix=data["log_length"], _loaded=where, _resume=data.get("resume"))
             g.params = copy.deepcopy(p)
             g.choices = list(data["choices"])
             for i, a in enumerate(data["turn"]):
@@ -323,11 +307,18 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def clone(self) -> "Game":
         """An independent copy that continues exactly as this game would."""
         g = Game.__new__(Game)
-        g.__dict__.update({k: v for k, v in self.__dict__.items() if k not in ("_gen", "s", "log", "_turn", "choices")})
+        g.__dict__.update({k: v for k, v in self.__dict__.items()
+                           if k not in ("s", "log", "_turn", "choices", "_legacy", "_pending_obj")})
         g._init_core()
         g.log = list(self.log)
         g.choices = list(self.choices)
-        g._snap = self._snap
+        g._legacy = {}
+        if not self._legacy:   # the state is the whole game: copy it
+            g.s = State.from_text(self.s.to_text())
+            g._forced_dice = list(self._forced_dice) if self._forced_dice is not None else None
+            g.steps = self.steps
+            g._turn = list(self._turn)
+            return g
         g._turn = []
         g._restore(list(self._turn))
         return g
@@ -335,8 +326,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def undo(self, n: int = 1) -> None:
         """Take back the last `n` answers: the game returns to the decision before them.
 
-        Today the game is rebuilt from its parameters and the remaining answers (a replay); the
-        answers were all checked when they were first given.
+        The positions before each answer given to this game (or the game it was cloned from) are
+        kept, so undo puts one back; a game loaded from a file replays its earlier answers instead.
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise IllegalAction("bad-undo", f"undo needs a whole number of decisions, got {n!r}")
@@ -344,19 +335,36 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             raise IllegalAction("nothing-to-undo", f"only {len(self.choices)} decision(s) can be undone, not {n}")
         if n == 0:
             return
+        node, back = self._history, []
+        for _ in range(n):
+            if node is None or node[1] is None:
+                break
+            back.append(node[1])
+            node = node[0]
+        else:   # every position taken back was kept: put the oldest back
+            self._put_back(*back[-1])
+            self.choices = self.choices[:len(self.choices) - n]
+            self._history = node
+            self._turn = []
+            self._restore_point()
+            return
+        self._rebuild(len(self.choices) - n)
+
+    def _rebuild(self, keep: int) -> None:
+        """This game replayed from its parameters with its first `keep` answers (for a game loaded
+        from a file, whose earlier positions were not kept)."""
         p = self.params
         g = Game(self.bundle, p["ruleset"], p["factions"], p["seed"], p["layout"],
                  forced_dice=p.get("forced_dice"), independents=p.get("independents"))
         hook = getattr(self, "_event_hook", None)
-        for c in self.choices[:len(self.choices) - n]:
+        for c in self.choices[:keep]:
             g.apply(c)
         # The same answers give the same events, except what the parameters cannot say again (why
         # Independents were left out): keep this game's own events where it has them.
         g.log = [mine if mine.get("type") != "restored" else new for mine, new in zip(self.log, g.log)] \
             + g.log[len(self.log):]
         # close the old rule generator while its attributes exist (its `finally` blocks use them)
-        old = self.__dict__.get("_gen")
-        if old is not None:
+        for old in self.__dict__.get("_legacy", {}).values():
             old.close()
         self.__dict__.clear()
         self.__dict__.update(g.__dict__)

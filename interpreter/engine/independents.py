@@ -21,6 +21,7 @@ from ..content.model import Ability, Requirement, UnitType
 from ..diagnostics import did_you_mean
 from ..effects.compiler import RuleError
 from .core import Gen, GameCore
+from .flow import Call, legacy
 from .state import GENERAL, POOL
 
 
@@ -130,6 +131,13 @@ class IndependentsMixin(GameCore):
             done = self.s.loyalty[card]["requirements"]
             out.extend((card, r) for r in self.content.loyalty_cards[card].requirements if r.id not in done)
         return out
+
+    # ---- as frames (engine/flow.py): what other procedures call (transitional, see core.py) ----
+    def check_loyalty_requirements_call(self, p: str, when: str, event: dict[str, Any] | None) -> Call:
+        return legacy(self, self.check_loyalty_requirements(p, when, event))  # type: ignore[arg-type]
+
+    def earn_after_battle_call(self, p: str, key: str) -> Call:
+        return legacy(self, self.earn_after_battle(p, key))  # type: ignore[arg-type]
 
     def earn_loyalty(self, p: str, card: str, r: Requirement) -> Gen:
         """A loyalty card's requirement is met: its spellbook goes on the loyalty card (never the faction card)."""

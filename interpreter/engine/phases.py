@@ -8,9 +8,9 @@ from typing import Any
 from ..effects.compiler import RuleError
 from ..limits import MAX_ACTIONS_PER_PHASE
 from .core import Gen, GameCore
+from .flow import Proc, Return, legacy
 from .state import POOL
 
-CHECKPOINT = object()  # yielded between steps: the driver snapshots the state there
 DECLINE_SECOND = "decline-second-action"  # a granted second action is optional
 
 
@@ -185,7 +185,7 @@ class PhasesMixin(GameCore):
 
     def position_key(self) -> str:
         """The position without its event counter: equal keys mean nothing on the board changed."""
-        d = {f: v for f, v in vars(self.s).items() if f not in ("seq", "memory")}
+        d = {f: v for f, v in vars(self.s).items() if f not in ("seq", "memory", "flow", "pending")}
         d["memory"] = {k: v for k, v in self.s.memory.items() if k not in ("action_no", "actions")}
         return hashlib.sha1(json.dumps(d).encode()).hexdigest()
 
@@ -356,21 +356,20 @@ class PhasesMixin(GameCore):
         return
         yield  # pragma: no cover
 
-    def run_steps(self) -> Any:
-        """The outer loop: one step at a time, a checkpoint after each."""
-        s = self.s
-        while not s.over:
-            ph = s.step.get("phase", "setup")
-            if ph == "setup":
-                yield from self.setup_step()
-            elif ph == "action":
-                yield from self.action_step()
-            elif ph == "gather":
-                yield from self.gather_step()
-            elif ph == "first-player":
-                yield from self.first_player_step()
-            elif ph == "doom":
-                yield from self.doom_step()
-            else:  # pragma: no cover
-                raise RuleError(f"unknown phase {ph!r}")
-            yield CHECKPOINT
+
+
+class GameProc(Proc):
+    """The outer loop: the phase step `State.step` names, one at a time, until the game is over."""
+
+    name = "game"
+
+    def start(self, g: Any, f: dict[str, Any], value: Any) -> Any:
+        s = g.s
+        if s.over:
+            return Return()
+        ph = s.step.get("phase", "setup")
+        run = {"setup": g.setup_step, "action": g.action_step, "gather": g.gather_step,
+               "first-player": g.first_player_step, "doom": g.doom_step}.get(ph)
+        if run is None:  # pragma: no cover
+            raise RuleError(f"unknown phase {ph!r}")
+        return legacy(g, run())

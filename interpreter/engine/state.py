@@ -63,6 +63,10 @@ class State:
     winners: list[str] | None = None
     end_reason: str = ""
     seq: int = 0
+    # where the rules stand: the stack of procedure frames (engine/flow.py) and the decision
+    # waiting for an answer (None while the rules run, or when the game is over)
+    flow: list[dict[str, Any]] = field(default_factory=list)
+    pending: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A deep, independent copy as plain data."""
