@@ -49,7 +49,7 @@ class Seat:
 
     def _position(self) -> tuple[Any, ...]:
         g = self._game
-        return (id(g.pending), len(g.choices), len(g.log), g.s.seq)
+        return (id(g.s), len(g.choices), len(g.log), g.s.seq, len(g._turn))
 
     def view(self) -> dict[str, Any]:
         """The player's view of the position now (do not change it: it is shared until the next decision)."""
@@ -168,8 +168,8 @@ def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[
     g.params = dict(p)
     g._init_core()
     g.log = events if events is not None else []
-    g.choices, g._turn, g.pending = [], [], None
-    g.s = State(**view["state"])
+    g.choices, g._turn, g._legacy, g._legacy_ids, g._history = [], [], {}, 0, None
+    g.s = State(**view["state"])   # its flow and pending decision are the view's: it can be read, not played
     return g
 
 
