@@ -94,6 +94,7 @@ class Seat:
         g = _replay_with(self._game, list(picks), rng) if picks else self._game.clone()
         _mask_live(g, self.player)
         mask_snapshot(g, self.player)
+        g._history = None   # the positions kept for undo hold the real values: a masked copy cannot be undone
         return g
 
 
