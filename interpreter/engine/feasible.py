@@ -86,15 +86,20 @@ def _copy(game: "GameCore", text: str) -> Any:
     probe = copy.copy(game)
     probe.s = State.from_text(text)
     probe.log = []
-    probe._depth = list(getattr(game, "_depth", []))
-    probe._chain = list(getattr(game, "_chain", []))
+    probe._depth = flow.open_windows(game)         # the windows and abilities open around the dry run
+    probe._chain = flow.running_abilities(game)    # count toward its trigger-loop limit
     probe._forced_dice = None            # a scenario's scripted dice belong to the real game
     probe._event_hook = None
     probe._dry_run_notes = []
     probe._legacy = {}
     probe._pending_obj = None
+    probe._restore_point = _no_restore_point   # a dry run is never rebuilt: it is thrown away
     probe.steps = game.__dict__.get("_dry_steps", 0)
     return probe
+
+
+def _no_restore_point(value: Any = None, resume: int | None = None) -> None:
+    return None
 
 
 def _shortest_first(options: tuple[str, ...]) -> list[str]:

@@ -22,6 +22,7 @@ from .independents import IndependentsMixin
 from . import savefile
 from . import flow
 from .phases import PhasesMixin
+from . import doom, perform, round as round_procs, turn  # noqa: F401 (the rules' procedures register themselves)
 from .state import State
 
 FORMAT = 1
@@ -154,6 +155,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
 
     def _restore(self, replay: list[str]) -> None:
         text, n, dice = self._snap
+        for gen in self._legacy.values():   # (their `finally` blocks run now, not on the rebuilt game)
+            gen.close()
         self.s = State.from_text(text)
         del self.log[n:]
         self._forced_dice = list(dice) if dice is not None else None

@@ -21,6 +21,7 @@ the game through `observe(game)` (they show the person their own view, undo, sav
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 from .options import OptionInfo, option_info
@@ -80,18 +81,30 @@ class Seat:
         return d if d is not None and d.player == self.player else None
 
     def open_picks(self) -> tuple[int, ...]:
-        """Which of this turn's answers are others' secret picks not yet revealed (positions)."""
-        d = self._game.pending
+        """Others' secret picks not yet revealed: their positions among the pending `secret_picks`'
+        picks (kept in its frame of the rule flow), or, while that rule still runs as a generator,
+        among this turn's answers."""
+        g = self._game
+        d = g.pending
         if d is None or not d.context.get("secret"):
             return ()
-        return tuple(_open_secret_picks(self._game, self.player))
+        if g._legacy:
+            return tuple(_open_secret_picks(g, self.player))
+        return tuple(i for st in _secret_waits(g.s.flow) for i, r in enumerate(st["picks"]) if r["player"] != self.player)
 
     def masked_copy(self, rng: "Rng", open_picks: tuple[int, ...] | None = None) -> "Game":
         """A playable copy at the pending decision with every hidden value masked (None; the
         generator 0) and others' unrevealed secret picks of this turn (`open_picks()`) replaced
         by random options of the same question, drawn with `rng`."""
         picks = self.open_picks() if open_picks is None else open_picks
-        g = _replay_with(self._game, list(picks), rng) if picks else self._game.clone()
+        if picks and self._game._legacy:
+            g = _replay_with(self._game, list(picks), rng)
+        else:
+            g = self._game.clone()
+            for st in _secret_waits(g.s.flow):      # the picks others made face down: drawn afresh
+                for r in st["picks"]:
+                    if r["player"] != self.player:
+                        r["value"] = st["options"][rng.below(len(st["options"]))]
         _mask_live(g, self.player)
         mask_snapshot(g, self.player)
         g._history = None   # the positions kept for undo hold the real values: a masked copy cannot be undone
@@ -108,6 +121,34 @@ def _mask_live(g: "Game", player: str) -> None:
     s.seed = 0
     g._forced_dice = None
     g.params = {k: v for k, v in g.params.items() if k not in ("seed", "forced_dice")}
+    s.flow = _scrub_digests(s.flow)
+
+
+def _secret_waits(flow: list[Any]) -> list[dict[str, Any]]:
+    """The states of pending `secret_picks` in the rule flow (a frame waiting on it keeps
+    `wait: ["secret_picks", {players, options, labels, prompt, picks: [{player, value}]}]`)."""
+    out = []
+    for f in flow:
+        w = f.get("wait") if isinstance(f, dict) else None
+        if isinstance(w, list) and len(w) == 2 and w[0] == "secret_picks" and isinstance(w[1], dict):
+            out.append(w[1])
+    return out
+
+
+_DIGEST = re.compile(r"[0-9a-f]{40}")
+
+
+def _scrub_digests(x: Any) -> Any:
+    """The rule flow with every position digest (40 hex digits, `Game.position_key()`) blanked: a
+    digest covers the whole state, hidden values included, so the real game's would tell them
+    apart (and never match a copy whose hidden values were drawn afresh anyway)."""
+    if isinstance(x, str):
+        return "" if _DIGEST.fullmatch(x) else x
+    if isinstance(x, list):
+        return [_scrub_digests(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _scrub_digests(v) for k, v in x.items()}
+    return x
 
 
 def mask_snapshot(g: "Game", player: str, fill: "Any" = None, rng: int = 0) -> None:
@@ -170,7 +211,7 @@ def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[
     g._init_core()
     g.log = events if events is not None else []
     g.choices, g._turn, g._legacy, g._legacy_ids, g._history = [], [], {}, 0, None
-    g.s = State(**view["state"])   # its flow and pending decision are the view's: it can be read, not played
+    g.s = State(**{**view["state"], "flow": [], "pending": None})   # no rule flow (the view masks it): read, not played
     return g
 
 
