@@ -8,7 +8,7 @@ from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
 from .core import Gen
-from .feasible import can_complete, in_dry_run, may_lack_a_part
+from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position
 from .flow import Call, frame
 from .moves import MovesMixin
 
@@ -65,8 +65,9 @@ class ActionsMixin(MovesMixin):
             if t.cls != "cultist" or not s.pool(p, t.id):
                 continue
             where = my_areas if mine else sorted(self.layout.areas)
+            cost = self.unit_cost(p, t) if where else 0   # the same in every area
             for a in where:
-                c = self.action_cost(p, "recruit", self.unit_cost(p, t), a)
+                c = self.action_cost(p, "recruit", cost, a)
                 if c <= power:
                     out.append((f"recruit {t.id} {a}", c))
         # Summon (a Common Action even when an ability also makes it an Unlimited one)
@@ -115,12 +116,18 @@ class ActionsMixin(MovesMixin):
         out.extend(self.requirement_actions(p, unlimited=False))
         return out
 
-    def summon_actions(self, p: str) -> list[tuple[str, int]]:
+    def summon_actions(self, p: str, unlimited: bool = False) -> list[tuple[str, int]]:
+        """(label, cost) of every Summon `p` can afford now; `unlimited`: only of the kinds an
+        ability lets it summon as an Unlimited Action."""
         s = self.s
-        out = []
+        out: list[tuple[str, int]] = []
         gates = [a for a in s.controlled_gates(p) if self.is_area(a)]
+        if not gates:
+            return out
         for t in [*self.faction(p).units.values(), *neutral.held_kinds(self, p)]:
             if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id) or not self.may_summon(p, t):
+                continue
+            if unlimited and not self.unlimited_summon(p, t.id):
                 continue
             try:
                 cost = self.unit_cost(p, t)
@@ -161,6 +168,7 @@ class ActionsMixin(MovesMixin):
                         out.append((f"{verb} {a} {e}", c))
         return out
 
+    @one_position
     def requirement_actions(self, p: str, unlimited: bool) -> list[tuple[str, int]]:
         out = []
         f = self.faction(p)
@@ -199,15 +207,14 @@ class ActionsMixin(MovesMixin):
                 out.append((f"abandon-gate {a}", 0))
         if self.extra_battle_allowed(p):
             out.extend(self.battle_actions(p, "extra-battle"))
-        for label, c in self.summon_actions(p):
-            if self.unlimited_summon(p, label.split()[1]):
-                out.append((label, c))
+        out.extend(self.summon_actions(p, unlimited=True))
         if s.elder_signs[p]:
             out.append(("reveal-elder-signs", 0))
         out.extend(self.ability_actions(p, "unlimited-action"))
         out.extend(self.requirement_actions(p, unlimited=True))
         return out
 
+    @one_position
     def ability_actions(self, p: str, window: str) -> list[tuple[str, int]]:
         """The unique actions of a window: 'ability ID', or 'ability ID AREA' once per area where an
         ability with `where:` may end (its cost modified for that area, e.g. by a surcharge there)."""

@@ -9,9 +9,12 @@ from ..effects.compiler import LimitError, RuleError
 from ..limits import MAX_DICE, MAX_NUMBER
 from .decisions import Decision
 from .rng import Rng
-from .state import State
+from .state import CHECK_MEMO, State
 
 Gen = Generator[Decision, str, Any]
+# other facts kept in the memo (see `memo`): name -> how to compute it for an argument, from units
+# and abilities only (a memo entry (name, arg) is checked against it in checking mode)
+MEMO_FACTS: dict[str, Callable[[Any, Any], Any]] = {}
 
 
 class GameBasics:
@@ -20,6 +23,7 @@ class GameBasics:
     layout: Layout
     s: State
     log: list[dict[str, Any]]
+    _memo: tuple[Any, ...] | None = None
 
     def _init_core(self) -> None:
         self._depth: list[str] = []   # the timing windows open now, outermost first
@@ -31,6 +35,55 @@ class GameBasics:
     def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
         """Call `hook(event)` after every logged event (checking mode); None switches it off."""
         self._event_hook = hook
+
+    # ---- facts derived from the position ------------------------------------------------------------
+    def memo(self) -> dict[Any, Any]:
+        """A dict for facts derived from who has which abilities (active abilities, units in play,
+        the modifier index), valid until that changes: it is keyed on the state object, its write
+        counter `s.writes` (bumped by every write to units, spellbooks, grants or loyalty cards:
+        `state_written`) and the grants list (replaced, not changed, where no write is noted)."""
+        s = self.s
+        m = self._memo
+        if m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants:
+            if CHECK_MEMO and not self.__dict__.get("_checking"):
+                self._check_memo(m[3])
+            return m[3]  # type: ignore[no-any-return]
+        self._memo = m = (s, s.writes, s.grants, {})
+        return m[3]  # type: ignore[no-any-return]
+
+    def memo_for_copy(self, s: State) -> tuple[Any, ...]:
+        """This position's memo for `s`, a fresh copy of the state: the facts are the same."""
+        facts = dict(self.memo())
+        return (s, s.writes, s.grants, facts)
+
+    def state_written(self) -> None:
+        """A write to units, spellbooks, grants or loyalty cards (see `memo`)."""
+        self.s.written()
+
+    def _check_memo(self, kept: dict[Any, Any]) -> None:
+        old = self._memo
+        assert old is not None
+        self._memo = (*old[:3], {})
+        self._checking = True
+        try:
+            for key, value in list(kept.items()):
+                fresh = self._recompute(key)
+                if fresh != value:
+                    raise AssertionError(f"stale memo entry {key!r}: kept {value!r}, fresh {fresh!r}")
+        finally:
+            self._memo = old
+            self._checking = False
+
+    def _recompute(self, key: Any) -> Any:
+        if key == "all":
+            return self.active_abilities_all()  # type: ignore[attr-defined]
+        if key == "modifiers":
+            self.modifiers_of("")  # type: ignore[attr-defined]
+            return self.memo()["modifiers"]
+        what, arg = key
+        if what in MEMO_FACTS:
+            return MEMO_FACTS[what](self, arg)
+        return self.in_play_kinds(arg) if what == "kinds" else self.active_abilities(arg)  # type: ignore[attr-defined]
 
     # ---- content lookups --------------------------------------------------------------------
     def faction(self, player: str) -> Faction:

@@ -34,6 +34,7 @@ class GameCore(GameBasics):
         self._leave(u)
         self.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=why)
         u["loc"] = loc
+        self.state_written()
         if loc == POOL:
             self.release_if_independent(u)  # type: ignore[attr-defined]
 
@@ -81,6 +82,8 @@ class GameCore(GameBasics):
         return c
 
     def integer(self, v: Any, what: str) -> int:
+        if v.__class__ is int:
+            return v  # type: ignore[no-any-return]
         if isinstance(v, bool):
             return int(v)
         if isinstance(v, Fraction):
@@ -122,23 +125,51 @@ class GameCore(GameBasics):
 
     def modified(self, target: str, value: Any, subject: Any = None, player: str | None = None) -> Any:
         """Apply every active static modifier of `target`, in seating order, owner by owner."""
+        mods = self.modifiers_of(target)
+        if not mods:
+            return value
         declined = self.s.battle.get("declined", []) if self.s.battle is not None and target in BATTLE_MODIFIERS else []
-        for owner, ab in self.active_abilities_all():
+        for owner, ab, m in mods:
             if declined and [owner, ab.key] in declined:
                 continue  # declined for this battle: only its battle-changing modifiers are off
-            for m in ab.modifiers:
-                if m.target != target:
-                    continue
-                ctx = self.ctx(owner, ability=ab, subject=subject, value=value)
-                if m.when is None or m.when(ctx):
-                    value = m.value(ctx)
+            ctx = self.ctx(owner, ability=ab, subject=subject, value=value)
+            if m.when is None or m.when(ctx):
+                value = m.value(ctx)
         return value
+
+    def modifiers_of(self, target: str) -> list[tuple[str | None, Ability, Any]]:
+        """(owner, ability, modifier) of every active modifier of `target`, in the order they apply."""
+        memo = self.memo()
+        index = memo.get("modifiers")
+        if index is None:
+            index = {}
+            for owner, ab in self.active_abilities_all():
+                for m in ab.modifiers:
+                    index.setdefault(m.target, []).append((owner, ab, m))
+            memo["modifiers"] = index
+        return index.get(target, ())  # type: ignore[no-any-return]
 
     # ---- abilities -------------------------------------------------------------------------------
     def in_play_kinds(self, player: str) -> set[str]:
-        return {u["kind"] for u in self.s.units if u["owner"] == player and self.is_area(u["loc"])}
+        memo = self.memo()
+        key = ("kinds", player)
+        kinds = memo.get(key)
+        if kinds is None:
+            is_area = self.layout.areas.__contains__
+            kinds = memo[key] = {u["kind"] for u in self.s.units if u["owner"] == player and is_area(u["loc"])}
+        return kinds  # type: ignore[no-any-return]
 
     def active_abilities(self, player: str) -> list[Ability]:
+        """The abilities `player` has now (faction, units in play, spellbooks, cards, grants), in
+        their fixed order. The list is shared: callers must not change it."""
+        memo = self.memo()
+        key = ("abilities", player)
+        out = memo.get(key)
+        if out is None:
+            out = memo[key] = self._collect_abilities(player)
+        return out  # type: ignore[no-any-return]
+
+    def _collect_abilities(self, player: str) -> list[Ability]:
         f = self.content.factions.get(player)
         out: list[Ability] = []
         if f is None:
@@ -163,15 +194,14 @@ class GameCore(GameBasics):
         return out
 
     def active_abilities_all(self) -> list[tuple[str | None, Ability]]:
-        key = self.s.seq
-        cache = getattr(self, "_ab_cache", None)
-        if cache is not None and cache[0] == key and cache[1] is self.s:
-            return cache[2]
-        out: list[tuple[str | None, Ability]] = [(None, a) for a in self.ruleset.abilities]
-        for p in self.s.players:
-            out.extend((p, a) for a in self.active_abilities(p))
-        self._ab_cache = (key, self.s, out)
-        return out
+        memo = self.memo()
+        out = memo.get("all")
+        if out is None:
+            out = [(None, a) for a in self.ruleset.abilities]
+            for p in self.s.players:
+                out.extend((p, a) for a in self.active_abilities(p))
+            memo["all"] = out
+        return out  # type: ignore[no-any-return]
 
     def ability_by_key(self, key: str) -> Ability | None:
         idx = getattr(self, "_ability_index", None)
@@ -251,7 +281,7 @@ class GameCore(GameBasics):
             return None
         kind = ab.holder[5:]
         b = self.s.battle
-        units = [u for u in self.s.units if u["owner"] == player and u["kind"] == kind and self.is_area(u["loc"])]
+        units = [u for u in self.s.on_map(player, self.layout.areas) if u["kind"] == kind]
         if b is not None:
             inb = [u for u in units if u["loc"] == b["area"] and u["id"] not in b["exempt"]]
             units = inb or units

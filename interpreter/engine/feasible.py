@@ -13,13 +13,12 @@ part (a content error), counts as feasible: the action is offered and the real r
 """
 from __future__ import annotations
 
-import copy
 import hashlib
-from typing import TYPE_CHECKING, Any, Callable
+import functools
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..effects.compiler import RuleError
 from . import flow
-from .state import State
 
 if TYPE_CHECKING:
     from .core import Gen, GameCore
@@ -52,11 +51,34 @@ def in_dry_run(game: Any) -> bool:
     return getattr(game, "_dry_run_notes", None) is not None
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_position(listing: F) -> F:
+    """For a method listing actions: the position does not change while it runs, so its text (the
+    dry runs' memo key) is made once for all the listing's dry runs."""
+    @functools.wraps(listing)
+    def wrapper(game: Any, *args: Any, **kwargs: Any) -> Any:
+        before = game.__dict__.get("_position_text")
+        game.__dict__["_position_text"] = []
+        try:
+            return listing(game, *args, **kwargs)
+        finally:
+            game.__dict__["_position_text"] = before
+    return wrapper  # type: ignore[return-value]
+
+
 def can_complete(game: "GameCore", key: str, run: Run) -> bool:
     """Whether some answers let `run(copy)` (the effect of action `key`) finish without a missing
     part. Results are remembered per position (clones of a game share them: a clone replays its
     turn, and would otherwise repeat every dry run)."""
-    text = game.s.to_text()
+    made = game.__dict__.get("_position_text")
+    if made:
+        text = made[0]
+    else:
+        text = game.s.to_text()
+        if made is not None:
+            made.append(text)
     memo_key = (key, hashlib.sha1(text.encode()).hexdigest())
     memo: dict[tuple[str, str], bool] = game.__dict__.setdefault("_dry_run_memo", {})
     if memo_key in memo:
@@ -83,14 +105,17 @@ def _search(game: "GameCore", text: str, run: Run) -> bool:
 
 
 def _copy(game: "GameCore", text: str) -> Any:
-    probe = copy.copy(game)
-    probe.s = State.from_text(text)
+    probe = object.__new__(type(game))
+    probe.__dict__.update(game.__dict__)
+    probe.s = game.s.copy()   # the position `text` holds (the game does not change during its dry runs)
+    probe._memo = game.memo_for_copy(probe.s)
     probe.log = []
     probe._depth = flow.open_windows(game)         # the windows and abilities open around the dry run
     probe._chain = flow.running_abilities(game)    # count toward its trigger-loop limit
     probe._forced_dice = None            # a scenario's scripted dice belong to the real game
     probe._event_hook = None
     probe._dry_run_notes = []
+    probe._position_text = None
     probe._legacy = {}
     probe._pending_obj = None
     probe._restore_point = _no_restore_point   # a dry run is never rebuilt: it is thrown away
@@ -137,4 +162,4 @@ def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bo
         game.__dict__["_dry_steps"] = probe.steps
 
 
-__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option"]
+__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position"]

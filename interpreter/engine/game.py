@@ -140,7 +140,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         """Remember where the game can be rebuilt from (transitional, while rules still run as
         generators): the state before a step, the value that step receives, and from now on the
         answers given (`_turn`)."""
-        self._snap = (self.s.to_text(), len(self.log),
+        self._snap = (self.s.copy(), len(self.log),
                       list(self._forced_dice) if self._forced_dice is not None else None)
         self._snap_value = value
         self._snap_steps = self.steps
@@ -154,10 +154,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         flow.run(self, answer)
 
     def _restore(self, replay: list[str]) -> None:
-        text, n, dice = self._snap
-        for gen in self._legacy.values():   # (their `finally` blocks run now, not on the rebuilt game)
-            gen.close()
-        self.s = State.from_text(text)
+        snap, n, dice = self._snap
+        self.s = snap.copy()
         del self.log[n:]
         self._forced_dice = list(dice) if dice is not None else None
         self._depth, self._chain = [], []
@@ -269,10 +267,10 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def to_json(self) -> dict[str, Any]:
         if not self._legacy:   # no rule generator running: the state is the whole game
             dice = list(self._forced_dice) if self._forced_dice is not None else None
-            return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": json.loads(self.s.to_text()),
+            return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": self.s.to_dict(),
                     "log_length": len(self.log), "dice": dice, "turn": [], "choices": list(self.choices)}
-        text, n, dice = self._snap
-        out = {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": json.loads(text),
+        snap, n, dice = self._snap
+        out = {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": snap.to_dict(),
                "log_length": n, "dice": dice, "turn": list(self._turn), "choices": list(self.choices)}
         if self._snap_value is not None:
             out["resume"] = self._snap_value
@@ -317,7 +315,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         g.choices = list(self.choices)
         g._legacy = {}
         if not self._legacy:   # the state is the whole game: copy it
-            g.s = State.from_text(self.s.to_text())
+            g.s = self.s.copy()
             g._forced_dice = list(self._forced_dice) if self._forced_dice is not None else None
             g.steps = self.steps
             g._turn = list(self._turn)

@@ -39,7 +39,7 @@ class CheckedGame(GameHost, Protocol):
     layout: Layout
     ruleset: Ruleset
     log: list[dict[str, Any]]
-    _snap: tuple[str, int, Any]   # the last checkpoint: (state text, log length, ...)
+    _snap: tuple[State, int, Any]   # the last checkpoint: (a copy of the state, never changed; log length, ...)
 
     def is_area(self, loc: str) -> bool: ...
 

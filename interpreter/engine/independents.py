@@ -96,6 +96,7 @@ class IndependentsMixin(GameCore):
     def take_control(self, p: str, u: dict[str, Any]) -> None:
         if u["owner"] == GENERAL:
             u["owner"] = p
+            self.state_written()
             self.emit("independent", card=self.card_of_kind(u["kind"]), player=p, change="takes")
 
     def release_if_independent(self, u: dict[str, Any]) -> None:
@@ -110,6 +111,11 @@ class IndependentsMixin(GameCore):
         u["owner"] = GENERAL
         rec["spellbooks"] = []
         rec["requirements"] = []
+        self.state_written()
+
+    def add_loyalty_spellbook(self, rec: dict[str, Any], book: str) -> None:
+        rec["spellbooks"].append(book)
+        self.state_written()
 
     # ---- abilities and spellbooks of the cards --------------------------------------------------------
     def loyalty_abilities(self, p: str, in_play: set[str]) -> list[Ability]:

@@ -9,7 +9,6 @@ Two entry points:
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -272,8 +271,8 @@ class Checker:
 
     def __init__(self, game: "CheckedGame", every_event: bool = True) -> None:
         self.game = game
-        text, n, _ = game._snap   # the last checkpoint: a restore never truncates the log below it
-        base = json.loads(text)
+        snap, n, _ = game._snap   # the last checkpoint: a restore never truncates the log below it
+        base = snap.to_dict()
         self._base_index = n
         self._base_doom: dict[str, int] = dict(base["doom"])
         self._tally = LogTally()

@@ -71,7 +71,7 @@ class EarnLoyalty(Proc):
         return self.effect(g, f, None)
 
     def book(self, g: Game, f: Frame, value: Any) -> Any:
-        g.s.loyalty[f["card"]]["spellbooks"].append(value)
+        g.add_loyalty_spellbook(g.s.loyalty[f["card"]], value)
         g.emit("spellbook", player=f["player"], spellbook=value, card=f["card"])
         return self.effect(g, f, None)
 

@@ -44,6 +44,7 @@ def add_card(model: ContentModel, s: State, card_id: str, player: str) -> list[d
         s.next_unit += 1
         s.units.append(u)
         new.append(u)
+    s.written()
     return new
 
 
@@ -110,6 +111,7 @@ def take_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> None
     if book not in spellbook_choices(g, player):
         raise RuleError(f"{player} cannot take the spellbook '{book}' now")
     g.s.spellbooks[player].append(book)
+    g.s.written()
     if book in g.content.neutral_spellbooks and book not in g.content.factions[player].spellbooks:
         taken = g.s.neutral_taken.setdefault(player, [])
         if book not in taken:   # taking the same neutral spellbook back costs no further slot
@@ -123,6 +125,7 @@ def remove_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> No
     if book not in g.s.spellbooks[player]:
         raise RuleError(f"{player} has no spellbook '{book}' on its card")
     g.s.spellbooks[player].remove(book)
+    g.s.written()
     g.emit("spellbook-removed", player=player, spellbook=book, **({"why": why} if why else {}))
     release_gates(g, why or f"{book} removed")
 

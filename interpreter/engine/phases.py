@@ -7,6 +7,7 @@ import json
 
 from ..effects.compiler import RuleError
 from .core import GameCore
+from .state import STATE_FIELDS
 
 
 class PhasesMixin(GameCore):
@@ -29,7 +30,7 @@ class PhasesMixin(GameCore):
 
     def position_key(self) -> str:
         """The position without its event counter: equal keys mean nothing on the board changed."""
-        d = {f: v for f, v in vars(self.s).items() if f not in ("seq", "memory", "flow", "pending")}
+        d = {f.name: getattr(self.s, f.name) for f in STATE_FIELDS if f.name not in ("seq", "memory", "flow", "pending")}
         d["memory"] = {k: v for k, v in self.s.memory.items() if k not in ("action_no", "actions")}
         return hashlib.sha1(json.dumps(d).encode()).hexdigest()
 

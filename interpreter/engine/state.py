@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 POOL = "pool"
+# NECRO_CHECK_MEMO=1: every use of an index or remembered fact is checked against a fresh computation (soaks)
+CHECK_MEMO = os.environ.get("NECRO_CHECK_MEMO", "") not in ("", "0")
 GENERAL = ""  # the owner of a unit in the general pool (an Independent Great Old One nobody controls)
 
 
@@ -17,6 +20,10 @@ def captured_loc(captor: str) -> str:
 def held_loc(player: str, tag: str) -> str:
     """An off-map holding on a player's card (e.g. units lifted off the map, a gate kept aside)."""
     return f"held:{player}:{tag}"
+
+
+# units by location, by owner (lists in the order of State.units) and by id
+UnitIndex = tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]], dict[Any, dict[str, Any]]]
 
 
 @dataclass
@@ -68,13 +75,52 @@ class State:
     flow: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, Any] | None = None
 
+    # Not fields (never saved or compared): `writes` counts the writes to units (location, owner),
+    # spellbooks, grants and loyalty cards; with the number of units it keys the index of units by
+    # location and owner, and the game's memo of derived facts (core.py). Code that changes those
+    # parts of a State outside the engine's primitives calls `written()`.
+    writes = 0
+    _ix = None   # ((writes, number of units), (units by location, by owner, by id))
+
+    def written(self) -> None:
+        """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
+        self.writes += 1
+
+    def _index(self) -> UnitIndex:
+        """Units by location and by owner (each list in the order of `units`), and by id (the first
+        unit with an id)."""
+        key = (self.writes, len(self.units))
+        ix = self._ix
+        if ix is not None and ix[0] == key:
+            if CHECK_MEMO and _build_index(self.units) != ix[1]:
+                raise AssertionError("stale unit index")
+            return ix[1]  # type: ignore[no-any-return]
+        built = _build_index(self.units)
+        self._ix = (key, built)  # type: ignore[assignment]
+        return built
+
     def to_dict(self) -> dict[str, Any]:
-        """A deep, independent copy as plain data."""
-        return json.loads(self.to_text())
+        """A deep, independent copy as plain data (as JSON gives it back)."""
+        c = self.copy()
+        return {f.name: getattr(c, f.name) for f in _FIELDS}
 
     def to_text(self) -> str:
         """The state as JSON text (fast: one pass of the C encoder)."""
         return json.dumps({f.name: getattr(self, f.name) for f in _FIELDS})
+
+    def copy(self) -> "State":
+        """A deep, independent copy, equal to `State.from_text(self.to_text())` (tuples become
+        lists, keys strings, as in JSON) but made field by field, without text."""
+        c = State.__new__(State)
+        d = c.__dict__
+        for name, v in self.__dict__.items():
+            if name in _SCALAR:
+                d[name] = v
+            elif name in _COPY:
+                d[name] = _COPY[name](v)
+        if CHECK_MEMO and c != State.from_text(self.to_text()):
+            raise AssertionError("State.copy differs from a copy through JSON")
+        return c
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "State":
@@ -86,20 +132,28 @@ class State:
 
     # ---- reads ----------------------------------------------------------------------------
     def unit(self, uid: int) -> dict[str, Any]:
-        for u in self.units:
-            if u["id"] == uid:
-                return u
-        raise KeyError(f"no unit #{uid}")
+        try:
+            u = self._index()[2].get(uid)
+        except TypeError:   # not an id at all
+            u = None
+        if u is None:
+            raise KeyError(f"no unit #{uid}")
+        return u
 
     def units_at(self, loc: str, owner: str | None = None) -> list[dict[str, Any]]:
-        return [u for u in self.units if u["loc"] == loc and (owner is None or u["owner"] == owner)]
+        here = self._index()[0].get(loc, ())
+        if owner is None:
+            return list(here)
+        return [u for u in here if u["owner"] == owner]
 
     def on_map(self, owner: str | None = None, areas: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        return [u for u in self.units if (owner is None or u["owner"] == owner)
-                and (u["loc"] in areas if areas is not None else ":" not in u["loc"] and u["loc"] != POOL)]
+        units = self.units if owner is None else self._index()[1].get(owner, ())
+        if areas is not None:
+            return [u for u in units if u["loc"] in areas]
+        return [u for u in units if ":" not in u["loc"] and u["loc"] != POOL]
 
     def pool(self, owner: str, kind: str | None = None) -> list[dict[str, Any]]:
-        return [u for u in self.units if u["owner"] == owner and u["loc"] == POOL
+        return [u for u in self._index()[0].get(POOL, ()) if u["owner"] == owner
                 and (kind is None or u["kind"] == kind)]
 
     def controller(self, loc: str) -> dict[str, Any] | None:
@@ -129,3 +183,71 @@ class State:
 
 
 _FIELDS = fields(State)
+STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)
+
+
+_ATOMS = frozenset((str, int, bool, float, type(None)))
+
+
+def _plain(v: Any) -> Any:
+    """A deep copy of JSON-ready data as JSON would give it back."""
+    cls = v.__class__
+    if cls in _ATOMS:
+        return v
+    if cls is dict:
+        return {(k if k.__class__ is str else _key(k)): (x if x.__class__ in _ATOMS else _plain(x))
+                for k, x in v.items()}
+    if cls is list:
+        return [x if x.__class__ in _ATOMS else _plain(x) for x in v]
+    if isinstance(v, dict):
+        return {(k if k.__class__ is str else _key(k)): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if isinstance(v, (str, int, float)):
+        return json.loads(json.dumps(v))
+    raise TypeError(f"Object of type {v.__class__.__name__} is not JSON serializable")
+
+
+def _key(k: Any) -> str:
+    if isinstance(k, str):
+        return str(k)
+    if k is True or k is False or k is None or isinstance(k, (int, float)):
+        return json.dumps(k)  # type: ignore[no-any-return]
+    raise TypeError(f"keys must be str, int, float, bool or None, not {k.__class__.__name__}")
+
+
+def _records(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r.copy() for r in v]   # units, tokens: flat records of strings and numbers
+
+
+def _lists(v: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    return {k: list(x) for k, x in v.items()}   # elder signs, spellbooks, ...: per player a list of strings or numbers
+
+
+# how State.copy copies each field: scalars are shared, the rest copied by its known shape (what
+# `_plain` copies may hold any JSON-ready data); NECRO_CHECK_MEMO=1 compares every copy with JSON's
+_SCALAR = frozenset(f.name for f in _FIELDS if f.type in ("str", "int", "bool"))
+_COPY: dict[str, Any] = {f.name: _plain for f in _FIELDS if f.name not in _SCALAR}
+_COPY.update(units=_records, tokens=_records, players=list, es_bag=list, power=dict, doom=dict, revealed=dict,
+             bank=dict, home=dict, card_holders=dict, markers=dict, elder_signs=_lists, spellbooks=_lists,
+             requirements=_lists, awakened=_lists, neutral_taken=_lists,
+             gates=lambda v: {k: g.copy() for k, g in v.items()})
+
+
+def _build_index(units: list[dict[str, Any]]) -> UnitIndex:
+    by_loc: dict[str, list[dict[str, Any]]] = {}
+    by_owner: dict[str, list[dict[str, Any]]] = {}
+    by_id: dict[Any, dict[str, Any]] = {}
+    for u in units:
+        by_id.setdefault(u["id"], u)
+        loc = u["loc"]
+        if loc in by_loc:
+            by_loc[loc].append(u)
+        else:
+            by_loc[loc] = [u]
+        owner = u["owner"]
+        if owner in by_owner:
+            by_owner[owner].append(u)
+        else:
+            by_owner[owner] = [u]
+    return by_loc, by_owner, by_id

@@ -5,6 +5,7 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.registry import query, verb
+from ..basics import MEMO_FACTS
 from ..state import held_loc
 
 
@@ -19,7 +20,19 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
     g = ctx.game
     s = g.s
     out = []
-    for a, area in sorted(g.layout.areas.items()):
+    if with_units_of is not None and isinstance(with_units_of, str) and without_units_of is None and terrain is None \
+            and gate is None and controlled_by is None and start_of is None and symbol is None and token is None \
+            and without_token is None and glyph is None:
+        memo = g.memo()   # the common query (requirements ask it at every window): kept until units change
+        key = ("areas-with", with_units_of)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _areas_with(g, with_units_of)
+        return list(found)
+    # the areas holding units of a player, in one pass over its units
+    with_units = None if with_units_of is None else _occupied(g, with_units_of)
+    without_units = None if without_units_of is None else _occupied(g, without_units_of)
+    for a, area in _sorted_areas(g.layout):
         if symbol is not None and symbol not in area.symbols:
             continue
         if glyph is not None and area.glyph != glyph:
@@ -28,9 +41,9 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
             continue
         if without_token is not None and any(t["id"] == without_token and t["loc"] == a for t in s.tokens):
             continue
-        if with_units_of is not None and not s.units_at(a, with_units_of):
+        if with_units is not None and a not in with_units:
             continue
-        if without_units_of is not None and s.units_at(a, without_units_of):
+        if without_units is not None and a in without_units:
             continue
         if terrain is not None and (terrain == "ocean") != area.ocean:
             continue
@@ -42,6 +55,33 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
             continue
         out.append(a)
     return out
+
+
+_SORTED: dict[int, tuple[Any, list[tuple[str, Any]]]] = {}
+
+
+def _sorted_areas(layout: Any) -> list[tuple[str, Any]]:
+    """The layout's (id, area) pairs sorted by id, computed once per layout."""
+    entry = _SORTED.get(id(layout))
+    if entry is None or entry[0] is not layout:
+        entry = _SORTED[id(layout)] = (layout, sorted(layout.areas.items()))
+    return entry[1]
+
+
+def _areas_with(g: Any, player: str) -> tuple[str, ...]:
+    """The map areas holding units of `player`, sorted."""
+    occupied = _occupied(g, player)
+    return tuple(a for a, _ in _sorted_areas(g.layout) if a in occupied)
+
+
+MEMO_FACTS["areas-with"] = _areas_with
+
+
+def _occupied(g: Any, player: Any) -> set[Any]:
+    """The map areas holding units of `player`."""
+    if isinstance(player, str):
+        return {u["loc"] for u in g.s.on_map(player, g.layout.areas)}
+    return {u["loc"] for u in g.s.units if u["owner"] == player}
 
 
 @query("adjacent", returns="areas", area="area")
@@ -112,6 +152,7 @@ def _hold_gate(ctx: Any, area: str, tag: str) -> None:
         u = g.s.unit(ctrl)
         g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=ctx.ability)
         u["loc"] = loc
+        g.state_written()
     g.s.gates[loc] = gate
     g.emit("gate", loc=area, change="held", to=loc)
 
@@ -131,6 +172,7 @@ def _return_gate(ctx: Any, tag: str, area: str) -> None:
         u = g.s.unit(ctrl)
         g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=loc, dst=area, why=ctx.ability)
         u["loc"] = area
+        g.state_written()
     g.s.gates[area] = gate
     g.emit("gate", loc=area, change="returned", src=loc)
 

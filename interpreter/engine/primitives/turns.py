@@ -43,6 +43,7 @@ def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom
     if g.ability_by_key(key) is None:
         raise RuleError(f"{ctx.where}: '{owner}' has no ability '{ability}'")
     g.s.grants.append({"ability": key, "to": to, "until": until, "round": g.s.round})
+    g.s.written()
     g.emit("lend", ability=key, to=to, until=until)
 
 
@@ -59,6 +60,7 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
         # lent again while still lent (the card sets no limit): one grant, renewed
         g.s.grants = [x for x in g.s.grants if not (x["ability"] == ab.key and x["to"] == to)]
         g.s.grants.append({"ability": ab.key, **grant})
+        g.s.written()
         g.emit("lend", ability=ab.key, to=to, until=until)
 
 

@@ -18,7 +18,10 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, wher
     g = ctx.game
     s = g.s
     if where == "map":
-        base = [u for u in s.units if g.is_area(u["loc"])]
+        areas = g.layout.areas
+        if isinstance(owner, str):   # one owner: its units (in the order of all units) on the map
+            return filter_units(ctx, _in_areas(s.on_map(owner, areas), area), kind, kw.get("class"))
+        base = [u for u in s.units if u["loc"] in areas]
     elif where == "pool":
         base = [u for u in s.units if u["loc"] == POOL]
     elif where == "battle":
@@ -36,10 +39,19 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, wher
     if owner is not None:
         owners = owner if isinstance(owner, list) else [owner]
         base = [u for u in base if u["owner"] in owners]
-    if area is not None:
-        areas = as_list(area) or []
-        base = [u for u in base if u["loc"] in areas]
-    return filter_units(ctx, base, kind, kw.get("class"))
+    return filter_units(ctx, _in_areas(base, area), kind, kw.get("class"))
+
+
+def _in_areas(units: list[dict[str, Any]], area: Any) -> list[dict[str, Any]]:
+    if area is None:
+        return units
+    areas = as_list(area) or []
+    if len(areas) > 4:
+        try:
+            areas = set(areas)   # type: ignore[assignment]
+        except TypeError:
+            pass
+    return [u for u in units if u["loc"] in areas]
 
 
 @query("pool", returns="units", owner="player", kind=("kinds", None), **{"class": ("class", None)})

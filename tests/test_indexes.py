@@ -1,0 +1,102 @@
+"""The engine's derived indexes never go stale, and State.copy() is the JSON round trip.
+
+The unit index (State: units by location, owner, id) and the memo of abilities and modifiers (one
+per game) are rebuilt when `State.writes` changes; in checking mode (NECRO_CHECK_MEMO=1, here
+switched on through the modules' flags) every use is compared with a fresh computation. Seeded
+games of every ruleset, with the expansions, play the same answers with the checks on, and a
+copy made by `State.copy()` equals the state read back from its JSON text and shares nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+import pytest
+
+from interpreter.content import load_content
+from interpreter.content.build import Content
+from interpreter.engine import basics, state as state_module
+from interpreter.engine.agents import RandomAgent
+from interpreter.engine.game import Game
+from interpreter.engine.state import State
+
+FACTIONS = {
+    ("duel", 2): ["sleeper", "wind-rider"],
+    ("two-player", 2): ["yellow-sign", "crawling-chaos"],
+    ("multiplayer", 4): ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"],
+    ("multiplayer", 5): ["sleeper", "yellow-sign", "crawling-chaos", "wind-rider", "black-goat"],
+}
+DECISIONS = 250
+
+
+@cache
+def _content() -> Content:
+    return load_content(expansions=["independents", "azathoth"]).require_ok()
+
+
+def _play(ruleset: str, players: int, seed: int, every: int = 0) -> tuple[str, list[State]]:
+    """Answers hash of a seeded random game (at most DECISIONS), and a copy of every `every`-th state."""
+    g = Game(_content(), ruleset, FACTIONS[ruleset, players], seed)
+    agents = {p: RandomAgent(seed * 7 + i) for i, p in enumerate(g.s.players)}
+    h = hashlib.sha256()
+    kept = []
+    for n in range(DECISIONS):
+        d = g.pending
+        if d is None:
+            break
+        a = agents[d.player].choose(d.player, d.options, d)
+        h.update(a.encode() + b"\n")
+        g.apply(a)
+        if every and n % every == 0:
+            kept.append(g.s.copy())
+    return h.hexdigest(), kept
+
+
+@pytest.mark.parametrize(("ruleset", "players"), list(FACTIONS))
+def test_games_are_the_same_with_every_index_use_checked(ruleset: str, players: int,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    plain, _ = _play(ruleset, players, 3)
+    monkeypatch.setattr(basics, "CHECK_MEMO", True)
+    monkeypatch.setattr(state_module, "CHECK_MEMO", True)
+    checked, _ = _play(ruleset, players, 3)   # a stale index or memo entry raises AssertionError
+    assert checked == plain
+
+
+@pytest.mark.parametrize(("ruleset", "players"), list(FACTIONS))
+def test_a_state_copy_is_the_json_round_trip_and_shares_nothing(ruleset: str, players: int) -> None:
+    _, states = _play(ruleset, players, 5, every=25)
+    assert len(states) >= 3
+    for s in states:
+        c = s.copy()
+        assert c == State.from_text(s.to_text()) and c.to_text() == s.to_text()
+        assert c.to_dict() == State.from_text(s.to_text()).to_dict()
+        c.units[0]["loc"] = "elsewhere"
+        c.memory.setdefault("once", []).append("x")
+        c.power[c.players[0]] += 1
+        c.flow.append({"proc": "x"})
+        assert s.to_text() != c.to_text() and State.from_text(s.to_text()) == s
+
+
+def test_a_copy_turns_tuples_and_number_keys_into_json_shapes() -> None:
+    s = State.from_text(Game(_content(), "duel", FACTIONS["duel", 2], 1).s.to_text())
+    s.memory["pair"] = (1, ("a", None))
+    s.memory["table"] = {1: [2.5], True: {"x": (3,)}}
+    assert s.copy() == State.from_text(s.to_text())
+    s.memory["bad"] = {1, 2}
+    with pytest.raises(TypeError):
+        s.copy()
+
+
+def test_a_write_by_hand_is_seen_once_the_state_is_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = Game(_content(), "duel", FACTIONS["duel", 2], 1)
+    p = g.s.players[0]
+    area = sorted(g.layout.areas)[0]
+    kinds = g.in_play_kinds(p)
+    u = next(u for u in g.s.pool(p) if u["kind"] not in kinds)
+    u["loc"] = area                    # a write outside the engine's primitives...
+    monkeypatch.setattr(basics, "CHECK_MEMO", True)
+    monkeypatch.setattr(state_module, "CHECK_MEMO", True)
+    with pytest.raises(AssertionError, match="stale"):
+        g.in_play_kinds(p)              # ...is caught in checking mode
+    g.s.written()                       # and is seen once the state is told
+    assert u["kind"] in g.in_play_kinds(p) and u in g.s.units_at(area, p) and g.s.unit(u["id"]) is u
