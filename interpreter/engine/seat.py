@@ -20,7 +20,6 @@ the game through `observe(game)` (they show the person their own view, undo, sav
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -153,15 +152,17 @@ def _scrub_digests(x: Any) -> Any:
 
 def mask_snapshot(g: "Game", player: str, fill: "Any" = None, rng: int = 0) -> None:
     """Mask the hidden values of the copy's last checkpoint too (a failed answer restores from it):
-    others' face-down signs and the bag become `fill(n)` values (None without `fill`), the generator `rng`."""
-    text, n, _dice = g._snap
-    d = json.loads(text)
-    for p in d["players"]:
+    others' face-down signs and the bag become `fill(n)` values (None without `fill`), the generator
+    `rng`. The checkpoint is shared with the game copied (never changed): it is replaced, not edited."""
+    snap, n, _dice = g._snap
+    d = State.from_text(snap) if isinstance(snap, str) else snap.copy()
+    for p in d.players:
         if p != player:
-            d["elder_signs"][p] = fill(len(d["elder_signs"][p])) if fill else [None] * len(d["elder_signs"][p])
-    d["es_bag"] = fill(len(d["es_bag"])) if fill else [None] * len(d["es_bag"])
-    d["rng"], d["seed"] = rng, 0
-    g._snap = (json.dumps(d), n, None)
+            d.elder_signs[p] = fill(len(d.elder_signs[p])) if fill else [None] * len(d.elder_signs[p])
+    d.es_bag = fill(len(d.es_bag)) if fill else [None] * len(d.es_bag)
+    d.rng, d.seed = rng, 0
+    d.flow = _scrub_digests(d.flow)
+    g._snap = (d.to_text() if isinstance(snap, str) else d, n, None)
 
 
 def _from_checkpoint(game: "Game") -> "tuple[Game, list[str]]":
