@@ -1,5 +1,5 @@
 """The battle runs as frames (issue #13): at every decision reached in seeded games of every
-ruleset, with and without the expansions, no battle rule runs as a legacy generator; a battle in
+ruleset, with and without the expansions, a battle in
 progress is its frames (`State.flow`) and its record (`State.battle`), all plain JSON."""
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 from interpreter.content import load_content
 from interpreter.content.build import Content
 from interpreter.engine.agents import HeuristicAgent, RandomAgent
+from interpreter.engine import flow
 from interpreter.engine.game import Game
 
 FACTIONS: dict[tuple[str, int], list[str]] = {
@@ -24,8 +25,6 @@ FACTIONS: dict[tuple[str, int], list[str]] = {
 }
 CASES = [pytest.param(rs, n, exp, id=f"{rs}-{n}{'-expanded' if exp else ''}")
          for (rs, n) in FACTIONS for exp in (False, True)]
-# the generator functions battle.py had before it became frames (a legacy frame names its function)
-BATTLE_GENERATORS = {"battle", "_battle_steps", "_offer_declines", "_assign", "_apply"}
 BATTLE_PROCS = {"battle", "battle-declines", "battle-assign", "battle-apply"}
 WANTED = 10          # decisions inside battles to check per case
 MAX_DECISIONS = 4000
@@ -39,8 +38,6 @@ def content(expanded: bool) -> Content:
 def _check(g: Game) -> bool:
     """Check the position; True when it is a decision inside a battle."""
     flow = g.s.flow
-    legacy = [f["fn"] for f in flow if f["proc"] == "legacy"]
-    assert not BATTLE_GENERATORS & set(legacy), legacy
     procs = [f["proc"] for f in flow]
     if g.s.battle is None:
         return False
@@ -52,7 +49,7 @@ def _check(g: Game) -> bool:
 
 
 @pytest.mark.parametrize(("ruleset", "players", "expanded"), CASES)
-def test_no_battle_rule_runs_as_a_generator(ruleset: str, players: int, expanded: bool) -> None:
+def test_a_battle_in_progress_is_data(ruleset: str, players: int, expanded: bool) -> None:
     """Seeded games (random and heuristic players in turn) until some decisions inside battles
     were checked."""
     r = random.Random(f"battle-{ruleset}-{players}-{expanded}")
@@ -72,7 +69,7 @@ def test_no_battle_rule_runs_as_a_generator(ruleset: str, players: int, expanded
 
 def _battle_alone(expanded: bool, ruleset: str, players: int, seed: int) -> Game | None:
     """A seeded heuristic game up to its first offered battle, which then runs as the only frame
-    (no legacy generator below it): its decisions are then positions the state alone describes."""
+    on its own: its decisions are then positions the state alone describes."""
     g = Game(content(expanded), ruleset, FACTIONS[ruleset, players], seed)
     agent = HeuristicAgent(seed)
     while (d := g.current()) is not None:
@@ -81,8 +78,7 @@ def _battle_alone(expanded: bool, ruleset: str, players: int, seed: int) -> Game
             _, area, foe = fights[0].split()[:3]
             g.s.flow = [dict(g.battle_call(d.player, foe, area).frame)]
             g.s.pending = None
-            g._restore_point()
-            g._start()
+            flow.run(g)
             return g
         g.apply(agent.choose(d.player, d.options, d))
     return None
@@ -100,9 +96,8 @@ def test_a_battle_resumes_from_its_frames_alone(expanded: bool) -> None:
         agent = RandomAgent(seed)
         copies: list[tuple[Game, int]] = []
         while (d := g.current()) is not None:
-            if not any(f["proc"] == "legacy" for f in g.s.flow):   # (a window's abilities may still be one)
-                copies.append((g.clone(), len(g.log)))
-                copies.append((Game.from_json(content(expanded), g.to_json()), len(g.log)))
+            copies.append((g.clone(), len(g.log)))
+            copies.append((Game.from_json(content(expanded), g.to_json()), len(g.log)))
             g.apply(agent.choose(d.player, d.options, d))
         answers = g.choices
         for c, mark in copies:

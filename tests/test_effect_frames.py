@@ -1,12 +1,10 @@
 """Effect programs run as frames (issue #13): at every decision of seeded games of every ruleset,
-no effect runs inside a Python generator (a legacy frame), every effect frame is JSON, and reading
+every effect frame is JSON, and reading
 an effect frame back gives the same frame; effect frames are seen at decisions, so this runs."""
 from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,30 +15,13 @@ from interpreter.engine.game import Game
 from .figures import add
 from .test_copies_property import CASES, FACTIONS, content
 
-ROOT = Path(__file__).resolve().parent.parent
-EFFECT_CODE = (ROOT / "interpreter" / "effects", ROOT / "interpreter" / "engine" / "primitives")
 GAMES = 2           # seeded games per case
 DECISIONS = 250     # decisions per game at most
 
 
-def _effect_code_in(gen: Any) -> list[str]:
-    """The effect-language functions in a legacy generator's chain of `yield from`s, except the
-    transitional entry (`Program.__call__`, suspended on the effect frame it pushed)."""
-    out = []
-    while gen is not None:
-        code = gen.gi_code
-        path = Path(code.co_filename).resolve()
-        if any(path.is_relative_to(d) for d in EFFECT_CODE) and code.co_qualname != "Program.__call__":
-            out.append(f"{path.name}:{code.co_qualname}")
-        gen = gen.gi_yieldfrom
-    return out
-
-
 def _check(g: Game, seen: dict[str, int]) -> None:
     for f in g.s.flow:
-        if f["proc"] == "legacy":
-            assert not _effect_code_in(g._legacy[f["id"]]), (f, _effect_code_in(g._legacy[f["id"]]))
-        elif f["proc"] == "effect":
+        if f["proc"] == "effect":
             assert json.loads(json.dumps(f)) == f
             for key in ("ctx", "scopes", "iters", "wait"):
                 assert encode(g, decode(g, f[key])) == f[key]

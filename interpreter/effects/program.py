@@ -39,10 +39,6 @@ class Program:
         self.key = key
         self.calls: frozenset[str] | None = None   # the primitives it names (feasible.py)
 
-    def __call__(self, ctx: Any) -> Generator[Any, Any, Any]:
-        """Transitional, for rules still written as generators: run as an effect frame."""
-        return (yield ctx.game.effect_call(self, ctx))
-
     def __repr__(self) -> str:
         return f"<program {self.key}>"
 

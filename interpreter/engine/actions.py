@@ -7,7 +7,6 @@ from typing import Any
 from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
-from .core import Gen
 from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position
 from .flow import Call, frame
 from .moves import MovesMixin
@@ -258,10 +257,6 @@ class ActionsMixin(MovesMixin):
     def action_in_call(self, p: str, area: str, why: str) -> Call:
         """Outside its turn, `p` may take one action in `area`, or decline (perform.py)."""
         return Call(frame("action-in", player=p, area=area, why=why))
-
-    def action_in(self, p: str, area: str, why: str) -> Gen:
-        """`action_in_call` for a rule still written as a generator (transitional)."""
-        return (yield self.action_in_call(p, area, why))  # type: ignore[misc]
 
     def capture_targets(self, p: str, victim: str, area: str) -> list[dict[str, Any]]:
         s = self.s

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..effects.compiler import RuleError
 from .battle_parts import KILLS
-from .core import Gen, GameCore
+from .core import GameCore
 from .flow import Call, Proc, Return, frame
 
 MAX_ASSIGN_ROUNDS = 50
@@ -54,10 +54,6 @@ class BattleMixin(GameCore):
     def battle_call(self, attacker: str, defender: str, area: str) -> Call:
         """The battle as a frame (engine/flow.py)."""
         return Call(frame("battle", attacker=attacker, defender=defender, area=area))
-
-    def battle(self, attacker: str, defender: str, area: str) -> Gen:
-        """Transitional: the battle for callers still written as generators."""
-        return (yield self.battle_call(attacker, defender, area))
 
     def fate(self, u: dict[str, Any]) -> str | None:
         res = self.battle_record()["results"].get(str(u["id"]), [])

@@ -9,14 +9,14 @@ from typing import Any
 from ..content.model import Ability, Requirement, UnitType
 from ..effects.compiler import RuleError
 from . import flow, neutral
-from .basics import GameBasics, Gen
+from .basics import GameBasics
 from .context import EffectCtx
 from .core_procs import BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, trigger_loop
 from .effect_frames import effect_frame
-from .flow import Call, legacy
+from .flow import Call
 from .state import POOL
 
-__all__ = ["BATTLE_MODIFIERS", "BATTLE_WINDOWS", "GameCore", "Gen", "trigger_loop"]
+__all__ = ["BATTLE_MODIFIERS", "BATTLE_WINDOWS", "GameCore", "trigger_loop"]
 
 
 class GameCore(GameBasics):
@@ -38,13 +38,8 @@ class GameCore(GameBasics):
         if loc == POOL:
             self.release_if_independent(u)  # type: ignore[attr-defined]
 
-    def remove_unit(self, u: dict[str, Any], how: str, cause: str | None, *, replaced: bool = False) -> Gen:
-        """Kill, eliminate or capture a unit; opens the unit-removed window (generator callers)."""
-        return (yield self.remove_unit_call(u, how, cause, replaced=replaced))
-
     # ---- the procedures of this module as frames (engine/flow.py, core_procs.py) --------------------
-    # Each returns the Call that runs the procedure; the generators of the same names are thin
-    # wrappers for callers that are still generators.
+    # Each returns the Call that runs the procedure; a step of another procedure returns it.
     def remove_unit_call(self, u: dict[str, Any], how: str, cause: str | None, *, replaced: bool = False) -> Call:
         return Call(flow.frame("remove-unit", unit=u["id"], how=how, cause=cause, replaced=replaced))
 
@@ -262,19 +257,10 @@ class GameCore(GameBasics):
             return False
         return True
 
-    def use_ability(self, ab: Ability, player: str | None, ctx: EffectCtx, paid: bool = False) -> Gen:
-        """Pay for an ability (unless an action already did), mark its once-limit, run its effect."""
-        return (yield self.use_ability_call(ab, player, ctx, paid))
-
     def turn_order(self) -> list[str]:
         active = self.s.step.get("player")
         start = active if active in self.s.players else (self.s.first or self.s.players[0])
         return self.s.order_from(start)
-
-    def window(self, name: str, event: dict[str, Any] | None, players: list[str] | None = None,
-               area: str | None = None) -> Gen:
-        """Open a timing window (core_procs.Window) from a generator."""
-        return (yield self.window_call(name, event, players, area))
 
     def self_unit_for(self, ab: Ability, player: str) -> dict[str, Any] | None:
         if not ab.holder.startswith("unit:"):
@@ -288,13 +274,6 @@ class GameCore(GameBasics):
         return units[0] if units else None
 
     # ---- spellbook requirements --------------------------------------------------------------------
-    def check_requirements(self, when: str, event: dict[str, Any] | None = None,
-                           players: list[str] | None = None) -> Gen:
-        return (yield self.check_requirements_call(when, event, players))
-
-    def earn(self, p: str, r: Requirement) -> Gen:
-        return (yield self.earn_call(p, r))
-
     def battle_record(self) -> dict[str, Any]:
         b = self.s.battle
         assert b is not None

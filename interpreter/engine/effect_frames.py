@@ -68,6 +68,9 @@ class EffectProc(flow.Proc):
 
     name = "effect"
 
+    def has_step(self, at: str) -> bool:
+        return at == "run"
+
     def step(self, g: Any, f: dict[str, Any], value: Any) -> Any:
         prog = programs(g).get(f["program"])
         if prog is None:

@@ -20,7 +20,7 @@ from typing import Any
 from ..content.model import Ability, Requirement, UnitType
 from ..diagnostics import did_you_mean
 from ..effects.compiler import RuleError
-from .core import Gen, GameCore
+from .core import GameCore
 from . import flow, loyalty_procs  # noqa: F401  (loyalty_procs: its procedures register)
 from .flow import Call
 from .state import GENERAL, POOL
@@ -152,6 +152,3 @@ class IndependentsMixin(GameCore):
             card, rid = key.split("/", 1)
             return self.earn_loyalty_call(p, card, rid)
         return self.earn_call(p, next(r for r in self.faction(p).requirements if r.id == key))
-
-    def earn_after_battle(self, p: str, key: str) -> Gen:
-        return (yield self.earn_after_battle_call(p, key))

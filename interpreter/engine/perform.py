@@ -42,7 +42,6 @@ class ActionIn(Proc):
     is offered to a player at 0 Power or who can take no more actions this phase."""
 
     name = "action-in"
-    may_call_legacy = False   # it calls only procedures that are frames
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         p, area = f["player"], f["area"]
@@ -276,7 +275,6 @@ class ChooseController(Proc):
     control may replace the Cultist on the Gate."""
 
     name = "choose-controller"
-    may_call_legacy = False   # it calls only procedures that are frames
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         p, area = f["player"], f["area"]

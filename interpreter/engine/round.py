@@ -21,7 +21,6 @@ class GameProc(Proc):
     """The outer loop: the phase step `State.step` names, one at a time, until the game is over."""
 
     name = "game"
-    may_call_legacy = False   # it calls only procedures that are frames
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -39,7 +38,6 @@ class Setup(Proc):
     Cultists and Gate there; then the first player is set."""
 
     name = "setup"
-    may_call_legacy = False   # it calls only procedures that are frames
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -91,7 +89,6 @@ class SetFirst(Proc):
     """The first player (`first`) is set; with more than two players it chooses the direction of play."""
 
     name = "set-first"
-    may_call_legacy = False   # it calls only procedures that are frames
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -120,7 +117,6 @@ class ActionStep(Proc):
     no actions left) passes its turn; otherwise it takes a turn (turn.py)."""
 
     name = "action-step"
-    may_call_legacy = False   # it calls only procedures that are frames
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -209,7 +205,6 @@ class FirstPlayer(Proc):
     """Determine First Player: the most Power; a tie is broken by the current first player."""
 
     name = "first-player"
-    may_call_legacy = False   # it calls only procedures that are frames
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s

@@ -26,7 +26,6 @@ class Turn(Proc):
     Unlimited Actions taken), and the options of the pending choice (`mains`, `opts`, `costs`)."""
 
     name = "turn"
-    may_call_legacy = False   # it calls only procedures that are frames
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -134,7 +133,6 @@ class OfferReveals(Proc):
     player in turn order (`order`, `i`)."""
 
     name = "offer-reveals"
-    may_call_legacy = False   # it calls only procedures that are frames
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f.update(order=g.turn_order(), i=0, at="offer")
