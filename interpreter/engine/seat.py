@@ -10,9 +10,10 @@ the bot's `sit(seat)` method; the decision itself still comes through the one de
   engine's own questions (a unit's combat, a Ritual's cost) of the position as the player knows
   it; hidden values read None there too, and it has no generator: it cannot be played;
 - `events()`: the public log (events carry no hidden values; revealed Elder Signs do);
-- `masked_copy()`: a playable copy of the position with every hidden value masked (others' face-down
-  Elder Signs, the bag, the generator and seed, scripted dice) and others' unrevealed secret picks
-  of this turn answered at random by `rng`; the search bot fills the masked values by sampling
+- `masked_copy(rng)`: a playable copy of the position (the state is the whole game) with every
+  hidden value masked (others' face-down Elder Signs, the bag, the generator and seed, scripted
+  dice, position digests in the rule flow) and others' unrevealed secret picks (kept in their
+  frame) drawn afresh by `rng`; the search bot fills the masked values by sampling
   (search/determinize.py) before it plays the copy.
 
 Front ends that answer for a person (the terminal seat, the browser) are not bots: they still get
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from .game import Game
     from .rng import Rng
 
-__all__ = ["Seat", "board_from_view", "hand_seats", "mask_snapshot"]
+__all__ = ["Seat", "board_from_view", "hand_seats"]
 
 
 class Seat:
@@ -49,7 +50,7 @@ class Seat:
 
     def _position(self) -> tuple[Any, ...]:
         g = self._game
-        return (id(g.s), len(g.choices), len(g.log), g.s.seq, len(g._turn))
+        return (id(g.s), len(g.choices), len(g.log), g.s.seq)
 
     def view(self) -> dict[str, Any]:
         """The player's view of the position now (do not change it: it is shared until the next decision)."""
@@ -80,33 +81,27 @@ class Seat:
         return d if d is not None and d.player == self.player else None
 
     def open_picks(self) -> tuple[int, ...]:
-        """Others' secret picks not yet revealed: their positions among the pending `secret_picks`'
-        picks (kept in its frame of the rule flow), or, while that rule still runs as a generator,
-        among this turn's answers."""
+        """Others' secret picks not yet revealed: their positions among the picks of the pending
+        `secret_picks` (kept in its frame of the rule flow until all are revealed together)."""
         g = self._game
         d = g.pending
         if d is None or not d.context.get("secret"):
             return ()
-        if g._legacy:
-            return tuple(_open_secret_picks(g, self.player))
         return tuple(i for st in _secret_waits(g.s.flow) for i, r in enumerate(st["picks"]) if r["player"] != self.player)
 
-    def masked_copy(self, rng: "Rng", open_picks: tuple[int, ...] | None = None) -> "Game":
-        """A playable copy at the pending decision with every hidden value masked (None; the
-        generator 0) and others' unrevealed secret picks of this turn (`open_picks()`) replaced
-        by random options of the same question, drawn with `rng`."""
-        picks = self.open_picks() if open_picks is None else open_picks
-        if picks and self._game._legacy:
-            g = _replay_with(self._game, list(picks), rng)
-        else:
-            g = self._game.clone()
-            for st in _secret_waits(g.s.flow):      # the picks others made face down: drawn afresh
-                for r in st["picks"]:
-                    if r["player"] != self.player:
-                        r["value"] = st["options"][rng.below(len(st["options"]))]
+    def masked_copy(self, rng: "Rng") -> "Game":
+        """A playable copy at the pending decision with every hidden value masked (others' face-down
+        signs and the bag None, the generator and seed 0, no scripted dice, position digests in
+        the flow blanked, no undo history, a fresh memo) and others' unrevealed secret picks drawn
+        afresh with `rng` among the options of the same question."""
+        g = self._game.clone()
+        for st in _secret_waits(g.s.flow):      # the picks others made face down: drawn afresh
+            for r in st["picks"]:
+                if r["player"] != self.player:
+                    r["value"] = st["options"][rng.below(len(st["options"]))]
         _mask_live(g, self.player)
-        mask_snapshot(g, self.player)
         g._history = None   # the positions kept for undo hold the real values: a masked copy cannot be undone
+        g._memo = None      # facts derived from the real position are worked out again from the copy's
         return g
 
 
@@ -150,53 +145,6 @@ def _scrub_digests(x: Any) -> Any:
     return x
 
 
-def mask_snapshot(g: "Game", player: str, fill: "Any" = None, rng: int = 0) -> None:
-    """Mask the hidden values of the copy's last checkpoint too (a failed answer restores from it):
-    others' face-down signs and the bag become `fill(n)` values (None without `fill`), the generator
-    `rng`. The checkpoint is shared with the game copied (never changed): it is replaced, not edited."""
-    snap, n, _dice = g._snap
-    d = State.from_text(snap) if isinstance(snap, str) else snap.copy()
-    for p in d.players:
-        if p != player:
-            d.elder_signs[p] = fill(len(d.elder_signs[p])) if fill else [None] * len(d.elder_signs[p])
-    d.es_bag = fill(len(d.es_bag)) if fill else [None] * len(d.es_bag)
-    d.rng, d.seed = rng, 0
-    d.flow = _scrub_digests(d.flow)
-    g._snap = (d.to_text() if isinstance(snap, str) else d, n, None)
-
-
-def _from_checkpoint(game: "Game") -> "tuple[Game, list[str]]":
-    """A copy at the game's last checkpoint and the answers given since (the turn's)."""
-    data = game.to_json()
-    turn = list(data["turn"])
-    data["turn"] = []
-    return type(game).from_json(game.bundle, data), turn
-
-
-def _open_secret_picks(game: "Game", player: str) -> list[int]:
-    g, turn = _from_checkpoint(game)
-    open_: list[int] = []
-    for i, answer in enumerate(turn):
-        d = g.current()
-        if d is not None and d.context.get("secret") and d.player != player:
-            open_.append(i)
-        seen = len(g.log)
-        g.apply(answer)
-        if any(e.get("type") == "secret-picks" for e in g.log[seen:]):
-            open_ = []
-    return open_
-
-
-def _replay_with(game: "Game", hidden: list[int], rng: "Rng") -> "Game":
-    """The turn replayed from its checkpoint with the hidden answers drawn at random."""
-    g, turn = _from_checkpoint(game)
-    for i, answer in enumerate(turn):
-        d = g.current()
-        assert d is not None
-        g.apply(d.options[rng.below(len(d.options))] if i in hidden else answer)
-    return g
-
-
 def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> "Game":
     """A Game for reading only, built from a view and the content: the engine's questions (combat,
     costs, Doom values, the Ritual track) answered for the position the view shows."""
@@ -211,7 +159,7 @@ def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[
     g.params = dict(p)
     g._init_core()
     g.log = events if events is not None else []
-    g.choices, g._turn, g._legacy, g._legacy_ids, g._history = [], [], {}, 0, None
+    g.choices, g._history = [], None
     g.s = State(**{**view["state"], "flow": [], "pending": None})   # no rule flow (the view masks it): read, not played
     return g
 

@@ -10,8 +10,8 @@ fills the masked values by sampling from what the view allows:
   and dealt to the others' face-down signs, the rest forming the bag;
 - the game's random generator (so dice and draws to come are chance, not foreknowledge); scripted
   dice are dropped by the seat;
-- the answers of a pending group of secret picks that others gave before the player: the seat
-  replays the turn with random options of the same question in their place.
+- the answers of a pending group of secret picks that others gave before the player: the seat's
+  copy draws random options of the same question in their place.
 
 Nothing hidden reaches the search: tests/test_bot_inputs.py checks that games differing only in
 hidden values give the same views, the same copies and the same decisions.
@@ -25,7 +25,7 @@ from typing import Any
 from ..engine.game import Game
 from ..engine.position import DEFAULT_ELDER_SIGNS
 from ..engine.rng import MASK, Rng
-from ..engine.seat import Seat, mask_snapshot
+from ..engine.seat import Seat
 
 __all__ = ["Known", "determinize", "known_to", "unseen_signs"]
 
@@ -33,8 +33,8 @@ __all__ = ["Known", "determinize", "known_to", "unseen_signs"]
 @dataclass(frozen=True)
 class Known:
     """What a player knows at a decision, worked out once for all its determinizations: its view,
-    the Elder Sign values it cannot see, and which of this turn's answers are others' unrevealed
-    secret picks (by position)."""
+    the Elder Sign values it cannot see, and which picks of a pending `secret_picks` are others'
+    and not yet revealed (by position; the seat's copy draws them afresh)."""
 
     player: str
     view: dict[str, Any]
@@ -53,16 +53,12 @@ def determinize(seat: Seat, rng: Rng, known: Known | None = None) -> Game:
     """A playable copy of the seat's position, hidden information re-sampled with `rng`
     (`known`: `known_to(seat)`, when several copies of one decision are drawn)."""
     k = known if known is not None else known_to(seat)
-    g = seat.masked_copy(rng, k.open_picks)
+    g = seat.masked_copy(rng)
     pool = list(k.unseen)
     _shuffle(pool, rng)
     _deal_signs(g, k.player, k.view, pool)
     g.s.rng = (rng.below(1 << 62) << 2 | rng.below(4)) & MASK
     g.s.seed = 0
-
-    def fill(n: int) -> list[int]:
-        return [pool[i % len(pool)] if pool else 1 for i in range(n)]
-    mask_snapshot(g, k.player, fill, g.s.rng)
     return g
 
 
