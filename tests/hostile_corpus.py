@@ -52,10 +52,11 @@ def content() -> Content:
 
 @lru_cache(maxsize=1)
 def base_game() -> Game:
-    """A Duel between random bots, stopped part-way through a turn (so a save has `turn` answers)."""
+    """A Duel between random bots, stopped part-way through a turn, inside an effect (so a save
+    holds several procedure frames)."""
     g = Game(content(), "duel", ["sleeper", "wind-rider"], 2)
     bots = {p: make_agent("random", i) for i, p in enumerate(g.s.players)}
-    while len(g.choices) < 30 or not g._turn:
+    while len(g.choices) < 30 or not any(f["proc"] == "effect" for f in g.s.flow):
         d = g.pending
         assert d is not None
         g.apply(bots[d.player].choose(d.player, d.options, d))
@@ -110,7 +111,8 @@ def _unit(d: Json, i: int) -> Json:
 
 SAVE_EDITS: dict[str, Callable[[Json], Json]] = {
     "not-an-object": lambda d: [d],
-    "format-2": lambda d: _set(d, "format", 2),
+    "format-1": lambda d: _set(d, "format", 1),
+    "format-3": lambda d: _set(d, "format", 3),
     "format-missing": lambda d: _del(d, "format"),
     "params-missing": lambda d: _del(d, "params"),
     "params-a-list": lambda d: _set(d, "params", []),
@@ -133,8 +135,20 @@ SAVE_EDITS: dict[str, Callable[[Json], Json]] = {
     "log-length-negative": lambda d: _set(d, "log_length", -1),
     "log-length-mismatch": lambda d: _set(d, "log_length", d["log_length"] + 5),
     "choices-not-strings": lambda d: _set(d, "choices", [1, None, {}]),
-    "turn-not-strings": lambda d: _set(d, "turn", [5]),
-    "turn-illegal": lambda d: _set(d, "turn", ["summon nothing nowhere"]),
+    "turn-of-format-1": lambda d: _set(d, "turn", ["move"]),
+    "flow-missing": lambda d: _del(d, "snapshot.flow"),
+    "flow-emptied": lambda d: _set(d, "snapshot.flow", []),
+    "flow-a-string": lambda d: _set(d, "snapshot.flow", "game"),
+    "flow-unknown-procedure": lambda d: _set(d, "snapshot.flow.0.proc", "gam"),
+    "flow-unknown-step": lambda d: _set(d, "snapshot.flow.0.at", "__init__"),
+    "flow-frame-locals-broken": lambda d: (d["snapshot"]["flow"][-1].clear(), d["snapshot"]["flow"][-1].update(
+        {"proc": d["snapshot"]["flow"][-1].get("proc", "game"), "at": "run"}), d)[2],
+    "flow-10000-frames": lambda d: _set(d, "snapshot.flow", d["snapshot"]["flow"] * 3000),
+    "pending-missing": lambda d: _set(d, "snapshot.pending", None),
+    "pending-options-empty": lambda d: _set(d, "snapshot.pending.options", []),
+    "pending-options-not-strings": lambda d: _set(d, "snapshot.pending.options", [1, 2]),
+    "pending-player-a-stranger": lambda d: _set(d, "snapshot.pending.player", "nobody"),
+    "pending-extra-field": lambda d: _set(d, "snapshot.pending.cheat", True),
     "dice-huge": lambda d: _set(d, "dice", [10**6]),
     "snapshot-missing": lambda d: _del(d, "snapshot"),
     "snapshot-field-missing": lambda d: _del(d, "snapshot.power"),

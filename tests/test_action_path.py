@@ -73,10 +73,10 @@ def test_a_stand_in_reads_as_the_lent_abilitys_great_old_one(duel: Content) -> N
     assert g.unit_cost("sleeper", tsathoggua) == 8
     g.s.awakened["sleeper"] = ["tsathoggua"]
     g.s.grants.append({"ability": immortal.key, "to": "sleeper", "until": "end-of-doom-phase", "round": 1})
-    g.emit("lend", ability=immortal.key, to="sleeper")   # a logged change refreshes the active abilities
+    g.state_written()   # a change made by hand is noted, so the active abilities are worked out again
     assert g.unit_cost("sleeper", tsathoggua) == 8   # lent without a stand-in: Immortal names only Cthulhu
     g.s.grants[-1]["stand_in"] = {"cthulhu": "tsathoggua"}
-    g.emit("lend", ability=immortal.key, to="sleeper")
+    g.state_written()
     assert g.unit_cost("sleeper", tsathoggua) == 4
     assert g.ctx("sleeper", ability=immortal).kind_arg(["cthulhu"], True) == ["cthulhu", "tsathoggua"]
 

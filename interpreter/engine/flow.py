@@ -133,4 +133,4 @@ def open_windows(g: Game) -> list[str]:
 
 def running_abilities(g: Game) -> list[str]:
     """The abilities running now, outermost first (for trigger-loop messages)."""
-    return [f["label"] for f in g.s.flow if f.get("label")]
+    return [f["label"] for f in g.s.flow if f["proc"] in ("ability", "effect") and f.get("label")]
