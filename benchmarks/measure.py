@@ -77,10 +77,16 @@ class Api:
         out = {}
         for i, p in enumerate(_players(game)):
             a = cls(seed * 7 + i)
-            if hasattr(a, "observe"):
+            if hasattr(a, "sit"):            # a bot handed its player's seat (engine/seat.py)
+                a.sit(_seat(game, p))
+            elif hasattr(a, "observe"):      # older revisions handed bots the game
                 a.observe(game)
             out[p] = a
         return out
+
+
+def _seat(game: Any, player: str) -> Any:
+    return importlib.import_module(type(game).__module__.rsplit(".", 1)[0] + ".seat").Seat(game, player)
 
 
 def _players(game: Any) -> list[str]:

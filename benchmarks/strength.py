@@ -1,124 +1,191 @@
-"""How strong is the search bot? It plays the heuristic bot (issue 15, 'Strength, measured').
+"""How strong is the search bot? The issue's strength experiments (issue 15, 'Strength, measured').
 
-- Duel: one search seat against one heuristic seat; game i plays Duel matchup (i // 2) mod M
+- `duel`: one search seat against one heuristic seat; game i plays Duel matchup (i // 2) mod M
   (every pair of eligible factions) with the search bot in seat i mod 2, so seats alternate and
   every faction is piloted by both bots.
-- 4 players: one search seat among three heuristic seats; game i plays matchup i mod M (every four
-  eligible factions), its seats rotated by (i // M) mod 4, the search bot in seat i mod 4.
+- `four`: one search seat among three heuristic seats; game i plays 4-player matchup i mod M
+  (every four eligible factions), its seats rotated by (i // M) mod 4, the search bot in seat i mod 4.
+- `table`: four search bots, every 4-player matchup, seats rotated (as `necro simulate
+  --all-matchups`): the factions' win rates with 95% intervals, and the report's plots.
 
-Printed: the search bot's win rate with its 95% Wilson interval and the fair share (a shared
-victory counts as a win), games nobody won, and the CPU time the search bot spent per searched
-decision (and playouts per decision). Game i uses seed `--seed + i`.
+Game i of an experiment uses seed `--seed + i` and its seats' bots the seeds `necro play` gives
+them, so `necro play --seed S --factions ... --agents ...` replays any game. Every finished game
+is appended at once to `OUT/<experiment>-<agent>.jsonl` as a `necro simulate` result row, so a
+long run can be stopped (Ctrl-C) and continued by running the same command again: games already
+in the file are not played again. `necro report FILE` reads the files too.
 
-    python -m benchmarks.strength --games 100 --agent mcts:0.5s          # the issue's sizes
-    python -m benchmarks.strength --duel 4 --four 4 --agent mcts:50      # a smoke run
+Printed per experiment, from every row in its file: the search bot's win rate with its 95%
+Wilson interval and the fair share (a shared victory counts as a win), games nobody won; for
+`table`, the faction table, labelled with the bots, and the plots written (`necro report`'s,
+whose titles name the agents). A time budget (`0.5s`) is CPU time per decision, so "at most 0.5 s
+a decision on one core" holds by construction; run with `--jobs` no higher than the free cores.
+
+    python -m benchmarks.strength --games 100 --budget 0.5s --jobs 2              # the issue's sizes
+    python -m benchmarks.strength --experiment duel --games 2 --budget 4 --out /tmp/s   # a smoke run
 """
 from __future__ import annotations
 
 import argparse
 import itertools
-import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
 
+from interpreter.bots import agent_label, make_agent
 from interpreter.content import load_content
 from interpreter.content.build import Content
-from interpreter.bots import make_agent
-from interpreter.engine.game import Game
-from interpreter.engine.play import run_game
-from interpreter.search import SearchAgent
-from tools.simulate import eligible_factions
+from tools.batch import _CtrlC
+from tools.results import FIELDS
+from tools.runners import ContentArgs, run
+from tools.simulate import GameSpec, eligible_factions, matchups
 from tools.stats import wilson
 
-
-@dataclass(frozen=True)
-class Outcome:
-    """One game: did the search seat win, did anyone, and what the search cost."""
-
-    won: bool
-    nobody: bool
-    searched: int
-    playouts: int
-    cpu: float
+EXPERIMENTS = ("duel", "four", "table")
+Row = dict[str, Any]
 
 
-def plan(ruleset: str, players: int, games: int, content: Content) -> list[tuple[tuple[str, ...], int]]:
-    """(seats, search seat) per game, as the module docstring describes."""
-    pool = eligible_factions(content)
-    allowed = content.model.rulesets[ruleset].get("players", [])
-    if players not in allowed:
-        raise SystemExit(f"strength: ruleset '{ruleset}' is not for {players} players")
-    ms = list(itertools.combinations(pool, players))
+def plan(experiment: str, games: int, seed: int, agent: str, content: Content) -> list[GameSpec]:
+    """The experiment's games, as the module docstring describes (agents recorded with their settings)."""
+    search, heuristic = agent_label(agent), "heuristic"
+    if experiment == "duel":
+        ms = list(itertools.combinations(eligible_factions(content), 2))
+        out = []
+        for i in range(games):
+            seats = ms[(i // 2) % len(ms)]
+            agents = (search, heuristic) if i % 2 == 0 else (heuristic, search)
+            out.append(GameSpec(i, seed + i, "duel", tuple(seats), agents))
+        return out
+    ms = matchups(content, "multiplayer", 4)
     out = []
     for i in range(games):
-        if players == 2:
-            seats = ms[(i // 2) % len(ms)]
-        else:
-            m = ms[i % len(ms)]
-            k = (i // len(ms)) % players
-            seats = m[k:] + m[:k]
-        out.append((tuple(seats), i % players))
+        m = ms[i % len(ms)]
+        k = (i // len(ms)) % 4
+        seats = tuple(m[k:] + m[:k])
+        agents = (search,) * 4 if experiment == "table" else tuple(search if j == i % 4 else heuristic for j in range(4))
+        out.append(GameSpec(i, seed + i, "multiplayer", seats, agents))
     return out
 
 
-_CONTENT: Content | None = None
+def results_file(out: Path, experiment: str, agent: str) -> Path:
+    """Where an experiment's rows go: one file per experiment and search bot setting."""
+    return out / f"{experiment}-{re.sub(r'[^A-Za-z0-9.=-]+', '_', agent_label(agent))}.jsonl"
 
 
-def play(ruleset: str, seats: tuple[str, ...], search_seat: int, agent: str, seed: int) -> Outcome:
-    """One game: the search bot in `search_seat`, heuristic bots elsewhere."""
-    global _CONTENT  # noqa: PLW0603 - one content per worker process
-    if _CONTENT is None:
-        _CONTENT = load_content().require_ok()
-    g = Game(_CONTENT, ruleset, list(seats), seed)
-    bots = {f: make_agent(agent if i == search_seat else "heuristic", seed * 31 + i) for i, f in enumerate(seats)}
-    run_game(g, bots)
-    bot = bots[seats[search_seat]]
-    assert isinstance(bot, SearchAgent)
-    winners = g.winner() or []
-    return Outcome(seats[search_seat] in winners, not winners, bot.stats.searched, bot.stats.playouts, bot.stats.cpu)
+def load_done(path: Path, specs: list[GameSpec]) -> dict[int, Row]:
+    """The rows already in `path` (a torn last line, from a run killed mid-write, is dropped);
+    a row whose game differs from the plan's is refused (another experiment's file)."""
+    if not path.is_file():
+        return {}
+    rows: dict[int, Row] = {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    good = []
+    for n, line in enumerate(lines, 1):
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:
+            if n == len(lines):
+                break       # torn by a kill: the game is played again
+            raise SystemExit(f"strength: {path}:{n}: not a result row") from None
+        i = r.get("game")
+        spec = specs[i] if isinstance(i, int) and 0 <= i < len(specs) else None
+        if spec is not None and (r.get("seed"), r.get("factions"), r.get("agents")) != \
+                (spec.seed, list(spec.factions), list(spec.agents)):
+            raise SystemExit(f"strength: {path}:{n}: game {i} was played with other settings "
+                             "(seed, seats or agents); give another --out or the same options")
+        rows[int(i)] = r
+        good.append(line)
+    if len(good) != len(lines):
+        path.write_text("".join(x + "\n" for x in good), encoding="utf-8")
+    return rows
 
 
-def run(label: str, ruleset: str, players: int, games: int, agent: str, seed: int, jobs: int, content: Content) -> None:
-    """Play the games and print the figures."""
-    if games <= 0:
-        return
-    games_plan = plan(ruleset, players, games, content)
-    t0 = time.perf_counter()
-    args = [(ruleset, seats, k, agent, seed + i) for i, (seats, k) in enumerate(games_plan)]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            outs = list(pool.map(play, *zip(*args)))
-    else:
-        outs = [play(*a) for a in args]
-    wins = sum(o.won for o in outs)
-    lo, hi = wilson(wins, len(outs))
-    searched = sum(o.searched for o in outs)
-    cpu = sum(o.cpu for o in outs)
-    print(f"{label}: {agent} against heuristic bots, {len(outs)} games, seeds {seed}-{seed + len(outs) - 1}")
-    print(f"  search bot won {wins}/{len(outs)} = {100 * wins / len(outs):.1f}%  95% CI [{100 * lo:.1f}–{100 * hi:.1f}]"
-          f"  (fair share {100 / players:.0f}%); no winner in {sum(o.nobody for o in outs)}")
-    print(f"  {searched} searched decisions: {1000 * cpu / max(searched, 1):.1f} ms CPU each, "
-          f"{sum(o.playouts for o in outs) / max(searched, 1):.0f} playouts each; "
-          f"wall {time.perf_counter() - t0:.1f} s with {jobs} job(s)")
+def play(specs: list[GameSpec], path: Path, jobs: int, content: Content) -> tuple[int, bool]:
+    """Play the specs, appending each finished game's row to `path`; (games played, interrupted)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    played = 0
+    with _CtrlC() as ctrl_c, open(path, "a", encoding="utf-8") as fh:
+        try:
+            for row in run(specs, ContentArgs(), jobs=jobs, content=content, stop=ctrl_c):
+                fh.write(json.dumps({k: row.get(k) for k in FIELDS}) + "\n")
+                fh.flush()
+                played += 1
+                print(f"  {path.name}: game {row['game']} done ({played}/{len(specs)} this run)",
+                      file=sys.stderr, flush=True)
+        except KeyboardInterrupt:
+            return played, True
+        return played, ctrl_c.hit
 
 
-def main() -> None:
+def search_figures(rows: list[Row], players: int) -> list[str]:
+    """The search seats' win rate with its interval, for games with one search seat."""
+    ok = [r for r in rows if r.get("outcome") != "error"]
+    wins = sum(1 for r in ok for f, a in zip(r["factions"], r["agents"]) if a.startswith("mcts") and f in r["winners"])
+    n = len(ok)
+    if not n:
+        return ["  no finished games"]
+    lo, hi = wilson(wins, n)
+    return [f"  search bot won {wins}/{n} = {100 * wins / n:.1f}%  95% CI [{100 * lo:.1f}-{100 * hi:.1f}]"
+            f"  (fair share {100 / players:.0f}%); no winner in {sum(1 for r in ok if not r['winners'])}; "
+            f"failed {len(rows) - n}"]
+
+
+def table_figures(rows: list[Row], path: Path, plots: bool) -> list[str]:
+    """The factions' win rates with intervals (four search bots), and the report's plots."""
+    from tools.report import compute
+    rep = compute(rows)
+    agents = sorted({a for r in rows for a in r.get("agents") or []})
+    lines = [f"  faction win rates, {rep['games']} games, every seat played by {', '.join(agents)}:"]
+    for f in rep["factions"]:
+        lines.append(f"    {f['faction']:<16} played {f['games']:>4}  won {f['wins']:>4}  "
+                     f"{100 * f['rate']:5.1f}%  95% CI [{100 * f['ci'][0]:.1f}-{100 * f['ci'][1]:.1f}]")
+    lines.append(f"    {'humanity':<16} {rep['humanity']['wins']} game(s) with no winner")
+    if plots and rep["games"]:
+        from tools.plots import write_plots
+        written = write_plots(rep, rows, path.with_suffix(""))
+        lines.append(f"  plots: {', '.join(str(p) for p in written)}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--agent", default="mcts:0.5s", help="the search bot's agent name (default mcts:0.5s)")
-    ap.add_argument("--games", type=int, default=100, help="games of each kind (default 100)")
-    ap.add_argument("--duel", type=int, help="Duel games (default: --games)")
-    ap.add_argument("--four", type=int, help="4-player games (default: --games)")
+    ap.add_argument("--experiment", choices=[*EXPERIMENTS, "all"], default="all")
+    ap.add_argument("--games", type=int, default=100, help="games per experiment (default 100)")
+    ap.add_argument("--budget", default="0.5s", help="the search bot's budget: playouts (400) or CPU seconds (0.5s)")
+    ap.add_argument("--agent", help="the search bot's full agent name (overrides --budget), e.g. mcts:400:heuristic")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: one core per game)")
-    a = ap.parse_args()
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--out", default="strength-results", help="folder of the result files (default strength-results)")
+    ap.add_argument("--no-plots", action="store_true", help="no plots for the table experiment")
+    ap.add_argument("--report-only", action="store_true", help="play nothing: print the figures of the files")
+    a = ap.parse_args(argv)
+    agent = a.agent or f"mcts:{a.budget}"
     try:
-        make_agent(a.agent, 0)
+        make_agent(agent, 0)
     except ValueError as exc:
-        raise SystemExit(f"strength: {exc}") from exc
+        raise SystemExit(f"strength: {exc}") from None
+    if a.games < 0 or a.jobs < 1:
+        raise SystemExit("strength: --games must be 0 or more and --jobs 1 or more")
     content = load_content().require_ok()
-    run("Duel", "duel", 2, a.games if a.duel is None else a.duel, a.agent, a.seed, a.jobs, content)
-    run("4 players", "multiplayer", 4, a.games if a.four is None else a.four, a.agent, a.seed, a.jobs, content)
+    interrupted = False
+    for exp in (EXPERIMENTS if a.experiment == "all" else (a.experiment,)):
+        specs = plan(exp, a.games, a.seed, agent, content)
+        path = results_file(Path(a.out), exp, agent)
+        done = load_done(path, specs)
+        todo = [s for s in specs if s.index not in done]
+        print(f"{exp}: {agent_label(agent)}; {len(done)} of {len(specs)} games already in {path}")
+        if todo and not a.report_only and not interrupted:
+            _, interrupted = play(todo, path, a.jobs, content)
+        rows = [r for i, r in sorted(load_done(path, specs).items()) if i < len(specs)]
+        lines = table_figures(rows, path, not a.no_plots) if exp == "table" else \
+            search_figures(rows, 2 if exp == "duel" else 4)
+        print("\n".join(lines))
+    if interrupted:
+        print("strength: interrupted; run the same command again to continue", file=sys.stderr)
+        return 130
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -8,14 +8,17 @@ from interpreter.content.build import Content
 from interpreter.engine.agents import HeuristicAgent
 from interpreter.engine.decisions import Decision
 from interpreter.engine.game import Game
+from interpreter.engine.seat import Seat
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
 
 
 def _ritual_score(g: Game, player: str) -> float:
-    bot = HeuristicAgent(1)
-    bot.observe(g)
-    return bot.score(player, "ritual", Decision(player, "doom", ("ritual", "done"), "Doom Phase"))
+    d = Decision(player, "doom", ("ritual", "done"), "Doom Phase")
+    seat = Seat(g, player)            # what choose() reads: the position as the player's view shows it
+    ritual = seat.options(d)[0]
+    assert ritual.verb == "ritual"
+    return HeuristicAgent(1).score(player, ritual, d, seat.board())
 
 
 @pytest.mark.parametrize("books, wanted", [(5, False), (6, True)])

@@ -132,3 +132,79 @@ def test_too_many_options_are_cut_to_the_action_space(builtin: Content) -> None:
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert cut > 0 and not e.agents  # finished, or truncated at max_decisions
     assert e.game.is_over() or e.decisions == 400
+
+
+# ---- structured options and observations from the view (issue 15) ---------------------------------------------
+def test_the_option_encoding_is_stable_for_the_same_content(builtin: Content) -> None:
+    from interpreter.content import load_content
+    from interpreter.rl.vocabulary import Vocabulary
+    again = load_content(expansions="all").require_ok()
+    v1, v2 = Vocabulary.from_content(builtin), Vocabulary.from_content(again)
+    assert v1 == v2 and v1.index("kinds", "acolyte") == v2.index("kinds", "acolyte") >= 2
+    # the vocabulary is the content's, not a game's: a Duel and a 4-player table share every index
+    duel, four = NecroEnv("duel", content=builtin), NecroEnv("multiplayer", content=builtin)
+    assert duel.vocabulary == four.vocabulary
+    assert v1.index("verbs", "summon") == 2 + v1.verbs.index("summon") and v1.index("verbs", None) == 0
+    assert v1.index("places", "held") == 3 and v1.index("kinds", "no-such-kind") == 1
+    assert "give-elder-sign" in v1.words and "clockwise" in v1.words   # content `choose` labels and engine words
+    assert set(v1.verbs) >= {"move-unit", "summon", "ritual", "pick"}
+
+
+def test_option_rows_say_what_each_option_is(builtin: Content) -> None:
+    from interpreter.rl.vocabulary import OPTION_FIELDS
+    e = NecroEnv("duel", content=builtin)
+    e.reset(seed=4)
+    v = e.vocabulary
+    rng = np.random.default_rng(1)
+    seen_move = False
+    for _ in range(400):
+        me = e.agent_selection
+        obs = e.observe(me)
+        d = e.game.current()
+        rows = obs["options"]
+        assert rows.shape == (e.max_actions, len(OPTION_FIELDS)) and e.observation_space(me).contains(obs)
+        assert (rows[:len(d.options), 0] >= 2).all() and not rows[len(d.options):].any()
+        col = {f: k for k, f in enumerate(OPTION_FIELDS)}
+        for i, label in enumerate(d.options):
+            if d.kind == "move" and label != "done":
+                kind, rest = label.split(" ", 1)
+                src, dst = rest.split("#")[0].split("->")
+                assert rows[i, col["verb"]] == v.index("verbs", "move-unit")
+                assert (rows[i, col["unit_kind"]], rows[i, col["src"]], rows[i, col["dst"]], rows[i, col["unit"]]) == \
+                    (v.index("kinds", kind), v.index("places", src), v.index("places", dst), int(label.split("#")[1]))
+                assert rows[i, col["cost"]] == d.context["costs"][label] + 1
+                seen_move = True
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if e.game.is_over():
+            break
+    assert seen_move
+
+
+def test_observations_of_games_differing_only_in_hidden_information_are_equal(builtin: Content) -> None:
+    from interpreter.engine.position import build_state
+    from interpreter.engine.game import Game
+    factions = ["great-cthulhu", "crawling-chaos", "black-goat"]
+    layout = builtin.model.rulesets["multiplayer"].get("map")["3"]
+
+    def game(signs: dict[str, list[int]], seed: int) -> Game:
+        pos = {"player": "great-cthulhu", "power": {f: 6 for f in factions},
+               "units": {"great-cthulhu": {"south-pacific": ["acolyte", "deep-one"]},
+                         "crawling-chaos": {"asia": ["acolyte"]}, "black-goat": {"africa": ["acolyte"]}},
+               "gates": {"south-pacific": "great-cthulhu"}, "elder-signs": signs}
+        state = build_state(builtin.model, "multiplayer", layout, factions, seed, pos, [])
+        return Game(builtin, "multiplayer", factions, seed, layout, independents=[], _state=state.to_dict())
+
+    envs = []
+    for signs, seed in (({"great-cthulhu": [2], "crawling-chaos": [1, 1]}, 1), ({"great-cthulhu": [2], "crawling-chaos": [3, 2]}, 2)):
+        e = NecroEnv("multiplayer", factions=factions, content=builtin)
+        e.reset(seed=seed)
+        e.game = game(signs, seed)
+        envs.append(e)
+    a, b = envs
+    assert a.game.s.elder_signs != b.game.s.elder_signs and a.game.s.rng != b.game.s.rng
+    for p in ("great-cthulhu", "black-goat"):
+        oa, ob = a.observe(p), b.observe(p)
+        assert all(np.array_equal(oa[k], ob[k]) for k in oa), p
+    assert a.observe("great-cthulhu")["options"].any()
+    # the owner of the differing values sees its own, and its observation is still only public counts
+    assert np.array_equal(a.observe("crawling-chaos")["observation"], b.observe("crawling-chaos")["observation"])

@@ -16,6 +16,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.play import run_game
 from interpreter.engine.position import build_state
 from interpreter.engine.rng import Rng
+from interpreter.engine.seat import Seat
 from interpreter.search import SearchAgent, parse_agent
 from interpreter.search.determinize import determinize
 from interpreter.search.reward import values
@@ -69,7 +70,7 @@ def test_the_same_seed_gives_the_same_game(basic: Content) -> None:
 
 def test_a_decision_with_one_option_costs_nothing() -> None:
     bot = SearchAgent(parse_agent("mcts:1000"), seed=1)
-    bot.observe(None)  # type: ignore[arg-type] # no game at all: any search would fail
+    # no seat at all: any search would fail
     d = Decision("red", "unit", ("acolyte a#3",), "choose a unit")
     assert bot.choose("red", d.options, d) == "acolyte a#3"
     assert (bot.stats.searched, bot.stats.playouts, bot.stats.forced) == (0, 0, 1)
@@ -93,12 +94,12 @@ def test_hidden_elder_signs_and_the_generator_do_not_change_its_decisions(base_g
     a = _position_game(base_game, {"great-cthulhu": [2], "crawling-chaos": [1, 1]}, seed=1)
     b = _position_game(base_game, {"great-cthulhu": [2], "crawling-chaos": [3, 3]}, seed=2)
     assert a.s.elder_signs != b.s.elder_signs and a.s.es_bag != b.s.es_bag and a.s.rng != b.s.rng
-    copies = [determinize(g, "great-cthulhu", Rng(7)) for g in (a, b)]
+    copies = [determinize(Seat(g, "great-cthulhu"), Rng(7)) for g in (a, b)]
     assert copies[0].s.to_dict() == copies[1].s.to_dict()   # all the search ever sees is the same
     answers = []
     for g in (a, b):
         bot = SearchAgent(parse_agent("mcts:6:depth=8"), seed=5)
-        bot.observe(g)
+        bot.sit(Seat(g, "great-cthulhu"))
         mine = []
         for _ in range(3):      # three of great-cthulhu's decisions in a row, the same answers in both games
             d = g.current()
@@ -111,12 +112,12 @@ def test_hidden_elder_signs_and_the_generator_do_not_change_its_decisions(base_g
 
 def test_a_determinization_keeps_what_the_player_knows_and_redraws_the_rest(base_game: Content) -> None:
     g = _position_game(base_game, {"great-cthulhu": [2], "crawling-chaos": [3, 3]}, seed=1)
-    d = determinize(g, "great-cthulhu", Rng(9))
+    d = determinize(Seat(g, "great-cthulhu"), Rng(9))
     assert d.view("great-cthulhu")["state"]["units"] == g.view("great-cthulhu")["state"]["units"]
     assert d.s.elder_signs["great-cthulhu"] == [2] and len(d.s.elder_signs["crawling-chaos"]) == 2
     assert sorted(d.s.elder_signs["crawling-chaos"] + d.s.es_bag) == sorted(g.s.elder_signs["crawling-chaos"] + g.s.es_bag)
     assert d.s.rng != g.s.rng and d.current() == g.current()
-    draws = {tuple(determinize(g, "great-cthulhu", Rng(k)).s.elder_signs["crawling-chaos"]) for k in range(12)}
+    draws = {tuple(determinize(Seat(g, "great-cthulhu"), Rng(k)).s.elder_signs["crawling-chaos"]) for k in range(12)}
     assert len(draws) > 1      # re-sampled, not copied
 
 
@@ -135,7 +136,7 @@ def test_another_players_pending_secret_pick_is_redrawn() -> None:
         g.apply(secret)                                    # crawling-chaos picks face down
         d = g.current()
         assert d is not None and d.player == "black-goat" and d.kind == "secret"
-        copy = determinize(g, "black-goat", Rng(4))
+        copy = determinize(Seat(g, "black-goat"), Rng(4))
         copy.apply(d.options[0])
         while not any(e.get("type") == "secret-picks" for e in copy.log):
             copy.apply(copy.current().options[0])

@@ -61,3 +61,14 @@ def test_the_modding_guides_simulate_and_report_commands_run(tmp_path: Path, mon
     report_argv, _ = command("report", arg="choir.jsonl")
     assert main(["report", str(tmp_path / "choir.jsonl"), "--plots", str(tmp_path / "plots")]) == 0
     assert report_argv[2] == "--plots" and "agents: mcts:1:random:depth=2:c=0.7 (3 seats)" in capsys.readouterr().out
+    # the head-to-head: the designer's faction against two built-in ones, search bots in every seat
+    argv, _ = command("simulate", arg="--factions")
+    assert argv[argv.index("--agents") + 1].startswith("mcts")
+    small = {"--games": "1", "--agents": "mcts:1:depth=2", "--out": str(tmp_path / "choir-vs.jsonl")}
+    argv = [small.get(argv[i - 1], a) if i else a for i, a in enumerate(argv)] + ["--jobs", "1"]
+    assert main(argv) == 0
+    row = read_rows(tmp_path / "choir-vs.jsonl")[0]
+    assert row["factions"][0] == "drowned-choir" and row["error"] is None
+    assert main(["report", str(tmp_path / "choir-vs.jsonl")]) == 0
+    assert "drowned-choir" in capsys.readouterr().out
+    assert command("report", arg="choir-vs.jsonl")[0] == ["report", "choir-vs.jsonl"]

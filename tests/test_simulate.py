@@ -58,6 +58,49 @@ def test_one_job_and_two_jobs_give_identical_rows(base_game: Content) -> None:
     assert one == two
 
 
+def test_decisions_are_counted_while_games_run_on_one_job_and_on_two(base_game: Content) -> None:
+    from io import StringIO
+
+    from tools.batch import _DecisionsColumn, play_batch
+    from tools.runners import new_ticks
+    specs = plan("duel", 3, 11, ["heuristic", "mcts:2:depth=3"], factions=list(DUEL))
+    for jobs in (1, 2):
+        ticks = new_ticks()
+        seen: list[int] = []
+
+        def rows(stop: object) -> object:
+            for row in run(specs, ContentArgs(), jobs=jobs, content=base_game, ticks=ticks):
+                seen.append(ticks.value)        # the count at each finished game
+                yield row
+        result = play_batch(specs, rows, progress=True, err=StringIO(), ticks=ticks)
+        assert ticks.value == sum(r["decisions"] for r in result.rows) > 0
+        assert seen == sorted(seen) and seen[0] > 0
+    assert str(_DecisionsColumn(ticks).render(None)) == f"{ticks.value:,} decisions"   # type: ignore[arg-type]
+
+
+def test_without_a_terminal_a_heartbeat_line_says_how_far_slow_games_got() -> None:
+    import threading
+    from io import StringIO
+
+    from tools.batch import play_batch
+    from tools.runners import new_ticks
+    specs = _duel_specs(2)
+    ticks, err, seen = new_ticks(), StringIO(), threading.Event()
+
+    def rows(stop: object) -> object:
+        ticks.value = 42                      # a game under way: decisions played, none finished
+        seen.wait(5)                          # until the heartbeat has spoken (at most 5 s)
+        yield {"game": 0}
+
+    class Err(StringIO):
+        def write(self, text: str) -> int:
+            n = err.write(text)
+            seen.set()
+            return n
+    result = play_batch(specs, rows, progress=False, err=Err(), ticks=ticks, heartbeat=0.05)
+    assert len(result.rows) == 1 and "simulate: 0/2 games, 42 decisions, 0 s" in err.getvalue()
+
+
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[test]')")
 def test_the_ray_backend_gives_the_same_rows(base_game: Content) -> None:
     specs = _duel_specs()

@@ -17,6 +17,7 @@ with warnings.catch_warnings():
 from interpreter.content import load_content  # noqa: E402
 from interpreter.bots import make_agent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
+from interpreter.engine.seat import hand_seats  # noqa: E402
 from tools.web.app import create_app  # noqa: E402
 from tools.web.options import grouped  # noqa: E402
 
@@ -47,12 +48,22 @@ def test_setup_lists_rulesets_factions_with_colours_seats_and_expansions(client:
     gc = next(f for f in s["factions"] if f["id"] == "great-cthulhu")
     assert gc["colour"] == "#2e8b57"
     assert s["seats"][0] == "human" and "heuristic" in s["seats"]
+    assert any(x.startswith("mcts:") for x in s["seats"])     # the search bot, with a budget
     assert "azathoth" in s["expansions"]
     assert client.get("/api/setup?expansions=").status_code == 200          # every box unticked: the base game
     with_az = client.get("/api/setup?expansions=azathoth").json()
     assert with_az["factions"] == s["factions"]
     bad = client.get("/api/setup?expansions=nope")
     assert bad.status_code == 400 and "no expansion named 'nope'" in bad.json()["message"]
+
+
+def test_a_search_bot_seat_plays_from_its_view(client: TestClient) -> None:
+    gid = new_game(client, {"great-cthulhu": "mcts:2:depth=4", "crawling-chaos": "heuristic", "black-goat": "human"})
+    for _ in range(6):
+        assert client.post(f"/api/games/{gid}/bot").json()["moved"]
+    assert board(client, gid)["seats"]["great-cthulhu"] == "mcts:2:depth=4"
+    r = client.post("/api/games", json={"ruleset": "multiplayer", "factions": THREE, "seats": {"black-goat": "mcts:0s"}})
+    assert r.status_code == 400 and "time budget must be above 0" in r.json()["message"]
 
 
 def test_the_board_draws_earth_from_its_positions_with_wrapping_borders(client: TestClient) -> None:
@@ -86,8 +97,7 @@ def test_the_same_seed_and_answers_give_the_same_game_as_the_api_and_necro_play(
     content = load_content().require_ok()
     g = Game(content, "multiplayer", THREE, 4)
     agents = {f: make_agent("heuristic", 4 * 31 + i) for i, f in enumerate(THREE)}   # as necro play seeds them
-    for a in agents.values():
-        a.observe(g)  # type: ignore[attr-defined]
+    hand_seats(g, agents)
     for _ in range(150):
         d = g.current()
         g.apply(agents[d.player].choose(d.player, d.options, d))  # type: ignore[union-attr,attr-defined]
@@ -174,7 +184,7 @@ def test_alike_options_are_grouped_and_name_their_areas() -> None:
     acolytes = [u["id"] for u in g.s.units if u["owner"] == "great-cthulhu" and u["loc"] == "south-pacific"]
     ctrl = g.s.gates["south-pacific"]["controller"]
     opts = tuple(f"acolyte south-pacific->{a}#{i}" for i in acolytes for a in ("antarctica", "australia"))
-    groups = grouped(opts, {"south-pacific", "antarctica", "australia"}, game=g, player="great-cthulhu")
+    groups = grouped(opts, {"south-pacific", "antarctica", "australia"}, game=g, player="great-cthulhu", kind="move")
     # the gate's controller is not alike the other five: it keeps its own line
     assert sorted(x["count"] for x in groups) == [1, 1, 5, 5]
     five = next(x for x in groups if x["count"] == 5 and x["areas"][-1] == "antarctica")

@@ -25,6 +25,17 @@ class _RateColumn(ProgressColumn):
         return Text(f"{speed:.1f} games/s" if speed else "– games/s", style="cyan")
 
 
+class _DecisionsColumn(ProgressColumn):
+    """Decisions played so far in every game, finished or not: moves while slow games run."""
+
+    def __init__(self, ticks: Any) -> None:
+        super().__init__()
+        self.ticks = ticks
+
+    def render(self, task: Task) -> Text:
+        return Text(f"{self.ticks.value:,} decisions" if self.ticks is not None else "", style="magenta")
+
+
 @dataclass
 class BatchResult:
     """What a batch left: its rows (sorted by game index), whether Ctrl-C stopped it, its time."""
@@ -60,16 +71,47 @@ class _CtrlC:
             signal.signal(signal.SIGINT, self._old)
 
 
+class _Heartbeat:
+    """Without a terminal: one plain line on stderr every `every` seconds while games run
+    (games done, decisions played), so a redirected batch of slow games is seen to move."""
+
+    def __init__(self, every: float | None, total: int, done: list[Row], ticks: Any, err: TextIO) -> None:
+        self.every, self.total, self.done, self.ticks, self.err = every, total, done, ticks, err
+        self.stop = threading.Event()
+        self.t0 = time.perf_counter()
+        self.thread = threading.Thread(target=self._run, daemon=True) if every else None
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.every):
+            decisions = f", {self.ticks.value:,} decisions" if self.ticks is not None else ""
+            print(f"simulate: {len(self.done)}/{self.total} games{decisions}, "
+                  f"{time.perf_counter() - self.t0:.0f} s", file=self.err, flush=True)
+
+    def __enter__(self) -> "_Heartbeat":
+        if self.thread is not None:
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join()
+
+
 def play_batch(specs: list[GameSpec], rows: Callable[[Callable[[], bool]], Iterator[Row]], progress: bool,
-               err: TextIO | None = None) -> BatchResult:
-    """Drain `rows(stop)` (the backend) with an optional progress bar; Ctrl-C keeps finished rows."""
+               err: TextIO | None = None, ticks: Any = None, heartbeat: float | None = None) -> BatchResult:
+    """Drain `rows(stop)` (the backend) with an optional progress bar; Ctrl-C keeps finished rows.
+    With `ticks` (decisions played, counted by the backend) the bar shows them too, refreshed
+    while games run, so a batch of slow search-bot games is seen to move; `heartbeat` (seconds)
+    prints a plain progress line that often instead, for a stderr that is not a terminal."""
     done: list[Row] = []
     t0 = time.perf_counter()
     interrupted = False
     bar = Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                   _RateColumn(), TextColumn("left"), TimeRemainingColumn(),
+                   _RateColumn(), *([_DecisionsColumn(ticks)] if ticks is not None else []),
+                   TextColumn("left"), TimeRemainingColumn(),
                    console=Console(file=err or sys.stderr), disable=not progress, transient=True)
-    with _CtrlC() as ctrl_c:
+    with _CtrlC() as ctrl_c, _Heartbeat(heartbeat, len(specs), done, ticks, err or sys.stderr):
         try:
             with bar:
                 task = bar.add_task("games", total=len(specs))

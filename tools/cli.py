@@ -101,12 +101,13 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
 
 MAX_GAMES = 1_000_000  # games in one `necro simulate` (the plan is held in memory)
+HEARTBEAT = 30.0       # seconds between plain progress lines of search-bot batches without a terminal
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .batch import finish, play_batch
     from .results import file_format
-    from .runners import ContentArgs, default_jobs, run
+    from .runners import ContentArgs, default_jobs, new_ticks, run
     from .simulate import matchups, plan
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
@@ -140,8 +141,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         jobs = args.jobs or default_jobs()
         jobs_text = f"{jobs} job{'s' if jobs > 1 else ''}"
     progress = not args.no_progress and sys.stderr.isatty()
+    # search bots' games are slow: without a terminal, a plain line now and then says how far it got
+    heartbeat = HEARTBEAT if not args.no_progress and not progress and any(a.startswith("mcts") for a in agents) else None
+    ticks = new_ticks() if (progress or heartbeat) and args.backend != "ray" else None   # decisions, inside games too
     result = play_batch(specs, lambda stop: run(specs, cargs, backend=args.backend, jobs=args.jobs,
-                                                address=args.address, content=content, stop=stop), progress)
+                                                address=args.address, content=content, stop=stop, ticks=ticks),
+                        progress, ticks=ticks, heartbeat=heartbeat)
     return finish(result, args.out, args.format, ruleset, jobs_text)
 
 
@@ -200,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--address", help="the Ray cluster to join (default: start Ray here)")
     si.add_argument("--out", help="results file: .jsonl or .csv")
     si.add_argument("--format", choices=["jsonl", "csv"], help="results format (default: from --out's extension)")
-    si.add_argument("--no-progress", action="store_true", help="no progress bar (it shows only on a terminal)")
+    si.add_argument("--no-progress", action="store_true", help="no progress bar (it shows only on a terminal; without one, search-bot batches print a progress line every 30 s)")
     rp = sub.add_parser("report", help="win rates, first-player advantage, game length and plots from a results file")
     rp.add_argument("file", help="a `necro simulate` results file (.jsonl or .csv)")
     rp.add_argument("--input-format", choices=["jsonl", "csv"], help="the file's format (default: from its extension)")

@@ -16,7 +16,9 @@ class Recorder:
 
     def __init__(self, agent: Any, game: Game, last: list[tuple[str, int]]) -> None:
         self.agent, self.game, self.last = agent, game, last
-        if hasattr(agent, "observe"):
+        if hasattr(agent, "sit"):
+            self.sit = agent.sit
+        elif hasattr(agent, "observe"):
             self.observe = agent.observe
 
     def choose(self, player: str, options: tuple[str, ...], context: object) -> str:

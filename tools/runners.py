@@ -2,6 +2,8 @@
 
 Every backend yields result rows as games finish, in no particular order; callers sort by game
 index. Each worker loads the content once (a pool initializer, a Ray actor's constructor).
+Decisions played are counted in `ticks` (a shared integer, `new_ticks()`) while games run, so a
+progress display can move inside slow games (search bots); the Ray backend counts games only.
 """
 from __future__ import annotations
 
@@ -25,6 +27,42 @@ POLL = 0.2  # seconds between looks at the stop flag while games run elsewhere
 
 def _never() -> bool:
     return False
+
+
+FLUSH = 16  # decisions counted in a worker before they are added to the shared count
+
+
+def new_ticks() -> Any:
+    """A count of decisions played, shared with worker processes (`.value`)."""
+    return multiprocessing.Value("q", 0)
+
+
+class _Tally:
+    """Counts one game's decisions into the shared `ticks`, a few at a time (and the rest at the end)."""
+
+    def __init__(self, ticks: Any) -> None:
+        self.ticks, self.n = ticks, 0
+
+    def __call__(self) -> None:
+        self.n += 1
+        if self.n >= FLUSH:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.ticks is not None and self.n:
+            with self.ticks.get_lock():
+                self.ticks.value += self.n
+        self.n = 0
+
+
+def _counted(content: Content, spec: GameSpec, ticks: Any) -> Row:
+    if ticks is None:
+        return play_one(content, spec)
+    tally = _Tally(ticks)
+    try:
+        return play_one(content, spec, tally)
+    finally:
+        tally.flush()
 
 
 @dataclass(frozen=True)
@@ -53,31 +91,33 @@ def chunks(specs: list[GameSpec], jobs: int) -> list[list[GameSpec]]:
     return [specs[i:i + size] for i in range(0, len(specs), size)]
 
 
-def run_serial(specs: list[GameSpec], content: Content, stop: Stop = _never) -> Iterator[Row]:
+def run_serial(specs: list[GameSpec], content: Content, stop: Stop = _never, ticks: Any = None) -> Iterator[Row]:
     """One game after another in this process."""
     for spec in specs:
         if stop():
             return
-        yield play_one(content, spec)
+        yield _counted(content, spec, ticks)
 
 
 _WORKER_CONTENT: Content | None = None
+_WORKER_TICKS: Any = None
 
 
-def _init_worker(args: ContentArgs) -> None:
-    global _WORKER_CONTENT  # noqa: PLW0603 - one content per worker process
+def _init_worker(args: ContentArgs, ticks: Any = None) -> None:
+    global _WORKER_CONTENT, _WORKER_TICKS  # noqa: PLW0603 - one content per worker process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _WORKER_TICKS = ticks
     if _WORKER_CONTENT is None:  # not inherited from the parent by fork
         _WORKER_CONTENT = args.load()
 
 
 def _play_chunk(chunk: list[GameSpec]) -> list[Row]:
     assert _WORKER_CONTENT is not None
-    return [play_one(_WORKER_CONTENT, s) for s in chunk]
+    return [_counted(_WORKER_CONTENT, s, _WORKER_TICKS) for s in chunk]
 
 
 def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _never,
-             content: Content | None = None) -> Iterator[Row]:
+             content: Content | None = None, ticks: Any = None) -> Iterator[Row]:
     """The batch on `jobs` worker processes, one game per task so that every finished game is
     yielded at once. When `stop()` turns true (Ctrl-C) the games not started are cancelled and
     the workers are ended at once: only the games still being played are lost. Forked workers
@@ -85,7 +125,7 @@ def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _
     global _WORKER_CONTENT  # noqa: PLW0603
     fork = multiprocessing.get_start_method() == "fork"
     _WORKER_CONTENT = content if fork else None
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(args,))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(args, ticks))
     stopped = False
     try:
         queue = iter(specs)
@@ -196,16 +236,18 @@ class _RayWorker:
 
 
 def run(specs: list[GameSpec], args: ContentArgs, *, backend: str = "process", jobs: int | None = None,
-        address: str | None = None, content: Content | None = None, stop: Stop = _never) -> Iterator[Row]:
-    """Rows of the batch's games as they finish, from the chosen backend, until `stop()`."""
+        address: str | None = None, content: Content | None = None, stop: Stop = _never,
+        ticks: Any = None) -> Iterator[Row]:
+    """Rows of the batch's games as they finish, from the chosen backend, until `stop()`;
+    decisions played are added to `ticks` as they happen (process backend)."""
     if backend == "ray":
         return run_ray(specs, args, jobs, address, stop)
     if backend != "process":
         raise ValueError(f"unknown backend '{backend}'; one of: process, ray")
     jobs = jobs or default_jobs()
     if jobs == 1 or len(specs) <= 1:
-        return run_serial(specs, content if content is not None else args.load(), stop)
-    return run_pool(specs, args, min(jobs, len(specs)), stop, content)
+        return run_serial(specs, content if content is not None else args.load(), stop, ticks)
+    return run_pool(specs, args, min(jobs, len(specs)), stop, content, ticks)
 
 
-__all__ = ["ContentArgs", "Row", "Stop", "default_jobs", "run", "run_pool", "run_ray", "run_serial"]
+__all__ = ["ContentArgs", "Row", "Stop", "default_jobs", "new_ticks", "run", "run_pool", "run_ray", "run_serial"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from interpreter.content.build import Content
 from interpreter.bots import agent_label, make_agent
@@ -91,8 +91,9 @@ class TracedGame(Game):
             trace[fields["round"] - 1] = (dict(self.s.doom), dict(self.s.power))
 
 
-def play_one(content: Content, spec: GameSpec) -> dict[str, Any]:
-    """Play `spec` to the end and return its result row (a failed game gives a row with `error`)."""
+def play_one(content: Content, spec: GameSpec, on_decision: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Play `spec` to the end and return its result row (a failed game gives a row with `error`);
+    `on_decision()` is called after every decision (progress inside slow games)."""
     row: dict[str, Any] = {k: None for k in FIELDS}
     row.update(game=spec.index, seed=spec.seed, ruleset=spec.ruleset, layout=spec.layout, factions=list(spec.factions),
                agents=list(spec.agents))
@@ -100,7 +101,7 @@ def play_one(content: Content, spec: GameSpec) -> dict[str, Any]:
         g = TracedGame(content, spec.ruleset, list(spec.factions), spec.seed, spec.layout)
         row["layout"] = g.params["layout"]
         agents = {f: make_agent(a, spec.seed * 31 + i) for i, (f, a) in enumerate(zip(spec.factions, spec.agents))}
-        run_game(g, agents)
+        run_game(g, agents, on_decision=(lambda _g: on_decision()) if on_decision is not None else None)
     except (GameError, RuntimeError, ValueError, KeyError) as exc:
         row.update(outcome="error", error=f"{type(exc).__name__}: {exc}")
         return row

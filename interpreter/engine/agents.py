@@ -1,11 +1,14 @@
 """Bots answer decisions. Every agent (these, a test script, the terminal seat for a person) shares
-one method, choose(player, options, decision)."""
+one method, choose(player, options, decision). A bot that reads the position is handed a seat per
+player it plays (`sit(seat)`, engine/seat.py): the player's view, never the game."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from .decisions import Decision, match_option
+from .options import OptionInfo, UnclassifiedOption, option_info
 from .rng import Rng
+from .seat import Seat
 
 
 class RandomAgent:
@@ -25,30 +28,30 @@ _ACTION_SCORE = {"awaken": 50, "requirement": 55, "create-gate": 45, "capture": 
 
 
 class HeuristicAgent:
-    """A simple greedy bot. It looks at the game (via observe) to pick cheap casualties, safe
-    retreats, battles it should win and rituals worth their Power; ties are broken at random."""
+    """A simple greedy bot. It reads its seat's board (the position as its player's view shows
+    it) and the structured options (engine/options.py) to pick cheap casualties, safe retreats,
+    battles it should win and rituals worth their Power; ties are broken at random. Without a
+    seat it judges by the options alone."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
-        self.game = None
+        self.seats: dict[str, Seat] = {}
 
-    def observe(self, game: object) -> None:
-        self.game = game
+    def sit(self, seat: Seat) -> None:
+        """The seat of a player this bot plays."""
+        self.seats[seat.player] = seat
 
-    def _unit_value(self, option: str) -> float:
-        g = self.game
-        if g is None or "#" not in option:
+    def _unit_value(self, g: Any, o: OptionInfo) -> float:
+        if g is None or o.unit is None:
             return 0.0
         try:
-            u = g.s.unit(int(option.rsplit("#", 1)[1]))
-            return float(g.doom_value(u))
+            return float(g.doom_value(g.s.unit(o.unit)))
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return 0.0
 
-    def _ends_the_game_lost(self, player: str) -> bool:
+    def _ends_the_game_lost(self, g: Any, player: str) -> bool:
         """Whether a ritual now would end the game (the marker reaching the end of the track)
         while this player could not win: it lacks the six spellbooks a win needs."""
-        g = self.game
         try:
             last = g.s.ritual + 1 >= len(g.ritual_track())
             needs_six = bool(g.ruleset.get("victory", {}).get("six-spellbooks", False))
@@ -56,60 +59,69 @@ class HeuristicAgent:
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
-    def _battle_odds(self, player: str, option: str) -> float:
-        g = self.game
-        words = option.split()
-        if g is None or len(words) < 3:
+    def _battle_odds(self, g: Any, player: str, o: OptionInfo) -> float:
+        if g is None or o.area is None or o.player is None:
             return 0.0
         try:
-            mine = sum(g.combat_of(u, foe=words[2]) for u in g.s.units_at(words[1], player))
-            theirs = sum(g.combat_of(u, foe=player) for u in g.s.units_at(words[1], words[2]))
+            mine = sum(g.combat_of(u, foe=o.player) for u in g.s.units_at(o.area, player))
+            theirs = sum(g.combat_of(u, foe=player) for u in g.s.units_at(o.area, o.player))
         except Exception:  # noqa: BLE001
             return 0.0
         return 30.0 if mine > theirs + 1 else -40.0
 
-    def score(self, player: str, option: str, d: Decision) -> float:
-        word = option.split()[0]
-        g = self.game
+    def score(self, player: str, o: OptionInfo, d: Decision, g: Any = None) -> float:
+        """How much the bot likes option `o` of decision `d`; `g`: the board (its player's view), if any."""
         if d.kind == "doom":
-            if option == "ritual":
+            if o.verb == "ritual":
                 gates = len(g.s.controlled_gates(player)) if g is not None else 0
                 late = g is not None and g.s.round >= 3
-                if g is not None and self._ends_the_game_lost(player):
+                if g is not None and self._ends_the_game_lost(g, player):
                     return -5
                 return 80 if gates >= 3 or (late and gates >= 1) else -5
-            return 10 if option != "done" else 0
+            return 10 if o.verb != "done" else 0
         if d.kind == "action":
-            base = _ACTION_SCORE.get(word, 10)
-            if word == "ability" and d.context.get("costs", {}).get(option, 1) == 0:
+            base = _ACTION_SCORE.get(o.verb, 10)
+            if o.verb == "ability" and o.cost == 0:
                 base = 4   # a free ability (often "do nothing" or "rest") rarely beats building up
-            if word in ("battle", "extra-battle"):
-                base += self._battle_odds(player, option)
+            if o.verb in ("battle", "extra-battle"):
+                base += self._battle_odds(g, player, o)
             return base
         if d.kind == "unit":
             if "assign" in d.prompt or "eliminate" in d.prompt or "surrounded" in d.prompt:
-                return -self._unit_value(option)   # lose the cheapest unit
-            return self._unit_value(option)
+                return -self._unit_value(g, o)   # lose the cheapest unit
+            return self._unit_value(g, o)
         if d.kind == "area" and g is not None:
-            return float(len(g.s.units_at(option, player)))
+            return float(len(g.s.units_at(o.area, player)))
         if d.kind == "move":
-            if option == "done":
+            if o.verb == "done":
                 return 2
-            if g is not None and "->" in option:
-                dst = option.split("->")[1].split("#")[0]
-                src = option.split()[1].split("->")[0]
-                fresh = not g.s.units_at(dst, player)
-                leaving_alone = len(g.s.units_at(src, player)) <= 1
-                return (4 if fresh else 0) + (0 if leaving_alone else 1) - (3 if dst in g.s.gates and
-                                                                           g.s.gate_owner(dst) not in (None, player) else 0)
+            if g is not None and o.verb == "move-unit":
+                fresh = not g.s.units_at(o.dst, player)
+                leaving_alone = len(g.s.units_at(o.src, player)) <= 1
+                return (4 if fresh else 0) + (0 if leaving_alone else 1) - (3 if o.dst in g.s.gates and
+                                                                            g.s.gate_owner(o.dst) not in (None, player) else 0)
             return 1
         if d.kind == "ability":
-            return 5 if option != "done" else 0
+            return 5 if o.verb != "done" else 0
         return 0
 
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
-        scored = [(self.score(player, o, context) + self.rng.below(100) / 1000, o) for o in options]
+        seat = self.seats.get(player)
+        if seat is not None and len(options) > 1:
+            g: Any = seat.board()
+            infos = seat.options(context)
+        else:
+            g, infos = None, _plain(context)
+        scored = [(self.score(player, o, context, g) + self.rng.below(100) / 1000, o.label) for o in infos]
         return max(scored)[1]
+
+
+def _plain(d: Decision) -> list[OptionInfo]:
+    """The options with what they are, for a bot without a seat (no map: areas are not told apart)."""
+    try:
+        return option_info(d, (), ())
+    except UnclassifiedOption:
+        return [OptionInfo(o, "option", word=o) for o in d.options]
 
 
 class ScriptedAgent:

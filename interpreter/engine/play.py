@@ -7,6 +7,7 @@ from ..limits import MAX_DECISIONS
 from .agents import ScriptExhausted
 from .game import Game, GameError
 from .invariants import Checker
+from .seat import hand_seats
 
 
 def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], None] | None = None,
@@ -14,12 +15,11 @@ def run_game(game: Game, agents: dict[str, Any], on_decision: Callable[[Game], N
     """Ask each decision's player's agent until the game ends (bounded); `check` verifies the
     invariants after every logged event and every decision (pass a Checker to read its counts).
 
-    An agent that observes the game may take answers back (Game.undo) before it answers; its
-    answer is then for the decision pending when it returns, which is applied like any other."""
+    Bots are handed seats (their player's view, `engine/seat.py`), never the game. A front end
+    that observes the game (a person's seat) may take answers back (Game.undo) before it answers;
+    its answer is then for the decision pending when it returns, applied like any other."""
     checker = check if isinstance(check, Checker) else Checker(game) if check else None
-    for a in agents.values():
-        if hasattr(a, "observe"):
-            a.observe(game)
+    hand_seats(game, agents)
     n = 0
     while game.pending is not None:
         d = game.pending

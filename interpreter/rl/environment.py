@@ -10,7 +10,12 @@
   `agent_selection` is whoever the pending Decision belongs to, so one agent may act many times
   in a row (a Move, then its casualties, then a spellbook pick...).
 - An action is an index into the pending decision's options (`Discrete(max_actions)`); the
-  observation dict carries `action_mask` with a 1 for each legal index. A decision with more
+  observation dict carries `action_mask` with a 1 for each legal index, and `options`: one row
+  per option saying what it is (verb, unit kind, from/to area, ability, cost, ...), encoded with
+  a vocabulary built from the content (`interpreter/rl/vocabulary.py`: same content, same
+  indices). Options are never parsed from labels here: they come from `engine/options.py`.
+- Observations are built from each agent's view (`Game.view`, through its seat's board): what
+  the agent may not know (others' Elder Sign values, the bag, the generator) is not in them. A decision with more
   options than `max_actions` offers only the first `max_actions` of them (rare: the largest seen
   in random 5-player games is about 240, the default is 512); `infos[agent]["options_cut"]` says so.
   An index outside the mask raises `ValueError`.
@@ -36,10 +41,14 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("the RL environment needs the optional extra: pip install 'necronomicon[rl]'") from exc
 
 from ..content.build import Content
+from ..engine.decisions import Decision
 from ..engine.game import Game
-from .observation import HIGH, action_mask, encode, observation_size
+from ..engine.seat import Seat
+from .observation import HIGH, action_mask, encode, observation_size, seats_from
+from .vocabulary import OPTION_FIELDS, Vocabulary, encode_options
 
 MAX_ACTIONS = 512
+OPTION_HIGH = 1_000_000   # an option row's entries: table indices, unit ids, costs, picked values
 MAX_DECISIONS = 100_000
 
 _BUILTIN: list[Content] = []
@@ -76,9 +85,11 @@ class NecroEnv(AECEnv):  # type: ignore[misc]
         probe = Game(self.content, ruleset, list(factions), 0, layout)  # checks the arguments, sizes the spaces
         self.possible_agents = list(factions)
         size = observation_size(len(factions), len(probe.layout.areas))
+        self.vocabulary = Vocabulary.from_content(self.content)
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, HIGH, (size,), np.float32),
             "action_mask": spaces.Box(0, 1, (max_actions,), np.int8),
+            "options": spaces.Box(0, OPTION_HIGH, (max_actions, len(OPTION_FIELDS)), np.int32),
         })
         self._act_space = spaces.Discrete(max_actions)
         self._next_seed = 0
@@ -111,9 +122,19 @@ class NecroEnv(AECEnv):  # type: ignore[misc]
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """`agent`'s observation vector and its action mask (all zeros unless it is choosing)."""
-        return {"observation": encode(self.game, agent, self.decisions, self.max_actions),
-                "action_mask": action_mask(self.game, agent, self.max_actions)}
+        """`agent`'s observation vector, its action mask and its options (zeros unless it is
+        choosing), all from its view of the game."""
+        seat = Seat(self.game, agent)
+        board = seat.board()
+        d = seat.decision()
+        rows = encode_options(seat.options(d), self.vocabulary, seats_from(board, agent), self.max_actions) \
+            if d is not None else np.zeros((self.max_actions, len(OPTION_FIELDS)), np.int32)
+        pending = seat.view()["pending"]        # who chooses what, as the view shows it
+        public = Decision(pending["player"], pending["kind"], tuple(pending.get("options", ())), pending["prompt"]) \
+            if pending is not None else None
+        return {"observation": encode(board, agent, self.decisions, self.max_actions, public),
+                "action_mask": action_mask(d, agent, self.max_actions),
+                "options": np.clip(rows, 0, OPTION_HIGH)}
 
     def step(self, action: int | None) -> None:
         """Answer the pending decision with option number `action` (None for a finished agent)."""

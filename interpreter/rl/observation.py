@@ -1,8 +1,9 @@
 """A fixed-size numeric view of a game for one seat, and the mask of its legal options.
 
 The vector is ego-centric: seat blocks start with the observing player and follow the seating
-order from there, so a policy can play any seat. Only public information is encoded (elder
-signs are counted, not valued). The layout, for P players, A areas (sorted ids) and the
+order from there, so a policy can play any seat. It is built from the player's view only (the
+seat's board, engine/seat.py: others' Elder Sign values, the bag and the generator are not in
+it), so games differing only in hidden information give equal observations. The layout, for P players, A areas (sorted ids) and the
 classes cultist, monster, terror, great-old-one:
 
 | block | size | what |
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
+    from ..engine.decisions import Decision
     from ..engine.game import Game
 
 CLASSES = ("cultist", "monster", "terror", "great-old-one")
@@ -45,8 +47,9 @@ def seats_from(game: "Game", player: str) -> list[str]:
     return ps[i:] + ps[:i]
 
 
-def encode(game: "Game", player: str, decisions: int, max_actions: int) -> np.ndarray:
-    """The observation vector of `player` (float32, every entry in [0, HIGH])."""
+def encode(game: "Game", player: str, decisions: int, max_actions: int, d: "Decision | None" = None) -> np.ndarray:
+    """The observation vector of `player` (float32, every entry in [0, HIGH]); `game`: the
+    player's board (`Seat.board()`, the position as its view shows it), `d`: the pending decision."""
     s = game.s
     seats = seats_from(game, player)
     seat_of = {p: k for k, p in enumerate(seats)}
@@ -90,7 +93,6 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int) -> np.nd
     phase = np.zeros(len(PHASES), np.float32)
     step = "over" if s.over else s.step.get("phase", "setup")
     phase[PHASES.index(step) if step in PHASES else 0] = 1
-    d = game.current()
     kind = np.zeros(len(KINDS) + 1, np.float32)
     decision = np.zeros(3, np.float32)
     if d is not None:
@@ -102,10 +104,9 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int) -> np.nd
     return np.clip(vec, 0.0, HIGH).astype(np.float32)
 
 
-def action_mask(game: "Game", player: str, max_actions: int) -> np.ndarray:
-    """1 for each legal option index of `player`'s pending decision (the first `max_actions`)."""
+def action_mask(d: "Decision | None", player: str, max_actions: int) -> np.ndarray:
+    """1 for each legal option index of `player`'s pending decision `d` (the first `max_actions`)."""
     mask = np.zeros(max_actions, np.int8)
-    d = game.current()
     if d is not None and d.player == player:
         mask[:min(len(d.options), max_actions)] = 1
     return mask

@@ -5,7 +5,8 @@ player knows, a fresh random generator, so dice are chance), walks the shared tr
 the point of view of whoever chooses at each node, adds one node, plays on with the rollout
 policy for at most `depth` decisions, and credits every node on the path with each seat's value
 (`reward.values`). The answer is the most visited option. It knows no faction: everything comes
-from `current()`, `apply()`, `clone()`, `view()` and the state's public numbers, so it plays
+from its seat (the player's view, and playable copies of the position with the hidden values
+masked, see engine/seat.py) and from `current()` and `apply()` on its own copies, so it plays
 modders' factions as it plays the built-in ones, and gets faster whenever `clone()` does.
 
 Budgets are playouts (`mcts:400`: the same seed gives the same game) or CPU seconds per decision
@@ -22,6 +23,7 @@ from ..engine.agents import HeuristicAgent
 from ..engine.decisions import Decision
 from ..engine.game import Game, GameError
 from ..engine.rng import Rng
+from ..engine.seat import Seat
 from .budget import SearchConfig, parse_agent
 from .determinize import Known, determinize, known_to
 from .reward import values
@@ -45,33 +47,34 @@ class SearchStats:
 
 
 class SearchAgent:
-    """Answers each decision by ISMCTS within its budget; `observe(game)` hands it the game."""
+    """Answers each decision by ISMCTS within its budget; `sit(seat)` hands it a player's seat."""
 
     def __init__(self, config: SearchConfig, seed: int = 0) -> None:
         self.config = config
         self.name = config.label()
         self.rng = Rng(seed ^ 0x6A09E667F3BCC909)
         self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372)
-        self.game: Game | None = None
+        self.seats: dict[str, Seat] = {}
         self.stats = SearchStats()
 
-    def observe(self, game: Game) -> None:
-        """The game it plays in (read through `view`, `clone` and determinizations only)."""
-        self.game = game
+    def sit(self, seat: Seat) -> None:
+        """The seat of a player it plays (its view and masked copies: never the game itself)."""
+        self.seats[seat.player] = seat
 
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
         """The most visited option after the budget's playouts (the only option: at once)."""
         if len(options) == 1:
             self.stats.forced += 1
             return options[0]
-        if self.game is None:
-            raise ValueError("the search bot needs the game: call observe(game) before choose()")
+        seat = self.seats.get(player)
+        if seat is None:
+            raise ValueError(f"the search bot needs {player}'s seat: call sit(Seat(game, '{player}')) before choose()")
         t0 = time.process_time()
         root = Node()
-        known = known_to(self.game, player)
+        known = known_to(seat)
         n = 0
         while True:
-            self._playout(root, known)
+            self._playout(root, seat, known)
             n += 1
             if self.config.playouts is not None:
                 if n >= self.config.playouts:
@@ -83,10 +86,9 @@ class SearchAgent:
         self.stats.cpu += time.process_time() - t0
         return root.best(options)
 
-    def _playout(self, root: Node, known: Known) -> None:
+    def _playout(self, root: Node, seat: Seat, known: Known) -> None:
         """One determinization, one walk down the tree, one rollout, one backup."""
-        assert self.game is not None
-        g = determinize(self.game, known.player, self.rng, known)
+        g = determinize(seat, self.rng, known)
         policy = self._policy(g)
         node, path = root, [root]
         try:
@@ -120,11 +122,22 @@ class SearchAgent:
 
     def _policy(self, g: Game) -> Callable[[Decision], str]:
         if self.config.policy == "heuristic":
+            # the rollout plays every seat of the searcher's own sampled copy (nothing real is hidden
+            # in it: every hidden value was drawn by the searcher), read directly for speed
             bot = self.rollout_bot
-            bot.observe(g)
+            for p in g.s.players:
+                bot.sit(_SampledSeat(g, p))
             return lambda d: bot.choose(d.player, d.options, d)
         rng = self.rng
         return lambda d: d.options[rng.below(len(d.options))]
+
+
+class _SampledSeat(Seat):
+    """A seat at the searcher's own determinized copy: its board is the copy itself (no view to
+    rebuild: the copy holds only what the searcher knows and what it sampled)."""
+
+    def board(self) -> Game:
+        return self._game
 
 
 def make_search_agent(name: str, seed: int) -> SearchAgent:

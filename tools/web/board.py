@@ -114,7 +114,8 @@ def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: l
              for loc, g in st["gates"].items()}
     pending = view["pending"]
     if pending is not None and "options" in pending:
-        pending = {**pending, "groups": grouped(pending["options"], areas, pending.get("costs"), game, pending["player"])}
+        pending = {**pending, "groups": grouped(pending["options"], areas, pending.get("costs"), game, pending["player"],
+                                               pending["kind"])}
     lines = []
     for e in log:
         text = event_text(e)

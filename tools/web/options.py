@@ -2,34 +2,40 @@
 
 The grouping is the terminal seat's (`tools.human_seat.group_options`: options naming identical
 units are one choice, answered by its first label); this module adds what the map needs: the
-areas a group's label names (a move's source before its target) and the unit ids it may take.
+areas a group's option names (a move's source before its target) and the unit ids it may take,
+both read from the structured options (`interpreter/engine/options.py`), not from the labels.
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from interpreter.engine.decisions import Decision
+from interpreter.engine.options import OptionInfo, UnclassifiedOption, option_info
 from tools.human_seat import group_options
 
-_UNIT_ID = re.compile(r"#(\d+)$")
-_SPLIT = re.compile(r"->|[^A-Za-z0-9-]+")
 
-
-def areas_named(label: str, areas: set[str]) -> list[str]:
-    """The map areas a label names, in the order they appear (a move's source before its target)."""
-    return [w for w in _SPLIT.split(label) if w in areas]
+def areas_named(info: OptionInfo, areas: set[str]) -> list[str]:
+    """The map areas an option names, a move's source before its target."""
+    named = [info.src, info.dst, info.area]
+    return list(dict.fromkeys(a for a in named if a is not None and a in areas))
 
 
 def grouped(options: tuple[str, ...] | list[str], areas: set[str], costs: dict[str, Any] | None = None,
-            game: Any = None, player: str = "") -> list[dict[str, Any]]:
-    """One entry per group of alike options: the label shown, the answer to send, how many are
-    alike, the areas it names and the unit ids it may take (for clicks on the map)."""
+            game: Any = None, player: str = "", kind: str = "action") -> list[dict[str, Any]]:
+    """One entry per group of alike options of a decision of `kind`: the label shown, the answer
+    to send, how many are alike, the areas it names and the unit ids it may take (map clicks)."""
+    players = list(game.s.players) if game is not None else [player]
+    try:
+        infos = {o.label: o for o in option_info(Decision(player, kind, tuple(options), ""), players, areas)}
+    except UnclassifiedOption:
+        infos = {}     # a label of no known form (the engine's tests keep this from happening): no map clicks
     out = []
     for choice in group_options(tuple(options), game, player):
         first = choice.labels[0]
+        info = infos.get(first)
         g: dict[str, Any] = {"label": choice.shown.replace("->", " \u2192 "), "answer": first,
-                             "count": len(choice.labels), "areas": areas_named(first.split("#", 1)[0], areas),
-                             "units": [int(m.group(1)) for o in choice.labels if (m := _UNIT_ID.search(o))],
+                             "count": len(choice.labels), "areas": areas_named(info, areas) if info else [],
+                             "units": [u for o in choice.labels if (u := getattr(infos.get(o), "unit", None)) is not None],
                              "options": list(choice.labels)}
         if costs and first in costs:
             g["cost"] = costs[first]

@@ -1,7 +1,8 @@
 """Games being played in the browser: the Game, who sits in each seat, and the bots' agents.
 
-A seat is 'human' or a bot name from interpreter.engine.agents (heuristic, random). Bots are
-seeded as `necro play` seeds them, so the same seed, seats and answers give the same game in the
+A seat is 'human', a bot name from interpreter.engine.agents (heuristic, random) or the search bot
+with a budget (the menu offers `SEARCH_SEAT`; any valid `mcts:...` name is accepted). Bots are
+handed their player's seat (its view), never the game, and are seeded as `necro play` seeds them, so the same seed, seats and answers give the same game in the
 browser, the terminal and the API.
 """
 from __future__ import annotations
@@ -15,10 +16,12 @@ from typing import Any
 from interpreter.content import load_content
 from interpreter.content.build import Content
 from interpreter.bots import AGENTS, make_agent
+from interpreter.engine.seat import hand_seats
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
 
-SEATS = ["human"] + [a for a in AGENTS if a != "human"]
+SEARCH_SEAT = "mcts:0.5s"   # the search bot at half a CPU second a decision: a strong, patient opponent
+SEATS = ["human"] + [a for a in AGENTS if a != "human"] + [SEARCH_SEAT]
 
 
 class SessionError(Exception):
@@ -64,12 +67,14 @@ class Session:
     def __post_init__(self) -> None:
         for i, p in enumerate(self.game.s.players):
             seat = self.seats.get(p, "human")
-            if seat not in SEATS:
-                raise SessionError(f"unknown seat '{seat}' for {p}; one of: {', '.join(SEATS)}")
+            if seat not in SEATS and seat.split(":", 1)[0] != "mcts":
+                raise SessionError(f"unknown seat '{seat}' for {p}; one of: {', '.join(SEATS)} (or mcts:BUDGET)")
             if seat != "human":
-                agent = make_agent(seat, self.seed * 31 + i)   # as `necro play` seeds its bots
-                if hasattr(agent, "observe"):
-                    agent.observe(self.game)
+                try:
+                    agent = make_agent(seat, self.seed * 31 + i)   # as `necro play` seeds its bots
+                except ValueError as exc:
+                    raise SessionError(str(exc)) from None
+                hand_seats(self.game, {p: agent})              # a bot gets its player's seat, not the game
                 self.agents[p] = agent
 
     @property

@@ -1,0 +1,173 @@
+"""A seat at the table: what a bot is handed instead of the game.
+
+Bots decide from their player's view (`Game.view(player)`) and the pending decision, never from
+the full state. The driver hands each bot a `Seat` per player it plays (`hand_seats`), through
+the bot's `sit(seat)` method; the decision itself still comes through the one decision interface,
+`choose(player, options, decision)`. What a seat gives:
+
+- `view()`: the player's view (plain JSON data; others' hidden values read None);
+- `board()`: a read-only Game rebuilt from that view and the content alone, so a bot can ask the
+  engine's own questions (a unit's combat, a Ritual's cost) of the position as the player knows
+  it; hidden values read None there too, and it has no generator: it cannot be played;
+- `events()`: the public log (events carry no hidden values; revealed Elder Signs do);
+- `masked_copy(rng)`: a playable copy of the position (the state is the whole game) with every
+  hidden value masked (others' face-down Elder Signs, the bag, the generator and seed, scripted
+  dice, position digests in the rule flow) and others' unrevealed secret picks (kept in their
+  frame) drawn afresh by `rng`; the search bot fills the masked values by sampling
+  (search/determinize.py) before it plays the copy.
+
+Front ends that answer for a person (the terminal seat, the browser) are not bots: they still get
+the game through `observe(game)` (they show the person their own view, undo, save).
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .options import OptionInfo, option_info
+from .state import State
+
+if TYPE_CHECKING:
+    from ..content.build import Content
+    from .decisions import Decision
+    from .game import Game
+    from .rng import Rng
+
+__all__ = ["Seat", "board_from_view", "hand_seats"]
+
+
+class Seat:
+    """One player's place at one game: the view and what can be built from it (cached per position)."""
+
+    def __init__(self, game: "Game", player: str) -> None:
+        if player not in game.s.players:
+            raise ValueError(f"'{player}' is not playing; players: {', '.join(game.s.players)}")
+        self._game = game
+        self.player = player
+        self._key: tuple[Any, ...] | None = None
+        self._view: dict[str, Any] | None = None
+        self._board: "Game | None" = None
+
+    def _position(self) -> tuple[Any, ...]:
+        g = self._game
+        return (id(g.s), len(g.choices), len(g.log), g.s.seq)
+
+    def view(self) -> dict[str, Any]:
+        """The player's view of the position now (do not change it: it is shared until the next decision)."""
+        key = self._position()
+        if key != self._key or self._view is None:
+            self._key, self._view, self._board = key, self._game.view(self.player), None
+        return self._view
+
+    def board(self) -> "Game":
+        """A read-only Game holding the view's state (rebuilt from the view and the content only)."""
+        v = self.view()
+        if self._board is None:
+            self._board = board_from_view(self._game.bundle, v, self.events())
+        return self._board
+
+    def events(self) -> list[dict[str, Any]]:
+        """The public log of the game so far (read it, do not change it)."""
+        return self._game.log
+
+    def options(self, d: "Decision") -> "list[OptionInfo]":
+        """What each option of this player's decision `d` is (engine/options.py), from the view."""
+        b = self.board()
+        return option_info(d, b.s.players, b.layout.areas)
+
+    def decision(self) -> "Decision | None":
+        """The pending decision when it is this player's, else None (others' decisions are theirs)."""
+        d = self._game.pending
+        return d if d is not None and d.player == self.player else None
+
+    def open_picks(self) -> tuple[int, ...]:
+        """Others' secret picks not yet revealed: their positions among the picks of the pending
+        `secret_picks` (kept in its frame of the rule flow until all are revealed together)."""
+        g = self._game
+        d = g.pending
+        if d is None or not d.context.get("secret"):
+            return ()
+        return tuple(i for st in _secret_waits(g.s.flow) for i, r in enumerate(st["picks"]) if r["player"] != self.player)
+
+    def masked_copy(self, rng: "Rng") -> "Game":
+        """A playable copy at the pending decision with every hidden value masked (others' face-down
+        signs and the bag None, the generator and seed 0, no scripted dice, position digests in
+        the flow blanked, no undo history, a fresh memo) and others' unrevealed secret picks drawn
+        afresh with `rng` among the options of the same question."""
+        g = self._game.clone()
+        for st in _secret_waits(g.s.flow):      # the picks others made face down: drawn afresh
+            for r in st["picks"]:
+                if r["player"] != self.player:
+                    r["value"] = st["options"][rng.below(len(st["options"]))]
+        _mask_live(g, self.player)
+        g._history = None   # the positions kept for undo hold the real values: a masked copy cannot be undone
+        g._memo = None      # facts derived from the real position are worked out again from the copy's
+        return g
+
+
+def _mask_live(g: "Game", player: str) -> None:
+    s = g.s
+    for p in s.players:
+        if p != player:
+            s.elder_signs[p] = [None] * len(s.elder_signs[p])  # type: ignore[list-item]
+    s.es_bag = [None] * len(s.es_bag)  # type: ignore[list-item]
+    s.rng = 0
+    s.seed = 0
+    g._forced_dice = None
+    g.params = {k: v for k, v in g.params.items() if k not in ("seed", "forced_dice")}
+    s.flow = _scrub_digests(s.flow)
+
+
+def _secret_waits(flow: list[Any]) -> list[dict[str, Any]]:
+    """The states of pending `secret_picks` in the rule flow (a frame waiting on it keeps
+    `wait: ["secret_picks", {players, options, labels, prompt, picks: [{player, value}]}]`)."""
+    out = []
+    for f in flow:
+        w = f.get("wait") if isinstance(f, dict) else None
+        if isinstance(w, list) and len(w) == 2 and w[0] == "secret_picks" and isinstance(w[1], dict):
+            out.append(w[1])
+    return out
+
+
+_DIGEST = re.compile(r"[0-9a-f]{40}")
+
+
+def _scrub_digests(x: Any) -> Any:
+    """The rule flow with every position digest (40 hex digits, `Game.position_key()`) blanked: a
+    digest covers the whole state, hidden values included, so the real game's would tell them
+    apart (and never match a copy whose hidden values were drawn afresh anyway)."""
+    if isinstance(x, str):
+        return "" if _DIGEST.fullmatch(x) else x
+    if isinstance(x, list):
+        return [_scrub_digests(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _scrub_digests(v) for k, v in x.items()}
+    return x
+
+
+def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> "Game":
+    """A Game for reading only, built from a view and the content: the engine's questions (combat,
+    costs, Doom values, the Ritual track) answered for the position the view shows."""
+    from .game import Game
+    p = view["params"]
+    g = Game.__new__(Game)
+    g.bundle = content
+    g.content = content.model
+    g.ruleset = g.content.rulesets[p["ruleset"]]
+    g.layout = g.content.layouts[p["layout"]]
+    g.independents = list(p.get("independents", []))
+    g.params = dict(p)
+    g._init_core()
+    g.log = events if events is not None else []
+    g.choices, g._history = [], None
+    g.s = State(**{**view["state"], "flow": [], "pending": None})   # no rule flow (the view masks it): read, not played
+    return g
+
+
+def hand_seats(game: "Game", agents: dict[str, Any]) -> None:
+    """Seat every bot (`sit(Seat)` for each player it plays); front ends with `observe` get the game."""
+    for player, agent in agents.items():
+        if hasattr(agent, "sit"):
+            agent.sit(Seat(game, player))
+        elif hasattr(agent, "observe"):
+            agent.observe(game)

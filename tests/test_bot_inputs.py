@@ -1,0 +1,124 @@
+"""Bots are handed views, never the game (issue 15, 'Bots are handed views'): two games that differ
+only in what a player may not know give that player's bot identical inputs (its seat's view, the
+board rebuilt from it, the structured options, the masked copies the search bot samples from)
+and identical choices."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from interpreter.bots import make_agent
+from interpreter.content import load_content
+from interpreter.content.build import Content
+from interpreter.engine.agents import RandomAgent
+from interpreter.engine.decisions import Decision
+from interpreter.engine.game import Game
+from interpreter.engine.position import build_state
+from interpreter.engine.rng import Rng
+from interpreter.engine.seat import Seat, hand_seats
+from interpreter.search.determinize import determinize
+
+FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
+BOTS = ["random", "heuristic", "mcts:4:depth=6", "mcts:3:depth=4:heuristic"]
+
+
+def _game(content: Content, signs: dict[str, list[int]], seed: int = 1, pos: dict[str, Any] | None = None,
+          independents: list[str] | None = None) -> Game:
+    layout = content.model.rulesets["multiplayer"].get("map")["3"]
+    position = {"player": "great-cthulhu", "power": {f: 8 for f in FACTIONS},
+                "units": {"great-cthulhu": {"south-pacific": ["acolyte", "acolyte", "deep-one"]},
+                          "crawling-chaos": {"asia": ["acolyte", "acolyte"]},
+                          "black-goat": {"africa": ["acolyte", "acolyte"], "south-pacific": ["ghoul"]}},
+                "gates": {"south-pacific": "great-cthulhu", "asia": "crawling-chaos"},
+                "elder-signs": signs, **(pos or {})}
+    state = build_state(content.model, "multiplayer", layout, FACTIONS, seed, position, independents or [])
+    return Game(content, "multiplayer", FACTIONS, seed, layout, independents=independents, _state=state.to_dict())
+
+
+class _KeepsSignsHidden(RandomAgent):
+    """Random, but never reveals its Elder Signs (a reveal would make the differing values public)."""
+
+    def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
+        kept = tuple(o for o in options if o != "reveal-elder-signs") or options
+        return super().choose(player, kept, context)
+
+
+def _inputs(seat: Seat, d: Decision) -> tuple[Any, ...]:
+    """Everything a bot can read at its decision."""
+    return (seat.view(), seat.board().s.to_dict(), [o.as_json() for o in seat.options(d)],
+            (d.player, d.kind, d.options, d.prompt, d.context), determinize(seat, Rng(3)).s.to_dict())
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_games_differing_only_in_an_opponents_hidden_elder_signs_give_the_same_inputs_and_choices(
+        base_game: Content, bot: str) -> None:
+    a = _game(base_game, {"great-cthulhu": [2], "crawling-chaos": [1, 1]})
+    b = _game(base_game, {"great-cthulhu": [2], "crawling-chaos": [3, 2]})
+    assert a.s.elder_signs != b.s.elder_signs and a.s.es_bag != b.s.es_bag
+    assert a.s.elder_signs["great-cthulhu"] == b.s.elder_signs["great-cthulhu"]
+    # great-cthulhu and black-goat play `bot`; crawling-chaos (whose values differ) at random, same seed
+    seated = []
+    for g in (a, b):
+        agents = {p: make_agent(bot, 7 + i) if p != "crawling-chaos" else _KeepsSignsHidden(7 + i)
+                  for i, p in enumerate(FACTIONS)}
+        hand_seats(g, agents)
+        seated.append(agents)
+    asked = 0
+    for _ in range(25):
+        da, db = a.current(), b.current()
+        if da is None:
+            break
+        assert db is not None and da.player == db.player
+        p = da.player
+        if p != "crawling-chaos":
+            seats = [Seat(a, p), Seat(b, p)]
+            ia, ib = _inputs(seats[0], da), _inputs(seats[1], db)
+            assert ia == ib, f"{p}'s inputs differ at decision {len(a.choices)}"
+            asked += 1
+        answers = [seated[k][p].choose(p, d.options, d) for k, d in ((0, da), (1, db))]
+        assert answers[0] == answers[1], f"{p} ({bot}) chose differently at decision {len(a.choices)}"
+        a.apply(answers[0])
+        b.apply(answers[1])
+    assert asked >= 5
+    assert a.s.elder_signs["crawling-chaos"] != b.s.elder_signs["crawling-chaos"]   # still different underneath
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_an_opponents_unrevealed_secret_pick_gives_the_same_inputs_and_choice(bot: str) -> None:
+    expanded = load_content(expansions=["azathoth"]).require_ok()
+    pos = {"round": 2, "doom": {"great-cthulhu": 6, "crawling-chaos": 5, "black-goat": 3},
+           "units": {"great-cthulhu": {"south-pacific": ["acolyte", "cthulhu"]},
+                     "crawling-chaos": {"asia": ["acolyte", "nyarlathotep"]},
+                     "black-goat": {"africa": ["acolyte", "shub-niggurath"]}},
+           "power": {"great-cthulhu": 10, "crawling-chaos": 4, "black-goat": 4}, "elder-signs": {}}
+    inputs, choices = [], []
+    for secret in ("6", "2"):
+        g = _game(expanded, {}, pos=pos, independents=["azathoth"])
+        g._forced_dice = [3]
+        g.apply("awaken azathoth south-pacific")
+        g.apply(secret)                                    # crawling-chaos picks face down
+        d = g.current()
+        assert d is not None and d.player == "black-goat" and d.kind == "secret"
+        seat = Seat(g, "black-goat")
+        assert len(seat.open_picks()) == 1                  # crawling-chaos's, not yet revealed
+        inputs.append(_inputs(seat, d))
+        agent = make_agent(bot, 11)
+        hand_seats(g, {"black-goat": agent})
+        choices.append(agent.choose("black-goat", d.options, d))   # type: ignore[attr-defined]
+    assert inputs[0] == inputs[1] and choices[0] == choices[1]
+
+
+def test_a_seat_board_holds_the_view_and_no_hidden_value(base_game: Content) -> None:
+    g = _game(base_game, {"great-cthulhu": [2], "crawling-chaos": [3, 2]})
+    seat = Seat(g, "great-cthulhu")
+    board = seat.board()
+    assert board.s.to_dict() == {**seat.view()["state"], "flow": [], "pending": None}
+    assert board.s.elder_signs == {"great-cthulhu": [2], "crawling-chaos": [None, None], "black-goat": []}
+    assert board.s.rng is None and set(board.s.es_bag) == {None} and "seed" not in board.params
+    assert board.combat_of(board.s.units_at("south-pacific", "great-cthulhu")[0]) == \
+        g.combat_of(g.s.units_at("south-pacific", "great-cthulhu")[0])
+    copy = seat.masked_copy(Rng(1))
+    assert copy.s.elder_signs["crawling-chaos"] == [None, None] and copy.current() == g.current()
+    with pytest.raises(ValueError, match="not playing"):
+        Seat(g, "sleeper")

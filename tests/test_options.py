@@ -1,0 +1,80 @@
+"""Structured options (issue 15): every option of every decision says what it is, from one place
+(engine/options.py), checked on seeded games of every ruleset and on the label grammar itself."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from interpreter.content.build import Content
+from interpreter.engine.agents import HeuristicAgent, RandomAgent
+from interpreter.engine.decisions import Decision
+from interpreter.engine.game import Game
+from interpreter.engine.options import VERBS, OptionInfo, UnclassifiedOption, option_info, structured
+from interpreter.engine.seat import hand_seats
+from interpreter.rl.vocabulary import Vocabulary
+
+TABLES = [("duel", ["great-cthulhu", "crawling-chaos"]), ("two-player", ["black-goat", "yellow-sign"]),
+          ("multiplayer", ["sleeper", "wind-rider", "great-cthulhu"]),
+          ("multiplayer", ["crawling-chaos", "black-goat", "yellow-sign", "sleeper"]),
+          ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign", "wind-rider"])]
+
+
+def _check(g: Game, d: Decision, infos: list[OptionInfo], vocab: Vocabulary) -> None:
+    assert [o.label for o in infos] == list(d.options)
+    areas = set(g.layout.areas)
+    costs = d.context.get("costs") or {}
+    for o in infos:
+        assert o.verb in VERBS
+        assert o.unit_kind is None or vocab.index("kinds", o.unit_kind) >= 2, o
+        assert o.area is None or o.area in areas, o
+        assert o.dst is None or o.dst in areas, o
+        assert o.ability is None or vocab.index("abilities", o.ability) >= 2, o
+        assert o.spellbook is None or vocab.index("spellbooks", o.spellbook) >= 2, o
+        assert o.player is None or o.player in g.s.players, o
+        assert o.cost == costs.get(o.label), o
+        if o.unit is not None:
+            u = g.s.unit(o.unit)
+            assert (u["kind"], u["loc"]) == (o.unit_kind, o.src), o
+
+
+@pytest.mark.parametrize("ruleset, factions", TABLES)
+def test_every_option_of_seeded_games_is_classified(builtin: Content, ruleset: str, factions: list[str]) -> None:
+    vocab = Vocabulary.from_content(builtin)
+    kinds: Counter[str] = Counter()
+    for seed, bot in ((1, HeuristicAgent), (2, RandomAgent)):
+        g = Game(builtin, ruleset, factions, seed)
+        agents = {p: bot(seed * 7 + i) for i, p in enumerate(factions)}
+        hand_seats(g, agents)
+        while g.current() is not None:
+            d = g.current()
+            _check(g, d, structured(g), vocab)      # raises UnclassifiedOption for a label of no known form
+            kinds[d.kind] += 1
+            g.apply(agents[d.player].choose(d.player, d.options, d))
+    assert {"action", "move", "unit", "spellbook", "doom"} <= set(kinds)
+
+
+def test_the_label_grammar() -> None:
+    players, areas = ["red", "blue"], ["a", "b"]
+
+    def one(kind: str, label: str, **ctx: object) -> dict[str, object]:
+        return option_info(Decision("red", kind, (label,), "?", dict(ctx)), players, areas)[0].as_json()
+
+    assert one("action", "summon ghoul a", costs={"summon ghoul a": 1}) == \
+        {"label": "summon ghoul a", "verb": "summon", "unit_kind": "ghoul", "area": "a", "dst": "a", "cost": 1}
+    assert one("action", "battle b blue") == {"label": "battle b blue", "verb": "battle", "area": "b", "player": "blue"}
+    assert one("action", "ability ice-age b") == {"label": "ability ice-age b", "verb": "ability", "ability": "ice-age", "area": "b"}
+    assert one("action", "requirement x+y") == {"label": "requirement x+y", "verb": "requirement", "ability": "x", "word": "y"}
+    assert one("move", "acolyte a->b#7") == {"label": "acolyte a->b#7", "verb": "move-unit", "unit_kind": "acolyte",
+                                            "src": "a", "dst": "b", "unit": 7}
+    assert one("unit", "acolyte a (gate)#3") == {"label": "acolyte a (gate)#3", "verb": "unit", "unit_kind": "acolyte",
+                                                "src": "a", "area": "a", "unit": 3, "gate": True}
+    assert one("unit", "ghoul captured:blue#9")["src"] == "captured:blue" and "area" not in one("unit", "ghoul pool#9")
+    assert one("option", "use frenzy") == {"label": "use frenzy", "verb": "use", "ability": "frenzy"}
+    assert one("option", "blue") == {"label": "blue", "verb": "player", "player": "blue"}
+    assert one("option", "clockwise") == {"label": "clockwise", "verb": "option", "word": "clockwise"}
+    assert one("secret", "4") == {"label": "4", "verb": "pick", "value": 4}
+    assert one("doom", "ritual", costs={"ritual": 5})["cost"] == 5
+    for kind, label in (("action", "teleport a"), ("move", "acolyte a#3"), ("unit", "acolyte"), ("player", "green")):
+        with pytest.raises(UnclassifiedOption, match=f"'{kind}' option '{label}'"):
+            option_info(Decision("red", kind, (label,), "?"), players, areas)
