@@ -9,6 +9,7 @@ import pytest
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
+from interpreter.engine import flow
 from interpreter.engine.game import Game
 from interpreter.engine.position import build_state
 from tools.validate import validate
@@ -57,8 +58,9 @@ def test_no_action_outside_the_turn_at_zero_power(duel: Content) -> None:
                      "requirements": {"wind-rider": ["be-first-player"]},
                      "units": {"sleeper": {"europe": ["sorcerer"], "asia": ["acolyte"]},
                                "wind-rider": {"europe": ["windigo", "windigo"]}}})
-    steps = list(g.action_in("sleeper", "europe", "test"))
-    assert steps == []                               # "this will not work if you have no Power"
+    call = g.action_in_call("sleeper", "europe", "test")
+    step = flow.PROCS[call.frame["proc"]].step(g, call.frame, None)
+    assert step == flow.Return(None)                 # "this will not work if you have no Power": nothing asked
 
 
 def test_a_stand_in_reads_as_the_lent_abilitys_great_old_one(duel: Content) -> None:

@@ -7,6 +7,8 @@ from interpreter.diagnostics import Pos, Report
 from interpreter.effects import ast as A
 from interpreter.effects.compiler import MAX_FOR_ITEMS, CompileEnv, Compiler, RuleError
 from interpreter.effects.parser import DSL_ERRORS, EffectSyntaxError, parse
+from interpreter.effects.program import drive
+from interpreter.effects.runtime import Suspend, resume_with
 import interpreter.engine.primitives  # noqa: F401  (registers the primitives)
 
 
@@ -52,7 +54,7 @@ def _run(text: str, **names: object) -> Ctx:
     prog = Compiler(env).program(parse(text), env)  # type: ignore[arg-type]
     assert not report.items, report.items
     ctx = Ctx(**names)
-    for _ in prog(ctx):
+    for _ in drive(prog, ctx):
         raise AssertionError("no decision expected")
     return ctx
 
@@ -132,8 +134,6 @@ class _Units:
     def integer(self, v: object, what: str) -> int:
         return int(v)  # type: ignore[call-overload]
 
-    def ask(self, player: str, kind: str, options: list[str], prompt: str):  # noqa: ANN201
-        return (yield options)
 
 
 def _offers(least: int | None, answers: list[str]) -> list[list[str]]:
@@ -144,13 +144,13 @@ def _offers(least: int | None, answers: list[str]) -> list[list[str]]:
         ability = "test"
         where = "t:1:1"
     fn = REGISTRY.get("choose_units").fn  # type: ignore[union-attr]
-    gen = fn(C(), "p", list(C.game.units.values()), least=least)
-    seen = [next(gen)]
-    try:
-        for a in answers:
-            seen.append(gen.send(a))
-    except StopIteration:
-        pass
+    r = fn(C(), "p", list(C.game.units.values()), least=least)
+    seen = []
+    for a in answers:
+        if not isinstance(r, Suspend):
+            break
+        seen.append(list(r.step.decision.options))
+        r = resume_with(r.then, C(), r.data, a)
     return seen
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from interpreter.content.build import Content
 from interpreter.bots import agent_label, make_agent
@@ -82,12 +82,13 @@ def seat_agents(names: list[str], seats: int) -> list[str]:
 class TracedGame(Game):
     """A Game that notes every faction's Doom and Power when each round's Doom Phase ends."""
 
-    def doom_step(self) -> Iterator[Any]:
-        """The Doom Phase, then a note of Doom and Power for the round it closed."""
-        closing = self.s.round
-        yield from super().doom_step()
-        trace = self.__dict__.setdefault("trace", {})
-        trace[closing] = (dict(self.s.doom), dict(self.s.power))
+    def emit(self, type_: str, **fields: Any) -> None:
+        """Every event; the start of a round's Action Phase after the first closes the previous
+        round's Doom Phase: note Doom and Power then."""
+        super().emit(type_, **fields)
+        if type_ == "phase" and fields.get("phase") == "action" and fields.get("round", 1) > 1:
+            trace = self.__dict__.setdefault("trace", {})
+            trace[fields["round"] - 1] = (dict(self.s.doom), dict(self.s.power))
 
 
 def play_one(content: Content, spec: GameSpec) -> dict[str, Any]:

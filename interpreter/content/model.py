@@ -30,7 +30,7 @@ class Ability:
     window: str
     cost: Ev | None
     condition: Ev | None
-    effect: Any  # compiled program: ctx -> generator
+    effect: Any  # compiled program (effects/program.py), run as an effect frame
     optional: bool
     once: str | None
     anywhere: bool

@@ -1,8 +1,8 @@
 """Compile effect-language syntax trees, once, into Python closures.
 
-Expressions become ``ev(ctx) -> value``; programs become generator functions
-``run(ctx) -> Generator[Decision, answer, None]`` so that a choice anywhere inside an effect
-suspends the game until a player answers. Every call is checked against the primitive
+Expressions become closures ``ev(ctx) -> value``; programs become instruction lists (a
+`Program`, run by program.py) so that a choice anywhere inside an effect pauses it, as data,
+until a player answers. Every call is checked against the primitive
 registry at compile time: unknown functions, unknown or missing arguments, undefined
 variables, and literal ids (units, areas, factions, spellbooks...) that do not exist are
 reported with their position. Nothing here evaluates Python source: there is no eval/exec,
@@ -11,12 +11,13 @@ and field access works only on game records (dicts), never on Python attributes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, Callable, Generator, Iterable
+from pathlib import PurePath
+from typing import Any, Callable, Iterable
 
 from ..diagnostics import Pos, Report, did_you_mean
 from ..limits import MAX_COUNT, MAX_FOR_ITEMS
 from . import ast as A
+from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
 from .runtime import COMPARE, LimitError, RuleError, arith, bounded, get_field, number, ticker
@@ -26,7 +27,6 @@ from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible
 __all__ = ["MAX_FOR_ITEMS", "CompileEnv", "Compiler", "LimitError", "RuleError", "compatible", "static_type"]
 
 Ev = Callable[[Any], Any]
-Run = Callable[[Any], Generator[Any, Any, None]]
 
 
 @dataclass
@@ -300,150 +300,98 @@ class Compiler:
                 raise RuleError(f"{where}: {prim.name}: {exc}") from None
         return call
 
-    def _gen_call(self, node: A.Call, prim: Primitive, env: CompileEnv) -> Callable[[Any], Generator[Any, Any, Any]]:
+    def _gen_call(self, node: A.Call, prim: Primitive, env: CompileEnv) -> Callable[[Any], Any]:
+        """The start of a call instruction (program.py): the primitive's result or its Suspend."""
         args = self._bind_args(node, prim, env)
-        fn = prim.fn
         where = env.where(node)
-        limits = arg_limits(prim)
         positional = [(p.name, a) for p, a in zip(prim.params, [a for a in node.args if a.name is None])]
         for name, a in positional + [(a.name, a) for a in node.args if a.name is not None]:
             if name in COUNT_PARAMS and isinstance(a.value, A.Lit) and isinstance(a.value.value, int) \
                     and a.value.value > MAX_COUNT:
                 env.error(a.value, "limit", f"'{prim.name}' {name} {a.value.value} is beyond the limit of {MAX_COUNT}")
+        return call_start(prim.fn, args, where, prim.name, arg_limits(prim))  # type: ignore[arg-type]
 
-        def call(ctx: Any) -> Generator[Any, Any, Any]:
-            try:
-                bound = args(ctx)
-            except (TypeError, ValueError, KeyError) as exc:
-                raise RuleError(f"{where}: {prim.name}: {exc}") from None
-            for name, limit in limits:
-                v = bound.get(name)
-                if isinstance(v, (int, Fraction)) and not isinstance(v, bool) and abs(v) > limit:
-                    raise RuleError(f"{where}: {getattr(ctx, 'ability', '') or prim.name}: '{prim.name}' {name} {v} "
-                                    f"is beyond the limit of {limit}")
-            ctx.where = where
-            try:
-                result = fn(ctx, **bound)  # type: ignore[arg-type]
-                if hasattr(result, "send"):
-                    result = yield from result
-            except LimitError as exc:
-                if exc.located:
-                    raise
-                located = LimitError(f"{where}: {getattr(ctx, 'ability', '') or prim.name}: {exc}")
-                located.located = True
-                raise located from None
-            return result
-        return call
+    # statements: instructions appended to `code` (see program.py)
+    def program(self, node: A.Program, env: CompileEnv) -> Program:
+        code: list[Instr] = []
+        self._body(node, env, code)
+        pos = env.locate(node.line, node.col)
+        return Program(code, f"{env.logical}@{PurePath(pos.path).name}:{pos.line}:{pos.col}")
 
-    # statements
-    def program(self, node: A.Program, env: CompileEnv) -> Run:
-        steps: list[Run] = []
+    def _body(self, node: A.Program, env: CompileEnv, code: list[Instr]) -> None:
         for stmt in node.body:
-            step, env = self.stmt(stmt, env)
-            steps.append(step)
+            env = self.stmt(stmt, env, code)
 
-        def run(ctx: Any) -> Generator[Any, Any, None]:
-            for s in steps:
-                yield from s(ctx)
-        return run
+    def block(self, node: A.Program, env: CompileEnv, code: list[Instr]) -> None:
+        code.append(("push",))
+        self._body(node, env.child(()), code)
+        code.append(("pop",))
 
-    def block(self, node: A.Program, env: CompileEnv) -> Run:
-        inner = self.program(node, env.child(()))
-
-        def run(ctx: Any) -> Generator[Any, Any, None]:
-            ctx.push_scope()
-            try:
-                yield from inner(ctx)
-            finally:
-                ctx.pop_scope()
-        return run
-
-    def stmt(self, node: A.Stmt, env: CompileEnv) -> tuple[Run, CompileEnv]:
+    def stmt(self, node: A.Stmt, env: CompileEnv, code: list[Instr]) -> CompileEnv:
+        """Compile one statement into `code`; the environment after it."""
         if isinstance(node, A.Nothing):
-            def nothing(ctx: Any) -> Generator[Any, Any, None]:
-                return
-                yield  # pragma: no cover
-            return nothing, env
+            return env
         if isinstance(node, A.Let):
             name = node.name
+            after = env.child([name], [name] if static_type(node.value) == "unit" else [])
             if isinstance(node.value, A.Call) and (p := REGISTRY.get(node.value.name)) and p.sort != "query":
                 prim = self._check_call(node.value, env)
-                gen = self._gen_call(node.value, prim, env) if prim else None
-
-                def let_choice(ctx: Any) -> Generator[Any, Any, None]:
-                    value = (yield from gen(ctx)) if gen else None
-                    ctx.bind(name, value)
-                return let_choice, env.child([name], [name] if static_type(node.value) == "unit" else [])
-            ev = self.expr(node.value, env)
-
-            def let(ctx: Any) -> Generator[Any, Any, None]:
-                ctx.bind(name, ev(ctx))
-                return
-                yield  # pragma: no cover
-            return let, env.child([name], [name] if static_type(node.value) == "unit" else [])
+                if prim is None:
+                    code.append(("let", name, lambda ctx: None))
+                else:
+                    code.append(("call", self._gen_call(node.value, prim, env), env.where(node.value), name, prim.name))
+                return after
+            code.append(("let", name, self.expr(node.value, env)))
+            return after
         if isinstance(node, A.Do):
             prim = self._check_call(node.call, env)
             if prim is None:
-                return self.stmt(A.Nothing(node.line, node.col), env)[0], env
+                return env
             if prim.sort == "query":
                 env.error(node.call, "useless-query",
                           f"'{prim.name}' only computes a value; bind it with 'let' or use it in a condition")
-            gen = self._gen_call(node.call, prim, env)
-
-            def do(ctx: Any) -> Generator[Any, Any, None]:
-                yield from gen(ctx)
-            return do, env
+            code.append(("call", self._gen_call(node.call, prim, env), env.where(node.call), None, prim.name))
+            return env
         if isinstance(node, A.If):
-            branches = [(self.expr(c, env), self.block(b, env.narrow(c))) for c, b in node.branches]
-            orelse = self.block(node.orelse, env) if node.orelse is not None else None
-
-            def if_(ctx: Any) -> Generator[Any, Any, None]:
-                for cond, body in branches:
-                    if cond(ctx):
-                        yield from body(ctx)
-                        return
-                if orelse is not None:
-                    yield from orelse(ctx)
-            return if_, env
+            ends: list[int] = []
+            for c, b in node.branches:
+                test = len(code)
+                code.append(("unless", self.expr(c, env), -1))
+                self.block(b, env.narrow(c), code)
+                ends.append(len(code))
+                code.append(("jump", -1))
+                code[test] = ("unless", code[test][1], len(code))
+            if node.orelse is not None:
+                self.block(node.orelse, env, code)
+            for at in ends:
+                code[at] = ("jump", len(code))
+            return env
         if isinstance(node, A.For):
-            iterable = self.expr(node.iterable, env)
-            body = self.block(node.body, env.child([node.name], unit_items(node.name, node.iterable)))
-            name, where = node.name, env.where(node)
-
-            def for_(ctx: Any) -> Generator[Any, Any, None]:
-                items = iterable(ctx)
-                if not isinstance(items, list):
-                    raise RuleError(f"{where}: 'for' needs a list, got {type(items).__name__}")
-                if len(items) > MAX_FOR_ITEMS:
-                    raise RuleError(f"{where}: 'for' over {len(items)} items exceeds {MAX_FOR_ITEMS}")
-                tick = ticker(ctx)
-                for item in list(items):
-                    tick(where)
-                    ctx.push_scope()
-                    try:
-                        ctx.bind(name, item)
-                        yield from body(ctx)
-                    finally:
-                        ctx.pop_scope()
-            return for_, env
+            where = env.where(node)
+            code.append(("for", self.expr(node.iterable, env), where))
+            top = len(code)
+            code.append(("next", node.name, where, -1))
+            self.block(node.body, env.child([node.name], unit_items(node.name, node.iterable)), code)
+            code.append(("pop",))
+            code.append(("jump", top))
+            code[top] = ("next", node.name, where, len(code))
+            return env
         if isinstance(node, A.Choose):
             chooser = self.expr(node.chooser, env)
             labels = [o.label for o in node.options]
             if len(set(labels)) != len(labels):
                 env.error(node, "duplicate-option", "two options have the same label")
-            opts = [(o.label, self.expr(o.when, env) if o.when is not None else None,
-                     self.block(o.body, env.narrow(o.when))) for o in node.options]
-            where = env.where(node)
-
-            def choose(ctx: Any) -> Generator[Any, Any, None]:
-                player = chooser(ctx)
-                open_ = [(label, body) for label, when, body in opts if when is None or when(ctx)]
-                if not open_:
-                    return
-                picked = yield from ctx.ask_option(player, [label for label, _ in open_], where)
-                for label, body in open_:
-                    if label == picked:
-                        yield from body(ctx)
-            return choose, env
+            at = len(code)
+            code.append(("choose",))
+            opts, ends = [], []
+            for o in node.options:
+                opts.append((o.label, self.expr(o.when, env) if o.when is not None else None, len(code)))
+                self.block(o.body, env.narrow(o.when), code)
+                ends.append(len(code))
+                code.append(("jump", -1))
+            for e in ends:
+                code[e] = ("jump", len(code))
+            code[at] = ("choose", chooser, opts, env.where(node), len(code))
+            return env
         env.error(node, "bad-statement", "unsupported statement")  # pragma: no cover
-        return self.stmt(A.Nothing(node.line, node.col), env)[0], env
+        return env

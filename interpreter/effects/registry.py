@@ -5,8 +5,9 @@ A primitive is one of three sorts:
 - ``verb``: changes the game; returns nothing; may ask players (``kill``, ``place``, ``gain_power``).
 - ``choice``: asks a player and returns the answer (``choose_unit``, ``choose_area``).
 
-Verbs and choices are generator functions ``(ctx, **args) -> Generator[Decision, answer, result]``;
-queries are plain functions ``(ctx, **args) -> value``. The compiler checks every call against
+All are plain functions ``(ctx, **args)``. A verb or choice returns its result, or a
+``runtime.Suspend`` when it must wait for a player's answer or for a procedure of the engine (its
+resume function, registered with ``runtime.resumer``, then gives the result); a query returns a value. The compiler checks every call against
 the declared parameters, so a misspelt name or argument is a load-time error with a position.
 """
 from __future__ import annotations
@@ -110,10 +111,10 @@ def query(name: str, /, returns: str = "any", variadic: bool = False, **params: 
 
 
 def verb(name: str, /, **params: object):
-    """Register a verb: a generator that changes the game and may ask players."""
+    """Register a verb: it changes the game and may ask players (returns a Suspend to wait)."""
     return _register("verb", name, "none", params, False)
 
 
 def choice(name: str, /, returns: str = "any", **params: object):
-    """Register a choice: a generator that asks a player and returns the answer."""
+    """Register a choice: it asks a player (returns a Suspend) and gives the answer as its result."""
     return _register("choice", name, returns, params, False)

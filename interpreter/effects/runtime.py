@@ -1,6 +1,7 @@
 """What compiled effects do while they run: field access, numbers within their limit, errors."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -78,3 +79,35 @@ def ticker(ctx: Any) -> Callable[[str], None]:
     return tick if tick is not None else (lambda where: None)
 
 
+
+
+# ---- primitives that wait ----------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Suspend:
+    """What a verb or choice returns when it must wait: for `step` (the engine's Ask: a player's
+    answer, or Call: a procedure's result). `then` names the resume function (see `resumer`) that
+    turns that value and `data` into the primitive's result, or another Suspend; `data` must be
+    data (plain values, lists, dicts, units: the engine keeps it in the state while it waits).
+    `then=None`: the result is None."""
+
+    step: Any
+    then: str | None = None
+    data: Any = None
+
+
+RESUMES: dict[str, Callable[[Any, Any, Any], Any]] = {"value": lambda ctx, data, value: value}
+
+
+def resumer(name: str) -> Callable[[Callable[[Any, Any, Any], Any]], Callable[[Any, Any, Any], Any]]:
+    """Register `fn(ctx, data, value)` as the resume function `name` of a waiting primitive."""
+    def deco(fn: Callable[[Any, Any, Any], Any]) -> Callable[[Any, Any, Any], Any]:
+        if name in RESUMES:
+            raise ValueError(f"resume function '{name}' registered twice")
+        RESUMES[name] = fn
+        return fn
+    return deco
+
+
+def resume_with(then: str | None, ctx: Any, data: Any, value: Any) -> Any:
+    """The result of a waiting primitive, given what it waited for."""
+    return None if then is None else RESUMES[then](ctx, data, value)

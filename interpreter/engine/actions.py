@@ -7,9 +7,8 @@ from typing import Any
 from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
-from .core import Gen
 from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position
-from .flow import Call, legacy
+from .flow import Call, frame
 from .moves import MovesMixin
 
 
@@ -24,18 +23,6 @@ class ActionsMixin(MovesMixin):
         t = self.utype(u)
         return bool(self.modified("can-control-gate", t.cls == "cultist", u, u["owner"]))
 
-    def choose_controller(self, p: str, area: str) -> Gen:
-        """The player picks which of its eligible units controls the gate, one option per kind (units
-        of a kind are alike). Core rulebook, Gates: a monster allowed to control may replace the
-        Cultist on the Gate."""
-        eligible: dict[str, dict[str, Any]] = {}
-        for u in self.s.units_at(area, p):
-            if self.can_control(u):
-                eligible.setdefault(u["kind"], u)
-        labels = {self.unit_label(u): u for u in eligible.values()}
-        ans = yield from self.ask(p, "unit", list(labels), f"which unit controls the gate in {area}?")
-        return labels[ans]
-
     def all_parts_possible(self, ab: Any, p: str, area: str | None = None) -> bool:
         """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
         do all parts of it" - an action ability (or requirement action) is offered only when a dry
@@ -46,13 +33,13 @@ class ActionsMixin(MovesMixin):
             return True
         requirement = isinstance(ab, Requirement)
 
-        def run(g: Any) -> Gen:
+        def run(g: Any) -> Call:
             if requirement:
                 ctx = g.ctx(p)
                 ctx.ability = f"requirement {ab.id}"
-                return effect(ctx)  # type: ignore[no-any-return]
+                return g.effect_call(effect, ctx)  # type: ignore[no-any-return]
             ctx = g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p), area=area)
-            return g.use_ability(ab, p, ctx, paid=True)  # type: ignore[no-any-return]
+            return g.use_ability_call(ab, p, ctx, paid=True)  # type: ignore[no-any-return]
         key = f"{p} {'requirement ' + ab.id if requirement else ab.key}" + (f" {area}" if area is not None else "")
         return can_complete(self, key, run)
 
@@ -262,120 +249,14 @@ class ActionsMixin(MovesMixin):
             return bool(self.move_options(p, set(), set(), area))
         return False
 
-    # ---- execution ----------------------------------------------------------------------------
-    def take_action(self, p: str, label: str, cost: int, within: str | None = None) -> Gen:
-        """The one path of every action: do it, then the after-action window and the checks that
-        follow any action. `within` limits a Move to units leaving or entering that area."""
-        event = yield from self.perform(p, label, cost, within)
-        yield from self.window("after-action", event, self.turn_order())
-        yield from self.offer_reveals()  # type: ignore[attr-defined]
-        yield from self.check_requirements("state")
-        return event
-
-    def action_in(self, p: str, area: str, why: str) -> Gen:
-        """Outside its turn, `p` may take one action in `area` (paid as usual), or decline; nothing is
-        offered to a player at 0 Power or who can take no more actions this phase."""
-        if self.s.power[p] <= 0 or self.out_of_actions(p):  # type: ignore[attr-defined]
-            return
-        opts = dict(self.main_actions(p, within=area))
-        if not opts:
-            return
-        ans = yield from self.ask(p, "action", [*opts, "decline"], f"{why}: take an action in {area}?", costs=opts)
-        if ans != "decline":
-            yield from self.take_action(p, ans, opts[ans], within=area)
-            # a second action "in a row" has no turn to follow here: the grant lapses
-            self.s.memory.pop("extra_action", None)
-
-    # ---- as frames (engine/flow.py): what other procedures call (transitional, see core.py) ----
+    # ---- execution: the procedures of perform.py, as frames (engine/flow.py) --------------------
     def take_action_call(self, p: str, label: str, cost: int, within: str | None = None) -> Call:
-        return legacy(self, self.take_action(p, label, cost, within))  # type: ignore[arg-type]
+        """Take an action chosen from the lists above: the one path of every action (perform.py)."""
+        return Call(frame("take-action", player=p, label=label, cost=cost, within=within))
 
     def action_in_call(self, p: str, area: str, why: str) -> Call:
-        return legacy(self, self.action_in(p, area, why))  # type: ignore[arg-type]
-
-    def perform(self, p: str, label: str, cost: int, within: str | None = None) -> Gen:
-        """Carry out an action chosen from the lists above."""
-        words = label.split()
-        verb = words[0]
-        if verb not in ("move",) and cost:
-            self.gain_power(p, -cost, label)
-        self.s.memory["action_no"] = self.s.memory.get("action_no", 0) + 1   # the scope of `once: action`
-        self.emit("action", player=p, action=label, cost=cost)
-        event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
-        if verb == "recruit":
-            u = self.s.pool(p, words[1])[0]
-            self.relocate(u, words[2], "recruit")
-            event["area"] = words[2]
-        elif verb == "summon":
-            u = self.s.pool(p, words[1])[0]
-            self.relocate(u, words[2], "summon")
-            event["area"] = words[2]
-            event["unit"] = dict(u)
-        elif verb == "awaken":
-            yield from self.awaken(p, words[1], words[2])
-            event["area"] = words[2]
-        elif verb == "create-gate":
-            self.s.gates[words[1]] = {"controller": None}
-            self.emit("gate", loc=words[1], change="created", player=p)
-            event["area"] = words[1]
-            yield from self.window("gate-created", {"player": p, "area": words[1]}, self.turn_order())
-        elif verb == "move":
-            event["spent"] = yield from self.move_action(p, within)
-        elif verb in ("battle", "extra-battle"):
-            self.s.memory.setdefault("battles", []).append(words[1])
-            event["area"] = words[1]
-            yield from self.battle(p, words[2], words[1])
-        elif verb == "capture":
-            yield from self.capture(p, words[2], words[1])
-            event["area"] = words[1]
-        elif verb == "control-gate":
-            u = yield from self.choose_controller(p, words[1])
-            self.s.gates[words[1]]["controller"] = u["id"]
-            self.emit("gate", loc=words[1], change="controlled", unit=u["id"], player=p)
-        elif verb == "abandon-gate":
-            self.s.gates[words[1]]["controller"] = None
-            self.emit("gate", loc=words[1], change="abandoned", player=p)
-        elif verb == "reveal-elder-signs":
-            self.reveal_elder_signs(p)
-        elif verb == "ability":
-            ab = next(a for a in self.active_abilities(p) if a.id == words[1])
-            area = words[2] if len(words) > 2 else None
-            ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p), area=area)
-            event["area"] = area   # none for an ability without `where:` (declared in windows.py)
-            yield from self.use_ability(ab, p, ctx, paid=True)   # its cost was part of the action's
-        elif verb == "requirement":
-            f = self.faction(p)
-            for rid in words[1].split("+"):
-                r = next(r for r in f.requirements if r.id == rid)
-                if r.action_effect is not None:
-                    ctx = self.ctx(p)
-                    ctx.ability = f"requirement {r.id}"
-                    yield from r.action_effect(ctx)
-                yield from self.earn(p, r)
-        elif verb == "pass":
-            self.gain_power(p, -self.s.power[p], "pass")
-        else:  # pragma: no cover - labels come from the enumerations above
-            raise RuleError(f"unknown action '{label}'")
-        return event
-
-    def awaken(self, p: str, kind: str, area: str) -> Gen:
-        t = self.awaken_type(p, kind)  # type: ignore[attr-defined]
-        assert t is not None and t.awaken is not None
-        if t.awaken.replace_gate and area in self.s.gates:
-            del self.s.gates[area]
-            self.emit("gate", loc=area, change="removed", why=f"awaken {kind}")
-        if t.awaken.effect is not None:
-            ctx = self.ctx(p, area=area)
-            ctx.ability = f"Awaken {t.name}"
-            yield from t.awaken.effect(ctx)
-        u = self.awaken_pool(p, kind)[0]  # type: ignore[attr-defined]
-        self.take_control(p, u)  # type: ignore[attr-defined]
-        self.relocate(u, area, "awaken")
-        self.s.awakened.setdefault(p, [])
-        if kind not in self.s.awakened[p]:
-            self.s.awakened[p].append(kind)
-        yield from self.window("on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area},
-                               self.turn_order())
+        """Outside its turn, `p` may take one action in `area`, or decline (perform.py)."""
+        return Call(frame("action-in", player=p, area=area, why=why))
 
     def capture_targets(self, p: str, victim: str, area: str) -> list[dict[str, Any]]:
         s = self.s
@@ -396,10 +277,3 @@ class ActionsMixin(MovesMixin):
             if protected:
                 return []
         return cultists
-
-    def capture(self, p: str, victim: str, area: str) -> Gen:
-        targets = self.capture_targets(p, victim, area)
-        ans = yield from self.ask(victim, "unit", [self.unit_label(u) for u in targets],
-                                  f"{p} captures one of your cultists in {area}: which?")
-        u = self.s.unit(int(ans.rsplit("#", 1)[1]))
-        yield from self.remove_unit(u, "capture", p)

@@ -2,16 +2,14 @@
 seeded generator, and Power, Doom and elder signs. `core.GameCore` builds abilities and windows on them."""
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Iterable
+from typing import Any, Callable
 
 from ..content.model import ContentModel, Faction, Layout, Ruleset, UnitType
 from ..effects.compiler import LimitError, RuleError
 from ..limits import MAX_DICE, MAX_NUMBER
-from .decisions import Decision
 from .rng import Rng
 from .state import CHECK_MEMO, State
 
-Gen = Generator[Decision, str, Any]
 # other facts kept in the memo (see `memo`): name -> how to compute it for an argument, from units
 # and abilities only (a memo entry (name, arg) is checked against it in checking mode)
 MEMO_FACTS: dict[str, Callable[[Any, Any], Any]] = {}
@@ -26,8 +24,6 @@ class GameBasics:
     _memo: tuple[Any, ...] | None = None
 
     def _init_core(self) -> None:
-        self._depth: list[str] = []   # the timing windows open now, outermost first
-        self._chain: list[str] = []   # the abilities running now, outermost first
         self._forced_dice: list[int] | None = None
         self._event_hook: Callable[[dict[str, Any]], None] | None = None
         self.steps = 0                # evaluation steps spent since the last decision (limits.MAX_STEPS)
@@ -143,18 +139,6 @@ class GameBasics:
         self.log.append(event)
         if self._event_hook is not None:
             self._event_hook(event)
-
-    # ---- decisions ---------------------------------------------------------------------------
-    def ask(self, player: str, kind: str, options: Iterable[str], prompt: str, **context: Any) -> Gen:
-        opts = tuple(dict.fromkeys(options))
-        if not opts:
-            raise RuleError(f"internal: empty decision for {player}: {prompt}")
-        if len(opts) == 1:
-            return opts[0]
-        if getattr(self, "_dry_run_notes", None) is None:   # a dry run's decisions share one budget (feasible.py)
-            self.steps = 0
-        answer = yield Decision(player, kind, opts, prompt, context)
-        return answer
 
     # ---- dice and randomness -------------------------------------------------------------------
     def roll(self, n: int, who: str, why: str) -> list[int]:

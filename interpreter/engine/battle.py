@@ -1,18 +1,23 @@
 """Battle, in the rulebooks' order: declaration, pre-battle abilities (attacker, then defender),
 dice, assignment (kills and eliminations first, then pains; excess ignored), application
 (removals, then retreats: attacker first; no retreat next to the foe; surrounded = one eliminated),
-post-battle abilities, and spellbooks earned in the battle arriving after it."""
+post-battle abilities, and spellbooks earned in the battle arriving after it.
+
+The battle runs as frames (engine/flow.py): `BattleProc` ("battle") in the order above, with
+the three parts that ask (declines, assignment, application) in engine/battle_parts.py. Their
+locals are unit ids, ability keys, players and areas; the battle's own record is `State.battle`."""
 from __future__ import annotations
 
 from typing import Any
 
 from ..effects.compiler import RuleError
-from .core import BATTLE_MODIFIERS, Gen, GameCore
-from .flow import Call, legacy
+from .battle_parts import KILLS
+from .core import GameCore
+from .flow import Call, Proc, Return, frame
 
 MAX_ASSIGN_ROUNDS = 50
-_KILLS = ("eliminate", "kill")
 
+Frame = dict[str, Any]
 
 
 class BattleMixin(GameCore):
@@ -47,171 +52,146 @@ class BattleMixin(GameCore):
         return out
 
     def battle_call(self, attacker: str, defender: str, area: str) -> Call:
-        """The battle as a frame (engine/flow.py; transitional, see core.py)."""
-        return legacy(self, self.battle(attacker, defender, area))  # type: ignore[arg-type]
-
-    def battle(self, attacker: str, defender: str, area: str) -> Gen:
-        s = self.s
-        s.memory["battle_no"] = s.memory.get("battle_no", 0) + 1
-        self.emit("battle", attacker=attacker, defender=defender, area=area)
-        yield from self.window("battle-declared", {"attacker": attacker, "defender": defender, "area": area},
-                               [defender] + [p for p in self.turn_order() if p not in (attacker, defender)])
-        s.battle = {"area": area, "attacker": attacker, "defender": defender, "exempt": [], "results": {},
-                    "taken": {}, "pending": {attacker: [], defender: []}, "rolled": {}, "avoided": [],
-                    "earned": [], "flags": [], "killed": {attacker: [], defender: []}}
-        try:
-            yield from self._battle_steps()
-        finally:
-            b = s.battle
-            s.battle = None
-        self.emit("battle-end", area=area)
-        for p, rid in b["earned"] if b else []:
-            yield from self.earn_after_battle(p, rid)  # type: ignore[attr-defined]
-
-    def _battle_steps(self) -> Gen:
-        b = self.battle_record()
-        a, d = b["attacker"], b["defender"]
-        yield from self.window("before-battle", {"attacker": a, "defender": d, "area": b["area"]}, [a])
-        if self.participants(a) and self.participants(d):
-            yield from self.window("before-battle", {"attacker": a, "defender": d, "area": b["area"]}, [d])
-        if not self.participants(a) or not self.participants(d):
-            self.emit("battle-over-early", area=b["area"])
-            return
-        yield from self._offer_declines()
-        # dice
-        for side in (a, d):
-            n = sum(self.combat_of(u) for u in self.participants(side))
-            dice = self.roll(n, side, "battle")
-            kills = sum(1 for x in dice if x == 6)
-            pains = sum(1 for x in dice if x in (4, 5))
-            b["rolled"][side] = {"dice": n, "rolls": dice, "kills": kills, "pains": pains}
-            other = self.opponent_in_battle(side)
-            b["pending"][other] += [{"result": "kill", "by": side}] * kills + [{"result": "pain", "by": side}] * pains
-        for side in (a, d):
-            r = b["rolled"][side]
-            yield from self.window("battle-roll", {"player": side, "dice": r["dice"], "kills": r["kills"],
-                                                   "pains": r["pains"], "area": b["area"]}, [side])
-        # assignment: kills and eliminations, then pains, until nothing new is added
-        for _ in range(MAX_ASSIGN_ROUNDS):
-            yield from self._assign(_KILLS)
-            yield from self.window("kills-assigned", {"area": b["area"]}, self.battle_players())
-            if any(p["result"] in _KILLS for side in (a, d) for p in b["pending"][side]):
-                continue
-            yield from self._assign(("pain",))
-            yield from self.window("pains-assigned", {"area": b["area"]}, self.battle_players())
-            if not any(b["pending"][side] for side in (a, d)):
-                break
-        else:
-            raise RuleError("battle results keep being added without end")
-        yield from self.window("after-assignment", {"area": b["area"]}, self.battle_players())
-        yield from self._apply()
-        yield from self.window("after-battle", {"area": b["area"], "attacker": a, "defender": d},
-                               self.battle_players())
-
-    def _offer_declines(self) -> Gen:
-        """Abilities are optional, ongoing ones included (core rulebook, Special Abilities): before
-        the dice, each owner of an ongoing ability that would change this battle may decline it."""
-        b = self.battle_record()
-        b["declined"] = []
-        for p in self.battle_players():
-            for ab in self.active_abilities(p):
-                if ab.window != "static" or not ab.optional:
-                    continue
-                mods = [m for m in ab.modifiers if m.target in BATTLE_MODIFIERS]
-                if not mods or not self._modifier_applies(p, ab, mods):
-                    continue
-                ans = yield from self.ask(p, "option", [f"use {ab.id}", f"decline {ab.id}"],
-                                          f"use {ab.name} in this battle?")
-                if ans.startswith("decline"):
-                    b["declined"].append([p, ab.key])
-                    self.emit("declined", player=p, ability=ab.key)
-
-    def _modifier_applies(self, p: str, ab: Any, mods: list[Any]) -> bool:
-        """Whether any of these modifiers would apply to something in this battle."""
-        b = self.battle_record()
-        subjects: list[Any] = [u for side in self.battle_sides() for u in self.participants(side)]
-        subjects += [{"side": side, "result": r} for side in self.battle_sides() for r in ("kill", "pain")]
-        subjects += [{"side": side} for side in self.battle_sides()]
-        for m in mods:
-            for subj in subjects:
-                if m.target in ("retreat-chooser", "assign-chooser") and "side" not in subj:
-                    continue
-                if m.target not in ("retreat-chooser", "assign-chooser") and "side" in subj:
-                    continue
-                try:
-                    if m.when is None or m.when(self.ctx(p, ability=ab, subject=subj, value=None)):
-                        return True
-                except Exception:  # noqa: BLE001 - a condition that cannot judge this subject does not apply
-                    continue
-        del b
-        return False
-
-    def _assign(self, results: tuple[str, ...]) -> Gen:
-        b = self.battle_record()
-        for side in self.battle_sides():
-            while True:
-                todo = [p for p in b["pending"][side] if p["result"] in results]
-                if not todo:
-                    break
-                # eliminations and kills in the order they were added
-                item = todo[0]
-                b["pending"][side].remove(item)
-                units = self.eligible(side, item.get("classes"))
-                if not units:
-                    self.emit("result-ignored", side=side, result=item["result"])
-                    continue
-                chooser = self.modified("assign-chooser", side, {"side": side, "result": item["result"]}, side)
-                ans = yield from self.ask(chooser, "unit", [self.unit_label(u) for u in units],
-                                          f"assign a {item['result']} to one of {side}'s units")
-                u = self.s.unit(int(ans.rsplit("#", 1)[1]))
-                key = str(u["id"])
-                b["results"].setdefault(key, []).append(item["result"])
-                b["taken"][key] = b["taken"].get(key, 0) + 1
-                self.emit("result", unit=u["id"], kind=u["kind"], side=side, result=item["result"])
-                yield from self.window("result-assigned", {"unit": dict(u), "result": item["result"], "side": side,
-                                                           "by": item.get("by")}, self.battle_players())
+        """The battle as a frame (engine/flow.py)."""
+        return Call(frame("battle", attacker=attacker, defender=defender, area=area))
 
     def fate(self, u: dict[str, Any]) -> str | None:
         res = self.battle_record()["results"].get(str(u["id"]), [])
         default = "eliminate" if "eliminate" in res else "kill" if "kill" in res else "pain" if "pain" in res else None
         return self.modified("resolve-results", default, u, u["owner"]) if res else None
 
-    def _apply(self) -> Gen:
-        b = self.battle_record()
-        a, d = b["attacker"], b["defender"]
-        fates = {u["id"]: self.fate(u) for side in (a, d) for u in self.participants(side)}
-        for side in (a, d):
-            for u in self.participants(side):
-                f = fates.get(u["id"])
-                if f in _KILLS:
-                    b["killed"][side].append(u["id"])
-                    yield from self.remove_unit(u, f, self.opponent_in_battle(side))
-                elif "kill" in b["results"].get(str(u["id"]), []):
-                    b["avoided"].append(u["id"])
-        for side in (a, d):
-            foe = self.opponent_in_battle(side)
-            pained = [u for u in self.participants(side) if fates.get(u["id"]) == "pain"]
-            if not pained:
-                continue
-            chooser = self.modified("retreat-chooser", side, {"side": side}, side)
-            safe = [n for n in self.adjacent(b["area"]) if not self.s.units_at(n, foe)]
-            if not safe:
-                # the owner picks the victim even when another player directs the retreats
-                # (core rulebook, Complex Battle Example 1)
-                ans = yield from self.ask(side, "unit", [self.unit_label(u) for u in pained],
-                                          f"{side} is surrounded: choose one pained unit to eliminate")
-                u = self.s.unit(int(ans.rsplit("#", 1)[1]))
-                self.emit("surrounded", side=side, unit=u["id"])
-                yield from self.remove_unit(u, "eliminate", foe)
-                continue
-            while pained:
-                if len(pained) > 1:
-                    ans = yield from self.ask(chooser, "unit", [self.unit_label(u) for u in pained], "which unit retreats next?")
-                    u = self.s.unit(int(ans.rsplit("#", 1)[1]))
-                else:
-                    u = pained[0]
-                pained.remove(u)
-                safe = [n for n in self.adjacent(b["area"]) if not self.s.units_at(n, foe)]
-                dst = yield from self.ask(chooser, "area", safe, f"retreat {self.unit_label(u)} to")
-                self.relocate(u, dst, "retreat")
-        yield from self.window("retreats", {"area": b["area"]}, self.battle_players())
+
+class BattleProc(Proc):
+    """One battle (frame: attacker, defender, area; `round` of assignment; `earned`, `i` at the end)."""
+
+    name = "battle"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        a, d, area = f["attacker"], f["defender"], f["area"]
+        s.memory["battle_no"] = s.memory.get("battle_no", 0) + 1
+        g.emit("battle", attacker=a, defender=d, area=area)
+        f["at"] = "declared"
+        return g.window_call("battle-declared", {"attacker": a, "defender": d, "area": area},
+                             [d] + [p for p in g.turn_order() if p not in (a, d)])
+
+    def declared(self, g: Any, f: Frame, value: Any) -> Any:
+        a, d, area = f["attacker"], f["defender"], f["area"]
+        g.s.battle = {"area": area, "attacker": a, "defender": d, "exempt": [], "results": {},
+                      "taken": {}, "pending": {a: [], d: []}, "rolled": {}, "avoided": [],
+                      "earned": [], "flags": [], "killed": {a: [], d: []}}
+        # pre-battle abilities: the attacker's, then the defender's while both sides still have units
+        f["at"] = "defender_before"
+        return g.window_call("before-battle", self._sides(g), [a])
+
+    def defender_before(self, g: Any, f: Frame, value: Any) -> Any:
+        a, d = g.battle_sides()
+        f["at"] = "declines"
+        if g.participants(a) and g.participants(d):
+            return g.window_call("before-battle", self._sides(g), [d])
+        return None
+
+    def declines(self, g: Any, f: Frame, value: Any) -> Any:
+        """A side left without units ends the battle before the dice; else ongoing abilities may be declined."""
+        a, d = g.battle_sides()
+        if not g.participants(a) or not g.participants(d):
+            g.emit("battle-over-early", area=g.battle_record()["area"])
+            f["at"] = "over"
+            return None
+        f["at"] = "dice"
+        return Call(frame("battle-declines"))
+
+    def dice(self, g: Any, f: Frame, value: Any) -> Any:
+        """Each side rolls its units' combat: a 6 is a kill, a 4 or 5 a pain, against the other side."""
+        b = g.battle_record()
+        for side in g.battle_sides():
+            n = sum(g.combat_of(u) for u in g.participants(side))
+            dice = g.roll(n, side, "battle")
+            kills = sum(1 for x in dice if x == 6)
+            pains = sum(1 for x in dice if x in (4, 5))
+            b["rolled"][side] = {"dice": n, "rolls": dice, "kills": kills, "pains": pains}
+            other = g.opponent_in_battle(side)
+            b["pending"][other] += [{"result": "kill", "by": side}] * kills + [{"result": "pain", "by": side}] * pains
+        f["i"] = 0
+        f["at"] = "rolled"
+        return None
+
+    def rolled(self, g: Any, f: Frame, value: Any) -> Any:
+        """The battle-roll window, for each side's own roll (attacker first)."""
+        b = g.battle_record()
+        if f["i"] >= 2:
+            f["round"] = 0
+            f["at"] = "assign_kills"
+            return None
+        side = g.battle_sides()[f["i"]]
+        f["i"] += 1
+        r = b["rolled"][side]
+        return g.window_call("battle-roll", {"player": side, "dice": r["dice"], "kills": r["kills"],
+                                             "pains": r["pains"], "area": b["area"]}, [side])
+
+    # assignment: kills and eliminations, then pains, until nothing new is added
+    def assign_kills(self, g: Any, f: Frame, value: Any) -> Any:
+        if f["round"] >= MAX_ASSIGN_ROUNDS:
+            raise RuleError("battle results keep being added without end")
+        f["at"] = "kills_assigned"
+        return Call(frame("battle-assign", results=list(KILLS), side=0))
+
+    def kills_assigned(self, g: Any, f: Frame, value: Any) -> Any:
+        f["at"] = "assign_pains"
+        return g.window_call("kills-assigned", {"area": g.battle_record()["area"]}, g.battle_players())
+
+    def assign_pains(self, g: Any, f: Frame, value: Any) -> Any:
+        b = g.battle_record()
+        if any(p["result"] in KILLS for side in g.battle_sides() for p in b["pending"][side]):
+            f["round"] += 1
+            f["at"] = "assign_kills"
+            return None
+        f["at"] = "pains_assigned"
+        return Call(frame("battle-assign", results=["pain"], side=0))
+
+    def pains_assigned(self, g: Any, f: Frame, value: Any) -> Any:
+        f["at"] = "assigned"
+        return g.window_call("pains-assigned", {"area": g.battle_record()["area"]}, g.battle_players())
+
+    def assigned(self, g: Any, f: Frame, value: Any) -> Any:
+        b = g.battle_record()
+        if any(b["pending"][side] for side in g.battle_sides()):
+            f["round"] += 1
+            f["at"] = "assign_kills"
+            return None
+        f["at"] = "apply"
+        return g.window_call("after-assignment", {"area": b["area"]}, g.battle_players())
+
+    def apply(self, g: Any, f: Frame, value: Any) -> Any:
+        """Removals, then retreats (engine/battle_parts.py)."""
+        f["at"] = "after_battle"
+        return Call(frame("battle-apply"))
+
+    def after_battle(self, g: Any, f: Frame, value: Any) -> Any:
+        f["at"] = "over"
+        b = g.battle_record()
+        return g.window_call("after-battle", {"area": b["area"], "attacker": b["attacker"], "defender": b["defender"]},
+                             g.battle_players())
+
+    def over(self, g: Any, f: Frame, value: Any) -> Any:
+        """The battle ends (its record goes)."""
+        b = g.s.battle
+        g.s.battle = None
+        g.emit("battle-end", area=f["area"])
+        f["earned"] = [list(e) for e in b["earned"]] if b else []
+        f["i"] = 0
+        f["at"] = "earn"
+        return None
+
+    def earn(self, g: Any, f: Frame, value: Any) -> Any:
+        """Spellbooks earned during the battle arrive after it."""
+        if f["i"] >= len(f["earned"]):
+            return Return(None)
+        p, rid = f["earned"][f["i"]]
+        f["i"] += 1
+        return g.earn_after_battle_call(p, rid)
+
+    @staticmethod
+    def _sides(g: Any) -> dict[str, Any]:
+        b = g.battle_record()
+        return {"attacker": b["attacker"], "defender": b["defender"], "area": b["area"]}

@@ -1,10 +1,11 @@
 """The context an effect runs in: who 'me' is, the triggering event, scopes for let/for."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generator
+from typing import TYPE_CHECKING, Any
 
 from ..effects.compiler import RuleError
 from ..limits import MAX_STEPS
+from .flow import Ask, ask
 
 if TYPE_CHECKING:
     from .host import GameHost
@@ -116,7 +117,8 @@ class EffectCtx:
                 return original
         return kind
 
-    def ask_option(self, player: Any, labels: list[str], where: str) -> Generator[Any, Any, str]:
+    def ask_option(self, player: Any, labels: list[str], where: str) -> Ask:
+        """The decision of a `choose` statement (the answer is the label picked)."""
         if not isinstance(player, str) or player not in self.game.s.players:
             raise RuleError(f"{where}: 'choose' needs a player, got {player!r}")
-        return (yield from self.game.ask(player, "option", labels, f"{self.ability}: choose"))
+        return ask(player, "option", labels, f"{self.ability}: choose")

@@ -1,4 +1,5 @@
-"""Engine core: unit removal, costs and modifiers, abilities, timing windows, spellbook requirements."""
+"""Engine core: unit removal, costs and modifiers, abilities, timing windows, spellbook requirements
+(the procedures themselves run as frames: core_procs.py)."""
 from __future__ import annotations
 
 import math
@@ -7,38 +8,15 @@ from typing import Any
 
 from ..content.model import Ability, Requirement, UnitType
 from ..effects.compiler import RuleError
-from ..limits import MAX_WINDOW_DEPTH
-from . import neutral
-from .basics import GameBasics, Gen
+from . import flow, neutral
+from .basics import GameBasics
 from .context import EffectCtx
-from .flow import Call, legacy
+from .core_procs import BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, trigger_loop
+from .effect_frames import effect_frame
+from .flow import Call
 from .state import POOL
 
-__all__ = ["BATTLE_MODIFIERS", "BATTLE_WINDOWS", "GameCore", "Gen", "trigger_loop"]
-
-# ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
-BATTLE_MODIFIERS = {"combat", "result-capacity", "resolve-results", "retreat-chooser", "assign-chooser"}
-BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assigned", "pains-assigned",
-                  "after-assignment", "retreats"}
-
-
-def trigger_loop(abilities: list[str], windows: list[str]) -> str:
-    """The error for effects that trigger each other without end: the chain of abilities that
-    opened the nested windows, shortened to its first repeat of the cycle."""
-    chain = abilities or [f"window {w}" for w in windows]
-    n = len(chain)
-    for period in range(1, n // 2 + 1):
-        start = n - period
-        while start > 0 and chain[start - 1] == chain[start - 1 + period]:
-            start -= 1
-        if n - start >= 2 * period:   # the tail repeats at least twice with this period
-            shown = chain[:start] + chain[start:start + period] + [chain[start]]
-            break
-    else:
-        shown = chain[-8:]
-    what = "ability " if abilities else ""
-    return (f"trigger loop: {what}{' -> '.join(shown)} -> ... "
-            f"(stopped at the limit of {MAX_WINDOW_DEPTH} nested windows)")
+__all__ = ["BATTLE_MODIFIERS", "BATTLE_WINDOWS", "GameCore", "trigger_loop"]
 
 
 class GameCore(GameBasics):
@@ -60,40 +38,34 @@ class GameCore(GameBasics):
         if loc == POOL:
             self.release_if_independent(u)  # type: ignore[attr-defined]
 
-    def remove_unit(self, u: dict[str, Any], how: str, cause: str | None, *, replaced: bool = False) -> Gen:
-        """Kill, eliminate or capture a unit; opens the unit-removed window."""
-        src, owner = u["loc"], u["owner"]  # (an Independent returns to the general pool as it leaves)
-        dst = f"captured:{cause}" if how == "capture" else POOL
-        self.relocate(u, dst, how)
-        ev = {"unit": dict(u, loc=src, owner=owner), "how": how, "cause": cause, "owner": owner, "replaced": replaced,
-              "area": src if self.is_area(src) else None, "in_battle": self.s.battle is not None}
-        yield from self.window("unit-removed", ev, self.turn_order())
-        if how == "capture":
-            yield from self.window("unit-captured", ev, self.turn_order())
-
-    # ---- the procedures of this module as frames (engine/flow.py): what other procedures call ---
-    # Transitional: each returns the Call that runs the procedure; a procedure still written as a
-    # generator runs in a legacy frame. Callers use these, so a procedure can become frames alone.
+    # ---- the procedures of this module as frames (engine/flow.py, core_procs.py) --------------------
+    # Each returns the Call that runs the procedure; a step of another procedure returns it.
     def remove_unit_call(self, u: dict[str, Any], how: str, cause: str | None, *, replaced: bool = False) -> Call:
-        return legacy(self, self.remove_unit(u, how, cause, replaced=replaced))
+        return Call(flow.frame("remove-unit", unit=u["id"], how=how, cause=cause, replaced=replaced))
 
     def use_ability_call(self, ab: Ability, player: str | None, ctx: EffectCtx, paid: bool = False) -> Call:
-        return legacy(self, self.use_ability(ab, player, ctx, paid))
+        """Use `ab`; its effect runs with a context like `ctx` (rebuilt from its data: me, event, area, self)."""
+        unit = ctx.self_unit
+        return Call(ability_frame(self, ab, player, ctx.me, ctx.event, ctx.area,
+                                  unit["id"] if unit is not None else None, paid))
 
-    def effect_call(self, effect: Any, ctx: EffectCtx) -> Call:
-        """Run a compiled effect program (an ability's, a requirement's, an awakening's) with `ctx`."""
-        return legacy(self, effect(ctx))
+    def effect_call(self, effect: Any, ctx: EffectCtx, label: str | None = None) -> Call:
+        """Run a compiled effect program (an ability's, a requirement's, an awakening's) with `ctx`
+        (`label`: "KEY (WINDOW)" when it runs an ability, for trigger-loop messages)."""
+        return Call(effect_frame(self, effect, ctx, label))
 
     def window_call(self, name: str, event: dict[str, Any] | None, players: list[str] | None = None,
                     area: str | None = None) -> Call:
-        return legacy(self, self.window(name, event, players, area))
+        return Call(flow.frame("window", window=name, event=event,
+                               players=list(players) if players is not None else None, area=area))
 
     def check_requirements_call(self, when: str, event: dict[str, Any] | None = None,
                                 players: list[str] | None = None) -> Call:
-        return legacy(self, self.check_requirements(when, event, players))
+        return Call(flow.frame("requirements", when=when, event=event, players=list(players or self.s.players),
+                               i=0, j=0))
 
     def earn_call(self, p: str, r: Requirement) -> Call:
-        return legacy(self, self.earn(p, r))
+        return Call(flow.frame("earn", player=p, req=r.id))
 
     # ---- money: costs and modifiers ---------------------------------------------------------------
     def ctx(self, me: str | None, *, ability: Ability | None = None, **kw: Any) -> EffectCtx:
@@ -249,6 +221,15 @@ class GameCore(GameBasics):
             self._ability_index = idx
         return idx.get(key)
 
+    def ability_of(self, key: str) -> Ability:
+        """The ability a frame names by key: a content ability or one of the ruleset's rules."""
+        ab = self.ability_by_key(key)
+        if ab is None:
+            ab = next((a for a in self.ruleset.abilities if a.key == key), None)
+            if ab is None:
+                raise RuleError(f"internal: no ability with the key '{key}'")
+        return ab
+
     def once_key(self, ab: Ability, player: str | None) -> str | None:
         if ab.once is None:
             return None
@@ -276,75 +257,10 @@ class GameCore(GameBasics):
             return False
         return True
 
-    def use_ability(self, ab: Ability, player: str | None, ctx: EffectCtx, paid: bool = False) -> Gen:
-        """Pay for an ability (unless an action already did), mark its once-limit, run its effect."""
-        cost = 0 if paid else self.ability_cost(ab, player, ctx)
-        if player is not None and cost:
-            self.gain_power(player, -cost, f"pay for {ab.name}")
-        k = self.once_key(ab, player)
-        if k is not None:
-            self.s.memory.setdefault("once", []).append(k)
-        self.emit("ability", player=player, ability=ab.key, name=ab.name)
-        if ab.effect is not None:
-            self._chain.append(f"{ab.key} ({ab.window})")
-            try:
-                yield from ab.effect(ctx)
-            finally:
-                self._chain.pop()
-
     def turn_order(self) -> list[str]:
         active = self.s.step.get("player")
         start = active if active in self.s.players else (self.s.first or self.s.players[0])
         return self.s.order_from(start)
-
-    def window(self, name: str, event: dict[str, Any] | None, players: list[str] | None = None,
-               area: str | None = None) -> Gen:
-        """Open a timing window: ruleset rules first, then each player's abilities in order.
-
-        A player with several usable optional abilities picks them one by one (or 'done'),
-        which also fixes their order; mandatory ones run without asking.
-        """
-        if len(self._depth) >= MAX_WINDOW_DEPTH:
-            raise RuleError(trigger_loop(self._chain, self._depth + [name]))
-        self._depth.append(name)
-        try:
-            for ab in self.ruleset.abilities:
-                if ab.window == name:
-                    ctx = self.ctx(None, ability=ab, event=event, area=area)
-                    if self.usable(ab, None, ctx):
-                        yield from self.use_ability(ab, None, ctx)
-            battle = self.s.battle
-            for p in players if players is not None else self.turn_order():
-                used: set[str] = set()
-                while True:
-                    cands = []
-                    for ab in self.active_abilities(p):
-                        if ab.window != name or ab.key in used:
-                            continue
-                        if battle is not None and name in BATTLE_WINDOWS and not ab.anywhere \
-                                and p not in (battle["attacker"], battle["defender"]):
-                            continue
-                        ctx = self.ctx(p, ability=ab, event=event, area=area,
-                                       self_unit=self.self_unit_for(ab, p))
-                        if self.usable(ab, p, ctx):
-                            cands.append((ab, ctx))
-                    if not cands:
-                        break
-                    forced = [c for c in cands if not c[0].optional]
-                    if forced:
-                        ab, ctx = forced[0]
-                    else:
-                        labels = [c[0].id for c in cands] + ["done"]
-                        ans = yield from self.ask(p, "ability", labels, f"{name}: use an ability?", window=name)
-                        if ans == "done":
-                            break
-                        ab, ctx = next(c for c in cands if c[0].id == ans)
-                    used.add(ab.key)
-                    yield from self.use_ability(ab, p, ctx)
-            if name != "unit-removed":
-                yield from self.check_requirements(name, event)
-        finally:
-            self._depth.pop()
 
     def self_unit_for(self, ab: Ability, player: str) -> dict[str, Any] | None:
         if not ab.holder.startswith("unit:"):
@@ -358,44 +274,6 @@ class GameCore(GameBasics):
         return units[0] if units else None
 
     # ---- spellbook requirements --------------------------------------------------------------------
-    def check_requirements(self, when: str, event: dict[str, Any] | None = None,
-                           players: list[str] | None = None) -> Gen:
-        for p in players or self.s.players:
-            f = self.content.factions.get(p)
-            if f is None:
-                continue
-            for r in f.requirements:
-                if r.id in self.s.requirements[p] or r.condition is None:
-                    continue
-                # an action requirement with a condition is met either way (e.g. "X, or pay N as your action")
-                if r.when != when and not (when == "state" and r.when == "action"):
-                    continue
-                if any(r.id in e[1] for e in (self.s.battle or {}).get("earned", []) if e[0] == p):
-                    continue
-                ctx = self.ctx(p, event=event)
-                ctx.ability = f"requirement {r.id}"
-                if r.condition(ctx):
-                    if self.s.battle is not None:
-                        self.s.battle.setdefault("earned", []).append([p, r.id])
-                    else:
-                        yield from self.earn(p, r)
-            if self.s.loyalty:
-                yield from self.check_loyalty_requirements(p, when, event)  # type: ignore[attr-defined]
-
-    def earn(self, p: str, r: Requirement) -> Gen:
-        if r.id in self.s.requirements[p]:
-            return
-        self.s.requirements[p].append(r.id)
-        self.emit("requirement", player=p, requirement=r.id)
-        left = neutral.spellbook_choices(self, p)   # own spellbooks, or a neutral one instead
-        if left:
-            book = yield from self.ask(p, "spellbook", left, f"{r.text}: choose a spellbook")
-            neutral.take_spellbook(self, p, book)
-        if r.effect is not None:
-            ctx = self.ctx(p)
-            ctx.ability = f"requirement {r.id}"
-            yield from r.effect(ctx)
-
     def battle_record(self) -> dict[str, Any]:
         b = self.s.battle
         assert b is not None

@@ -21,7 +21,7 @@ from ..effects.compiler import RuleError
 from . import flow
 
 if TYPE_CHECKING:
-    from .core import Gen, GameCore
+    from .core import GameCore
 
 # the single choices that call note_no_option when their list is empty
 NOTING_CHOICES = frozenset({"choose_unit", "choose_area", "choose_player", "choose_spellbook"})
@@ -29,7 +29,7 @@ MAX_RUNS = 12     # dry runs per action (each tries another answer at the last o
 MAX_STEPS = 200   # decisions per dry run
 MEMO_SIZE = 4096  # remembered results per game (and its clones) before the memo starts afresh
 
-Run = Callable[["GameCore"], "Gen | flow.Call"]   # the action's effect: a generator (transitional) or a frame
+Run = Callable[["GameCore"], "flow.Call"]   # starts the action's effect (a frame)
 _ERRORS = (RuleError, KeyError, ValueError, TypeError, IndexError)
 
 
@@ -110,13 +110,10 @@ def _copy(game: "GameCore", text: str) -> Any:
     probe.s = game.s.copy()   # the position `text` holds (the game does not change during its dry runs)
     probe._memo = game.memo_for_copy(probe.s)
     probe.log = []
-    probe._depth = list(getattr(game, "_depth", []))
-    probe._chain = list(getattr(game, "_chain", []))
     probe._forced_dice = None            # a scenario's scripted dice belong to the real game
     probe._event_hook = None
     probe._dry_run_notes = []
     probe._position_text = None
-    probe._legacy = {}
     probe._pending_obj = None
     probe.steps = game.__dict__.get("_dry_steps", 0)
     return probe
@@ -133,12 +130,13 @@ def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bo
     False when it failed after a choice had no option, None when undecided."""
     probe = _copy(game, text)
     trail: list[tuple[int, int]] = []
-    start = run(probe)
-    call = start if isinstance(start, flow.Call) else flow.legacy(probe, start)
-    probe.s.flow = [call.frame]
+    # the action's frame runs on top of the frames open around it (their windows and abilities
+    # count toward the trigger-loop limit) and the dry run ends when it returns
+    floor = len(probe.s.flow)
+    probe.s.flow.append(run(probe).frame)
     probe.s.pending = None
     try:
-        flow.run(probe)
+        flow.run(probe, floor=floor)
         for _ in range(MAX_STEPS):
             d = probe.s.pending
             if d is None:
@@ -147,13 +145,11 @@ def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bo
             options = _shortest_first(tuple(d["options"]))
             i = min(path[k] if k < len(path) else 0, len(options) - 1)
             trail.append((i, len(options)))
-            flow.run(probe, options[i])
+            flow.run(probe, options[i], floor=floor)
         return None, trail
     except _ERRORS:
         return (False if probe._dry_run_notes else None), trail
     finally:
-        for gen in probe._legacy.values():
-            gen.close()
         game.__dict__["_dry_steps"] = probe.steps
 
 

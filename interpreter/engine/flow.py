@@ -12,22 +12,18 @@ returns what happens next:
 Every pending decision is then a point the game can be rebuilt from its state alone: the
 stack, the pending decision (`State.pending`) and the board are all data.
 
-Transitional: rules still written as Python generators run inside a `legacy` frame (the
-generator is kept beside the state, in `game._legacy`). A generator yields a `Decision` to ask,
-`Call(frame)` to run a data frame, and `CHECKPOINT` where it used to snapshot. While a legacy
-frame is on the stack, the game is rebuilt from its last restore point by replaying the answers
-given since (see `Restore`); with none on the stack, a copy of the state is the whole game.
+A step must keep its frame JSON (unit ids, ability keys, players, areas, numbers, lists and
+dicts of those), so that a copy of the state is an independent game and a save is the whole game.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
 from ..effects.compiler import RuleError
 from .decisions import Decision
 
 Game = Any   # the game a procedure runs in (engine/game.py imports this module)
-CHECKPOINT = object()  # yielded by legacy generators between steps (a restore point)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +47,9 @@ PROCS: dict[str, "Proc"] = {}
 
 class Proc:
     """A procedure of the rules: named steps over a frame. Subclasses set `name` and define one
-    method per step, `def STEP(self, g, f, value)`; the frame's `at` names the step to run.
-
-    `may_call_legacy` (default True) says a step may push a legacy frame: the driver then takes a
-    restore point before stepping it (transitional; a converted procedure sets it False)."""
+    method per step, `def STEP(self, g, f, value)`; the frame's `at` names the step to run."""
 
     name: ClassVar[str] = ""
-    may_call_legacy: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -69,61 +61,27 @@ class Proc:
     def step(self, g: Game, f: dict[str, Any], value: Any) -> Any:
         return getattr(self, f["at"])(g, f, value)
 
+    def has_step(self, at: str) -> bool:
+        """Whether `at` names one of this procedure's steps (a loaded frame is checked with it)."""
+        return not at.startswith("_") and at not in ("step", "has_step", "name") \
+            and callable(getattr(self, at, None))
+
 
 def frame(proc: str, at: str = "start", **local: Any) -> dict[str, Any]:
     """A new frame of procedure `proc`, starting at step `at`, with its locals."""
     return {"proc": proc, "at": at, **local}
 
 
-# ---- legacy generators -------------------------------------------------------------------------
-class Legacy(Proc):
-    """Hosts a rule generator that has not become frames yet (not data: see the module note)."""
-
-    name = "legacy"
-
-    def step(self, g: Game, f: dict[str, Any], value: Any) -> Any:
-        gen = g._legacy[f["id"]]
-        while True:
-            try:
-                item = gen.send(value)
-            except StopIteration as stop:
-                del g._legacy[f["id"]]
-                return Return(stop.value)
-            value = None
-            if item is CHECKPOINT:
-                g._restore_point(resume=f["id"])
-                continue
-            if isinstance(item, Decision):
-                return Ask(item)
-            if isinstance(item, Call):
-                return item
-            raise RuleError(f"internal: a rule generator yielded {item!r}")  # pragma: no cover
-
-
-def legacy(g: Game, gen: Iterator[Any]) -> Call:
-    """Run generator `gen` as a child frame (transitional)."""
-    g._legacy_ids += 1
-    k = g._legacy_ids
-    g._legacy[k] = gen
-    return Call({"proc": "legacy", "id": k, "fn": getattr(gen, "__name__", "?")})
-
-
-def has_legacy(flow: list[dict[str, Any]]) -> bool:
-    return any(f["proc"] == "legacy" for f in flow)
-
-
 # ---- the driver --------------------------------------------------------------------------------
-def run(g: Game, value: Any = None) -> None:
-    """Run the rules from the top frame until a decision is pending or the flow is empty.
-    `value` is the answer to the pending decision (None to start)."""
+def run(g: Game, value: Any = None, floor: int = 0) -> None:
+    """Run the rules from the top frame until a decision is pending or the flow is down to `floor`
+    frames (empty: the game is over). `value` is the answer to the pending decision (None to start)."""
     s = g.s
     flow = s.flow
     s.pending = None
-    while flow:
+    while len(flow) > floor:
         f = flow[-1]
         proc = PROCS[f["proc"]]
-        if proc.may_call_legacy and not g._legacy:
-            g._restore_point(value=value)
         r = proc.step(g, f, value)
         value = None
         if r is None:
@@ -169,10 +127,10 @@ def ask(player: str, kind: str, options: Any, prompt: str, **context: Any) -> As
 
 
 def open_windows(g: Game) -> list[str]:
-    """The timing windows open now: legacy generators' (`g._depth`), then window frames'."""
-    return list(g._depth) + [f["window"] for f in g.s.flow if f["proc"] == "window"]
+    """The timing windows open now, outermost first."""
+    return [f["window"] for f in g.s.flow if f["proc"] == "window"]
 
 
 def running_abilities(g: Game) -> list[str]:
-    """The abilities running now (for trigger-loop messages): legacy `g._chain`, then frames'."""
-    return list(g._chain) + [f["label"] for f in g.s.flow if f.get("label")]
+    """The abilities running now, outermost first (for trigger-loop messages)."""
+    return [f["label"] for f in g.s.flow if f.get("label")]

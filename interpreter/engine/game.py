@@ -1,9 +1,12 @@
 """The game a bot, a human or a test drives: legal_actions(), apply(), clone(), to_json()...
 
-The rules run as one generator that yields a Decision whenever a player must choose. Between
-steps (a turn, a phase) it yields a checkpoint, where the state is snapshotted; a failed or
-illegal answer restores the snapshot and replays the turn's earlier answers, so `apply` either
-succeeds or leaves the game exactly as it was.
+The public API: `current()`, `legal_actions()`, `apply()`, `why_illegal()`, `clone()`, `undo()`,
+`to_json()` / `from_json()`, `view()`, plus `is_over()`, `winner()`, `digest()`, `log_lines()`.
+
+The state is the whole game: where the rules stand is a stack of frames in it (`State.flow`,
+run by engine/flow.py) and the decision waiting for an answer is `State.pending`. So a clone is a
+copy of the state, a save is the state, `apply` keeps the position it started from and puts it
+back when anything fails, and the positions before each answer are kept for `undo`.
 """
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import copy
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ..content.build import Content
 from ..effects.compiler import RuleError
@@ -22,13 +25,33 @@ from .independents import IndependentsMixin
 from . import savefile
 from . import flow
 from .phases import PhasesMixin
+from . import doom as _doom, perform as _perform, round as _round, turn as _turn  # noqa: F401 (procedures register)
+from ..limits import MAX_UNDO
 from .state import State
 
-FORMAT = 1
+FORMAT = savefile.FORMAT   # of saves and logs
 
 #: what a failing rule or effect may raise while an answer is applied: the game is restored, then a GameError
 _FAILURES = (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError, AttributeError,
              ArithmeticError, MemoryError)
+
+
+def _kept(history: tuple[Any, Any, int] | None, position: Any) -> tuple[Any, Any, int]:
+    """`history` with `position` added. At 2 × MAX_UNDO positions the newest MAX_UNDO are linked
+    anew and the older ones dropped (memory stays bounded; undo further back replays)."""
+    depth = history[2] + 1 if history is not None else 1
+    if depth <= 2 * MAX_UNDO:
+        return (history, position, depth)
+    newest = [position]
+    node = history
+    while node is not None and len(newest) < MAX_UNDO:
+        newest.append(node[1])
+        node = node[0]
+    out: tuple[Any, Any, int] | None = None
+    for i, p in enumerate(reversed(newest)):
+        out = (out, p, i + 1)
+    assert out is not None
+    return out
 
 
 def state_digest(state: State) -> str:
@@ -43,8 +66,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
                  layout: str | None = None, *, forced_dice: list[int] | None = None,
                  independents: list[str] | None = None,
-                 _state: dict[str, Any] | None = None, _log_prefix: int = 0, _loaded: str | None = None,
-                 _resume: Any = None) -> None:
+                 _state: dict[str, Any] | None = None, _log_prefix: int = 0, _loaded: str | None = None) -> None:
         """`independents`: the loyalty cards in play (None: every playable one, see choose_independents).
         `_loaded` names the file a `_state` came from: its invariants are checked before play resumes."""
         content.require_ok()
@@ -87,12 +109,9 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         # a game loaded from a save keeps its log's length (the events themselves live in the log file)
         self.log: list[dict[str, Any]] = [{"seq": i + 1, "type": "restored"} for i in range(_log_prefix)]
         self.choices: list[str] = []
-        self._turn: list[str] = []
-        self._legacy: dict[int, Any] = {}   # transitional: rule generators not yet frames (engine/flow.py)
-        self._legacy_ids = 0
-        # the positions before each answer given here, newest first: (earlier, (state text, log length,
-        # dice) | None); shared by clones (it is never changed, only extended), so a clone is cheap
-        self._history: tuple[Any, Any] | None = None
+        # the positions before the last answers given here, newest first: (earlier, (state, log length,
+        # dice), depth); shared by clones (never changed, only extended), so a clone is cheap
+        self._history: tuple[Any, Any, int] | None = None
         if _state is not None:
             self.s = State.from_dict(_state)
             if not self.s.flow and not self.s.over:   # a position written by hand: play from its phase step
@@ -105,9 +124,9 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             if self.content.loyalty_cards:
                 self.emit("independents", cards=list(self.independents), left_out=left_out)
             self.s.flow = [flow.frame("game")]
-        self._restore_point(_resume)
         try:
-            self._start(_resume)
+            if self.s.pending is None and self.s.flow:
+                flow.run(self)
         except (RuleError, RecursionError) as exc:
             raise GameError(f"the game cannot start: {exc}") from exc
 
@@ -135,37 +154,14 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             obj = self._pending_obj = flow.decision_of(d)
         return obj
 
-    def _restore_point(self, value: Any = None, resume: int | None = None) -> None:
-        """Remember where the game can be rebuilt from (transitional, while rules still run as
-        generators): the state before a step, the value that step receives, and from now on the
-        answers given (`_turn`)."""
-        self._snap = (self.s.copy(), len(self.log),
-                      list(self._forced_dice) if self._forced_dice is not None else None)
-        self._snap_value = value
-        self._snap_steps = self.steps
-        self._turn = []
+    def _position(self) -> tuple[State, int, list[int] | None]:
+        """What `_put_back` needs to return here: a copy of the state, the log length, the dice."""
+        return (self.s.copy(), len(self.log), list(self._forced_dice) if self._forced_dice is not None else None)
 
-    def _start(self, value: Any = None) -> None:
-        if self.s.pending is None and self.s.flow:
-            flow.run(self, value)
-
-    def _advance(self, answer: str | None) -> None:
-        flow.run(self, answer)
-
-    def _restore(self, replay: list[str]) -> None:
-        snap, n, dice = self._snap
-        self.s = snap.copy()
+    def _put_back(self, s: State, n: int, dice: list[int] | None) -> None:
+        self.s = s.copy()
         del self.log[n:]
         self._forced_dice = list(dice) if dice is not None else None
-        self._depth, self._chain = [], []
-        self._legacy = {}
-        self.steps = self._snap_steps
-        turn = list(replay)
-        flow.run(self, self._snap_value)
-        self._turn = []
-        for a in turn:
-            self._turn.append(a)
-            flow.run(self, a)
 
     # ---- the API ----------------------------------------------------------------------------------
     def legal_actions(self) -> list[str]:
@@ -208,40 +204,15 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         if opt is None:
             code, msg = self._explain(d, answer)
             raise IllegalAction(code, msg)
-        before = (list(self._turn), self._snap, self._snap_value, self._snap_steps)
-        # a position with no rule generator running is its state: keep a copy to put back on failure
-        kept = None if self._legacy else (self.s.to_text(), len(self.log),
-                                          list(self._forced_dice) if self._forced_dice is not None else None)
-        self._turn.append(opt)
+        kept = self._position()   # the position this answer starts from: put back on any failure
         self.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
-            self._advance(opt)
+            flow.run(self, opt)
         except _FAILURES as exc:
-            self._turn, self._snap, self._snap_value, self._snap_steps = before
-            self._turn = list(self._turn)
-            try:
-                if kept is not None:
-                    self._put_back(*kept)
-                else:
-                    # the rules may have passed a restore point before failing: rebuild from the one
-                    # the answer started from, with the answers before it
-                    self._restore(list(self._turn))
-            except _FAILURES as again:
-                raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'); the position before it "
-                                f"cannot be rebuilt either: {again}") from exc
+            self._put_back(*kept)
             raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'; state restored)") from exc
         self.choices.append(opt)
-        # the position before this answer, for undo (None: it cannot be put back from its state alone)
-        self._history = (self._history, kept)
-
-    def _put_back(self, text: str, n: int, dice: list[int] | None) -> None:
-        for gen in self._legacy.values():
-            gen.close()
-        self._legacy = {}
-        self.s = State.from_text(text)
-        del self.log[n:]
-        self._forced_dice = list(dice) if dice is not None else None
-        self._depth, self._chain = [], []
+        self._history = _kept(self._history, kept)   # for undo
 
     def is_over(self) -> bool:
         return self.s.over
@@ -264,63 +235,48 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
 
     # ---- copies and files ----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        if not self._legacy:   # no rule generator running: the state is the whole game
-            dice = list(self._forced_dice) if self._forced_dice is not None else None
-            return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": self.s.to_dict(),
-                    "log_length": len(self.log), "dice": dice, "turn": [], "choices": list(self.choices)}
-        snap, n, dice = self._snap
-        out = {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": snap.to_dict(),
-               "log_length": n, "dice": dice, "turn": list(self._turn), "choices": list(self.choices)}
-        if self._snap_value is not None:
-            out["resume"] = self._snap_value
-        return out
+        """The whole game as JSON: its parameters, its state (rule flow and pending decision
+        included), how many events it logged, scripted dice left, the answers given."""
+        dice = list(self._forced_dice) if self._forced_dice is not None else None
+        return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": self.s.to_dict(),
+                "log_length": len(self.log), "dice": dice, "choices": list(self.choices)}
 
     @classmethod
     def from_json(cls, content: Content, data: dict[str, Any], where: str = "save") -> "Game":
         """The game `to_json` saved, checked in full first (schema/save.schema.json, the content it
-        needs, the invariants, the answers since the snapshot); a bad save is one SaveError line."""
+        needs, the rule flow and pending decision, the invariants); no rule runs and no answer is
+        replayed. A bad save is one SaveError line."""
         if not isinstance(data, dict):
             raise savefile.SaveError(f"{where}: a saved game is a JSON object, not {type(data).__name__}")
         if data.get("format") != FORMAT:
-            raise savefile.SaveError(f"{where}: format: unsupported save format {str(data.get('format'))[:40]!r}")
+            raise savefile.SaveError(savefile.format_refusal(where, data.get("format"), FORMAT, "save"))
         savefile.check_save(content, data, where)
         p = data["params"]
         try:
             g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data["dice"],
                     independents=p.get("independents"), _state=data["snapshot"],
-                    _log_prefix=data["log_length"], _loaded=where, _resume=data.get("resume"))
-            g.params = copy.deepcopy(p)
-            g.choices = list(data["choices"])
-            for i, a in enumerate(data["turn"]):
-                opt = match_option(g.pending.options, a) if g.pending else None
-                if opt is None:
-                    raise savefile.SaveError(f"{where}: turn.{i}: '{a[:80]}' is not a legal answer there")
-                g._turn.append(opt)
-                g._advance(opt)
+                    _log_prefix=data["log_length"], _loaded=where)
         except savefile.SaveError:
             raise
         except (GameError, RuleError, *savefile.REBUILD_ERRORS) as exc:
             raise savefile.SaveError(f"{where}: the saved position cannot be resumed: "
                                      f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}") from None
+        g.params = copy.deepcopy(p)
+        g.choices = list(data["choices"])
         return g
 
     def clone(self) -> "Game":
-        """An independent copy that continues exactly as this game would."""
+        """An independent copy that continues exactly as this game would: a copy of the state (the
+        log and the kept positions are shared until either game changes them)."""
         g = Game.__new__(Game)
-        g.__dict__.update({k: v for k, v in self.__dict__.items()
-                           if k not in ("s", "log", "_turn", "choices", "_legacy", "_pending_obj")})
-        g._init_core()
+        g.__dict__.update(self.__dict__)
+        g._event_hook = None
+        g._pending_obj = self.__dict__.get("_pending_obj")
+        g.s = self.s.copy()
+        g._memo = self.memo_for_copy(g.s)   # facts derived from the position hold for the copy too
         g.log = list(self.log)
         g.choices = list(self.choices)
-        g._legacy = {}
-        if not self._legacy:   # the state is the whole game: copy it
-            g.s = self.s.copy()
-            g._forced_dice = list(self._forced_dice) if self._forced_dice is not None else None
-            g.steps = self.steps
-            g._turn = list(self._turn)
-            return g
-        g._turn = []
-        g._restore(list(self._turn))
+        g._forced_dice = list(self._forced_dice) if self._forced_dice is not None else None
         return g
 
     def undo(self, n: int = 1) -> None:
@@ -335,24 +291,21 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             raise IllegalAction("nothing-to-undo", f"only {len(self.choices)} decision(s) can be undone, not {n}")
         if n == 0:
             return
-        node, back = self._history, []
+        node, back = self._history, None
         for _ in range(n):
-            if node is None or node[1] is None:
+            if node is None:
                 break
-            back.append(node[1])
-            node = node[0]
+            back, node = node[1], node[0]
         else:   # every position taken back was kept: put the oldest back
-            self._put_back(*back[-1])
+            self._put_back(*back)
             self.choices = self.choices[:len(self.choices) - n]
             self._history = node
-            self._turn = []
-            self._restore_point()
             return
         self._rebuild(len(self.choices) - n)
 
     def _rebuild(self, keep: int) -> None:
-        """This game replayed from its parameters with its first `keep` answers (for a game loaded
-        from a file, whose earlier positions were not kept)."""
+        """This game replayed from its parameters with its first `keep` answers (a game loaded from
+        a file, whose earlier positions were not kept)."""
         p = self.params
         g = Game(self.bundle, p["ruleset"], p["factions"], p["seed"], p["layout"],
                  forced_dice=p.get("forced_dice"), independents=p.get("independents"))
@@ -363,9 +316,6 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         # Independents were left out): keep this game's own events where it has them.
         g.log = [mine if mine.get("type") != "restored" else new for mine, new in zip(self.log, g.log)] \
             + g.log[len(self.log):]
-        # close the old rule generator while its attributes exist (its `finally` blocks use them)
-        for old in self.__dict__.get("_legacy", {}).values():
-            old.close()
         self.__dict__.clear()
         self.__dict__.update(g.__dict__)
         if hook is not None:
@@ -382,7 +332,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def log_lines(self) -> list[str]:
         """The game log as JSON lines: events, then the choices and a digest of the final state."""
         lines = [json.dumps(e, sort_keys=True) for e in self.log]
-        lines.append(json.dumps({"type": "choices", "params": self.params, "choices": self.choices}, sort_keys=True))
+        lines.append(json.dumps({"type": "choices", "format": FORMAT, "params": self.params,
+                                "choices": self.choices}, sort_keys=True))
         lines.append(json.dumps({"type": "digest", "digest": self.digest(), "over": self.s.over}, sort_keys=True))
         return lines
 

@@ -6,10 +6,9 @@ import graph free of circles (tests/test_import_cycles.py).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Generator, Iterable, Protocol
+from typing import Any, Callable, Protocol
 
 from ..content.model import ContentModel, Layout, Ruleset
-from .decisions import Decision
 from .state import State
 
 
@@ -19,9 +18,6 @@ class GameHost(Protocol):
     content: ContentModel
     s: State
     steps: int
-
-    def ask(self, player: str, kind: str, options: Iterable[str], prompt: str,
-            **context: Any) -> Generator[Decision, str, Any]: ...
 
     def emit(self, type_: str, **fields: Any) -> None: ...
 
@@ -39,7 +35,6 @@ class CheckedGame(GameHost, Protocol):
     layout: Layout
     ruleset: Ruleset
     log: list[dict[str, Any]]
-    _snap: tuple[State, int, Any]   # the last checkpoint: (a copy of the state, never changed; log length, ...)
 
     def is_area(self, loc: str) -> bool: ...
 

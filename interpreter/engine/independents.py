@@ -20,8 +20,9 @@ from typing import Any
 from ..content.model import Ability, Requirement, UnitType
 from ..diagnostics import did_you_mean
 from ..effects.compiler import RuleError
-from .core import Gen, GameCore
-from .flow import Call, legacy
+from .core import GameCore
+from . import flow, loyalty_procs  # noqa: F401  (loyalty_procs: its procedures register)
+from .flow import Call
 from .state import GENERAL, POOL
 
 
@@ -138,54 +139,16 @@ class IndependentsMixin(GameCore):
             out.extend((card, r) for r in self.content.loyalty_cards[card].requirements if r.id not in done)
         return out
 
-    # ---- as frames (engine/flow.py): what other procedures call (transitional, see core.py) ----
+    # ---- as frames (engine/flow.py, loyalty_procs.py): what other procedures call ----------------
     def check_loyalty_requirements_call(self, p: str, when: str, event: dict[str, Any] | None) -> Call:
-        return legacy(self, self.check_loyalty_requirements(p, when, event))  # type: ignore[arg-type]
+        return Call(flow.frame("loyalty-requirements", player=p, when=when, event=event))
+
+    def earn_loyalty_call(self, p: str, card: str, rid: str) -> Call:
+        return Call(flow.frame("earn-loyalty", player=p, card=card, req=rid))
 
     def earn_after_battle_call(self, p: str, key: str) -> Call:
-        return legacy(self, self.earn_after_battle(p, key))  # type: ignore[arg-type]
-
-    def earn_loyalty(self, p: str, card: str, r: Requirement) -> Gen:
-        """A loyalty card's requirement is met: its spellbook goes on the loyalty card (never the faction card)."""
-        rec = self.s.loyalty.get(card)
-        if rec is None or card not in self.controlled_cards(p) or r.id in rec["requirements"]:
-            return
-        rec["requirements"].append(r.id)
-        self.emit("requirement", player=p, requirement=f"{card}/{r.id}")
-        lc = self.content.loyalty_cards[card]
-        left = [b for b, sb in lc.spellbooks.items() if b not in rec["spellbooks"] and not sb.unknown]
-        if left:
-            book = yield from self.ask(p, "spellbook", left, f"{lc.name}: {r.text}: choose its spellbook")
-            self.add_loyalty_spellbook(rec, book)
-            self.emit("spellbook", player=p, spellbook=book, card=card)
-        if r.effect is not None:
-            ctx = self.ctx(p)
-            ctx.ability = f"requirement {card}/{r.id}"
-            yield from r.effect(ctx)
-
-    def check_loyalty_requirements(self, p: str, when: str, event: dict[str, Any] | None) -> Gen:
-        for card, r in self.loyalty_requirements(p):
-            if r.condition is None:
-                continue  # unknown (illegible) requirements are never met
-            if r.when != when and not (when == "state" and r.when == "action"):
-                continue
-            key = f"{card}/{r.id}"
-            if any(e[0] == p and e[1] == key for e in (self.s.battle or {}).get("earned", [])):
-                continue
-            if r.condition(self.ctx(p, event=event)):
-                if self.s.battle is not None:
-                    self.s.battle.setdefault("earned", []).append([p, key])
-                else:
-                    yield from self.earn_loyalty(p, card, r)
-
-    def earn_after_battle(self, p: str, key: str) -> Gen:
         """A requirement met during a battle (a faction's id, or 'card/id' for a loyalty card)."""
         if "/" in key:
             card, rid = key.split("/", 1)
-            lc = self.content.loyalty_cards.get(card)
-            r = next((r for r in lc.requirements if r.id == rid), None) if lc else None
-            if r is not None:
-                yield from self.earn_loyalty(p, card, r)
-            return
-        r = next(r for r in self.faction(p).requirements if r.id == key)
-        yield from self.earn(p, r)
+            return self.earn_loyalty_call(p, card, rid)
+        return self.earn_call(p, next(r for r in self.faction(p).requirements if r.id == key))

@@ -271,10 +271,9 @@ class Checker:
 
     def __init__(self, game: "CheckedGame", every_event: bool = True) -> None:
         self.game = game
-        snap, n, _ = game._snap   # the last checkpoint: a restore never truncates the log below it
-        base = snap.to_dict()
+        n = len(game.log)   # a failed answer puts back a position at least this far on
         self._base_index = n
-        self._base_doom: dict[str, int] = dict(base["doom"])
+        self._base_doom: dict[str, int] = dict(game.s.doom)
         self._tally = LogTally()
         self._pos = n
         self._last: dict[str, Any] | None = game.log[n - 1] if n else None

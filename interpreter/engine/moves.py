@@ -1,11 +1,11 @@
-"""The Move action: where a unit can go, which moves are affordable (an area's surcharge is paid
-once per Move), and moving units one by one until the player is done."""
+"""The Move action's options: where a unit can go and which moves are affordable (an area's
+surcharge is paid once per Move). Moving the units one by one is perform.py's MoveAction."""
 from __future__ import annotations
 
 from collections import deque
 from typing import Any
 
-from .core import Gen, GameCore
+from .core import GameCore
 
 # per layout (by identity): area -> its neighbours, sorted, without itself (a range-1 move's destinations)
 _NEIGHBOURS: dict[int, tuple[Any, dict[str, list[str]]]] = {}
@@ -62,32 +62,3 @@ class MovesMixin(GameCore):
                 if 1 + extra <= power:
                     opts[f"{u['kind']} {u['loc']}->{dst}#{u['id']}"] = 1 + extra
         return opts
-
-    def move_action(self, p: str, within: str | None = None) -> Gen:
-        moved: set[int] = set()
-        spent = 0
-        charged: set[str] = set()
-        while True:
-            costs = self.move_options(p, moved, charged, within)
-            opts = list(costs)
-            if moved:
-                opts.append("done")
-            if not opts:
-                break
-            ans = yield from self.ask(p, "move", opts, "move a unit (1 Power each)", costs=costs)
-            if ans == "done":
-                break
-            uid = int(ans.rsplit("#", 1)[1])
-            dst = ans.split("->")[1].split("#")[0]
-            u = self.s.unit(uid)
-            src = u["loc"]
-            extra = 0 if dst in charged else self.action_cost(p, "move", 0, dst)
-            charged.add(dst)
-            self.gain_power(p, -(1 + extra), "move")
-            spent += 1 + extra
-            moved.add(uid)
-            self.relocate(u, dst, "move")
-            yield from self.window("unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
-                                                  "moved": sorted(moved)}, [p])
-            moved.update(self.s.memory.pop("moved_free", []))
-        return spent

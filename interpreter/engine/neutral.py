@@ -130,7 +130,7 @@ def remove_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> No
     release_gates(g, why or f"{book} removed")
 
 
-def release_gates(g: "GameCore", why: str) -> None:
+def release_gates(g: "GameHost", why: str) -> None:
     """Core rulebook, Gates: only a unit allowed to control a Gate controls it. A controller that
     may no longer (e.g. a spellbook that allowed it left the card) lets the Gate go, as if it had
     left: the Gate is abandoned (any eligible unit there may control it again)."""

@@ -35,6 +35,7 @@ MAX_DEPTH = 32            # nesting of arrays and objects
 MAX_STRING = 10_000       # characters in any one string
 MAX_INT_DIGITS = 20       # any integer; the schemas narrow it (64 bits; the random state is < 2**64)
 MAX_CHOICES = 100_000     # answers in a save or log (schema maxItems)
+FORMAT = 2   # of saves and logs; format 1 (a snapshot plus answers to replay) is refused in one line
 MAX_ANSWER = 500          # characters in one answer (schema maxLength)
 MAX_LOG_LENGTH = 200_000  # a save's `log_length` (schema maximum)
 
@@ -151,7 +152,7 @@ def _check_answers(data: Any, key: str, where: str) -> bool:
 def check_schema(data: Any, schema: str, where: str) -> None:
     """Raise SaveError with the most relevant violation of schema/<schema>.schema.json. Lists of
     answers are checked by hand first and then left out of the (slow, general) schema check."""
-    lists = [k for k in ("choices", "turn") if _check_answers(data, k, where)]
+    lists = [k for k in ("choices",) if _check_answers(data, k, where)]
     if lists:
         data = {**data, **{k: [] for k in lists}}
     err = best_match(_validators()[schema].iter_errors(data))
@@ -199,7 +200,41 @@ def check_save(content: Content, data: Any, where: str = "save") -> dict[str, An
         if sorted(s[key]) != sorted(s["players"]):
             raise SaveError(f"{where}: snapshot.{key} has entries for [{', '.join(sorted(s[key]))}], "
                             f"not for the players [{', '.join(s['players'])}]")
+    check_flow(s, where)
     return data
+
+
+def format_refusal(where: str, got: Any, want: int, what: str) -> str:
+    """The one line refusing a save or log of another format (1: written before the rule flow
+    was kept in the state, when a game was a snapshot plus answers to replay)."""
+    shown = _short(repr(got), 40)
+    if got == 1:
+        return (f"{where}: format: this {what} has format 1, written by an older Necronomicon (a snapshot "
+                f"and answers to replay); this version reads format {want} only: replay it with the older "
+                "version, or play the game again from its log's parameters")
+    return f"{where}: format: unsupported {what} format {shown} (this version reads format {want})"
+
+
+def check_flow(s: dict[str, Any], where: str) -> None:
+    """Where the rules stand is well formed: known procedures at known steps, and a pending
+    decision exactly while the game is not over (its player playing)."""
+    from .flow import PROCS
+    if s["over"]:
+        if s["pending"] is not None or s["flow"]:
+            raise SaveError(f"{where}: snapshot: the game is over, yet rules are still running or a decision is pending")
+        return
+    if s["pending"] is None or not s["flow"]:
+        raise SaveError(f"{where}: snapshot: the game is not over, yet no decision is pending")
+    if s["pending"]["player"] not in s["players"]:
+        raise SaveError(f"{where}: snapshot.pending.player: '{_short(s['pending']['player'], 60)}' is not playing")
+    for i, f in enumerate(s["flow"]):
+        proc = PROCS.get(f["proc"])
+        if proc is None:
+            raise SaveError(f"{where}: snapshot.flow.{i}.proc: unknown procedure '{_short(f['proc'], 60)}'"
+                            f"{did_you_mean(f['proc'], PROCS)}")
+        step = f["at"]
+        if not proc.has_step(step):
+            raise SaveError(f"{where}: snapshot.flow.{i}.at: procedure '{f['proc']}' has no step '{_short(step, 60)}'")
 
 
 def check_loaded_state(game: "CheckedGame", where: str = "save") -> None:
@@ -263,6 +298,8 @@ def parse_log(lines: list[str], where: str = "log") -> GameLog:
             raise SaveError(f"{at}: a line of {len(line)} characters")
         rec = parse_json(line, at)
         kind = rec.get("type") if isinstance(rec, dict) else None
+        if kind == "choices" and rec.get("format") != FORMAT:
+            raise SaveError(format_refusal(at, rec.get("format", 1), FORMAT, "log"))
         if kind in ("choices", "digest", "error"):
             check_schema(rec, "log", at)
             found[kind] = (n, rec)

@@ -4,7 +4,9 @@ What the rulebooks keep secret is masked: other players' face-down Elder Sign va
 number stays public), the order and values left in the Elder Sign bag (its size is public), the
 random generator and seed (they would predict dice and draws), and a hidden simultaneous pick
 (`secret_picks`) while it is pending: only its chooser sees the question's options. The picks
-themselves live in no state field until all are revealed together.
+made so far are kept by the effect that asks (its frame in the rule flow) until all are revealed
+together, so the rule flow (`flow`: where the rules stand and what they hold) is masked, and the
+pending decision is shown only as `pending` (masked as above).
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ def player_view(game: Any, player: str | None) -> dict[str, Any]:
     s["es_bag"] = [HIDDEN] * len(s["es_bag"])
     s["rng"] = HIDDEN
     s["seed"] = HIDDEN
+    s["flow"] = HIDDEN
+    s["pending"] = HIDDEN
     params = {k: v for k, v in game.params.items() if k not in ("seed", "forced_dice")}
     return {"player": player, "state": s, "params": params, "pending": _pending(game, player),
             "over": game.s.over, "winners": game.winner(),

@@ -1,5 +1,5 @@
 """The effect language's primitives, by topic. Each is small, declared with its parameters, and generic:
-none names a faction, unit, spellbook or area. Verbs and choices are generators (they may ask).
+none names a faction, unit, spellbook or area. Verbs and choices may wait (they return a Suspend: see effects/registry.py).
 
 Importing this package registers every primitive in `effects.registry.REGISTRY`; each topic module is
 listed here by name (add a new one to this list).

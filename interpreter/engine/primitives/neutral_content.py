@@ -70,7 +70,7 @@ def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "cho
     """The player picks one of the spellbooks (none if the list is empty)."""
     if not isinstance(spellbooks, list):
         raise RuleError(f"{ctx.where}: choose_spellbook() needs a list, got {spellbooks!r}")
-    return (yield from ask_one(ctx, player, "spellbook", spellbooks, prompt, str))
+    return ask_one(ctx, player, "spellbook", spellbooks, prompt, str)
 
 
 @verb("remove_spellbook", player="player", spellbook="spellbook")

@@ -17,6 +17,8 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.registry import choice, query, verb
+from ...effects.runtime import Suspend, resumer
+from ..flow import ask
 from .arguments import as_player
 
 
@@ -44,19 +46,30 @@ def _marker(ctx: Any, name: str) -> int:
 @choice("secret_picks", returns="list", players="players", options="list", prompt=("str", "choose"))
 def _secret_picks(ctx: Any, players: Any, options: Any, prompt: str = "choose") -> Any:
     """Each player picks one option face down (no one sees another's pick); records {player, value} in order."""
-    g = ctx.game
     if not isinstance(players, list) or not isinstance(options, list) or not options:
         raise RuleError(f"{ctx.where}: secret_picks() needs a list of players and a non-empty list of options")
     labels = [str(o) for o in options]
     if len(set(labels)) != len(labels):
         raise RuleError(f"{ctx.where}: secret_picks() options must differ: {labels}")
-    picks = []
-    for p in players:
+    return _next_pick(ctx, {"players": players, "options": options, "labels": labels, "prompt": prompt, "picks": []})
+
+
+def _next_pick(ctx: Any, st: dict[str, Any]) -> Any:
+    """Ask the next player of `secret_picks` (its state: `st`), or record the picks."""
+    g = ctx.game
+    picks = st["picks"]
+    if len(picks) < len(st["players"]):
         # every chooser sees the same prompt and options: nothing of the earlier answers
-        ans = yield from g.ask(as_player(ctx, p), "secret", labels, f"{ctx.ability}: {prompt} (in secret)", secret=True)
-        picks.append({"player": p, "value": options[labels.index(ans)]})
+        return Suspend(ask(as_player(ctx, st["players"][len(picks)]), "secret", st["labels"],
+                           f"{ctx.ability}: {st['prompt']} (in secret)", secret=True), "secret_picks", st)
     g.emit("secret-picks", why=ctx.ability, picks=[[r["player"], r["value"]] for r in picks])
     return picks
+
+
+@resumer("secret_picks")
+def _picked_secretly(ctx: Any, st: dict[str, Any], ans: str) -> Any:
+    p = st["players"][len(st["picks"])]
+    return _next_pick(ctx, dict(st, picks=st["picks"] + [{"player": p, "value": st["options"][st["labels"].index(ans)]}]))
 
 
 @verb("lose_doom", player="player", amount="int")

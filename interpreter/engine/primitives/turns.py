@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...effects.compiler import RuleError
+from ...effects.runtime import Suspend
 from ...effects.registry import verb
 from .arguments import as_player
 
@@ -21,7 +22,7 @@ def _extra_action(ctx: Any, excluding: Any = ()) -> None:
 def _action_in(ctx: Any, player: str, area: str) -> Any:
     """The player may take one action now, limited to the area (the same actions, costs and
     after-action window as on its turn), or decline."""
-    yield from ctx.game.action_in(as_player(ctx, player), area, ctx.ability)
+    return Suspend(ctx.game.action_in_call(as_player(ctx, player), area, ctx.ability))
 
 
 @verb("end_actions", player="player")
@@ -80,4 +81,4 @@ def _earn_requirement(ctx: Any, player: str, requirement: str) -> Any:
         if [player, req.id] not in earned:
             earned.append([player, req.id])
         return
-    yield from g.earn(player, req)
+    return Suspend(g.earn_call(player, req))

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...effects.compiler import RuleError
+from ...effects.runtime import Suspend
 from ...effects.registry import query, verb
 from ..state import POOL, held_loc
 from .arguments import as_list, as_player, as_unit, filter_units
@@ -153,13 +154,13 @@ def _move_along(ctx: Any, units: list[Any], area: str) -> None:
 @verb("kill", unit="unit")
 def _kill(ctx: Any, unit: Any) -> Any:
     """Kill a unit: it returns to its owner's pool."""
-    yield from ctx.game.remove_unit(as_unit(ctx, unit), "kill", ctx.me)
+    return Suspend(ctx.game.remove_unit_call(as_unit(ctx, unit), "kill", ctx.me))
 
 
 @verb("eliminate", unit="unit")
 def _eliminate(ctx: Any, unit: Any) -> Any:
     """Eliminate a unit: it returns to its owner's pool."""
-    yield from ctx.game.remove_unit(as_unit(ctx, unit), "eliminate", ctx.me)
+    return Suspend(ctx.game.remove_unit_call(as_unit(ctx, unit), "eliminate", ctx.me))
 
 
 @verb("replace", unit="unit", kind="kind")
@@ -178,7 +179,7 @@ def _replace(ctx: Any, unit: Any, kind: str) -> None:
 @verb("capture", unit="unit")
 def _capture(ctx: Any, unit: Any) -> Any:
     """Capture a unit onto your card (returned for 1 Power at Gather Power)."""
-    yield from ctx.game.remove_unit(as_unit(ctx, unit), "capture", ctx.me)
+    return Suspend(ctx.game.remove_unit_call(as_unit(ctx, unit), "capture", ctx.me))
 
 
 @verb("hold", unit="unit", tag="str", player=("player", None))

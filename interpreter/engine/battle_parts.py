@@ -1,0 +1,228 @@
+"""The three parts of a battle that ask (engine/battle.py runs them in order): declining ongoing
+abilities before the dice, assigning the results, and applying them (removals, then retreats).
+Each is a flow procedure (engine/flow.py) whose frame holds unit ids, ability keys and players."""
+from __future__ import annotations
+
+from typing import Any
+
+from .core import BATTLE_MODIFIERS
+from .flow import Proc, Return, ask
+
+KILLS = ["eliminate", "kill"]   # the results that remove a unit
+
+Frame = dict[str, Any]
+
+
+def _picked(answer: str) -> int:
+    """The unit id of a unit option ('kind area#id')."""
+    return int(answer.rsplit("#", 1)[1])
+
+
+def _modifier_applies(g: Any, p: str, ab: Any, mods: list[Any]) -> bool:
+    """Whether any of these modifiers would apply to something in this battle."""
+    subjects: list[Any] = [u for side in g.battle_sides() for u in g.participants(side)]
+    subjects += [{"side": side, "result": r} for side in g.battle_sides() for r in ("kill", "pain")]
+    subjects += [{"side": side} for side in g.battle_sides()]
+    for m in mods:
+        for subj in subjects:
+            if m.target in ("retreat-chooser", "assign-chooser") and "side" not in subj:
+                continue
+            if m.target not in ("retreat-chooser", "assign-chooser") and "side" in subj:
+                continue
+            try:
+                if m.when is None or m.when(g.ctx(p, ability=ab, subject=subj, value=None)):
+                    return True
+            except Exception:  # noqa: BLE001 - a condition that cannot judge this subject does not apply
+                continue
+    return False
+
+
+class DeclinesProc(Proc):
+    """Abilities are optional, ongoing ones included (core rulebook, Special Abilities): before
+    the dice, each owner of an ongoing ability that would change this battle may decline it.
+    (Frame: `players` in battle order, `pi` the one asked now, `keys` its optional static
+    abilities, `ai` the next of them, `key` the one asked about.)"""
+
+    name = "battle-declines"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        g.battle_record()["declined"] = []
+        f.update(players=g.battle_players(), pi=0, keys=None, ai=0)
+        f["at"] = "next"
+        return None
+
+    def next(self, g: Any, f: Frame, value: Any) -> Any:
+        while True:
+            if f["keys"] is None:
+                if f["pi"] >= len(f["players"]):
+                    return Return(None)
+                p = f["players"][f["pi"]]
+                f["keys"] = [ab.key for ab in g.active_abilities(p) if ab.window == "static" and ab.optional]
+                f["ai"] = 0
+            p = f["players"][f["pi"]]
+            if f["ai"] >= len(f["keys"]):
+                f["pi"] += 1
+                f["keys"] = None
+                continue
+            ab = g.ability_by_key(f["keys"][f["ai"]])
+            f["ai"] += 1
+            mods = [m for m in ab.modifiers if m.target in BATTLE_MODIFIERS]
+            if not mods or not _modifier_applies(g, p, ab, mods):
+                continue
+            f["key"] = ab.key
+            f["at"] = "answered"
+            return ask(p, "option", [f"use {ab.id}", f"decline {ab.id}"], f"use {ab.name} in this battle?")
+
+    def answered(self, g: Any, f: Frame, value: Any) -> Any:
+        if value.startswith("decline"):
+            p = f["players"][f["pi"]]
+            g.battle_record()["declined"].append([p, f["key"]])
+            g.emit("declined", player=p, ability=f["key"])
+        f["at"] = "next"
+        return None
+
+
+class AssignProc(Proc):
+    """Assign the pending results of the kinds `results` to the sides' units, attacker's first,
+    in the order they were added; a result no unit can take is ignored. (Frame: `side` index,
+    `item` the result being assigned.)"""
+
+    name = "battle-assign"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        b = g.battle_record()
+        sides = g.battle_sides()
+        while f["side"] < len(sides):
+            side = sides[f["side"]]
+            todo = [p for p in b["pending"][side] if p["result"] in f["results"]]
+            if not todo:
+                f["side"] += 1
+                continue
+            item = todo[0]
+            b["pending"][side].remove(item)
+            units = g.eligible(side, item.get("classes"))
+            if not units:
+                g.emit("result-ignored", side=side, result=item["result"])
+                continue
+            chooser = g.modified("assign-chooser", side, {"side": side, "result": item["result"]}, side)
+            f["item"] = dict(item)
+            f["at"] = "chosen"
+            return ask(chooser, "unit", [g.unit_label(u) for u in units], f"assign a {item['result']} to one of {side}'s units")
+        return Return(None)
+
+    def chosen(self, g: Any, f: Frame, value: Any) -> Any:
+        b = g.battle_record()
+        side = g.battle_sides()[f["side"]]
+        item = f.pop("item")
+        u = g.s.unit(_picked(value))
+        key = str(u["id"])
+        b["results"].setdefault(key, []).append(item["result"])
+        b["taken"][key] = b["taken"].get(key, 0) + 1
+        g.emit("result", unit=u["id"], kind=u["kind"], side=side, result=item["result"])
+        f["at"] = "start"
+        return g.window_call("result-assigned", {"unit": dict(u), "result": item["result"], "side": side,
+                                                 "by": item.get("by")}, g.battle_players())
+
+
+class ApplyProc(Proc):
+    """Apply the results: kills and eliminations first (attacker's units, then defender's), then
+    retreats side by side. (Frame: `fates` by unit id as decided before any removal, `si` the
+    side, `units`/`i` the units to go through, `pained`, `chooser` and `unit` for retreats.)"""
+
+    name = "battle-apply"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        f["fates"] = {str(u["id"]): g.fate(u) for side in g.battle_sides() for u in g.participants(side)}
+        f.update(si=0, units=None, i=0)
+        f["at"] = "removals"
+        return None
+
+    def removals(self, g: Any, f: Frame, value: Any) -> Any:
+        b = g.battle_record()
+        sides = g.battle_sides()
+        while f["si"] < len(sides):
+            side = sides[f["si"]]
+            if f["units"] is None:
+                f["units"] = [u["id"] for u in g.participants(side)]
+                f["i"] = 0
+            if f["i"] >= len(f["units"]):
+                f["si"] += 1
+                f["units"] = None
+                continue
+            u = g.s.unit(f["units"][f["i"]])
+            f["i"] += 1
+            fate = f["fates"].get(str(u["id"]))
+            if fate in KILLS:
+                b["killed"][side].append(u["id"])
+                return g.remove_unit_call(u, fate, g.opponent_in_battle(side))
+            if "kill" in b["results"].get(str(u["id"]), []):
+                b["avoided"].append(u["id"])
+        f["si"] = 0
+        f["at"] = "retreats"
+        return None
+
+    def retreats(self, g: Any, f: Frame, value: Any) -> Any:
+        b = g.battle_record()
+        sides = g.battle_sides()
+        while f["si"] < len(sides):
+            side = sides[f["si"]]
+            foe = g.opponent_in_battle(side)
+            pained = [u["id"] for u in g.participants(side) if f["fates"].get(str(u["id"])) == "pain"]
+            if not pained:
+                f["si"] += 1
+                continue
+            f["chooser"] = g.modified("retreat-chooser", side, {"side": side}, side)
+            safe = [n for n in g.adjacent(b["area"]) if not g.s.units_at(n, foe)]
+            f["pained"] = pained
+            if not safe:
+                # the owner picks the victim even when another player directs the retreats
+                # (core rulebook, Complex Battle Example 1)
+                f["at"] = "surrounded"
+                return ask(side, "unit", self._labels(g, pained), f"{side} is surrounded: choose one pained unit to eliminate")
+            f["at"] = "retreat_next"
+            return None
+        f["at"] = "done"
+        return g.window_call("retreats", {"area": b["area"]}, g.battle_players())
+
+    def surrounded(self, g: Any, f: Frame, value: Any) -> Any:
+        side = g.battle_sides()[f["si"]]
+        u = g.s.unit(_picked(value))
+        g.emit("surrounded", side=side, unit=u["id"])
+        f["si"] += 1
+        f["at"] = "retreats"
+        return g.remove_unit_call(u, "eliminate", g.opponent_in_battle(side))
+
+    def retreat_next(self, g: Any, f: Frame, value: Any) -> Any:
+        pained = f["pained"]
+        if not pained:
+            f["si"] += 1
+            f["at"] = "retreats"
+            return None
+        if len(pained) > 1:
+            f["at"] = "retreat_picked"
+            return ask(f["chooser"], "unit", self._labels(g, pained), "which unit retreats next?")
+        return self._retreat(g, f, pained[0])
+
+    def retreat_picked(self, g: Any, f: Frame, value: Any) -> Any:
+        return self._retreat(g, f, _picked(value))
+
+    def _retreat(self, g: Any, f: Frame, uid: int) -> Any:
+        f["pained"].remove(uid)
+        f["unit"] = uid
+        side = g.battle_sides()[f["si"]]
+        foe = g.opponent_in_battle(side)
+        safe = [n for n in g.adjacent(g.battle_record()["area"]) if not g.s.units_at(n, foe)]
+        f["at"] = "retreat_to"
+        return ask(f["chooser"], "area", safe, f"retreat {g.unit_label(g.s.unit(uid))} to")
+
+    def retreat_to(self, g: Any, f: Frame, value: Any) -> Any:
+        g.relocate(g.s.unit(f["unit"]), value, "retreat")
+        f["at"] = "retreat_next"
+        return None
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        return Return(None)
+
+    @staticmethod
+    def _labels(g: Any, ids: list[int]) -> list[str]:
+        return [g.unit_label(g.s.unit(i)) for i in ids]

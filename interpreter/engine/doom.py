@@ -1,0 +1,127 @@
+"""The Doom Phase as procedures (engine/flow.py): Doom for gates, then each player in turn order
+performs a Ritual of Annihilation or uses its Doom-phase abilities; then the end of the phase,
+where the game may end. The costs and the track are read in phases.py."""
+from __future__ import annotations
+
+from typing import Any
+
+from .flow import Call, Proc, Return, ask, frame
+
+Frame = dict[str, Any]
+
+
+class DoomPhase(Proc):
+    """The Doom Phase. Per player (`order`, `i`): its doom-phase requirements, then rituals and
+    abilities until it is done (`used`: the abilities it used, `done`: it performed the ritual)."""
+
+    name = "doom-phase"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        g.emit("phase", phase="doom", round=s.round)
+        if g.ruleset.get("doom-for-gates", True):
+            for p in s.players:
+                g.gain_doom(p, len(s.controlled_gates(p)), "controlled gates")
+        f.update(order=s.order_from(s.first), i=0, at="player")
+        return g.check_requirements_call("state")
+
+    def player(self, g: Any, f: Frame, value: Any) -> Any:
+        if f["i"] >= len(f["order"]):
+            f["at"] = "end"
+            return g.window_call("end-of-doom-phase", {}, g.s.order_from(g.s.first))
+        p = f["order"][f["i"]]
+        f.update(used=[], done=False, at="choose")
+        return g.check_requirements_call("doom-phase", {"player": p}, [p])
+
+    def _candidates(self, g: Any, f: Frame, p: str) -> list[Any]:
+        """The player's doom-phase abilities usable now that it has not used this phase."""
+        out = []
+        for ab in g.active_abilities(p):
+            if ab.window == "doom-phase" and ab.key not in f["used"]:
+                if g.usable(ab, p, self._ctx(g, ab, p)):
+                    out.append(ab)
+        return out
+
+    def _ctx(self, g: Any, ab: Any, p: str) -> Any:
+        return g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p), event={"player": p})
+
+    def _use(self, g: Any, f: Frame, ab: Any, p: str) -> Any:
+        f["used"].append(ab.key)
+        f["at"] = "choose"
+        return g.use_ability_call(ab, p, self._ctx(g, ab, p))
+
+    def choose(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        p = f["order"][f["i"]]
+        cands = self._candidates(g, f, p)
+        labels = [a.id for a in cands if a.optional]
+        forced = [a for a in cands if not a.optional]
+        if forced:
+            return self._use(g, f, forced[0], p)
+        if not f["done"] and s.power[p] >= g.ritual_cost(p):
+            labels.append("ritual")
+        if not labels:
+            return self._next(g, f, p)
+        costs = {"ritual": g.ritual_cost(p)} if "ritual" in labels else {}
+        f["at"] = "chosen"
+        return ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?", costs=costs)
+
+    def chosen(self, g: Any, f: Frame, ans: str) -> Any:
+        p = f["order"][f["i"]]
+        if ans == "done":
+            return self._next(g, f, p)
+        if ans == "ritual":
+            f.update(done=True, at="choose")
+            return Call(frame("ritual", player=p))
+        ab = next(a for a in self._candidates(g, f, p) if a.id == ans)
+        return self._use(g, f, ab, p)
+
+    def _next(self, g: Any, f: Frame, p: str) -> Any:
+        f["i"] += 1
+        f["at"] = "player"
+        return g.check_requirements_call("state", None, [p])
+
+    def end(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        s.grants = [x for x in s.grants if not (x.get("until") == "end-of-doom-phase" and x.get("round", 0) <= s.round)]
+        if s.instant_death or g.doom_reached():
+            g.finish("instant death" if s.instant_death else "a player reached the Doom goal")
+            return Return()
+        limit = int(g.ruleset.get("victory", {}).get("max-rounds", 40))
+        if s.round >= limit:
+            g.finish(f"round limit {limit} reached (engine safeguard)")
+            return Return()
+        s.round += 1
+        g.emit("phase", phase="action", round=s.round)
+        s.step = {"phase": "action", "player": s.first}
+        return Return()
+
+
+class Ritual(Proc):
+    """A Ritual of Annihilation by `player`: pay, move the marker (Instant Death at its end), Doom
+    for its gates, an Elder Sign per Great Old One, then the ritual window."""
+
+    name = "ritual"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        p = f["player"]
+        cost = g.ritual_cost(p)
+        g.gain_power(p, -cost, "ritual of annihilation")
+        track = g.ritual_track()
+        if s.ritual < len(track):
+            s.ritual += 1
+        if s.ritual >= len(track) and not s.instant_death:
+            s.instant_death = True
+            g.emit("instant-death")
+        g.emit("ritual", player=p, cost=cost, marker=s.ritual)
+        g.gain_doom(p, len(s.controlled_gates(p)), "ritual")
+        own = g.faction(p).units
+        for u in s.on_map(p):
+            if u["kind"] in own and own[u["kind"]].cls == "great-old-one":
+                g.give_elder_sign(p, "ritual")
+        f["at"] = "done"
+        return g.window_call("ritual", {"player": p}, [p])
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        return Return()

@@ -1,0 +1,89 @@
+"""Independent Great Old Ones' requirements as frames (engine/flow.py): checking a player's loyalty
+cards' requirements and earning one (its spellbook goes on the loyalty card). Started by
+`IndependentsMixin.*_call` (independents.py)."""
+from __future__ import annotations
+
+from typing import Any
+
+from . import flow
+from .flow import Proc, Return
+
+Game = Any   # an IndependentsMixin game
+Frame = dict[str, Any]
+
+
+def loyalty_requirement(g: Game, card: str, rid: str) -> Any:
+    """A loyalty card's requirement by id (None when the card or the requirement is not there)."""
+    lc = g.content.loyalty_cards.get(card)
+    return next((r for r in lc.requirements if r.id == rid), None) if lc else None
+
+
+class CheckLoyaltyRequirements(Proc):
+    """The requirements of the loyalty cards a player holds that are met now (`when` as for the
+    faction's): each earns its spellbook at once, or after the battle under way."""
+
+    name = "loyalty-requirements"
+
+    def start(self, g: Game, f: Frame, value: Any) -> Any:
+        f["todo"] = [[card, r.id] for card, r in g.loyalty_requirements(f["player"])]
+        f["at"], f["k"] = "scan", 0
+        return None
+
+    def scan(self, g: Game, f: Frame, value: Any) -> Any:
+        p, when, todo = f["player"], f["when"], f["todo"]
+        while f["k"] < len(todo):
+            card, rid = todo[f["k"]]
+            f["k"] += 1
+            r = loyalty_requirement(g, card, rid)
+            if r.condition is None:
+                continue  # unknown (illegible) requirements are never met
+            if r.when != when and not (when == "state" and r.when == "action"):
+                continue
+            key = f"{card}/{r.id}"
+            if any(e[0] == p and e[1] == key for e in (g.s.battle or {}).get("earned", [])):
+                continue
+            if r.condition(g.ctx(p, event=f["event"])):
+                if g.s.battle is not None:
+                    g.s.battle.setdefault("earned", []).append([p, key])
+                else:
+                    return g.earn_loyalty_call(p, card, r.id)
+        return Return()
+
+
+class EarnLoyalty(Proc):
+    """A loyalty card's requirement is met: its spellbook goes on the loyalty card (never the faction card)."""
+
+    name = "earn-loyalty"
+
+    def start(self, g: Game, f: Frame, value: Any) -> Any:
+        p, card = f["player"], f["card"]
+        r = loyalty_requirement(g, card, f["req"])
+        rec = g.s.loyalty.get(card)
+        if r is None or rec is None or card not in g.controlled_cards(p) or r.id in rec["requirements"]:
+            return Return()
+        rec["requirements"].append(r.id)
+        g.emit("requirement", player=p, requirement=f"{card}/{r.id}")
+        lc = g.content.loyalty_cards[card]
+        left = [b for b, sb in lc.spellbooks.items() if b not in rec["spellbooks"] and not sb.unknown]
+        f["at"] = "book"
+        if left:
+            return flow.ask(p, "spellbook", left, f"{lc.name}: {r.text}: choose its spellbook")
+        return self.effect(g, f, None)
+
+    def book(self, g: Game, f: Frame, value: Any) -> Any:
+        g.add_loyalty_spellbook(g.s.loyalty[f["card"]], value)
+        g.emit("spellbook", player=f["player"], spellbook=value, card=f["card"])
+        return self.effect(g, f, None)
+
+    def effect(self, g: Game, f: Frame, value: Any) -> Any:
+        p, card = f["player"], f["card"]
+        r = loyalty_requirement(g, card, f["req"])
+        if r.effect is None:
+            return Return()
+        ctx = g.ctx(p)
+        ctx.ability = f"requirement {card}/{r.id}"
+        f["at"] = "done"
+        return g.effect_call(r.effect, ctx)
+
+    def done(self, g: Game, f: Frame, value: Any) -> Any:
+        return Return()

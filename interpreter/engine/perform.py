@@ -1,0 +1,290 @@
+"""Taking an action as procedures (engine/flow.py): the one path of every action (do it, the
+after-action window, the checks after any action), an action outside the turn, and doing each
+kind of action. Which actions are legal and what they cost is in actions.py and moves.py."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..effects.compiler import RuleError
+from .flow import Call, Proc, Return, ask, frame
+
+Frame = dict[str, Any]
+
+
+class TakeAction(Proc):
+    """The one path of every action: do it, then the after-action window and the checks that
+    follow any action. `within` limits a Move to units leaving or entering that area."""
+
+    name = "take-action"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        f["at"] = "after"
+        return Call(frame("perform", player=f["player"], label=f["label"], cost=f["cost"], within=f["within"]))
+
+    def after(self, g: Any, f: Frame, event: dict[str, Any]) -> Any:
+        f.update(event=event, at="reveals")
+        return g.window_call("after-action", event, g.turn_order())
+
+    def reveals(self, g: Any, f: Frame, value: Any) -> Any:
+        f["at"] = "requirements"
+        return Call(frame("offer-reveals"))
+
+    def requirements(self, g: Any, f: Frame, value: Any) -> Any:
+        f["at"] = "done"
+        return g.check_requirements_call("state")
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        return Return(f["event"])
+
+
+class ActionIn(Proc):
+    """Outside its turn, `player` may take one action in `area` (paid as usual), or decline; nothing
+    is offered to a player at 0 Power or who can take no more actions this phase."""
+
+    name = "action-in"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        p, area = f["player"], f["area"]
+        if g.s.power[p] <= 0 or g.out_of_actions(p):
+            return Return()
+        opts = dict(g.main_actions(p, within=area))
+        if not opts:
+            return Return()
+        f.update(costs=opts, at="chosen")
+        return ask(p, "action", [*opts, "decline"], f"{f['why']}: take an action in {area}?", costs=dict(opts))
+
+    def chosen(self, g: Any, f: Frame, ans: str) -> Any:
+        if ans == "decline":
+            return Return()
+        f["at"] = "done"
+        return g.take_action_call(f["player"], ans, f["costs"][ans], within=f["area"])
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        # a second action "in a row" has no turn to follow here: the grant lapses
+        g.s.memory.pop("extra_action", None)
+        return Return()
+
+
+class Perform(Proc):
+    """Carry out an action chosen from the lists of actions.py; returns the after-action event."""
+
+    name = "perform"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        p, label, cost = f["player"], f["label"], f["cost"]
+        words = label.split()
+        verb = words[0]
+        if verb not in ("move",) and cost:
+            g.gain_power(p, -cost, label)
+        s.memory["action_no"] = s.memory.get("action_no", 0) + 1   # the scope of `once: action`
+        g.emit("action", player=p, action=label, cost=cost)
+        event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
+        f.update(event=event, at="done")
+        if verb == "recruit":
+            u = s.pool(p, words[1])[0]
+            g.relocate(u, words[2], "recruit")
+            event["area"] = words[2]
+        elif verb == "summon":
+            u = s.pool(p, words[1])[0]
+            g.relocate(u, words[2], "summon")
+            event["area"] = words[2]
+            event["unit"] = dict(u)
+        elif verb == "awaken":
+            return Call(frame("awaken", player=p, kind=words[1], area=words[2]))
+        elif verb == "create-gate":
+            s.gates[words[1]] = {"controller": None}
+            g.emit("gate", loc=words[1], change="created", player=p)
+            event["area"] = words[1]
+            return g.window_call("gate-created", {"player": p, "area": words[1]}, g.turn_order())
+        elif verb == "move":
+            return Call(frame("move-action", player=p, within=f["within"]))
+        elif verb in ("battle", "extra-battle"):
+            s.memory.setdefault("battles", []).append(words[1])
+            event["area"] = words[1]
+            return g.battle_call(p, words[2], words[1])
+        elif verb == "capture":
+            return Call(frame("capture", player=p, victim=words[2], area=words[1]))
+        elif verb == "control-gate":
+            return Call(frame("choose-controller", player=p, area=words[1]))
+        elif verb == "abandon-gate":
+            s.gates[words[1]]["controller"] = None
+            g.emit("gate", loc=words[1], change="abandoned", player=p)
+        elif verb == "reveal-elder-signs":
+            g.reveal_elder_signs(p)
+        elif verb == "ability":
+            ab = next(a for a in g.active_abilities(p) if a.id == words[1])
+            area = words[2] if len(words) > 2 else None
+            ctx = g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p), area=area)
+            event["area"] = area   # none for an ability without `where:` (declared in windows.py)
+            return g.use_ability_call(ab, p, ctx, paid=True)   # its cost was part of the action's
+        elif verb == "requirement":
+            f.update(rids=words[1].split("+"), i=0, at="requirement")
+        elif verb == "pass":
+            g.gain_power(p, -s.power[p], "pass")
+        else:  # pragma: no cover - labels come from the enumerations of actions.py
+            raise RuleError(f"unknown action '{label}'")
+        return None
+
+    def requirement(self, g: Any, f: Frame, value: Any) -> Any:
+        """A requirement action (`rids`, one or two met together): each one's effect, then it is earned."""
+        if f["i"] >= len(f["rids"]):
+            return Return(f["event"])
+        r = self._requirement(g, f)
+        f["at"] = "earn"
+        if r.action_effect is not None:
+            ctx = g.ctx(f["player"])
+            ctx.ability = f"requirement {r.id}"
+            return g.effect_call(r.action_effect, ctx)
+        return None
+
+    def earn(self, g: Any, f: Frame, value: Any) -> Any:
+        r = self._requirement(g, f)
+        f["i"] += 1
+        f["at"] = "requirement"
+        return g.earn_call(f["player"], r)
+
+    def _requirement(self, g: Any, f: Frame) -> Any:
+        rid = f["rids"][f["i"]]
+        return next(r for r in g.faction(f["player"]).requirements if r.id == rid)
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        """What the action's procedure found goes into its event."""
+        s = g.s
+        event = f["event"]
+        words = f["label"].split()
+        verb = words[0]
+        if verb == "awaken":
+            event["area"] = words[2]
+        elif verb == "move":
+            event["spent"] = value
+        elif verb == "capture":
+            event["area"] = words[1]
+        elif verb == "control-gate":
+            s.gates[words[1]]["controller"] = value
+            g.emit("gate", loc=words[1], change="controlled", unit=value, player=f["player"])
+        return Return(event)
+
+
+class Awaken(Proc):
+    """Awaken a Great Old One (or an Independent) `kind` in `area`: a gate it replaces is removed,
+    its awakening effect runs, it is placed, then the on-awaken window."""
+
+    name = "awaken"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        p, kind, area = f["player"], f["kind"], f["area"]
+        t = g.awaken_type(p, kind)
+        assert t is not None and t.awaken is not None
+        if t.awaken.replace_gate and area in g.s.gates:
+            del g.s.gates[area]
+            g.emit("gate", loc=area, change="removed", why=f"awaken {kind}")
+        f["at"] = "place"
+        if t.awaken.effect is not None:
+            ctx = g.ctx(p, area=area)
+            ctx.ability = f"Awaken {t.name}"
+            return g.effect_call(t.awaken.effect, ctx)
+        return None
+
+    def place(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        p, kind, area = f["player"], f["kind"], f["area"]
+        u = g.awaken_pool(p, kind)[0]
+        g.take_control(p, u)
+        g.relocate(u, area, "awaken")
+        s.awakened.setdefault(p, [])
+        if kind not in s.awakened[p]:
+            s.awakened[p].append(kind)
+        f["at"] = "done"
+        return g.window_call("on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area}, g.turn_order())
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        return Return()
+
+
+class MoveAction(Proc):
+    """The Move action: units move one by one (1 Power each, an area's surcharge once per Move)
+    until the player is done. Locals: `moved` (unit ids), `charged` (areas whose surcharge is paid),
+    `spent` (returned)."""
+
+    name = "move-action"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        f.update(moved=[], charged=[], spent=0, at="choose")
+        return None
+
+    def choose(self, g: Any, f: Frame, value: Any) -> Any:
+        costs = g.move_options(f["player"], set(f["moved"]), set(f["charged"]), f["within"])
+        opts = list(costs)
+        if f["moved"]:
+            opts.append("done")
+        if not opts:
+            return Return(f["spent"])
+        f["at"] = "moved"
+        return ask(f["player"], "move", opts, "move a unit (1 Power each)", costs=costs)
+
+    def moved(self, g: Any, f: Frame, ans: str) -> Any:
+        if ans == "done":
+            return Return(f["spent"])
+        p = f["player"]
+        uid = int(ans.rsplit("#", 1)[1])
+        dst = ans.split("->")[1].split("#")[0]
+        u = g.s.unit(uid)
+        src = u["loc"]
+        extra = 0 if dst in f["charged"] else g.action_cost(p, "move", 0, dst)
+        if dst not in f["charged"]:
+            f["charged"].append(dst)
+        g.gain_power(p, -(1 + extra), "move")
+        f["spent"] += 1 + extra
+        f["moved"] = sorted(set(f["moved"]) | {uid})
+        g.relocate(u, dst, "move")
+        f["at"] = "freed"
+        return g.window_call("unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
+                                            "moved": list(f["moved"])}, [p])
+
+    def freed(self, g: Any, f: Frame, value: Any) -> Any:
+        # units an ability moved along for free do not move again in this Move
+        f["moved"] = sorted(set(f["moved"]) | set(g.s.memory.pop("moved_free", [])))
+        f["at"] = "choose"
+        return None
+
+
+class Capture(Proc):
+    """Capture: the victim picks which of its Cultists in `area` is captured (rulebook, Capture)."""
+
+    name = "capture"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        targets = g.capture_targets(f["player"], f["victim"], f["area"])
+        f["at"] = "chosen"
+        return ask(f["victim"], "unit", [g.unit_label(u) for u in targets],
+                   f"{f['player']} captures one of your cultists in {f['area']}: which?")
+
+    def chosen(self, g: Any, f: Frame, ans: str) -> Any:
+        u = g.s.unit(int(ans.rsplit("#", 1)[1]))
+        f["at"] = "done"
+        return g.remove_unit_call(u, "capture", f["player"])
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        return Return()
+
+
+class ChooseController(Proc):
+    """The player picks which of its eligible units controls the gate in `area`, one option per
+    kind (units of a kind are alike); returns its id. Core rulebook, Gates: a monster allowed to
+    control may replace the Cultist on the Gate."""
+
+    name = "choose-controller"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        p, area = f["player"], f["area"]
+        eligible: dict[str, dict[str, Any]] = {}
+        for u in g.s.units_at(area, p):
+            if g.can_control(u):
+                eligible.setdefault(u["kind"], u)
+        labels = {g.unit_label(u): u["id"] for u in eligible.values()}
+        f.update(labels=labels, at="chosen")
+        return ask(p, "unit", list(labels), f"which unit controls the gate in {area}?")
+
+    def chosen(self, g: Any, f: Frame, ans: str) -> Any:
+        return Return(f["labels"][ans])

@@ -1,0 +1,224 @@
+"""The round as procedures (engine/flow.py): setup, the Action Phase's steps, Gather Power,
+Determine First Player and the Doom Phase, in rulebook order. The turn itself is in turn.py,
+the queries these steps use (costs, the Ritual track, victory) in phases.py."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..effects.compiler import RuleError
+from ..limits import MAX_ACTIONS_PER_PHASE
+from .flow import Call, Proc, Return, ask, frame
+from .state import POOL
+
+Frame = dict[str, Any]
+
+#: the procedure that runs each phase step `State.step` names
+PHASES = {"setup": "setup", "action": "action-step", "gather": "gather-power",
+          "first-player": "first-player", "doom": "doom-phase"}
+
+
+class GameProc(Proc):
+    """The outer loop: the phase step `State.step` names, one at a time, until the game is over."""
+
+    name = "game"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        if s.over:
+            return Return()
+        ph = s.step.get("phase", "setup")
+        if ph not in PHASES:  # pragma: no cover
+            raise RuleError(f"unknown phase {ph!r}")
+        return Call(frame(PHASES[ph]))
+
+
+# ---- setup ------------------------------------------------------------------------------------------
+class Setup(Proc):
+    """Each faction picks its start area (those that choose after the others last) and places its
+    Cultists and Gate there; then the first player is set."""
+
+    name = "setup"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        late = [p for p in s.players if g.faction(p).setup.get("choose-start-after-others")]
+        f.update(order=[p for p in s.players if p not in late] + late, i=0, at="place")
+        return None
+
+    def place(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        if f["i"] >= len(f["order"]):
+            always = [p for p in s.players if g.faction(p).setup.get("always-first")]
+            allowed = [p for p in s.players if not g.faction(p).setup.get("never-first-at-start")]
+            # The core rulebook recommends alphabetical faction order when no one must go first.
+            first = always[0] if always else sorted(allowed or s.players, key=lambda p: g.faction(p).name)[0]
+            f["at"] = "done"
+            return Call(frame("set-first", first=first))
+        p = f["order"][f["i"]]
+        starts = sorted(a.id for a in g.layout.areas.values() if p in a.starts)
+        if not starts:
+            raise RuleError(f"faction '{p}' has no start area on map layout '{g.layout.id}'")
+        f["at"] = "placed"
+        return ask(p, "area", starts, "choose your start area")
+
+    def placed(self, g: Any, f: Frame, home: str) -> Any:
+        s = g.s
+        p = f["order"][f["i"]]
+        fac = g.faction(p)
+        s.home[p] = home
+        s.power[p] = int(fac.setup.get("power", 8))
+        cult = next(t for t in fac.units.values() if t.cls == "cultist")
+        n = int(fac.setup.get("cultists", 6))
+        placed = s.pool(p, cult.id)[:n]
+        for u in placed:
+            g.relocate(u, home, "setup")
+        if fac.setup.get("gate", True):
+            if home in s.gates:
+                raise RuleError(f"two factions start in '{home}', which can hold only one gate")
+            s.gates[home] = {"controller": placed[0]["id"] if placed else None}
+            g.emit("gate", loc=home, change="created", player=p, why="setup")
+        f["i"] += 1
+        f["at"] = "place"
+        return None
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        return Return()
+
+
+class SetFirst(Proc):
+    """The first player (`first`) is set; with more than two players it chooses the direction of play."""
+
+    name = "set-first"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        s.first = f["first"]
+        f["at"] = "direction"
+        if len(s.players) > 2:
+            return ask(f["first"], "option", ["clockwise", "counterclockwise"], "choose the direction of play")
+        return None
+
+    def direction(self, g: Any, f: Frame, d: Any) -> Any:
+        s = g.s
+        if d is not None:
+            s.direction = 1 if d == "clockwise" else -1
+        first = f["first"]
+        g.emit("first-player", player=first, direction=s.direction)
+        s.step = {"phase": "action", "player": first}
+        s.memory = {"battle_no": s.memory.get("battle_no", 0), "turn_no": s.memory.get("turn_no", 0),
+                    "action_no": s.memory.get("action_no", 0),
+                    "once": [k for k in s.memory.get("once", []) if k.endswith("|game")]}
+        return Return()
+
+
+# ---- action phase ----------------------------------------------------------------------------------
+class ActionStep(Proc):
+    """One step of the Action Phase: the phase ends when no one can act; a player with no Power (or
+    no actions left) passes its turn; otherwise it takes a turn (turn.py)."""
+
+    name = "action-step"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        p = s.step["player"]
+        if all(s.power[q] <= 0 or g.out_of_actions(q) for q in s.players):
+            g.emit("phase", phase="gather-power", round=s.round)
+            s.step = {"phase": "gather"}
+            return Return()
+        if s.power[p] <= 0 or g.out_of_actions(p):
+            if g.ruleset.get("turn-surcharge", {}).get("enabled"):
+                s.surcharge += 1
+                g.emit("surcharge", player=p, total=s.surcharge,
+                       name=g.ruleset.get("turn-surcharge", {}).get("name", "surcharge"))
+            s.step = {"phase": "action", "player": g.next_player(p)}
+            return Return()
+        f.update(player=p, at="turned")
+        return Call(frame("turn", player=p))
+
+    def turned(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        if s.memory.get("actions", 0) > MAX_ACTIONS_PER_PHASE:
+            g.emit("game-end-trigger", reason="stalled", during="action")
+            g.finish(f"no progress: more than {MAX_ACTIONS_PER_PHASE} actions in one Action Phase (engine safeguard)")
+            return Return()
+        if g.doom_reached():
+            g.emit("game-end-trigger", reason="doom", during="action")
+            g.finish("a player reached the Doom goal")
+            return Return()
+        s.step = {"phase": "action", "player": g.next_player(f["player"])}
+        return Return()
+
+
+# ---- gather power ----------------------------------------------------------------------------------
+class GatherPower(Proc):
+    """Gather Power: income for everyone, its window, Minimum Power, the windows after it, and the
+    requirements met at the end of the Power phase."""
+
+    name = "gather-power"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        if s.surcharge:
+            s.surcharge = 0
+            g.emit("surcharge", total=0, reset=True)
+        abandoned = len(s.abandoned_gates())
+        for p in s.players:
+            # a gate held off the map keeps its controlling cultist with it: both still give Power
+            held_controllers = sum(1 for loc, gate in s.gates.items() if not g.is_area(loc)
+                                   and gate.get("controller") is not None and s.gate_owner(loc) == p)
+            cultists = sum(1 for u in s.on_map(p) if g.utype(u).cls == "cultist") + held_controllers
+            gates = len(s.controlled_gates(p))
+            captured = [u for u in s.units if u["loc"] == f"captured:{p}"]
+            for u in captured:
+                g.relocate(u, POOL, "sacrificed")
+            income = cultists + 2 * gates + abandoned + len(captured) + s.bank.pop(p, 0)
+            s.power[p] = 0
+            g.gain_power(p, income, "gather power")
+        f["at"] = "minimum"
+        return g.window_call("gather-power", {}, s.order_from(s.first))
+
+    def minimum(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        top = max(s.power.values())
+        floor = -(-top // 2)   # half the top Power, rounded up (whole numbers: no float overflow)
+        for p in s.players:
+            if s.power[p] < floor:
+                g.gain_power(p, floor - s.power[p], "minimum power")
+        f["at"] = "end_of_phase"
+        return g.window_call("after-gather-power", {}, s.order_from(s.first))
+
+    def end_of_phase(self, g: Any, f: Frame, value: Any) -> Any:
+        # the very end of the Power phase: after Minimum Power, before the first player is determined
+        f["at"] = "requirements"
+        return g.window_call("end-of-power-phase", {}, g.s.order_from(g.s.first))
+
+    def requirements(self, g: Any, f: Frame, value: Any) -> Any:
+        f["at"] = "done"
+        return g.check_requirements_call("state")   # e.g. "have 12 Power" is met here
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        g.s.step = {"phase": "first-player"}
+        return Return()
+
+
+class FirstPlayer(Proc):
+    """Determine First Player: the most Power; a tie is broken by the current first player."""
+
+    name = "first-player"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        top = max(s.power.values())
+        tied = [p for p in s.order_from(s.first) if s.power[p] == top]
+        f.update(first=tied[0], at="chosen")
+        if len(tied) > 1:
+            return ask(s.first, "option", tied, "Power is tied: choose the first player")
+        return None
+
+    def chosen(self, g: Any, f: Frame, value: Any) -> Any:
+        f["at"] = "done"
+        return Call(frame("set-first", first=value if value is not None else f["first"]))
+
+    def done(self, g: Any, f: Frame, value: Any) -> Any:
+        g.s.step = {"phase": "doom"}
+        return Return()

@@ -1,0 +1,158 @@
+"""A player's turn in the Action Phase as procedures (engine/flow.py): the surcharge, then actions
+until the turn ends (one Action, a granted second one, Unlimited Actions around them), and the
+offer to reveal Elder Signs when that would reach the Doom goal."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..limits import MAX_ACTIONS_PER_PHASE
+from .flow import Proc, Return, ask
+
+Frame = dict[str, Any]
+DECLINE_SECOND = "decline-second-action"  # a granted second action is optional
+
+
+def _action_key(label: str) -> str:
+    """What makes two actions 'the same' for "a second, different action": the ability for a
+    unique action, the verb for a common one (two Moves are the same action)."""
+    words = label.split()
+    return " ".join(words[:2]) if words and words[0] in ("ability", "requirement") else words[0]
+
+
+class Turn(Proc):
+    """The turn of `player`. Its locals: `main_done` (the Action is taken), `either_done` (an action
+    both Common and Unlimited was taken, see below), `second` (the keys a granted second action
+    may not repeat; None while no second action is pending), `seen` ([position, label] of the free
+    Unlimited Actions taken), and the options of the pending choice (`mains`, `opts`, `costs`)."""
+
+    name = "turn"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        p = f["player"]
+        s.memory["turn_no"] = s.memory.get("turn_no", 0) + 1
+        s.memory["battles"] = []
+        g.emit("turn", player=p, power=s.power[p])
+        if s.surcharge:
+            pay = min(s.surcharge, s.power[p])
+            g.gain_power(p, -pay, "surcharge")
+            if s.power[p] <= 0:
+                return Return()
+        # An ability may make a Common Action (Summon) an Unlimited one too: once such an action is
+        # taken, like a Battle with six spellbooks, it counts as the Action if the player ends the
+        # turn without another (core rulebook, Unlimited Battle).
+        f.update(main_done=False, either_done=False, second=None, seen=[], at="choose")
+        return None
+
+    def _unlimited(self, g: Any, f: Frame) -> list[tuple[str, int]]:
+        offered = g.unlimited_actions(f["player"])
+        seen = f["seen"]
+        taken = {label for _, label in seen}
+        if not any(c == 0 and label in taken for label, c in offered):
+            return offered  # type: ignore[no-any-return]
+        here = g.position_key()
+        return [(label, c) for label, c in offered if not (c == 0 and [here, label] in seen)]
+
+    def choose(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        p = f["player"]
+        second = f["second"]
+        opts: dict[str, int] = {}
+        if second is None:  # "immediately after": no unlimited action between the two actions
+            for label, c in self._unlimited(g, f):
+                opts.setdefault(label, c)
+        mains: dict[str, int] = {}
+        if not f["main_done"]:
+            for label, c in g.main_actions(p):
+                if second is None or _action_key(label) not in second:
+                    mains.setdefault(label, c)
+            if second is not None:
+                mains[DECLINE_SECOND] = 0
+            else:
+                if not mains and not f["either_done"]:
+                    g.emit("no-action", player=p)
+                    g.gain_power(p, -s.power[p], "no action possible")
+                    return Return()
+                if g.can_pass(p) and s.power[p] > 0:
+                    mains["pass"] = 0
+        if f["main_done"] or f["either_done"]:
+            opts["end-turn"] = 0
+        choices = {**mains, **{k: v for k, v in opts.items() if k not in mains}}
+        f.update(mains=list(mains), opts=list(opts), costs=choices, at="chosen")
+        return ask(p, "action", list(choices), f"{p}: choose an action", costs=dict(choices))
+
+    def chosen(self, g: Any, f: Frame, ans: str) -> Any:
+        s = g.s
+        p = f["player"]
+        mains, opts, costs = f.pop("mains"), f.pop("opts"), f.pop("costs")
+        if ans == "end-turn":
+            return Return()
+        if ans == DECLINE_SECOND:
+            f.update(main_done=True, second=None, at="choose")
+            g.emit("declined", player=p, ability="second action")
+            if s.power[p] <= 0 and not self._unlimited(g, f):
+                return Return()
+            return None
+        is_main = ans in mains and ans not in opts
+        if not is_main and costs[ans] == 0:
+            # A free unlimited action is not taken twice from the same position in one turn:
+            # abandoning and controlling a gate (any free pair that undo each other) cannot
+            # cycle, while a repeat that changes something (a second 0-Power monster at one
+            # gate) stays legal.
+            key = [g.position_key(), ans]
+            if key not in f["seen"]:
+                f["seen"].append(key)
+        if ans in mains and ans in opts:
+            f["either_done"] = True
+        f.update(action=ans, is_main=is_main, at="acted")
+        return g.take_action_call(p, ans, costs[ans])
+
+    def acted(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        p = f["player"]
+        ans, is_main = f.pop("action"), f.pop("is_main")
+        granted = s.memory.pop("extra_action", None)
+        s.memory["actions"] = s.memory.get("actions", 0) + 1   # limits.MAX_ACTIONS_PER_PHASE
+        if is_main:
+            if f["second"] is None and granted is not None:   # the first action grants a second one
+                f["second"] = list(granted) + [_action_key(ans)]
+            else:                                              # a second action never grants a third
+                f.update(main_done=True, second=None)
+        if ans == "pass" or g.out_of_actions(p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
+                                                    and not self._unlimited(g, f)):
+            return Return()
+        if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
+            return Return()   # the Action Phase is stalled: the action step ends the game
+        f["at"] = "choose"
+        return None
+
+
+class OfferReveals(Proc):
+    """Elder signs may be revealed at any time; mid-turn that matters only when it reaches the
+    Doom goal (which ends the game after this turn), so it is offered exactly then, to each
+    player in turn order (`order`, `i`)."""
+
+    name = "offer-reveals"
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        f.update(order=g.turn_order(), i=0, at="offer")
+        return None
+
+    def offer(self, g: Any, f: Frame, value: Any) -> Any:
+        goal = int(g.ruleset.get("victory", {}).get("doom", 30))
+        while f["i"] < len(f["order"]):
+            q = f["order"][f["i"]]
+            signs = g.s.elder_signs[q]
+            if signs and g.s.doom[q] < goal <= g.s.doom[q] + sum(signs):
+                f["at"] = "answered"
+                return ask(q, "option", ["reveal-elder-signs", "keep"],
+                           "reveal your elder signs now (reaching the Doom goal ends the game after this turn)?")
+            f["i"] += 1
+        return Return()
+
+    def answered(self, g: Any, f: Frame, ans: str) -> Any:
+        if ans == "reveal-elder-signs":
+            g.reveal_elder_signs(f["order"][f["i"]])
+        f["i"] += 1
+        f["at"] = "offer"
+        return None

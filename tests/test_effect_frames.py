@@ -1,0 +1,72 @@
+"""Effect programs run as frames (issue #13): at every decision of seeded games of every ruleset,
+every effect frame is JSON, and reading
+an effect frame back gives the same frame; effect frames are seen at decisions, so this runs."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from interpreter.engine.agents import RandomAgent
+from interpreter.engine.frame_values import decode, encode
+from interpreter.engine.game import Game
+
+from .figures import add
+from .test_copies_property import CASES, FACTIONS, content
+
+GAMES = 2           # seeded games per case
+DECISIONS = 250     # decisions per game at most
+
+
+def _check(g: Game, seen: dict[str, int]) -> None:
+    for f in g.s.flow:
+        if f["proc"] == "effect":
+            assert json.loads(json.dumps(f)) == f
+            for key in ("ctx", "scopes", "iters", "wait"):
+                assert encode(g, decode(g, f[key])) == f[key]
+            seen["effect frames"] += 1
+            if f is g.s.flow[-1]:
+                seen["decisions asked by an effect"] += 1
+
+
+@pytest.mark.parametrize("ruleset,players,expanded", CASES)
+def test_effects_are_frames_at_every_decision(ruleset: str, players: int, expanded: bool) -> None:
+    seen = {"decisions": 0, "effect frames": 0, "decisions asked by an effect": 0}
+    r = random.Random(f"effects-{ruleset}-{players}-{expanded}")
+    for _ in range(GAMES):
+        seed = r.randrange(10_000)
+        g = Game(content(expanded), ruleset, FACTIONS[ruleset, players], seed)
+        agent = RandomAgent(seed)
+        for _ in range(DECISIONS):
+            d = g.current()
+            if d is None:
+                break
+            _check(g, seen)
+            seen["decisions"] += 1
+            g.apply(agent.choose(d.player, d.options, d))
+    add("effect frames at decisions", **seen)
+    assert seen["decisions"] > 0
+
+
+@pytest.mark.parametrize("expanded", [False, True])
+def test_every_effect_program_is_found_by_its_key(expanded: bool) -> None:
+    from interpreter.effects.program import Program
+    from interpreter.engine.effect_frames import programs
+
+    g = Game(content(expanded), "multiplayer", FACTIONS["multiplayer", 3], 1)
+    index = programs(g)
+    effects = [ab.effect for f in g.content.factions.values() for ab in f.abilities if ab.effect is not None]
+    assert effects and all(isinstance(e, Program) and index[e.key] is e for e in effects)
+    assert len(index) == len({p.key for p in index.values()}) > len(effects)
+
+
+def test_an_effect_frame_running_an_ability_is_named_in_trigger_loop_messages() -> None:
+    from interpreter.engine import flow
+
+    g = Game(content(False), "multiplayer", FACTIONS["multiplayer", 3], 1)
+    p, ab = next((p, a) for p in g.s.players for a in g.faction(p).abilities if a.effect is not None)
+    call = g.effect_call(ab.effect, g.ctx(p, ability=ab), label=f"{ab.key} ({ab.window})")
+    assert call.frame["proc"] == "effect" and call.frame["ctx"]["me"] == p
+    g.s.flow.append(call.frame)
+    assert flow.running_abilities(g)[-1] == f"{ab.key} ({ab.window})"

@@ -1,0 +1,72 @@
+"""The round, the turn and taking an action run as data frames (engine/flow.py, issue #13): at every
+decision of seeded random games of every ruleset, with and without the expansions, their frames
+hold only JSON, and the games are the ones the generators played (the hashes were taken on the generator version)."""
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+
+import pytest
+
+from interpreter.content import load_content
+from interpreter.content.build import Content
+from interpreter.engine.agents import RandomAgent
+from interpreter.engine.game import Game
+
+FACTIONS: dict[tuple[str, int], list[str]] = {
+    ("duel", 2): ["sleeper", "wind-rider"],
+    ("two-player", 2): ["yellow-sign", "crawling-chaos"],
+    ("multiplayer", 3): ["black-goat", "wind-rider", "great-cthulhu"],
+    ("multiplayer", 4): ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"],
+    ("multiplayer", 5): ["sleeper", "yellow-sign", "crawling-chaos", "wind-rider", "black-goat"],
+}
+DECISIONS = 400
+#: answers and final state of each case, played by the generator version (commit ea954b1)
+EXPECTED = {
+    "duel-2": "2c21b95246e3134a",
+    "duel-2-expanded": "55b0914b9197fea0",
+    "two-player-2": "7405a0c0a04d4b56",
+    "two-player-2-expanded": "54d1f25e06f3c634",
+    "multiplayer-3": "62fc7b5477c187a2",
+    "multiplayer-3-expanded": "5361702e88bbe884",
+    "multiplayer-4": "e2bfeb76b7d2a45d",
+    "multiplayer-4-expanded": "034e599ff70ceb49",
+    "multiplayer-5": "01210a985ee2f152",
+    "multiplayer-5-expanded": "2bf1b359b681a04a",
+}
+CASES = [pytest.param(rs, n, exp, id=f"{rs}-{n}{'-expanded' if exp else ''}")
+         for (rs, n) in FACTIONS for exp in (False, True)]
+
+
+@cache
+def content(expanded: bool) -> Content:
+    return load_content(expansions=["independents", "azathoth"] if expanded else []).require_ok()
+
+
+def play(ruleset: str, players: int, expanded: bool, seed: int = 7) -> tuple[Game, set[str]]:
+    """A seeded random game, DECISIONS answers long (or to its end); the procedures seen on the stack."""
+    g = Game(content(expanded), ruleset, FACTIONS[ruleset, players], seed)
+    agent = RandomAgent(seed)
+    procs: set[str] = set()
+    for _ in range(DECISIONS):
+        d = g.current()
+        if d is None:
+            break
+        for f in g.s.flow:
+            procs.add(f["proc"])
+        json.dumps(g.s.flow)   # frames are JSON
+        g.apply(agent.choose(d.player, d.options, d))
+    return g, procs
+
+
+def fingerprint(g: Game) -> str:
+    return hashlib.sha256(json.dumps([g.choices, g.digest(), len(g.log)]).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("ruleset,players,expanded", CASES)
+def test_the_round_runs_as_frames_and_plays_the_same_games(ruleset: str, players: int, expanded: bool) -> None:
+    g, procs = play(ruleset, players, expanded)
+    assert {"game", "turn", "take-action", "perform"} <= procs
+    case = f"{ruleset}-{players}{'-expanded' if expanded else ''}"
+    assert fingerprint(g) == EXPECTED[case]

@@ -1,0 +1,109 @@
+"""The state is the whole game (issue #13): at every decision the rule flow is data in the state.
+
+Seeded games of every ruleset and player count, with and without the expansions, by random and
+heuristic bots: at every decision no rule is running as a Python generator, the frames are JSON,
+`clone()` and `from_json()` never run a rule (the driver is switched off while they work), and
+`undo(n)` puts back a kept position without replaying anything.
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Iterator
+
+import pytest
+
+from interpreter.engine import flow
+from interpreter.engine.agents import HeuristicAgent, RandomAgent
+from interpreter.engine.game import FORMAT, Game
+from interpreter.engine.savefile import SaveError
+
+from .test_copies_property import CASES, FACTIONS, content
+
+
+def _games(ruleset: str, players: int, expanded: bool, decisions: int = 220) -> Iterator[Game]:
+    """Two seeded games (one random, one heuristic bot), yielded at each of their decisions."""
+    r = random.Random(f"state-{ruleset}-{players}-{expanded}")
+    for agent_cls in (RandomAgent, HeuristicAgent):
+        seed = r.randrange(10_000)
+        g = Game(content(expanded), ruleset, FACTIONS[ruleset, players], seed)
+        agent = agent_cls(seed)
+        for _ in range(decisions):
+            d = g.current()
+            if d is None:
+                break
+            yield g
+            g.apply(agent.choose(d.player, d.options, d))
+
+
+class _NoRules:
+    """Inside this block any attempt to run the rules fails the test."""
+
+    def __enter__(self) -> None:
+        self.saved = flow.run
+
+        def refuse(*_: Any, **__: Any) -> None:
+            raise AssertionError("the rules ran")
+        flow.run = refuse  # type: ignore[assignment]
+
+    def __exit__(self, *exc: Any) -> None:
+        flow.run = self.saved  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize(("ruleset", "players", "expanded"), CASES)
+def test_every_decision_is_data(ruleset: str, players: int, expanded: bool) -> None:
+    seen = 0
+    for g in _games(ruleset, players, expanded):
+        procs = [f["proc"] for f in g.s.flow]
+        assert "legacy" not in procs, f"a rule runs as a generator at this decision: {procs}"
+        assert set(procs) <= set(flow.PROCS)
+        text = json.dumps(g.s.flow)
+        assert json.loads(text) == g.s.flow   # only JSON values: no tuples, sets or objects
+        assert g.s.pending is not None and list(g.current().options) == g.s.pending["options"]
+        seen += 1
+    assert seen > 100
+
+
+@pytest.mark.parametrize(("ruleset", "players", "expanded"), CASES)
+def test_clone_and_load_run_no_rule(ruleset: str, players: int, expanded: bool) -> None:
+    r = random.Random(f"copy-{ruleset}-{players}")
+    for i, g in enumerate(_games(ruleset, players, expanded, 160)):
+        if r.random() > 0.08:
+            continue
+        with _NoRules():
+            c = g.clone()
+            data = g.to_json()
+            loaded = Game.from_json(g.bundle, json.loads(json.dumps(data)))
+        assert data["format"] == FORMAT and "turn" not in data
+        for other in (c, loaded):
+            assert other.digest() == g.digest() and other.s.flow == g.s.flow
+            assert other.legal_actions() == g.legal_actions()
+        a = g.legal_actions()[i % len(g.legal_actions())]
+        c.apply(a)
+        loaded.apply(a)
+        assert c.digest() == loaded.digest() and c.legal_actions() == loaded.legal_actions()
+
+
+def test_undo_puts_back_a_kept_position_without_replaying() -> None:
+    g = Game(content(False), "duel", FACTIONS["duel", 2], 7)
+    agent = RandomAgent(7)
+    saved = []
+    for _ in range(60):
+        d = g.current()
+        saved.append((g.to_json(), len(g.log)))
+        g.apply(agent.choose(d.player, d.options, d))
+    for n in (1, 5, 17):
+        with _NoRules():
+            g.undo(n)
+        data, n_log = saved[len(g.choices)]
+        assert g.to_json() == data and len(g.log) == n_log
+    assert len(g.choices) == 60 - 23
+
+
+def test_an_older_save_is_refused_in_one_line() -> None:
+    g = Game(content(False), "duel", FACTIONS["duel", 2], 3)
+    data = g.to_json()
+    data["format"] = 1
+    with pytest.raises(SaveError) as err:
+        Game.from_json(g.bundle, data, where="old.json")
+    assert "\n" not in str(err.value) and "old.json" in str(err.value) and "format" in str(err.value)
