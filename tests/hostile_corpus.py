@@ -52,10 +52,10 @@ def content() -> Content:
 
 @lru_cache(maxsize=1)
 def base_game() -> Game:
-    """A Duel between random bots, stopped part-way through a turn (so a save has `turn` answers)."""
+    """A Duel between random bots, stopped after 30 answers (a save is the whole state: format 2)."""
     g = Game(content(), "duel", ["sleeper", "wind-rider"], 2)
     bots = {p: make_agent("random", i) for i, p in enumerate(g.s.players)}
-    while len(g.choices) < 30 or not g._turn:
+    while len(g.choices) < 30:
         d = g.pending
         assert d is not None
         g.apply(bots[d.player].choose(d.player, d.options, d))
@@ -110,7 +110,7 @@ def _unit(d: Json, i: int) -> Json:
 
 SAVE_EDITS: dict[str, Callable[[Json], Json]] = {
     "not-an-object": lambda d: [d],
-    "format-2": lambda d: _set(d, "format", 2),
+    "format-1": lambda d: _set(d, "format", 1),   # the old format (answers replayed) is refused
     "format-missing": lambda d: _del(d, "format"),
     "params-missing": lambda d: _del(d, "params"),
     "params-a-list": lambda d: _set(d, "params", []),
