@@ -37,20 +37,21 @@ class GameBasics:
         """A dict for facts derived from who has which abilities (active abilities, units in play,
         the modifier index), valid until that changes: it is keyed on the state object, its write
         counter `s.writes` (bumped by every write to units, spellbooks, grants or loyalty cards:
-        `state_written`) and the grants list (replaced, not changed, where no write is noted)."""
+        `state_written`), the grants list and its length, and the number of units."""
         s = self.s
         m = self._memo
-        if m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants:
+        if m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants and m[3] == len(s.grants) \
+                and m[4] == len(s.units):
             if CHECK_MEMO and not self.__dict__.get("_checking"):
-                self._check_memo(m[3])
-            return m[3]  # type: ignore[no-any-return]
-        self._memo = m = (s, s.writes, s.grants, {})
-        return m[3]  # type: ignore[no-any-return]
+                self._check_memo(m[5])
+            return m[5]  # type: ignore[no-any-return]
+        self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {})
+        return m[5]  # type: ignore[no-any-return]
 
     def memo_for_copy(self, s: State) -> tuple[Any, ...]:
         """This position's memo for `s`, a fresh copy of the state: the facts are the same."""
         facts = dict(self.memo())
-        return (s, s.writes, s.grants, facts)
+        return (s, s.writes, s.grants, len(s.grants), len(s.units), facts)
 
     def state_written(self) -> None:
         """A write to units, spellbooks, grants or loyalty cards (see `memo`)."""
@@ -59,7 +60,7 @@ class GameBasics:
     def _check_memo(self, kept: dict[Any, Any]) -> None:
         old = self._memo
         assert old is not None
-        self._memo = (*old[:3], {})
+        self._memo = (*old[:5], {})
         self._checking = True
         try:
             for key, value in list(kept.items()):
