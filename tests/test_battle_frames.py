@@ -5,34 +5,19 @@ from __future__ import annotations
 
 import json
 import random
-from functools import cache
 from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
 from interpreter.engine.agents import HeuristicAgent, RandomAgent
 from interpreter.engine import flow
 from interpreter.engine.game import Game
 
-FACTIONS: dict[tuple[str, int], list[str]] = {
-    ("duel", 2): ["sleeper", "wind-rider"],
-    ("two-player", 2): ["yellow-sign", "crawling-chaos"],
-    ("multiplayer", 3): ["black-goat", "wind-rider", "great-cthulhu"],
-    ("multiplayer", 4): ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"],
-    ("multiplayer", 5): ["sleeper", "yellow-sign", "crawling-chaos", "wind-rider", "black-goat"],
-}
-CASES = [pytest.param(rs, n, exp, id=f"{rs}-{n}{'-expanded' if exp else ''}")
-         for (rs, n) in FACTIONS for exp in (False, True)]
+from .test_copies_property import CASES, FACTIONS, content
+
 BATTLE_PROCS = {"battle", "battle-declines", "battle-assign", "battle-apply"}
 WANTED = 10          # decisions inside battles to check per case
 MAX_DECISIONS = 4000
-
-
-@cache
-def content(expanded: bool) -> Content:
-    return load_content(expansions=["independents", "azathoth"] if expanded else []).require_ok()
 
 
 def _check(g: Game) -> bool:

@@ -5,22 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
 from interpreter.engine.agents import RandomAgent
 from interpreter.engine.game import Game
 
-FACTIONS: dict[tuple[str, int], list[str]] = {
-    ("duel", 2): ["sleeper", "wind-rider"],
-    ("two-player", 2): ["yellow-sign", "crawling-chaos"],
-    ("multiplayer", 3): ["black-goat", "wind-rider", "great-cthulhu"],
-    ("multiplayer", 4): ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"],
-    ("multiplayer", 5): ["sleeper", "yellow-sign", "crawling-chaos", "wind-rider", "black-goat"],
-}
+from .test_copies_property import CASES, FACTIONS, content
+
 DECISIONS = 400
 #: answers and final state of each case, played by the generator version (commit ea954b1)
 EXPECTED = {
@@ -35,13 +27,6 @@ EXPECTED = {
     "multiplayer-5": "01210a985ee2f152",
     "multiplayer-5-expanded": "2bf1b359b681a04a",
 }
-CASES = [pytest.param(rs, n, exp, id=f"{rs}-{n}{'-expanded' if exp else ''}")
-         for (rs, n) in FACTIONS for exp in (False, True)]
-
-
-@cache
-def content(expanded: bool) -> Content:
-    return load_content(expansions=["independents", "azathoth"] if expanded else []).require_ok()
 
 
 def play(ruleset: str, players: int, expanded: bool, seed: int = 7) -> tuple[Game, set[str]]:

@@ -41,7 +41,6 @@ class Return:
     value: Any = None
 
 
-Step = "Ask | Call | Return | None"
 PROCS: dict[str, "Proc"] = {}
 
 

@@ -271,7 +271,6 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g._event_hook = None
-        g._pending_obj = self.__dict__.get("_pending_obj")
         g.s = self.s.copy()
         g._memo = self.memo_for_copy(g.s)   # facts derived from the position hold for the copy too
         g.log = list(self.log)
