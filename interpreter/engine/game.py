@@ -154,12 +154,13 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             obj = self._pending_obj = flow.decision_of(d)
         return obj
 
-    def _position(self) -> tuple[State, int, list[int] | None]:
-        """What `_put_back` needs to return here: a copy of the state, the log length, the dice."""
-        return (self.s.copy(), len(self.log), list(self._forced_dice) if self._forced_dice is not None else None)
+    def _position(self) -> tuple[bytes, int, list[int] | None]:
+        """What `_put_back` needs to return here: the state packed (`State.pack`), the log length,
+        the dice. Packed, a kept position is immutable, so clones share it as it is."""
+        return (self.s.pack(), len(self.log), list(self._forced_dice) if self._forced_dice is not None else None)
 
-    def _put_back(self, s: State, n: int, dice: list[int] | None) -> None:
-        self.s = s.copy()
+    def _put_back(self, s: bytes, n: int, dice: list[int] | None) -> None:
+        self.s = State.unpack(s)
         del self.log[n:]
         self._forced_dice = list(dice) if dice is not None else None
 
