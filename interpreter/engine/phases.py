@@ -10,6 +10,11 @@ from .core import GameCore
 from .state import STATE_FIELDS
 
 
+_KEYED = [f.name for f in STATE_FIELDS if f.name not in ("seq", "memory", "flow", "pending")]
+_KEY_BEFORE = _KEYED[:_KEYED.index("units")]      # the fields a position key writes before the units
+_KEY_AFTER = _KEYED[_KEYED.index("units") + 1:]   # and after them (then memory)
+
+
 class PhasesMixin(GameCore):
     """What the round's procedures (round.py, turn.py, doom.py) ask of the game: whose turn is
     next, who may pass, the position's key, Ritual costs, victory."""
@@ -29,10 +34,17 @@ class PhasesMixin(GameCore):
         return mode == "always" or self.s.power[p] <= 1
 
     def position_key(self) -> str:
-        """The position without its event counter: equal keys mean nothing on the board changed."""
-        d = {f.name: getattr(self.s, f.name) for f in STATE_FIELDS if f.name not in ("seq", "memory", "flow", "pending")}
-        d["memory"] = {k: v for k, v in self.s.memory.items() if k not in ("action_no", "actions")}
-        return hashlib.sha1(json.dumps(d).encode()).hexdigest()
+        """The position without its event counter: equal keys mean nothing on the board changed.
+
+        The sha1 of `json.dumps` of the saved fields but `seq`, `flow` and `pending`, in field order,
+        `memory` (without its action counters) last; the units' part of that text is the state's
+        kept `units_text()` (the units are most of it and change less often than the rest)."""
+        s = self.s
+        before = {n: getattr(s, n) for n in _KEY_BEFORE}
+        after = {n: getattr(s, n) for n in _KEY_AFTER}
+        after["memory"] = {k: v for k, v in s.memory.items() if k not in ("action_no", "actions")}
+        text = json.dumps(before)[:-1] + ', "units": ' + s.units_text() + ", " + json.dumps(after)[1:]
+        return hashlib.sha1(text.encode()).hexdigest()
 
     def doom_reached(self) -> bool:
         goal = int(self.ruleset.get("victory", {}).get("doom", 30))

@@ -82,6 +82,7 @@ class State:
     # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
     _ix = None   # ((writes, number of units), (units by location, by owner, by id))
+    _ut = None   # ((writes, number of units), the units as JSON text)
 
     def written(self) -> None:
         """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
@@ -99,6 +100,18 @@ class State:
         built = _build_index(self.units)
         self._ix = (key, built)  # type: ignore[assignment]
         return built
+
+    def units_text(self) -> str:
+        """`json.dumps(self.units)`, kept until a unit is written (keyed like the unit index)."""
+        key = (self.writes, len(self.units))
+        ut = self._ut
+        if ut is not None and ut[0] == key:
+            if CHECK_MEMO and json.dumps(self.units) != ut[1]:
+                raise AssertionError("stale units text")
+            return ut[1]  # type: ignore[no-any-return]
+        text = json.dumps(self.units)
+        self._ut = (key, text)  # type: ignore[assignment]
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         """A deep, independent copy as plain data (as JSON gives it back)."""
