@@ -57,8 +57,17 @@ class Proc:
                 raise RuntimeError(f"two procedures are named {cls.name!r}")
             PROCS[cls.name] = cls()
 
+    def __init__(self) -> None:
+        # the step methods found so far, by name: the driver calls them directly (filled by `step`
+        # for procedures that keep this `step`; one that overrides it is always asked through it)
+        self.steps: dict[str, Any] = {}
+
     def step(self, g: Game, f: dict[str, Any], value: Any) -> Any:
-        return getattr(self, f["at"])(g, f, value)
+        at = f["at"]
+        method = getattr(self, at)
+        if type(self).step is Proc.step:
+            self.steps[at] = method
+        return method(g, f, value)
 
     def has_step(self, at: str) -> bool:
         """Whether `at` names one of this procedure's steps (a loaded frame is checked with it)."""
@@ -78,14 +87,16 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
     s = g.s
     flow = s.flow
     s.pending = None
+    procs = PROCS
     while len(flow) > floor:
         f = flow[-1]
-        proc = PROCS[f["proc"]]
-        r = proc.step(g, f, value)
+        proc = procs[f["proc"]]
+        method = proc.steps.get(f["at"])
+        r = method(g, f, value) if method is not None else proc.step(g, f, value)
         value = None
         if r is None:
             continue
-        t = type(r)
+        t = r.__class__
         if t is Return:
             flow.pop()
             value = r.value

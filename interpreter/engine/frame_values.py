@@ -19,31 +19,38 @@ from typing import Any
 from ..effects.compiler import RuleError
 
 _PLAIN = (str, int, float, type(None))   # bool is an int
+_ATOMS = frozenset((str, int, float, bool, type(None)))   # the exact classes, tested first (fast path)
 
 
 class Encoder:
     """Encodes values of one game (it knows that game's live units)."""
 
-    __slots__ = ("g", "live")
+    __slots__ = ("g",)
 
     def __init__(self, g: Any) -> None:
         self.g = g
-        self.live: dict[int, Any] | None = None   # id(unit dict) -> unit id, made when first needed
 
     def __call__(self, v: Any) -> Any:
+        cls = v.__class__
+        if cls in _ATOMS:
+            return v
+        if cls is list:
+            return [x if x.__class__ in _ATOMS else self(x) for x in v]
         if isinstance(v, _PLAIN):
             return v
         if isinstance(v, list):
             return [self(x) for x in v]
         if isinstance(v, dict):
             if "id" in v:
-                if self.live is None:
-                    self.live = {id(u): u["id"] for u in self.g.s.units}
-                uid = self.live.get(id(v))
-                if uid is not None:
-                    return {"$unit": uid}
-            if all(isinstance(k, str) and not k.startswith("$") for k in v):
-                return {k: self(x) for k, x in v.items()}
+                try:
+                    live = self.g.s._index()[2].get(v["id"])   # the state's unit with that id
+                except TypeError:   # not an id at all
+                    live = None
+                if live is v:
+                    return {"$unit": v["id"]}
+            if all(k.__class__ is str and not k.startswith("$") for k in v) \
+                    or all(isinstance(k, str) and not k.startswith("$") for k in v):
+                return {k: x if x.__class__ in _ATOMS else self(x) for k, x in v.items()}
             return {"$dict": [[self(k), self(x)] for k, x in v.items()]}
         if isinstance(v, Fraction):
             return {"$frac": [v.numerator, v.denominator]}
@@ -67,19 +74,20 @@ def decode(g: Any, v: Any) -> Any:
 class Decoder:
     """Decodes values into one game (its live units, looked up by id)."""
 
-    __slots__ = ("g", "units")
+    __slots__ = ("g",)
 
     def __init__(self, g: Any) -> None:
         self.g = g
-        self.units: dict[int, Any] | None = None
 
     def unit(self, uid: Any) -> Any:
-        if self.units is None:
-            self.units = {u["id"]: u for u in self.g.s.units}
-        u = self.units.get(uid)
-        return u if u is not None else self.g.s.unit(uid)   # (the state's own error for a lost id)
+        return self.g.s.unit(uid)   # by the state's index of units by id (its own error for a lost id)
 
     def __call__(self, v: Any) -> Any:
+        cls = v.__class__
+        if cls in _ATOMS:
+            return v
+        if cls is list:
+            return [x if x.__class__ in _ATOMS else self(x) for x in v]
         if isinstance(v, _PLAIN):
             return v
         if isinstance(v, list):
@@ -94,7 +102,7 @@ class Decoder:
                 return tuple(self(i) for i in x)
             if tag == "$dict":
                 return {self(k): self(i) for k, i in x}
-        return {k: self(x) for k, x in v.items()}
+        return {k: x if x.__class__ in _ATOMS else self(x) for k, x in v.items()}
 
 
 __all__ = ["Decoder", "Encoder", "decode", "encode"]
