@@ -189,12 +189,16 @@ class Compiler:
                     raise RuleError(f"{where}: 'in' needs a list on its right")
                 return (left(ctx) in coll) != neg
             return contains
+        if op == "==":
+            return lambda ctx: left(ctx) == right(ctx)
+        if op == "!=":
+            return lambda ctx: left(ctx) != right(ctx)
         if op in COMPARE:
             cmp = COMPARE[op]
 
             def compare(ctx: Any) -> bool:
                 a, b = left(ctx), right(ctx)
-                if op not in ("==", "!="):
+                if a.__class__ is not int or b.__class__ is not int:   # (ints: the common case)
                     number(a, where), number(b, where)
                 return cmp(a, b)
             return compare
@@ -249,6 +253,16 @@ class Compiler:
             if a.name is not None and prim.param(a.name) is not None:
                 bound.append((a.name, self._arg(prim.param(a.name).type, a, env)))  # type: ignore[union-attr]
         defaults = {p.name: p.default for p in prim.params if not p.required}
+        if not bound:
+            return lambda ctx: dict(defaults)
+        if len(bound) == 1:
+            (one, f1), = bound
+
+            def one_arg(ctx: Any) -> dict[str, Any]:
+                out = dict(defaults)
+                out[one] = f1(ctx)
+                return out
+            return one_arg
 
         def args(ctx: Any) -> dict[str, Any]:
             out = dict(defaults)
