@@ -271,17 +271,24 @@ _COPY.update(units=_records, tokens=_records, players=list, es_bag=list, power=d
 def _build_index(units: list[dict[str, Any]]) -> UnitIndex:
     by_loc: dict[str, list[dict[str, Any]]] = {}
     by_owner: dict[str, list[dict[str, Any]]] = {}
-    by_id: dict[Any, dict[str, Any]] = {}
+    loc_list = by_loc.get
+    owner_list = by_owner.get
     for u in units:
-        by_id.setdefault(u["id"], u)
         loc = u["loc"]
-        if loc in by_loc:
-            by_loc[loc].append(u)
-        else:
+        here = loc_list(loc)
+        if here is None:
             by_loc[loc] = [u]
-        owner = u["owner"]
-        if owner in by_owner:
-            by_owner[owner].append(u)
         else:
+            here.append(u)
+        owner = u["owner"]
+        mine = owner_list(owner)
+        if mine is None:
             by_owner[owner] = [u]
+        else:
+            mine.append(u)
+    by_id: dict[Any, dict[str, Any]] = {u["id"]: u for u in units}
+    if len(by_id) != len(units):   # a repeated id (a broken state): the first unit with it, as before
+        by_id = {}
+        for u in units:
+            by_id.setdefault(u["id"], u)
     return by_loc, by_owner, by_id
