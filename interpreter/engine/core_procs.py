@@ -226,12 +226,12 @@ class CheckRequirements(Proc):
                 continue
             reqs = fac.requirements
             done = s.requirements[p]
-            for j in range(f["j"], len(reqs)):
-                r = reqs[j]
-                if r.id in done or r.condition is None:
+            first = f["j"]
+            for j in _checked_at(reqs, when):
+                if j < first:
                     continue
-                # an action requirement with a condition is met either way (e.g. "X, or pay N as your action")
-                if r.when != when and not (when == "state" and r.when == "action"):
+                r = reqs[j]
+                if r.id in done:
                     continue
                 if any(r.id in e[1] for e in (s.battle or {}).get("earned", []) if e[0] == p):
                     continue
@@ -248,6 +248,22 @@ class CheckRequirements(Proc):
                 return g.check_loyalty_requirements_call(p, when, event)
             f["j"] = 0
         return Return()
+
+
+_CHECKED: dict[tuple[int, str], tuple[Any, int, list[int]]] = {}
+
+
+def _checked_at(reqs: list[Any], when: str) -> list[int]:
+    """The positions in a faction's requirements of those with a condition checked at `when` (an
+    action requirement with a condition is met either way, e.g. "X, or pay N as your action", so it
+    is checked with the state's). Found once per requirements list and `when`."""
+    key = (id(reqs), when)
+    kept = _CHECKED.get(key)
+    if kept is None or kept[0] is not reqs or kept[1] != len(reqs):
+        found = [j for j, r in enumerate(reqs) if r.condition is not None
+                 and (r.when == when or (when == "state" and r.when == "action"))]
+        kept = _CHECKED[key] = (reqs, len(reqs), found)
+    return kept[2]
 
 
 class Earn(Proc):

@@ -206,8 +206,11 @@ class State:
         return self.unit(g["controller"])
 
     def gate_owner(self, loc: str) -> str | None:
-        c = self.controller(loc)
-        return c["owner"] if c else None
+        g = self.gates.get(loc)
+        if g is None:
+            return None
+        uid = g.get("controller")
+        return None if uid is None else self.unit(uid)["owner"]  # type: ignore[no-any-return]
 
     def controlled_gates(self, player: str) -> list[str]:
         return [loc for loc in self.gates if self.gate_owner(loc) == player]
