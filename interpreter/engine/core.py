@@ -11,7 +11,7 @@ from ..effects.compiler import RuleError
 from . import flow, neutral
 from .basics import GameBasics
 from .context import EffectCtx
-from .core_procs import BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, trigger_loop
+from .core_procs import BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, quiet_window, trigger_loop
 from .effect_frames import effect_frame
 from .flow import Call
 from .state import POOL
@@ -55,7 +55,11 @@ class GameCore(GameBasics):
         return Call(effect_frame(self, effect, ctx, label))
 
     def window_call(self, name: str, event: dict[str, Any] | None, players: list[str] | None = None,
-                    area: str | None = None) -> Call:
+                    area: str | None = None) -> Call | None:
+        """Open a timing window; None when it would do nothing now (`quiet_window`): the caller's
+        next step then runs at once, as after the window returned."""
+        if quiet_window(self, name):
+            return None
         return Call(flow.frame("window", window=name, event=event,
                                players=list(players) if players is not None else None, area=area))
 

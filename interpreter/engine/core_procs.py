@@ -12,6 +12,7 @@ from typing import Any
 from ..effects.compiler import RuleError
 from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
+from .basics import MEMO_FACTS
 from .flow import Call, Proc, Return
 from .state import POOL
 
@@ -41,6 +42,49 @@ def trigger_loop(abilities: list[str], windows: list[str]) -> str:
     what = "ability " if abilities else ""
     return (f"trigger loop: {what}{' -> '.join(shown)} -> ... "
             f"(stopped at the limit of {MAX_WINDOW_DEPTH} nested windows)")
+
+
+# ---- windows with nothing to do ----------------------------------------------------------------------
+def quiet_window(g: Game, name: str) -> bool:
+    """Whether timing window `name`, opened now, would do nothing: no rule of the ruleset and no
+    requirement in the content is timed at it, no player has an active ability at it, and it is
+    not deep enough to be a trigger loop. Nothing can run in it then, so nothing in it changes
+    either; `GameCore.window_call` does not open it (the caller's next step runs at once, as it
+    would when the window returned)."""
+    if len(g.s.flow) >= MAX_WINDOW_DEPTH:
+        return False
+    timed = g.__dict__.get("_timed_windows")
+    if timed is None:
+        timed = g._timed_windows = _timed_windows(g)
+    if name in timed:
+        return False
+    memo = g.memo()
+    for p in g.s.players:
+        at = memo.get(("windows", p))
+        if at is None:
+            at = memo["windows", p] = _ability_windows(g, p)
+        if name in at:
+            return False
+    return True
+
+
+def _timed_windows(g: Game) -> frozenset[str]:
+    """The windows the ruleset's rules and the content's requirements (factions' and loyalty
+    cards', in play or not) are timed at, with "state" and "action" (the requirement checks')."""
+    timed = {ab.window for ab in g.ruleset.abilities} | {"state", "action"}
+    for fac in g.content.factions.values():
+        timed.update(r.when for r in fac.requirements)
+    for card in g.content.loyalty_cards.values():
+        timed.update(r.when for r in card.requirements)
+    return frozenset(timed)
+
+
+def _ability_windows(g: Game, p: str) -> frozenset[str]:
+    """The windows of the player's active abilities (kept in the game's memo)."""
+    return frozenset(ab.window for ab in g.active_abilities(p))
+
+
+MEMO_FACTS["windows"] = _ability_windows
 
 
 # ---- frames of these procedures ---------------------------------------------------------------------
