@@ -11,7 +11,8 @@ from ..effects.compiler import RuleError
 from . import flow, neutral
 from .basics import GameBasics
 from .context import EffectCtx
-from .core_procs import BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, quiet_window, trigger_loop
+from .core_procs import (BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, quiet_window, requirements_to_check,
+                         trigger_loop)
 from .effect_frames import effect_frame
 from .flow import Call
 from .state import POOL
@@ -64,9 +65,12 @@ class GameCore(GameBasics):
                                players=list(players) if players is not None else None, area=area))
 
     def check_requirements_call(self, when: str, event: dict[str, Any] | None = None,
-                                players: list[str] | None = None) -> Call:
-        return Call(flow.frame("requirements", when=when, event=event, players=list(players or self.s.players),
-                               i=0, j=0))
+                                players: list[str] | None = None) -> Call | None:
+        """Check the requirements met at `when`; None when none could be (`requirements_to_check`)."""
+        players = list(players or self.s.players)
+        if not requirements_to_check(self, when, players):
+            return None
+        return Call(flow.frame("requirements", when=when, event=event, players=players, i=0, j=0))
 
     def earn_call(self, p: str, r: Requirement) -> Call:
         return Call(flow.frame("earn", player=p, req=r.id))

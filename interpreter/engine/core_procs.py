@@ -310,6 +310,16 @@ def _checked_at(reqs: list[Any], when: str) -> list[int]:
     return kept[2]
 
 
+def requirements_to_check(g: Game, when: str, players: list[str]) -> bool:
+    """Whether a requirement check at `when` has anything to look at: a requirement of one of the
+    players' factions checked then, or loyalty cards in the game (`check_requirements_call` starts
+    no check otherwise; the caller's next step runs at once, as after an empty check)."""
+    if g.s.loyalty:
+        return True
+    factions = g.content.factions
+    return any(p in factions and _checked_at(factions[p].requirements, when) for p in players)
+
+
 class Earn(Proc):
     """A faction requirement is met: mark it, take a spellbook (one's own or a neutral one), run its effect."""
 
