@@ -77,16 +77,21 @@ class EffectProc(flow.Proc):
             raise RuleError(f"internal: no effect program {f['program']!r} in this content")
         dec = Decoder(g)
         c = f["ctx"]
-        ctx = EffectCtx(g, c["me"], self_unit=dec(c["self_unit"]), event=dec(c["event"]), subject=dec(c["subject"]),
-                        value=dec(c["value"]), area=c["area"], ability=c["ability"], foe=c["foe"])
+        su, ev, sub, val = c["self_unit"], c["event"], c["subject"], c["value"]
+        ctx = EffectCtx(g, c["me"], self_unit=su if su is None else dec(su), event=ev if ev is None else dec(ev),
+                        subject=sub if sub is None else dec(sub), value=val if val is None else dec(val),
+                        area=c["area"], ability=c["ability"], foe=c["foe"])
         ctx.stand_in = dict(c["stand_in"])
         ctx.scopes = dec(f["scopes"])
-        m = Machine(f["pc"], dec(f["iters"]), dec(f["wait"]))
+        iters, wait = f["iters"], f["wait"]
+        m = Machine(f["pc"], dec(iters) if iters else [], wait if wait is None else dec(wait))
         r = execute(prog, ctx, m, value)
         if r is None:
             return flow.Return(None)
         enc = Encoder(g)
-        f["pc"], f["iters"], f["wait"], f["scopes"] = m.pc, enc(m.iters), enc(m.wait), enc(ctx.scopes)
+        f["pc"], f["scopes"] = m.pc, enc(ctx.scopes)
+        f["iters"] = enc(m.iters) if m.iters else []
+        f["wait"] = None if m.wait is None else enc(m.wait)
         return r.step
 
 
