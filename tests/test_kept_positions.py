@@ -1,0 +1,102 @@
+"""What the speed work keeps instead of recomputing gives the same answers as recomputing.
+
+- `State.pack()` (the position `apply` keeps for rollback and undo) reads back, with
+  `State.unpack()`, as the JSON round trip of the state, and shares nothing with it.
+- `Game.position_key()` is still the sha1 of the JSON text it always hashed (keys are kept in the
+  turn's frame, so saves hold them): its kept units text never goes stale.
+- A timing window or a requirement check with nothing to do is not opened; one that has
+  something to do is.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from typing import Any
+
+import pytest
+
+from interpreter.content import load_content
+from interpreter.content.build import Content
+from interpreter.engine.agents import RandomAgent
+from interpreter.engine.core_procs import quiet_window, requirements_to_check
+from interpreter.engine.game import Game
+from interpreter.engine.state import STATE_FIELDS, State
+
+CASES = [("duel", ["sleeper", "wind-rider"], False),
+         ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], False),
+         ("multiplayer", ["sleeper", "yellow-sign", "crawling-chaos"], True)]
+
+
+@cache
+def _content(expanded: bool) -> Content:
+    return load_content(expansions=["independents", "azathoth"] if expanded else []).require_ok()
+
+
+def _positions(ruleset: str, factions: list[str], expanded: bool, seed: int = 5, n: int = 160) -> Any:
+    """The game at each of its first `n` decisions (the same Game object, moving on)."""
+    g = Game(_content(expanded), ruleset, factions, seed)
+    agents = {p: RandomAgent(seed * 7 + i) for i, p in enumerate(g.s.players)}
+    for _ in range(n):
+        d = g.pending
+        if d is None:
+            return
+        yield g
+        g.apply(agents[d.player].choose(d.player, d.options, d))
+
+
+def _key_as_defined(g: Game) -> str:
+    d = {f.name: getattr(g.s, f.name) for f in STATE_FIELDS if f.name not in ("seq", "memory", "flow", "pending")}
+    d["memory"] = {k: v for k, v in g.s.memory.items() if k not in ("action_no", "actions")}
+    return hashlib.sha1(json.dumps(d).encode()).hexdigest()
+
+
+@pytest.mark.parametrize(("ruleset", "factions", "expanded"), CASES)
+def test_a_packed_position_reads_back_as_the_json_round_trip_and_shares_nothing(
+        ruleset: str, factions: list[str], expanded: bool) -> None:
+    for i, g in enumerate(_positions(ruleset, factions, expanded)):
+        if i % 7:
+            continue
+        packed = g.s.pack()
+        back = State.unpack(packed)
+        assert back == State.from_text(g.s.to_text())
+        back.units[0]["loc"] = "elsewhere"
+        back.flow.append({"proc": "x"})
+        back.power[g.s.players[0]] += 5
+        assert State.unpack(packed) == State.from_text(g.s.to_text())   # the record did not change
+        assert g.s.units[0]["loc"] != "elsewhere" and g.s.flow[-1] != {"proc": "x"}
+
+
+def test_a_kept_packed_units_part_is_renewed_after_a_unit_write() -> None:
+    g = next(iter(_positions("duel", ["sleeper", "wind-rider"], False, n=1)))
+    before = g.s.pack()
+    u = g.s.units[0]
+    g.relocate(u, "pool" if u["loc"] != "pool" else g.s.home[u["owner"]], "test")
+    after = State.unpack(g.s.pack())
+    assert after.units == g.s.units and State.unpack(before).units != g.s.units
+
+
+@pytest.mark.parametrize(("ruleset", "factions", "expanded"), CASES)
+def test_the_position_key_is_the_sha1_of_the_same_json_text(ruleset: str, factions: list[str],
+                                                            expanded: bool) -> None:
+    for g in _positions(ruleset, factions, expanded):
+        assert g.position_key() == _key_as_defined(g)
+        assert g.clone().position_key() == g.position_key()
+
+
+def test_a_window_nobody_uses_is_not_opened_and_one_in_use_is() -> None:
+    g = Game(_content(False), "duel", ["sleeper", "wind-rider"], 3)
+    used = {ab.window for p in g.s.players for ab in g.active_abilities(p)} \
+        | {ab.window for ab in g.ruleset.abilities}
+    timed = {r.when for fac in g.content.factions.values() for r in fac.requirements}
+    assert "gate-created" in used and "unit-moved" not in used | timed
+    assert quiet_window(g, "unit-moved") and g.window_call("unit-moved", {}) is None
+    assert not quiet_window(g, "gate-created") and g.window_call("gate-created", {}) is not None
+
+
+def test_a_requirement_check_with_nothing_to_check_is_not_started() -> None:
+    g = Game(_content(False), "duel", ["sleeper", "wind-rider"], 3)
+    assert requirements_to_check(g, "state", g.s.players)
+    assert not requirements_to_check(g, "unit-moved", g.s.players)
+    assert g.check_requirements_call("unit-moved") is None
+    assert g.check_requirements_call("state") is not None
