@@ -58,14 +58,16 @@ def quiet_window(g: Game, name: str) -> bool:
         timed = g._timed_windows = _timed_windows(g)
     if name in timed:
         return False
+    return not any(name in ability_windows(g, p) for p in g.s.players)
+
+
+def ability_windows(g: Game, p: str) -> frozenset[str]:
+    """The windows of the player's active abilities (kept in the game's memo)."""
     memo = g.memo()
-    for p in g.s.players:
-        at = memo.get(("windows", p))
-        if at is None:
-            at = memo["windows", p] = _ability_windows(g, p)
-        if name in at:
-            return False
-    return True
+    at: frozenset[str] | None = memo.get(("windows", p))
+    if at is None:
+        at = memo["windows", p] = _ability_windows(g, p)
+    return at
 
 
 def _timed_windows(g: Game) -> frozenset[str]:
@@ -179,6 +181,10 @@ class Window(Proc):
         while f["i"] < len(players):
             p = players[f["i"]]
             used = f["used"]
+            if name not in ability_windows(g, p):   # no active ability at this window
+                f["i"] += 1
+                f["used"] = []
+                continue
             cands = []
             for ab in g.active_abilities(p):
                 if ab.window != name or ab.key in used:
