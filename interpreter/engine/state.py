@@ -81,7 +81,7 @@ class State:
     # location and owner, and the game's memo of derived facts (core.py). Code that changes those
     # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
-    _ix = None   # ((writes, number of units), (units by location, by owner, by id))
+    _ix = None   # (writes, number of units, (units by location, by owner, by id))
     _ut = None   # ((writes, number of units), the units as JSON text)
     _up = None   # ((writes, number of units), the units packed by marshal)
 
@@ -92,14 +92,13 @@ class State:
     def _index(self) -> UnitIndex:
         """Units by location and by owner (each list in the order of `units`), and by id (the first
         unit with an id)."""
-        key = (self.writes, len(self.units))
         ix = self._ix
-        if ix is not None and ix[0] == key:
-            if CHECK_MEMO and _build_index(self.units) != ix[1]:
+        if ix is not None and ix[0] == self.writes and ix[1] == len(self.units):
+            if CHECK_MEMO and _build_index(self.units) != ix[2]:
                 raise AssertionError("stale unit index")
-            return ix[1]  # type: ignore[no-any-return]
+            return ix[2]  # type: ignore[no-any-return]
         built = _build_index(self.units)
-        self._ix = (key, built)  # type: ignore[assignment]
+        self._ix = (self.writes, len(self.units), built)  # type: ignore[assignment]
         return built
 
     def units_text(self) -> str:
