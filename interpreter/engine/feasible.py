@@ -70,8 +70,14 @@ def one_position(listing: F) -> F:
 
 def can_complete(game: "GameCore", key: str, run: Run) -> bool:
     """Whether some answers let `run(copy)` (the effect of action `key`) finish without a missing
-    part. Results are remembered per position (clones of a game share them: a clone replays its
-    turn, and would otherwise repeat every dry run)."""
+    part. Results are remembered per position once the game has been cloned (`share_memo`): clones
+    walk the same positions again (a search re-plays its tree from a copy of the root), while one
+    line of play never lists the same position twice, so there the position text that keys the
+    memo would cost more than it saves. A dry run is a function of the position: remembered or
+    not, the answer is the same."""
+    memo: dict[tuple[str, str], bool] | None = game.__dict__.get("_dry_run_memo")
+    if memo is None:
+        return _search(game, run)
     made = game.__dict__.get("_position_text")
     if made:
         text = made[0]
@@ -80,20 +86,25 @@ def can_complete(game: "GameCore", key: str, run: Run) -> bool:
         if made is not None:
             made.append(text)
     memo_key = (key, hashlib.sha1(text.encode()).hexdigest())
-    memo: dict[tuple[str, str], bool] = game.__dict__.setdefault("_dry_run_memo", {})
     if memo_key in memo:
         return memo[memo_key]
     if len(memo) >= MEMO_SIZE:
         memo.clear()
-    memo[memo_key] = result = _search(game, text, run)
+    memo[memo_key] = result = _search(game, run)
     return result
 
 
-def _search(game: "GameCore", text: str, run: Run) -> bool:
+def share_memo(game: Any) -> None:
+    """Called before `game` is cloned: from now on it and its clones remember dry-run results in
+    one shared memo (see `can_complete`)."""
+    game.__dict__.setdefault("_dry_run_memo", {})
+
+
+def _search(game: "GameCore", run: Run) -> bool:
     game.__dict__["_dry_steps"] = 0   # every run of this search spends one evaluation budget (limits.MAX_STEPS)
     path: list[int] = []
     for _ in range(MAX_RUNS):
-        done, trail = _attempt(game, text, run, path)
+        done, trail = _attempt(game, run, path)
         if done is not False:
             return True
         while trail and trail[-1][0] + 1 >= trail[-1][1]:
@@ -104,10 +115,10 @@ def _search(game: "GameCore", text: str, run: Run) -> bool:
     return True
 
 
-def _copy(game: "GameCore", text: str) -> Any:
+def _copy(game: "GameCore") -> Any:
     probe = object.__new__(type(game))
     probe.__dict__.update(game.__dict__)
-    probe.s = game.s.copy()   # the position `text` holds (the game does not change during its dry runs)
+    probe.s = game.s.copy()   # the game does not change during its dry runs
     probe._memo = game.memo_for_copy(probe.s)
     probe.log = []
     probe._forced_dice = None            # a scenario's scripted dice belong to the real game
@@ -125,10 +136,10 @@ def _shortest_first(options: tuple[str, ...]) -> list[str]:
     return sorted(options, key=lambda o: o != "done")
 
 
-def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:
+def _attempt(game: "GameCore", run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:
     """One dry run answering decision k with option path[k] (0 past the path): True when it ends,
     False when it failed after a choice had no option, None when undecided."""
-    probe = _copy(game, text)
+    probe = _copy(game)
     trail: list[tuple[int, int]] = []
     # the action's frame runs on top of the frames open around it (their windows and abilities
     # count toward the trigger-loop limit) and the dry run ends when it returns
@@ -153,4 +164,4 @@ def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bo
         game.__dict__["_dry_steps"] = probe.steps
 
 
-__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position"]
+__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position", "share_memo"]
