@@ -29,7 +29,7 @@ class ActionsMixin(MovesMixin):
         run of its effect finds answers that leave no required choice without an option (`area`:
         the area an ability with `where:` ends in)."""
         effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
-        if effect is None or not may_lack_a_part(effect) or in_dry_run(self):
+        if effect is None or not may_lack_a_part(effect, len(self.s.players)) or in_dry_run(self):
             return True
         requirement = isinstance(ab, Requirement)
 

@@ -40,10 +40,24 @@ def note_no_option(game: Any, where: str) -> None:
         notes.append(where)
 
 
-def may_lack_a_part(effect: Any) -> bool:
-    """Whether a compiled effect calls a single choice at all (without one, no part can be missing)."""
+# the names whose list is never empty from this many players on ('enemies': everyone but me)
+NEVER_EMPTY = {"players": 1, "enemies": 2}
+
+
+def may_lack_a_part(effect: Any, players: int = 1) -> bool:
+    """Whether a compiled effect calls a single choice that may find its list empty (without one,
+    no part can be missing): every single choice it makes picks among `players` or, with two
+    players or more, `enemies`, unless the effect binds those names itself."""
     calls = getattr(effect, "calls", None)
-    return calls is None or bool(calls & NOTING_CHOICES)
+    if calls is None:
+        return True
+    if not calls & NOTING_CHOICES:
+        return False
+    lists = getattr(effect, "choice_lists", None)
+    if lists is None:
+        return True
+    return any(name in NOTING_CHOICES and NEVER_EMPTY.get(var or "", players + 1) > players  # type: ignore[operator]
+               for name, var in lists)
 
 
 def in_dry_run(game: Any) -> bool:
