@@ -20,7 +20,8 @@ from . import ast as A
 from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
-from .runtime import COMPARE, LimitError, RuleError, arith, bounded, get_field, number, ticker
+from .closures import args_of, field_of, var_of
+from .runtime import COMPARE, LimitError, RuleError, arith, bounded, number, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, static_type
 
 # re-exported: the engine and tests import these from here
@@ -85,7 +86,7 @@ class Compiler:
                 env.error(node, "unbound-name", f"'{name}' is not bound here: {env.unbound[name]}")
             elif name not in env.variables:
                 env.error(node, "unknown-name", f"unknown name '{name}'{did_you_mean(name, env.variables)}")
-            return lambda ctx: ctx.lookup(name, where)
+            return var_of(name, where)
         if isinstance(node, A.ListLit):
             items = [self.expr(i, env) for i in node.items]
             return lambda ctx: [f(ctx) for f in items]
@@ -118,7 +119,7 @@ class Compiler:
         if isinstance(node, A.Field):
             obj, name = self.expr(node.obj, env), node.name
             self._check_field(node, env)
-            return lambda ctx: get_field(obj(ctx), name, where, ctx)
+            return field_of(obj, name, where)
         if isinstance(node, A.Index):
             obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
 
@@ -189,12 +190,16 @@ class Compiler:
                     raise RuleError(f"{where}: 'in' needs a list on its right")
                 return (left(ctx) in coll) != neg
             return contains
+        if op == "==":
+            return lambda ctx: left(ctx) == right(ctx)
+        if op == "!=":
+            return lambda ctx: left(ctx) != right(ctx)
         if op in COMPARE:
             cmp = COMPARE[op]
 
             def compare(ctx: Any) -> bool:
                 a, b = left(ctx), right(ctx)
-                if op not in ("==", "!="):
+                if a.__class__ is not int or b.__class__ is not int:   # a bool is not a number
                     number(a, where), number(b, where)
                 return cmp(a, b)
             return compare
@@ -249,13 +254,7 @@ class Compiler:
             if a.name is not None and prim.param(a.name) is not None:
                 bound.append((a.name, self._arg(prim.param(a.name).type, a, env)))  # type: ignore[union-attr]
         defaults = {p.name: p.default for p in prim.params if not p.required}
-
-        def args(ctx: Any) -> dict[str, Any]:
-            out = dict(defaults)
-            for name, f in bound:
-                out[name] = f(ctx)
-            return out
-        return args
+        return args_of(bound, defaults)
 
     def _arg(self, typ: str, a: A.Arg, env: CompileEnv) -> Ev:
         """Compile one argument; its type and literal ids of an id type are checked."""

@@ -1,0 +1,55 @@
+"""Closures the compiler (compiler.py) builds for the commonest expression shapes, specialised when
+an expression is compiled (its name, field or argument list known) so that evaluating it makes
+fewer generic calls. Each behaves exactly as the generic form it replaces."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .runtime import get_field
+
+Ev = Callable[[Any], Any]
+
+
+def var_of(name: str, where: str) -> Ev:
+    """A name: the innermost let/for binding, else what the context binds (me, subject, ...)."""
+    def var(ctx: Any) -> Any:
+        scopes = ctx.scopes
+        if len(scopes) == 1:
+            scope = scopes[0]
+            if name in scope:
+                return scope[name]
+            return ctx.lookup(name, where)
+        return ctx.lookup(name, where)
+    return var
+
+
+def field_of(obj: Ev, name: str, where: str) -> Ev:
+    """`obj.name`: a plain record key directly, anything else (computed fields, a lent ability's
+    kind, errors) through `get_field`."""
+    if name.startswith("_") or name == "kind":
+        return lambda ctx: get_field(obj(ctx), name, where, ctx)
+
+    def field(ctx: Any) -> Any:
+        o = obj(ctx)
+        if o.__class__ is dict and name in o:
+            return o[name]
+        return get_field(o, name, where, ctx)
+    return field
+
+
+def args_of(bound: list[tuple[str, Ev]], defaults: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
+    """A call's named arguments: the defaults, then each given argument evaluated in order."""
+    if len(bound) == 1:
+        (n1, f1), = bound
+        return lambda ctx: {**defaults, n1: f1(ctx)}
+    if len(bound) == 2:
+        (n1, f1), (n2, f2) = bound
+        if n1 != n2:
+            return lambda ctx: {**defaults, n1: f1(ctx), n2: f2(ctx)}
+
+    def args(ctx: Any) -> dict[str, Any]:
+        out = dict(defaults)
+        for name, f in bound:
+            out[name] = f(ctx)
+        return out
+    return args
