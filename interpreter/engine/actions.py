@@ -161,11 +161,16 @@ class ActionsMixin(MovesMixin):
                 continue
             mine = s.units_at(a, p)
             for e in s.others(p):
-                if s.units_at(a, e) and sum(self.combat_of(u, foe=e) for u in mine) >= 1:
+                if s.units_at(a, e) and self._some_combat(mine, e):
                     c = self.action_cost(p, "battle", 1, a)
                     if c <= s.power[p]:
                         out.append((f"{verb} {a} {e}", c))
         return out
+
+    def _some_combat(self, units: list[dict[str, Any]], foe: str) -> bool:
+        """Whether the units' combat against `foe` adds up to at least 1 (no unit's combat is
+        negative, so the first unit with some decides)."""
+        return any(self.combat_of(u, foe=foe) >= 1 for u in units)
 
     @one_position
     def requirement_actions(self, p: str, unlimited: bool) -> list[tuple[str, int]]:

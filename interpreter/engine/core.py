@@ -123,12 +123,16 @@ class GameCore(GameBasics):
         mods = self.modifiers_of(target)
         if not mods:
             return value
-        declined = self.s.battle.get("declined", []) if self.s.battle is not None and target in BATTLE_MODIFIERS else []
+        s = self.s
+        declined = s.battle.get("declined", []) if s.battle is not None and target in BATTLE_MODIFIERS else []
+        grants = s.grants
         for owner, ab, m in mods:
             if declined and [owner, ab.key] in declined:
                 continue  # declined for this battle: only its battle-changing modifiers are off
-            ctx = self.ctx(owner, ability=ab, subject=subject, value=value)
-            if m.when is None or m.when(ctx):
+            ctx = self.ctx(owner, ability=ab, subject=subject, value=value) if grants else \
+                EffectCtx(self, owner, ability=ab.name, subject=subject, value=value)   # what ctx() makes without grants
+            when = m.when
+            if when is None or when(ctx):
                 value = m.value(ctx)
         return value
 
