@@ -30,3 +30,34 @@ def test_a_choice_among_the_enemies_needs_no_dry_run_once_there_are_two_players(
     assert may_lack_a_part(req.action_effect, 1)      # alone, 'enemies' is empty
     borrow = next(a for sb in sleeper.spellbooks.values() for a in sb.abilities if a.id == "borrow")
     assert may_lack_a_part(borrow.effect, 2)          # its Serpent Men may be gone
+
+
+def test_the_unlimited_actions_listed_at_the_end_of_an_action_are_offered_without_listing_them_again(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from interpreter.engine import state as state_module, turn
+    from interpreter.engine.agents import RandomAgent
+    from interpreter.engine.game import Game
+    c = load_content().require_ok()
+    listed = turn.Turn._list_unlimited
+    calls = [0]
+
+    def counting(self, g, f):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return listed(self, g, f)
+    monkeypatch.setattr(turn.Turn, "_list_unlimited", counting)
+
+    def play() -> tuple[list[str], int]:
+        calls[0] = 0
+        answers = []
+        for seed in range(4):
+            g = Game(c, "duel", ["sleeper", "wind-rider"], seed)
+            agents = {p: RandomAgent(seed * 7 + i) for i, p in enumerate(g.s.players)}
+            while not g.is_over():
+                d = g.current()
+                answers.append(agents[d.player].choose(d.player, d.options, d))
+                g.apply(answers[-1])
+        return answers, calls[0]
+    kept, fewer = play()
+    monkeypatch.setattr(state_module, "CHECK_MEMO", True)   # every kept list is compared with a fresh one
+    checked, every = play()
+    assert kept == checked and fewer < every

@@ -223,9 +223,7 @@ class ActionsMixin(MovesMixin):
         """The unique actions of a window: 'ability ID', or 'ability ID AREA' once per area where an
         ability with `where:` may end (its cost modified for that area, e.g. by a surcharge there)."""
         out = []
-        for ab in self.active_abilities(p):
-            if ab.window != window:
-                continue
+        for ab in self.window_abilities(p, window):
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
             if not self.usable(ab, p, ctx, check_cost=False):   # the cost that counts is the modified one
                 continue

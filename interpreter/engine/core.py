@@ -9,7 +9,7 @@ from typing import Any
 from ..content.model import Ability, Requirement, UnitType
 from ..effects.compiler import RuleError
 from . import flow, neutral
-from .basics import GameBasics
+from .basics import MEMO_FACTS, GameBasics
 from .context import EffectCtx
 from .core_procs import BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, trigger_loop
 from .effect_frames import effect_frame
@@ -17,6 +17,14 @@ from .flow import Call
 from .state import POOL
 
 __all__ = ["BATTLE_MODIFIERS", "BATTLE_WINDOWS", "GameCore", "trigger_loop"]
+
+
+def _in_window(g: "GameCore", arg: tuple[str, str]) -> list[Ability]:
+    player, window = arg
+    return [ab for ab in g.active_abilities(player) if ab.window == window]
+
+
+MEMO_FACTS["window"] = _in_window   # type: ignore[assignment]   (checked like the other memo entries)
 
 
 class GameCore(GameBasics):
@@ -166,6 +174,15 @@ class GameCore(GameBasics):
         out = memo.get(key)
         if out is None:
             out = memo[key] = self._collect_abilities(player)
+        return out  # type: ignore[no-any-return]
+
+    def window_abilities(self, player: str, window: str) -> list[Ability]:
+        """`active_abilities(player)` of one window, in the same order (shared: do not change it)."""
+        memo = self.memo()
+        key = ("window", (player, window))
+        out = memo.get(key)
+        if out is None:
+            out = memo[key] = _in_window(self, (player, window))
         return out  # type: ignore[no-any-return]
 
     def _collect_abilities(self, player: str) -> list[Ability]:

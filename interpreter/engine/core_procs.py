@@ -136,8 +136,8 @@ class Window(Proc):
             p = players[f["i"]]
             used = f["used"]
             cands = []
-            for ab in g.active_abilities(p):
-                if ab.window != name or ab.key in used:
+            for ab in g.window_abilities(p, name):
+                if ab.key in used:
                     continue
                 if sides is not None and name in BATTLE_WINDOWS and not ab.anywhere and p not in sides:
                     continue

@@ -36,8 +36,8 @@ class DoomPhase(Proc):
     def _candidates(self, g: Any, f: Frame, p: str) -> list[Any]:
         """The player's doom-phase abilities usable now that it has not used this phase."""
         out = []
-        for ab in g.active_abilities(p):
-            if ab.window == "doom-phase" and ab.key not in f["used"]:
+        for ab in g.window_abilities(p, "doom-phase"):
+            if ab.key not in f["used"]:
                 if g.usable(ab, p, self._ctx(g, ab, p)):
                     out.append(ab)
         return out

@@ -73,6 +73,8 @@ def one_position(listing: F) -> F:
     dry runs' memo key) is made once for all the listing's dry runs."""
     @functools.wraps(listing)
     def wrapper(game: Any, *args: Any, **kwargs: Any) -> Any:
+        if "_dry_run_memo" not in game.__dict__:   # no memo, no key to make (see can_complete)
+            return listing(game, *args, **kwargs)
         before = game.__dict__.get("_position_text")
         game.__dict__["_position_text"] = []
         try:
