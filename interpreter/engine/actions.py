@@ -229,10 +229,12 @@ class ActionsMixin(MovesMixin):
                 continue
             base = self.ability_cost(ab, p, ctx)
             areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
+            dry = ab.effect is not None and may_lack_a_part(ab.effect, len(self.s.players))  # else all parts are possible
+            power = self.s.power[p]
             for a in areas:
                 c = self.action_cost(p, ab.id, base, a)
-                if c <= self.s.power[p] and self.all_parts_possible(ab, p, a):
-                    out.append((f"ability {ab.id}" + (f" {a}" if a is not None else ""), c))
+                if c <= power and (not dry or self.all_parts_possible(ab, p, a)):
+                    out.append((f"ability {ab.id} {a}" if a is not None else f"ability {ab.id}", c))
         return out
 
     def in_area(self, p: str, label: str, area: str) -> bool:
