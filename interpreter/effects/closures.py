@@ -10,15 +10,30 @@ from .runtime import get_field
 Ev = Callable[[Any], Any]
 
 
+# names a context holds as attributes of the same name (engine/context.py), read directly when no
+# let/for binding can hide them; None (unbound 'me') goes through lookup for its error
+_ATTRS = frozenset({"me", "subject", "value"})
+_MISSING = object()
+
+
 def var_of(name: str, where: str) -> Ev:
     """A name: the innermost let/for binding, else what the context binds (me, subject, ...)."""
+    if name in _ATTRS:
+        def attr(ctx: Any) -> Any:
+            scopes = ctx.scopes
+            if len(scopes) == 1 and not scopes[0]:
+                v = getattr(ctx, name, _MISSING)
+                if v is not _MISSING and (v is not None or name != "me"):
+                    return v
+            return ctx.lookup(name, where)
+        return attr
+
     def var(ctx: Any) -> Any:
         scopes = ctx.scopes
         if len(scopes) == 1:
             scope = scopes[0]
             if name in scope:
                 return scope[name]
-            return ctx.lookup(name, where)
         return ctx.lookup(name, where)
     return var
 

@@ -124,9 +124,11 @@ class ActionsMixin(MovesMixin):
         if not gates:
             return out
         for t in [*self.faction(p).units.values(), *neutral.held_kinds(self, p)]:
-            if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id) or not self.may_summon(p, t):
+            if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id):
                 continue
-            if unlimited and not self.unlimited_summon(p, t.id):
+            if unlimited and not self.unlimited_summon(p, t.id):   # (both only ask modifiers: the rarer first)
+                continue
+            if not self.may_summon(p, t):
                 continue
             try:
                 cost = self.unit_cost(p, t)
