@@ -50,21 +50,3 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
             return o[name]
         return get_field(o, name, where, ctx)
     return field
-
-
-def args_of(bound: list[tuple[str, Ev]], defaults: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
-    """A call's named arguments: the defaults, then each given argument evaluated in order."""
-    if len(bound) == 1:
-        (n1, f1), = bound
-        return lambda ctx: {**defaults, n1: f1(ctx)}
-    if len(bound) == 2:
-        (n1, f1), (n2, f2) = bound
-        if n1 != n2:
-            return lambda ctx: {**defaults, n1: f1(ctx), n2: f2(ctx)}
-
-    def args(ctx: Any) -> dict[str, Any]:
-        out = dict(defaults)
-        for name, f in bound:
-            out[name] = f(ctx)
-        return out
-    return args

@@ -20,7 +20,7 @@ from . import ast as A
 from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
-from .closures import args_of, field_of, var_of
+from .closures import field_of, var_of
 from .runtime import COMPARE, LimitError, RuleError, arith, bounded, number, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, static_type
 
@@ -199,7 +199,7 @@ class Compiler:
 
             def compare(ctx: Any) -> bool:
                 a, b = left(ctx), right(ctx)
-                if a.__class__ is not int or b.__class__ is not int:   # a bool is not a number
+                if a.__class__ is not int or b.__class__ is not int:   # (ints: the common case)
                     number(a, where), number(b, where)
                 return cmp(a, b)
             return compare
@@ -254,7 +254,23 @@ class Compiler:
             if a.name is not None and prim.param(a.name) is not None:
                 bound.append((a.name, self._arg(prim.param(a.name).type, a, env)))  # type: ignore[union-attr]
         defaults = {p.name: p.default for p in prim.params if not p.required}
-        return args_of(bound, defaults)
+        if not bound:
+            return lambda ctx: dict(defaults)
+        if len(bound) == 1:
+            (one, f1), = bound
+
+            def one_arg(ctx: Any) -> dict[str, Any]:
+                out = dict(defaults)
+                out[one] = f1(ctx)
+                return out
+            return one_arg
+
+        def args(ctx: Any) -> dict[str, Any]:
+            out = dict(defaults)
+            for name, f in bound:
+                out[name] = f(ctx)
+            return out
+        return args
 
     def _arg(self, typ: str, a: A.Arg, env: CompileEnv) -> Ev:
         """Compile one argument; its type and literal ids of an id type are checked."""
