@@ -1,5 +1,6 @@
 """The search bot's settings, read from an agent name: `mcts`, `mcts:400`, `mcts:0.5s`,
-`mcts:400:heuristic`, `mcts:0.5s:random:depth=80:c=1.0`, `mcts:0.5s:heuristic:prior=10`.
+`mcts:400:random`, `mcts:0.5s:random:depth=80:c=0.7:prior=0`. The defaults are the strongest
+settings measured (benchmarks/strength.py): heuristic rollouts, depth 30, c 1, prior 10.
 
 Parts after `mcts`, in any order: a budget (a whole number of playouts, or seconds of CPU time
 per decision ending in `s`), a rollout policy (`random` or `heuristic`), `depth=N` (rollout
@@ -27,16 +28,15 @@ class SearchConfig:
 
     playouts: int | None = 200
     seconds: float | None = None
-    policy: str = "random"
-    depth: int = 60
-    c: float = 0.7
-    prior: float = 0.0   # temperature of the heuristic prior (Heuristic.score points); 0: no prior, UCT
+    policy: str = "heuristic"
+    depth: int = 30
+    c: float = 1.0
+    prior: float = 10.0   # temperature of the heuristic prior (HeuristicAgent.score points); 0: none, plain UCT
 
     def label(self) -> str:
-        """The canonical agent name (what reports show): `mcts:400:random:depth=60:c=0.7`."""
+        """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10`."""
         budget = f"{self.playouts}" if self.playouts is not None else f"{self.seconds:g}s"
-        tail = f":prior={self.prior:g}" if self.prior else ""
-        return f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}{tail}"
+        return f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
 
 
 def is_search(name: str) -> bool:
