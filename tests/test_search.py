@@ -28,8 +28,8 @@ TINY = "mcts:4:depth=6"
 
 
 @pytest.mark.parametrize("name, playouts, seconds, policy, depth", [
-    ("mcts", 200, None, "random", 60), ("mcts:400", 400, None, "random", 60),
-    ("mcts:0.5s", None, 0.5, "random", 60), ("mcts:400:heuristic", 400, None, "heuristic", 60),
+    ("mcts", 200, None, "heuristic", 30), ("mcts:400", 400, None, "heuristic", 30),
+    ("mcts:0.5s", None, 0.5, "heuristic", 30), ("mcts:400:random", 400, None, "random", 30),
     ("mcts:heuristic:1.5s:depth=10:c=2", None, 1.5, "heuristic", 10)])
 def test_budgets_are_read(name: str, playouts: int | None, seconds: float | None, policy: str, depth: int) -> None:
     cfg = parse_agent(name)
