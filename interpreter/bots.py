@@ -23,7 +23,7 @@ def make_agent(name: str, seed: int) -> object:
 
 
 def agent_label(name: str) -> str:
-    """The name an agent is recorded under: a search bot's with every setting (`mcts:400:random:depth=60:c=0.7`)."""
+    """The name an agent is recorded under: a search bot's with every setting (`mcts:400:heuristic:depth=30:c=1:prior=10`)."""
     if name.split(":", 1)[0] == "mcts":
         return parse_agent(name).label()
     return name

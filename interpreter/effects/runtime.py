@@ -19,26 +19,6 @@ class LimitError(RuleError):
     located = False
 
 
-def variable(name: str, where: str) -> Callable[[Any], Any]:
-    """A name's value: the innermost scope binding it, else the context's own names
-    (`ctx.lookup`); the scopes are searched here first, which saves a call for bound names."""
-    if name == "me":
-        def me(ctx: Any) -> Any:
-            for scope in reversed(ctx.scopes):
-                if "me" in scope:
-                    return scope["me"]
-            found = getattr(ctx, "me", None)
-            return found if found is not None else ctx.lookup(name, where)
-        return me
-
-    def variable(ctx: Any) -> Any:
-        for scope in reversed(ctx.scopes):
-            if name in scope:
-                return scope[name]
-        return ctx.lookup(name, where)
-    return variable
-
-
 def get_field(obj: Any, name: str, where: str, ctx: Any) -> Any:
     """`obj.name` on a game record (a dict); a computed field through the context; never an attribute."""
     if isinstance(obj, dict):

@@ -29,7 +29,7 @@ class ActionsMixin(MovesMixin):
         run of its effect finds answers that leave no required choice without an option (`area`:
         the area an ability with `where:` ends in)."""
         effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
-        if effect is None or not may_lack_a_part(effect) or in_dry_run(self):
+        if effect is None or not may_lack_a_part(effect, len(self.s.players)) or in_dry_run(self):
             return True
         requirement = isinstance(ab, Requirement)
 
@@ -124,9 +124,11 @@ class ActionsMixin(MovesMixin):
         if not gates:
             return out
         for t in [*self.faction(p).units.values(), *neutral.held_kinds(self, p)]:
-            if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id) or not self.may_summon(p, t):
+            if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id):
                 continue
-            if unlimited and not self.unlimited_summon(p, t.id):
+            if unlimited and not self.unlimited_summon(p, t.id):   # (both only ask modifiers: the rarer first)
+                continue
+            if not self.may_summon(p, t):
                 continue
             try:
                 cost = self.unit_cost(p, t)
@@ -161,11 +163,16 @@ class ActionsMixin(MovesMixin):
                 continue
             mine = s.units_at(a, p)
             for e in s.others(p):
-                if s.units_at(a, e) and sum(self.combat_of(u, foe=e) for u in mine) >= 1:
+                if s.units_at(a, e) and self._some_combat(mine, e):
                     c = self.action_cost(p, "battle", 1, a)
                     if c <= s.power[p]:
                         out.append((f"{verb} {a} {e}", c))
         return out
+
+    def _some_combat(self, units: list[dict[str, Any]], foe: str) -> bool:
+        """Whether the units' combat against `foe` adds up to at least 1 (no unit's combat is
+        negative, so the first unit with some decides)."""
+        return any(self.combat_of(u, foe=foe) >= 1 for u in units)
 
     @one_position
     def requirement_actions(self, p: str, unlimited: bool) -> list[tuple[str, int]]:
@@ -218,18 +225,18 @@ class ActionsMixin(MovesMixin):
         """The unique actions of a window: 'ability ID', or 'ability ID AREA' once per area where an
         ability with `where:` may end (its cost modified for that area, e.g. by a surcharge there)."""
         out = []
-        for ab in self.active_abilities(p):
-            if ab.window != window:
-                continue
+        for ab in self.window_abilities(p, window):
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
             if not self.usable(ab, p, ctx, check_cost=False):   # the cost that counts is the modified one
                 continue
             base = self.ability_cost(ab, p, ctx)
             areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
+            dry = ab.effect is not None and may_lack_a_part(ab.effect, len(self.s.players))  # else all parts are possible
+            power = self.s.power[p]
             for a in areas:
                 c = self.action_cost(p, ab.id, base, a)
-                if c <= self.s.power[p] and self.all_parts_possible(ab, p, a):
-                    out.append((f"ability {ab.id}" + (f" {a}" if a is not None else ""), c))
+                if c <= power and (not dry or self.all_parts_possible(ab, p, a)):
+                    out.append((f"ability {ab.id} {a}" if a is not None else f"ability {ab.id}", c))
         return out
 
     def in_area(self, p: str, label: str, area: str) -> bool:

@@ -39,6 +39,10 @@ class EffectCtx:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
+        if name == "subject":   # the commonest names first (a modifier's condition)
+            return self.subject
+        if name == "value":
+            return self.value
         g = self.game
         if name == "me":
             if self.me is None:
@@ -70,10 +74,6 @@ class EffectCtx:
             if g.s.battle is None:
                 raise RuleError(f"{where}: 'battle' is only bound during a battle")
             return g.battle_record()
-        if name == "subject":
-            return self.subject
-        if name == "value":
-            return self.value
         if name == "area":
             if self.area is None:
                 raise RuleError(f"{where}: 'area' is not bound here")

@@ -9,7 +9,7 @@ from typing import Any
 from ..content.model import Ability, Requirement, UnitType
 from ..effects.compiler import RuleError
 from . import flow, neutral
-from .basics import GameBasics
+from .basics import MEMO_FACTS, GameBasics
 from .context import EffectCtx
 from .core_procs import (BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, quiet_window, requirements_to_check,
                          trigger_loop)
@@ -18,6 +18,14 @@ from .flow import Call
 from .state import POOL
 
 __all__ = ["BATTLE_MODIFIERS", "BATTLE_WINDOWS", "GameCore", "trigger_loop"]
+
+
+def _in_window(g: "GameCore", arg: tuple[str, str]) -> list[Ability]:
+    player, window = arg
+    return [ab for ab in g.active_abilities(player) if ab.window == window]
+
+
+MEMO_FACTS["window"] = _in_window   # type: ignore[assignment]   (checked like the other memo entries)
 
 
 class GameCore(GameBasics):
@@ -131,12 +139,16 @@ class GameCore(GameBasics):
         mods = self.modifiers_of(target)
         if not mods:
             return value
-        declined = self.s.battle.get("declined", []) if self.s.battle is not None and target in BATTLE_MODIFIERS else []
+        s = self.s
+        declined = s.battle.get("declined", []) if s.battle is not None and target in BATTLE_MODIFIERS else []
+        grants = s.grants
         for owner, ab, m in mods:
             if declined and [owner, ab.key] in declined:
                 continue  # declined for this battle: only its battle-changing modifiers are off
-            ctx = self.ctx(owner, ability=ab, subject=subject, value=value)
-            if m.when is None or m.when(ctx):
+            ctx = self.ctx(owner, ability=ab, subject=subject, value=value) if grants else \
+                EffectCtx(self, owner, ability=ab.name, subject=subject, value=value)   # what ctx() makes without grants
+            when = m.when
+            if when is None or when(ctx):
                 value = m.value(ctx)
         return value
 
@@ -170,6 +182,15 @@ class GameCore(GameBasics):
         out = memo.get(key)
         if out is None:
             out = memo[key] = self._collect_abilities(player)
+        return out  # type: ignore[no-any-return]
+
+    def window_abilities(self, player: str, window: str) -> list[Ability]:
+        """`active_abilities(player)` of one window, in the same order (shared: do not change it)."""
+        memo = self.memo()
+        key = ("window", (player, window))
+        out = memo.get(key)
+        if out is None:
+            out = memo[key] = _in_window(self, (player, window))
         return out  # type: ignore[no-any-return]
 
     def _collect_abilities(self, player: str) -> list[Ability]:

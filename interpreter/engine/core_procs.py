@@ -12,7 +12,6 @@ from typing import Any
 from ..effects.compiler import RuleError
 from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
-from .basics import MEMO_FACTS
 from .flow import Call, Proc, Return
 from .state import POOL
 
@@ -58,16 +57,7 @@ def quiet_window(g: Game, name: str) -> bool:
         timed = g._timed_windows = _timed_windows(g)
     if name in timed:
         return False
-    return not any(name in ability_windows(g, p) for p in g.s.players)
-
-
-def ability_windows(g: Game, p: str) -> frozenset[str]:
-    """The windows of the player's active abilities (kept in the game's memo)."""
-    memo = g.memo()
-    at: frozenset[str] | None = memo.get(("windows", p))
-    if at is None:
-        at = memo["windows", p] = _ability_windows(g, p)
-    return at
+    return not any(g.window_abilities(p, name) for p in g.s.players)
 
 
 def _timed_windows(g: Game) -> frozenset[str]:
@@ -79,14 +69,6 @@ def _timed_windows(g: Game) -> frozenset[str]:
     for card in g.content.loyalty_cards.values():
         timed.update(r.when for r in card.requirements)
     return frozenset(timed)
-
-
-def _ability_windows(g: Game, p: str) -> frozenset[str]:
-    """The windows of the player's active abilities (kept in the game's memo)."""
-    return frozenset(ab.window for ab in g.active_abilities(p))
-
-
-MEMO_FACTS["windows"] = _ability_windows
 
 
 # ---- frames of these procedures ---------------------------------------------------------------------
@@ -181,13 +163,9 @@ class Window(Proc):
         while f["i"] < len(players):
             p = players[f["i"]]
             used = f["used"]
-            if name not in ability_windows(g, p):   # no active ability at this window
-                f["i"] += 1
-                f["used"] = []
-                continue
             cands = []
-            for ab in g.active_abilities(p):
-                if ab.window != name or ab.key in used:
+            for ab in g.window_abilities(p, name):
+                if ab.key in used:
                     continue
                 if sides is not None and name in BATTLE_WINDOWS and not ab.anywhere and p not in sides:
                     continue

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core_procs import ability_windows
 from .flow import Call, Proc, Return, ask, frame
 
 Frame = dict[str, Any]
@@ -36,11 +35,9 @@ class DoomPhase(Proc):
 
     def _candidates(self, g: Any, f: Frame, p: str) -> list[Any]:
         """The player's doom-phase abilities usable now that it has not used this phase."""
-        out: list[Any] = []
-        if "doom-phase" not in ability_windows(g, p):
-            return out
-        for ab in g.active_abilities(p):
-            if ab.window == "doom-phase" and ab.key not in f["used"]:
+        out = []
+        for ab in g.window_abilities(p, "doom-phase"):
+            if ab.key not in f["used"]:
                 if g.usable(ab, p, self._ctx(g, ab, p)):
                     out.append(ab)
         return out

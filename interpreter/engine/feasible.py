@@ -40,10 +40,24 @@ def note_no_option(game: Any, where: str) -> None:
         notes.append(where)
 
 
-def may_lack_a_part(effect: Any) -> bool:
-    """Whether a compiled effect calls a single choice at all (without one, no part can be missing)."""
+# the names whose list is never empty from this many players on ('enemies': everyone but me)
+NEVER_EMPTY = {"players": 1, "enemies": 2}
+
+
+def may_lack_a_part(effect: Any, players: int = 1) -> bool:
+    """Whether a compiled effect calls a single choice that may find its list empty (without one,
+    no part can be missing): every single choice it makes picks among `players` or, with two
+    players or more, `enemies`, unless the effect binds those names itself."""
     calls = getattr(effect, "calls", None)
-    return calls is None or bool(calls & NOTING_CHOICES)
+    if calls is None:
+        return True
+    if not calls & NOTING_CHOICES:
+        return False
+    lists = getattr(effect, "choice_lists", None)
+    if lists is None:
+        return True
+    return any(name in NOTING_CHOICES and NEVER_EMPTY.get(var or "", players + 1) > players  # type: ignore[operator]
+               for name, var in lists)
 
 
 def in_dry_run(game: Any) -> bool:
@@ -59,6 +73,8 @@ def one_position(listing: F) -> F:
     dry runs' memo key) is made once for all the listing's dry runs."""
     @functools.wraps(listing)
     def wrapper(game: Any, *args: Any, **kwargs: Any) -> Any:
+        if "_dry_run_memo" not in game.__dict__:   # no memo, no key to make (see can_complete)
+            return listing(game, *args, **kwargs)
         before = game.__dict__.get("_position_text")
         game.__dict__["_position_text"] = []
         try:
@@ -70,8 +86,14 @@ def one_position(listing: F) -> F:
 
 def can_complete(game: "GameCore", key: str, run: Run) -> bool:
     """Whether some answers let `run(copy)` (the effect of action `key`) finish without a missing
-    part. Results are remembered per position (clones of a game share them: a clone replays its
-    turn, and would otherwise repeat every dry run)."""
+    part. Results are remembered per position once the game has been cloned (`share_memo`): clones
+    walk the same positions again (a search re-plays its tree from a copy of the root), while one
+    line of play never lists the same position twice, so there the position text that keys the
+    memo would cost more than it saves. A dry run is a function of the position: remembered or
+    not, the answer is the same."""
+    memo: dict[tuple[str, str], bool] | None = game.__dict__.get("_dry_run_memo")
+    if memo is None:
+        return _search(game, run)
     made = game.__dict__.get("_position_text")
     if made:
         text = made[0]
@@ -80,20 +102,25 @@ def can_complete(game: "GameCore", key: str, run: Run) -> bool:
         if made is not None:
             made.append(text)
     memo_key = (key, hashlib.sha1(text.encode()).hexdigest())
-    memo: dict[tuple[str, str], bool] = game.__dict__.setdefault("_dry_run_memo", {})
     if memo_key in memo:
         return memo[memo_key]
     if len(memo) >= MEMO_SIZE:
         memo.clear()
-    memo[memo_key] = result = _search(game, text, run)
+    memo[memo_key] = result = _search(game, run)
     return result
 
 
-def _search(game: "GameCore", text: str, run: Run) -> bool:
+def share_memo(game: Any) -> None:
+    """Called before `game` is cloned: from now on it and its clones remember dry-run results in
+    one shared memo (see `can_complete`)."""
+    game.__dict__.setdefault("_dry_run_memo", {})
+
+
+def _search(game: "GameCore", run: Run) -> bool:
     game.__dict__["_dry_steps"] = 0   # every run of this search spends one evaluation budget (limits.MAX_STEPS)
     path: list[int] = []
     for _ in range(MAX_RUNS):
-        done, trail = _attempt(game, text, run, path)
+        done, trail = _attempt(game, run, path)
         if done is not False:
             return True
         while trail and trail[-1][0] + 1 >= trail[-1][1]:
@@ -104,10 +131,10 @@ def _search(game: "GameCore", text: str, run: Run) -> bool:
     return True
 
 
-def _copy(game: "GameCore", text: str) -> Any:
+def _copy(game: "GameCore") -> Any:
     probe = object.__new__(type(game))
     probe.__dict__.update(game.__dict__)
-    probe.s = game.s.copy()   # the position `text` holds (the game does not change during its dry runs)
+    probe.s = game.s.copy()   # the game does not change during its dry runs
     probe._memo = game.memo_for_copy(probe.s)
     probe.log = []
     probe._forced_dice = None            # a scenario's scripted dice belong to the real game
@@ -125,10 +152,10 @@ def _shortest_first(options: tuple[str, ...]) -> list[str]:
     return sorted(options, key=lambda o: o != "done")
 
 
-def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:
+def _attempt(game: "GameCore", run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:
     """One dry run answering decision k with option path[k] (0 past the path): True when it ends,
     False when it failed after a choice had no option, None when undecided."""
-    probe = _copy(game, text)
+    probe = _copy(game)
     trail: list[tuple[int, int]] = []
     # the action's frame runs on top of the frames open around it (their windows and abilities
     # count toward the trigger-loop limit) and the dry run ends when it returns
@@ -153,4 +180,4 @@ def _attempt(game: "GameCore", text: str, run: Run, path: list[int]) -> tuple[bo
         game.__dict__["_dry_steps"] = probe.steps
 
 
-__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position"]
+__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position", "share_memo"]

@@ -21,6 +21,7 @@ from ..effects.compiler import RuleError
 from .actions import ActionsMixin
 from .battle import BattleMixin
 from .decisions import Decision, GameError, IllegalAction, match_option
+from .feasible import share_memo
 from .independents import IndependentsMixin
 from . import savefile
 from . import flow
@@ -269,6 +270,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def clone(self) -> "Game":
         """An independent copy that continues exactly as this game would: a copy of the state (the
         log and the kept positions are shared until either game changes them)."""
+        share_memo(self)   # dry-run results, shared from now on with the clone
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         g._event_hook = None

@@ -22,10 +22,10 @@ def neighbours(layout: Any) -> dict[str, list[str]]:
 class MovesMixin(GameCore):
     def reachable(self, p: str, u: dict[str, Any]) -> list[str]:
         rng = self.integer(self.modified("move-range", 1, u, p), "move range")
-        through = bool(self.modified("move-through-enemies", False, u, p))
         start = u["loc"]
         if rng == 1:   # the areas next to it (an enemy in between matters only from range 2)
             return list(neighbours(self.layout).get(start, ()))
+        through = bool(self.modified("move-through-enemies", False, u, p))
         seen = {start: 0}
         todo = deque([start])
         while todo:

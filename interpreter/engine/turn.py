@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..limits import MAX_ACTIONS_PER_PHASE
+from . import state as state_module
 from .flow import Proc, Return, ask
 
 Frame = dict[str, Any]
@@ -44,7 +45,16 @@ class Turn(Proc):
         f.update(main_done=False, either_done=False, second=None, seen=[], at="choose")
         return None
 
-    def _unlimited(self, g: Any, f: Frame) -> list[tuple[str, int]]:
+    def _unlimited(self, g: Any, f: Frame, keep: bool = False) -> list[tuple[str, int]]:
+        """The Unlimited Actions `p` may take now. `keep`: the caller's next step is `choose`, at
+        this very position (nothing runs in between), which then takes this list instead of
+        listing it again (kept on the game, not in the state: tied to this frame and state)."""
+        out = self._list_unlimited(g, f)
+        if keep:
+            g._unlimited_kept = (f, g.s, out)
+        return out
+
+    def _list_unlimited(self, g: Any, f: Frame) -> list[tuple[str, int]]:
         offered = g.unlimited_actions(f["player"])
         seen = f["seen"]
         taken = {label for _, label in seen}
@@ -58,8 +68,17 @@ class Turn(Proc):
         p = f["player"]
         second = f["second"]
         opts: dict[str, int] = {}
+        kept = g.__dict__.pop("_unlimited_kept", None)   # see _unlimited: used now or never
         if second is None:  # "immediately after": no unlimited action between the two actions
-            for label, c in self._unlimited(g, f):
+            if kept is not None and kept[0] is f and kept[1] is s:
+                offered = kept[2]
+                if state_module.CHECK_MEMO:
+                    fresh = self._unlimited(g, f)
+                    if fresh != offered:
+                        raise AssertionError(f"stale unlimited actions: kept {offered!r}, fresh {fresh!r}")
+            else:
+                offered = self._unlimited(g, f)
+            for label, c in offered:
                 opts.setdefault(label, c)
         mains: dict[str, int] = {}
         if not f["main_done"]:
@@ -90,7 +109,7 @@ class Turn(Proc):
         if ans == DECLINE_SECOND:
             f.update(main_done=True, second=None, at="choose")
             g.emit("declined", player=p, ability="second action")
-            if s.power[p] <= 0 and not self._unlimited(g, f):
+            if s.power[p] <= 0 and not self._unlimited(g, f, keep=True):
                 return Return()
             return None
         is_main = ans in mains and ans not in opts
@@ -119,7 +138,7 @@ class Turn(Proc):
             else:                                              # a second action never grants a third
                 f.update(main_done=True, second=None)
         if ans == "pass" or g.out_of_actions(p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
-                                                    and not self._unlimited(g, f)):
+                                                    and not self._unlimited(g, f, keep=True)):
             return Return()
         if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
             return Return()   # the Action Phase is stalled: the action step ends the game

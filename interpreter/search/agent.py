@@ -15,6 +15,7 @@ is answered at once, without search.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -22,6 +23,7 @@ from typing import Callable
 from ..engine.agents import HeuristicAgent
 from ..engine.decisions import Decision
 from ..engine.game import Game, GameError
+from ..engine.options import option_info
 from ..engine.rng import Rng
 from ..engine.seat import Seat
 from .budget import SearchConfig, parse_agent
@@ -90,25 +92,12 @@ class SearchAgent:
         """One determinization, one walk down the tree, one rollout, one backup."""
         g = determinize(seat, self.rng, known)
         policy = self._policy(g)
-        node, path = root, [root]
+        path = [root]
         try:
-            while not g.is_over():
-                d = g.current()
-                assert d is not None
-                untried = node.untried(d.options)
-                if untried:
-                    for o in d.options:
-                        if o in node.children:
-                            node.children[o].avail += 1
-                    o = untried[self.rng.below(len(untried))]
-                    node.children[o] = Node(avail=1)
-                    g.apply(o)
-                    path.append(node.children[o])
-                    break
-                o = node.select(d.options, d.player, self.config.c)
-                g.apply(o)
-                node = node.children[o]
-                path.append(node)
+            if self.config.prior:
+                self._descend_puct(g, root, path)
+            else:
+                self._descend_uct(g, root, path)
             for _ in range(self.config.depth):
                 d = g.current()
                 if d is None:
@@ -119,6 +108,53 @@ class SearchAgent:
         v = values(g)
         for nd in path:
             nd.update(v)
+
+    def _descend_uct(self, g: Game, node: Node, path: list[Node]) -> None:
+        """Down the tree by UCT to the first untried option, which is added (tried at random)."""
+        while not g.is_over():
+            d = g.current()
+            assert d is not None
+            untried = node.untried(d.options)
+            if untried:
+                for o in d.options:
+                    if o in node.children:
+                        node.children[o].avail += 1
+                o = untried[self.rng.below(len(untried))]
+                node.children[o] = Node(avail=1)
+                g.apply(o)
+                path.append(node.children[o])
+                return
+            o = node.select(d.options, d.player, self.config.c)
+            g.apply(o)
+            node = node.children[o]
+            path.append(node)
+
+    def _descend_puct(self, g: Game, node: Node, path: list[Node]) -> None:
+        """Down the tree by PUCT, the heuristic bot's scores as the prior, to the first child not
+        yet visited (a decision with one option is passed through without a node of its own)."""
+        while not g.is_over():
+            d = g.current()
+            assert d is not None
+            if len(d.options) == 1:
+                g.apply(d.options[0])
+                continue
+            if any(o not in node.children for o in d.options):
+                node.expand(d.options, self._priors(g, d))
+            o = node.select_puct(d.options, d.player, self.config.c)
+            g.apply(o)
+            node = node.children[o]
+            path.append(node)
+            if node.visits == 0:
+                return
+
+    def _priors(self, g: Game, d: Decision) -> list[float]:
+        """The heuristic bot's liking of each option as probabilities (softmax at the prior temperature)."""
+        infos = option_info(d, g.s.players, g.layout.areas)
+        scores = [self.rollout_bot.score(d.player, o, d, g) for o in infos]
+        top = max(scores)
+        w = [math.exp((x - top) / self.config.prior) for x in scores]
+        total = sum(w)
+        return [x / total for x in w]
 
     def _policy(self, g: Game) -> Callable[[Decision], str]:
         if self.config.policy == "heuristic":

@@ -1,9 +1,11 @@
 """The search bot's settings, read from an agent name: `mcts`, `mcts:400`, `mcts:0.5s`,
-`mcts:400:heuristic`, `mcts:0.5s:random:depth=80:c=1.0`.
+`mcts:400:random`, `mcts:0.5s:random:depth=80:c=0.7:prior=0`. The defaults are the strongest
+settings measured (benchmarks/strength.py): heuristic rollouts, depth 30, c 1, prior 10.
 
 Parts after `mcts`, in any order: a budget (a whole number of playouts, or seconds of CPU time
 per decision ending in `s`), a rollout policy (`random` or `heuristic`), `depth=N` (rollout
-decisions before the position is estimated) and `c=X` (the UCT exploration constant). A bad
+decisions before the position is estimated), `c=X` (the exploration constant) and `prior=T`
+(search guided by the heuristic bot's scores of the options, softmax at temperature T: PUCT). A bad
 part is one line naming it.
 """
 from __future__ import annotations
@@ -26,14 +28,15 @@ class SearchConfig:
 
     playouts: int | None = 200
     seconds: float | None = None
-    policy: str = "random"
-    depth: int = 60
-    c: float = 0.7
+    policy: str = "heuristic"
+    depth: int = 30
+    c: float = 1.0
+    prior: float = 10.0   # temperature of the heuristic prior (HeuristicAgent.score points); 0: none, plain UCT
 
     def label(self) -> str:
-        """The canonical agent name (what reports show): `mcts:400:random:depth=60:c=0.7`."""
+        """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10`."""
         budget = f"{self.playouts}" if self.playouts is not None else f"{self.seconds:g}s"
-        return f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}"
+        return f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
 
 
 def is_search(name: str) -> bool:
@@ -72,6 +75,15 @@ def parse_agent(name: str) -> SearchConfig:
             if not d.isdigit() or not 0 <= int(d) <= 100_000:
                 raise ValueError(f"agent '{name}': depth must be a whole number from 0 to 100000, got '{d}'")
             cfg["depth"] = int(d)
+        elif key == "prior":
+            x = p.split("=", 1)[1]
+            try:
+                t = float(x)
+            except ValueError:
+                t = -1.0
+            if not 0 <= t <= 1000:
+                raise ValueError(f"agent '{name}': prior must be a number from 0 (none) to 1000, got '{x}'")
+            cfg["prior"] = t
         else:
             x = p.split("=", 1)[1]
             try:
@@ -94,5 +106,7 @@ def _kind(name: str, part: str) -> str:
         return "depth"
     if part.startswith("c="):
         return "c"
+    if part.startswith("prior="):
+        return "prior"
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
                      f"a rollout policy ({' or '.join(POLICIES)}), depth=N or c=X")

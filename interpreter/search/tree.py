@@ -1,6 +1,10 @@
 """The search tree of information-set MCTS: one node per sequence of answers (the same sequence in
 different determinizations is the same node), values kept per seat, UCT selection among the
-options legal in the current determinization (availability counts, Cowling et al. 2012)."""
+options legal in the current determinization (availability counts, Cowling et al. 2012).
+
+With a prior (each child's share of a policy's belief, `expand`), selection is PUCT instead
+(AlphaZero's rule): mean value + c x prior x sqrt(parent visits) / (1 + visits), an unvisited
+child valued at its parent's mean. Few playouts then follow the prior; more let the values speak."""
 from __future__ import annotations
 
 import math
@@ -15,6 +19,7 @@ class Node:
 
     visits: int = 0
     avail: int = 0
+    prior: float = 0.0
     total: dict[str, float] = field(default_factory=dict)
     children: dict[str, "Node"] = field(default_factory=dict)
 
@@ -39,6 +44,26 @@ class Node:
                 best, best_score = o, score
         return best
 
+    def expand(self, options: tuple[str, ...], priors: list[float]) -> None:
+        """Children for options not seen before, each with its prior."""
+        for o, p in zip(options, priors):
+            if o not in self.children:
+                self.children[o] = Node(prior=p)
+
+    def select_puct(self, options: tuple[str, ...], mover: str, c: float) -> str:
+        """PUCT among the children legal now (all expanded), from the mover's point of view."""
+        sq = math.sqrt(max(self.visits, 1))
+        fpu = self.mean(mover)
+        best, best_score = options[0], -math.inf
+        for o in options:
+            ch = self.children[o]
+            ch.avail += 1
+            q = ch.mean(mover) if ch.visits else fpu
+            score = q + c * ch.prior * sq / (1 + ch.visits)
+            if score > best_score:
+                best, best_score = o, score
+        return best
+
     def update(self, values: dict[str, float]) -> None:
         """One more playout through this node, worth `values` to each seat."""
         self.visits += 1
@@ -46,6 +71,8 @@ class Node:
             self.total[seat] = self.total.get(seat, 0.0) + v
 
     def best(self, options: tuple[str, ...]) -> str:
-        """The answer to play: the most visited child (ties: the first in option order)."""
-        return max(options, key=lambda o: (self.children[o].visits if o in self.children else -1,
-                                           -options.index(o)))
+        """The answer to play: the most visited child (ties: the higher prior, then the first in option order)."""
+        def key(o: str) -> tuple[int, float, int]:
+            ch = self.children.get(o)
+            return (ch.visits, ch.prior, -options.index(o)) if ch is not None else (-1, 0.0, -options.index(o))
+        return max(options, key=key)

@@ -115,12 +115,12 @@ def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str
     g = ctx.game
     out = []
     for loc in sorted(g.s.gates):
-        if controlled_by is not None and g.s.gate_owner(loc) != controlled_by:
-            continue
-        if terrain is not None:
+        if terrain is not None:   # the cheaper test first (both only filter)
             a = g.layout.areas.get(loc)
             if a is None or (terrain == "ocean") != a.ocean:
                 continue
+        if controlled_by is not None and g.s.gate_owner(loc) != controlled_by:
+            continue
         out.append(loc)
     return out
 

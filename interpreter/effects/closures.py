@@ -1,0 +1,52 @@
+"""Closures the compiler (compiler.py) builds for the commonest expression shapes, specialised when
+an expression is compiled (its name, field or argument list known) so that evaluating it makes
+fewer generic calls. Each behaves exactly as the generic form it replaces."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .runtime import get_field
+
+Ev = Callable[[Any], Any]
+
+
+# names a context holds as attributes of the same name (engine/context.py), read directly when no
+# let/for binding can hide them; None (unbound 'me') goes through lookup for its error
+_ATTRS = frozenset({"me", "subject", "value"})
+_MISSING = object()
+
+
+def var_of(name: str, where: str) -> Ev:
+    """A name: the innermost let/for binding, else what the context binds (me, subject, ...)."""
+    if name in _ATTRS:
+        def attr(ctx: Any) -> Any:
+            scopes = ctx.scopes
+            if len(scopes) == 1 and not scopes[0]:
+                v = getattr(ctx, name, _MISSING)
+                if v is not _MISSING and (v is not None or name != "me"):
+                    return v
+            return ctx.lookup(name, where)
+        return attr
+
+    def var(ctx: Any) -> Any:
+        scopes = ctx.scopes
+        if len(scopes) == 1:
+            scope = scopes[0]
+            if name in scope:
+                return scope[name]
+        return ctx.lookup(name, where)
+    return var
+
+
+def field_of(obj: Ev, name: str, where: str) -> Ev:
+    """`obj.name`: a plain record key directly, anything else (computed fields, a lent ability's
+    kind, errors) through `get_field`."""
+    if name.startswith("_") or name == "kind":
+        return lambda ctx: get_field(obj(ctx), name, where, ctx)
+
+    def field(ctx: Any) -> Any:
+        o = obj(ctx)
+        if o.__class__ is dict and name in o:
+            return o[name]
+        return get_field(o, name, where, ctx)
+    return field

@@ -1,0 +1,72 @@
+"""The search bot guided by the heuristic bot (issue 15: a search bot that beats the heuristic one)
+and the value of a cut-off playout where only players with six spellbooks can win."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.content import load_content
+from interpreter.content.build import Content
+from interpreter.engine.agents import HeuristicAgent
+from interpreter.engine.game import Game
+from interpreter.engine.options import option_info
+from interpreter.engine.seat import Seat
+from interpreter.search import SearchAgent, parse_agent
+from interpreter.search.reward import values
+
+
+@pytest.fixture(scope="module")
+def core() -> Content:
+    return load_content().require_ok()
+
+
+def test_the_prior_is_read_and_named_in_the_label() -> None:
+    cfg = parse_agent("mcts:0.5s:heuristic:prior=10:depth=30")
+    assert cfg.prior == 10 and cfg.label() == "mcts:0.5s:heuristic:depth=30:c=1:prior=10"
+    assert parse_agent(cfg.label()) == cfg
+    with pytest.raises(ValueError, match="prior must be a number"):
+        parse_agent("mcts:prior=x")
+
+
+def test_with_one_playout_the_guided_bot_plays_the_heuristic_bots_favourite(core: Content) -> None:
+    g = Game(core, "duel", ["sleeper", "wind-rider"], 4)
+    scorer = HeuristicAgent(0)
+    bot = SearchAgent(parse_agent("mcts:1:heuristic:prior=10:depth=0"), seed=2)
+    for p in g.s.players:
+        bot.sit(Seat(g, p))
+    checked = 0
+    while checked < 25 and not g.is_over():
+        d = g.current()
+        assert d is not None
+        infos = option_info(d, g.s.players, g.layout.areas)
+        scores = [scorer.score(d.player, o, d, g) for o in infos]
+        answer = bot.choose(d.player, d.options, d)
+        if len(d.options) > 1:
+            assert scores[d.options.index(answer)] == max(scores), (d.prompt, answer)
+            checked += 1
+        g.apply(answer)
+    assert checked == 25
+
+
+def _late(core: Content, doom: dict[str, int], books: dict[str, int]) -> Game:
+    g = Game(core, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat"], 1)
+    for p in g.s.players:          # the estimate counts spellbooks; which ones does not matter to it
+        g.s.doom[p] = doom[p]
+        g.s.spellbooks[p] = [f"book-{i}" for i in range(books[p])]
+    return g
+
+
+def test_a_doom_lead_without_the_spellbooks_is_not_a_win(core: Content) -> None:
+    g = _late(core, {"great-cthulhu": 26, "crawling-chaos": 22, "black-goat": 10},
+              {"great-cthulhu": 2, "crawling-chaos": 6, "black-goat": 2})
+    v = values(g)
+    assert v["crawling-chaos"] > v["great-cthulhu"] > v["black-goat"]
+    early = _late(core, {"great-cthulhu": 4, "crawling-chaos": 2, "black-goat": 1},
+                  {"great-cthulhu": 2, "crawling-chaos": 6, "black-goat": 2})
+    assert values(early)["great-cthulhu"] > values(early)["black-goat"]   # early on, books matter less
+
+
+def test_the_duel_counts_doom_without_spellbooks(core: Content) -> None:
+    g = Game(core, "duel", ["sleeper", "wind-rider"], 1)
+    g.s.doom["sleeper"], g.s.doom["wind-rider"] = 20, 12
+    v = values(g)
+    assert v["sleeper"] > v["wind-rider"]
