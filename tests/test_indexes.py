@@ -100,3 +100,35 @@ def test_a_write_by_hand_is_seen_once_the_state_is_told(monkeypatch: pytest.Monk
         g.in_play_kinds(p)              # ...is caught in checking mode
     g.s.written()                       # and is seen once the state is told
     assert u["kind"] in g.in_play_kinds(p) and u in g.s.units_at(area, p) and g.s.unit(u["id"]) is u
+
+
+def _fresh(s: State) -> tuple[object, ...]:
+    return state_module._build_index(s.units)
+
+
+def test_a_move_updates_the_unit_index_in_place_in_the_order_of_the_units() -> None:
+    g = Game(_content(), "multiplayer", FACTIONS["multiplayer", 4], 3)
+    s = g.s
+    kept = s._index()
+    areas = sorted(g.layout.areas)
+    moved = 0
+    for u in list(s.units):          # every unit of the pool into one of a few areas, then some back
+        if u["loc"] == "pool":
+            g.relocate(u, areas[u["id"] % 3], "test")
+            moved += 1
+    for u in s.units[::5]:
+        g.relocate(u, "pool", "test")
+    assert moved and s._index() is kept          # never rebuilt...
+    assert kept == _fresh(s)                     # ...and the same as a fresh one (lists in units' order)
+    assert "pool" in kept[0] and all(kept[0].values())   # no empty list left behind
+
+
+def test_units_whose_ids_do_not_ascend_get_their_index_rebuilt_after_a_move() -> None:
+    g = Game(_content(), "duel", FACTIONS["duel", 2], 1)
+    s = g.s
+    s.units.reverse()                 # a state from elsewhere: ids not in the engine's order
+    s.written()
+    kept = s._index()
+    u = next(u for u in s.units if u["loc"] == "pool")
+    g.relocate(u, sorted(g.layout.areas)[0], "test")
+    assert s._index() is not kept and s._index() == _fresh(s)

@@ -41,9 +41,10 @@ class GameCore(GameBasics):
         if u["loc"] == loc:
             return
         self._leave(u)
-        self.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=why)
+        src = u["loc"]
+        self.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=src, dst=loc, why=why)
         u["loc"] = loc
-        self.state_written()
+        self.s.moved(u, src)   # a write (see `memo`); the unit index follows the move in place
         if loc == POOL:
             self.release_if_independent(u)  # type: ignore[attr-defined]
 

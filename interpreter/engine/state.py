@@ -1,6 +1,7 @@
 """Game state as plain data (JSON-ready), with small read helpers. Rules live elsewhere."""
 from __future__ import annotations
 
+import bisect
 import copy
 import json
 import marshal
@@ -82,13 +83,43 @@ class State:
     # location and owner, and the game's memo of derived facts (core.py). Code that changes those
     # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
-    _ix = None   # (writes, number of units, (units by location, by owner, by id))
+    _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
     _ut = None   # ((writes, number of units), the units as JSON text)
     _up = None   # ((writes, number of units), the units packed by marshal)
 
     def written(self) -> None:
         """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
         self.writes += 1
+
+    def moved(self, u: dict[str, Any], src: str) -> None:
+        """Note that unit `u` (in `units`) went from location `src` to its `loc` now: `written()`,
+        and a current unit index is updated in place instead of rebuilt. In place only when the
+        units' ids ascend in `units` (as the engine adds them), so that a location's list keeps the
+        order of `units` by id; otherwise the index is rebuilt at its next read."""
+        ix = self._ix
+        fresh = ix is not None and ix[0] == self.writes and ix[1] == len(self.units) and ix[3]
+        self.writes += 1
+        if not fresh:
+            return
+        by_loc = ix[2][0]  # type: ignore[index]
+        here = by_loc.get(src, ())
+        for i, x in enumerate(here):
+            if x is u:
+                break
+        else:   # not where the index has it (written behind the index's back): rebuild
+            self._ix = None
+            return
+        if len(here) == 1:
+            del by_loc[src]
+        else:
+            del here[i]
+        dst = u["loc"]
+        there = by_loc.get(dst)
+        if there is None:
+            by_loc[dst] = [u]
+        else:
+            bisect.insort(there, u, key=_unit_id)
+        self._ix = (self.writes, len(self.units), ix[2], True)  # type: ignore[assignment]
 
     def _index(self) -> UnitIndex:
         """Units by location and by owner (each list in the order of `units`), and by id (the first
@@ -98,8 +129,11 @@ class State:
             if CHECK_MEMO and _build_index(self.units) != ix[2]:
                 raise AssertionError("stale unit index")
             return ix[2]  # type: ignore[no-any-return]
-        built = _build_index(self.units)
-        self._ix = (self.writes, len(self.units), built)  # type: ignore[assignment]
+        units = self.units
+        built = _build_index(units)
+        ids = [u["id"] for u in units]
+        ascending = all(i.__class__ is int for i in ids) and all(map(operator.lt, ids, ids[1:]))
+        self._ix = (self.writes, len(units), built, ascending)  # type: ignore[assignment]
         return built
 
     def units_text(self) -> str:
@@ -280,6 +314,9 @@ _COPY.update(units=_records, tokens=_records, players=list, es_bag=list, power=d
              bank=dict, home=dict, card_holders=dict, markers=dict, elder_signs=_lists, spellbooks=_lists,
              requirements=_lists, awakened=_lists, neutral_taken=_lists,
              gates=lambda v: {k: g.copy() for k, g in v.items()})
+
+
+_unit_id = operator.itemgetter("id")
 
 
 def _build_index(units: list[dict[str, Any]]) -> UnitIndex:
