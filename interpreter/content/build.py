@@ -145,7 +145,7 @@ class Builder(EffectBuilder):
             self.program(doc, ak + ("effect",), act.get("effect"), no_event) if act is not None else None,
             bool(act.get("unlimited", False)) if act is not None else False,
             self.program(doc, key + ("effect",), r.get("effect"), no_event),
-            tuple(r.get("together", [])), doc.pos(*key))
+            tuple(r.get("together", [])), doc.pos(*key), self.expr_inputs(r.get("condition")))
 
     def map(self, doc: Document) -> None:
         d = doc.data

@@ -80,6 +80,17 @@ class EffectBuilder:
         env = self._env(doc, key, unbound, event)
         return Compiler(env).expr(tree, env)  # type: ignore[arg-type]
 
+    @staticmethod
+    def expr_inputs(value: Any) -> Any:
+        """`ast.expression_inputs` of an expression string (None for anything else, or bad syntax:
+        that is reported where the expression is compiled)."""
+        if not isinstance(value, str):
+            return None
+        try:
+            return A.expression_inputs(parse(value, start="expr_start"))
+        except EffectSyntaxError:
+            return None
+
     def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None,
                 event: EventType | None = None) -> Any:
         if text is None:

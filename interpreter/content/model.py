@@ -82,6 +82,7 @@ class Requirement:
     effect: Any
     together: tuple[str, ...]
     pos: Pos
+    inputs: Any = None   # the condition's ast.expression_inputs (engine/held_conditions.py)
 
 
 @dataclass(frozen=True)

@@ -168,3 +168,18 @@ def argument_names(node: object, which: dict[str, tuple[int, str]]) -> frozenset
         var = arg.value.name if arg is not None and isinstance(arg.value, Var) else None
         out.add((n.name, var if var not in bound else None))
     return frozenset(out)
+
+
+_EXPRESSION_NODES = (Lit, Var, Field, Index, ListLit, Comprehension, Unary, Binary, Arg, Call)
+
+
+def expression_inputs(node: object) -> tuple[frozenset[str], frozenset[str], frozenset[str]] | None:
+    """What an expression reads from outside itself: (the primitives it calls, the names it does
+    not bind, the fields it reads); None when the tree holds anything but expression nodes."""
+    nodes = _nodes(node)
+    if any(isinstance(n, Node) and not isinstance(n, _EXPRESSION_NODES) for n in nodes):
+        return None
+    bound = {n.name for n in nodes if isinstance(n, Comprehension)}
+    return (frozenset(n.name for n in nodes if isinstance(n, Call)),
+            frozenset(n.name for n in nodes if isinstance(n, Var) and n.name not in bound),
+            frozenset(n.name for n in nodes if isinstance(n, Field)))

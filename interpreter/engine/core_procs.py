@@ -13,6 +13,7 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
 from .flow import Call, Proc, Return
+from .held_conditions import condition_holds
 from .state import POOL
 
 # ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
@@ -263,9 +264,7 @@ class CheckRequirements(Proc):
                     continue
                 if any(r.id in e[1] for e in (s.battle or {}).get("earned", []) if e[0] == p):
                     continue
-                ctx = g.ctx(p, event=event)
-                ctx.ability = f"requirement {r.id}"
-                if r.condition(ctx):
+                if condition_holds(g, p, r, event):
                     if s.battle is not None:
                         s.battle.setdefault("earned", []).append([p, r.id])
                     else:

@@ -1,0 +1,89 @@
+"""A requirement's condition checked with no event (the "state" check after every action), kept
+while the parts of the state it reads are unchanged.
+
+What a condition reads is known from its text (`Requirement.inputs`: the primitives it calls, the
+names and fields it reads). A condition is kept only when every one of those is in the tables
+below, which say which State fields each query's answer depends on. The kept answer is stored on
+the State object itself (so a copy, a clone or a restored position starts with none) beside the
+exact values of those fields (marshal bytes); the units are stood for by the state's write counter
+and number of units (every write to a unit's place or owner bumps the counter: `State.written`).
+NECRO_CHECK_MEMO=1 re-evaluates every kept answer and compares.
+"""
+from __future__ import annotations
+
+import marshal
+from typing import Any
+
+from . import state as state_module
+
+# query -> the State fields its answer depends on, whatever its arguments ("units": places and
+# owners of the units; a unit's kind and class never change). Player arguments are checked against
+# `players`, which every kept condition reads.
+READS: dict[str, tuple[str, ...]] = {
+    "count": (), "first": (), "max": (), "min": (), "ceil": (), "floor": (), "distinct": (),
+    "without": (), "glyph": (),
+    "power": ("power",), "doom": ("doom",), "spellbook_count": ("spellbooks",),
+    "has_spellbook": ("spellbooks",), "first_player": ("first",), "round": ("round",),
+    "player_count": ("players",),
+    "units": ("units", "battle"), "pool": ("units",),
+    "areas": ("units", "gates", "tokens"), "has_gate": ("gates",), "gates": ("gates", "units"),
+    "gate_controller": ("gates", "units"), "home": ("home",), "tokens": ("tokens",),
+}
+NAMES: dict[str, tuple[str, ...]] = {"me": (), "enemies": ("players",), "players": ("players",)}
+FIELDS = frozenset({"loc", "owner", "id"})   # fields every unit and token record holds as data
+
+_PARTS: dict[int, tuple[Any, tuple[str, ...] | None]] = {}
+
+
+def parts_read(r: Any) -> tuple[str, ...] | None:
+    """The State fields requirement `r`'s condition reads, or None when that is not known."""
+    kept = _PARTS.get(id(r))
+    if kept is not None and kept[0] is r:
+        return kept[1]
+    parts: tuple[str, ...] | None = None
+    inputs = r.inputs
+    if inputs is not None:
+        calls, names, fields = inputs
+        if calls <= READS.keys() and names <= NAMES.keys() and fields <= FIELDS:
+            found = {"players"}
+            for c in calls:
+                found.update(READS[c])
+            for n in names:
+                found.update(NAMES[n])
+            parts = tuple(sorted(found))
+    _PARTS[id(r)] = (r, parts)
+    return parts
+
+
+def _inputs_now(s: Any, parts: tuple[str, ...]) -> bytes:
+    units = (s.writes, len(s.units)) if "units" in parts else None
+    return marshal.dumps((units, [getattr(s, f) for f in parts if f != "units"]))
+
+
+def condition_holds(g: Any, p: str, r: Any, event: Any) -> bool:
+    """Whether `r`'s condition holds for player `p` now (kept across checks: see the module)."""
+    parts = parts_read(r) if event is None else None
+    if parts is None:
+        return bool(_evaluate(g, p, r, event))
+    s = g.s
+    held = s.__dict__.get("_held")
+    if held is None:
+        held = s.__dict__["_held"] = {}
+    now = _inputs_now(s, parts)
+    kept = held.get((p, r.key))
+    if kept is not None and kept[0] == now:
+        if state_module.CHECK_MEMO and bool(_evaluate(g, p, r, None)) != kept[1]:
+            raise AssertionError(f"stale requirement condition {r.key} for {p}")
+        return kept[1]  # type: ignore[no-any-return]
+    result = bool(_evaluate(g, p, r, None))
+    held[(p, r.key)] = (now, result)
+    return result
+
+
+def _evaluate(g: Any, p: str, r: Any, event: Any) -> Any:
+    ctx = g.ctx(p, event=event)
+    ctx.ability = f"requirement {r.id}"
+    return r.condition(ctx)
+
+
+__all__ = ["condition_holds", "parts_read"]

@@ -1,0 +1,86 @@
+"""A state requirement's condition is kept while the state fields it reads are unchanged
+(engine/held_conditions.py), and evaluated again as soon as one of them changes."""
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from interpreter.content import load_content
+from interpreter.content.build import Content
+from interpreter.engine import held_conditions as H, state as state_module
+from interpreter.engine.game import Game
+
+
+@cache
+def _content() -> Content:
+    return load_content().require_ok()
+
+
+def _requirement(faction: str, rid: str):  # type: ignore[no-untyped-def]
+    return next(r for r in _content().model.factions[faction].requirements if r.id == rid)
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls = [0]
+    evaluate = H._evaluate
+    monkeypatch.setattr(state_module, "CHECK_MEMO", False)   # (checking mode evaluates every kept answer again)
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return evaluate(*args)
+    monkeypatch.setattr(H, "_evaluate", counted)
+    return calls
+
+
+def test_the_parts_a_condition_reads_come_from_its_text() -> None:
+    assert H.parts_read(_requirement("crawling-chaos", "four-gates-or-15-power")) == \
+        ("gates", "players", "power", "units")
+    assert H.parts_read(_requirement("wind-rider", "be-first-player")) == ("first", "players")
+    # a condition about the event is never kept (it is checked with one)
+    assert H.parts_read(_requirement("sleeper", "perform-ritual")) is None
+
+
+def test_a_kept_answer_is_used_until_a_field_it_reads_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = Game(_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    r = _requirement("crawling-chaos", "four-gates-or-15-power")
+    calls = _counting(monkeypatch)
+    p = "crawling-chaos"
+    first = H.condition_holds(g, p, r, None)
+    g.s.doom[p] += 1                                   # not read by this condition
+    g.s.memory["x"] = 1
+    assert H.condition_holds(g, p, r, None) == first and calls[0] == 1
+    g.s.power[p] = 15                                  # read: evaluated again
+    assert H.condition_holds(g, p, r, None) is True and calls[0] == 2
+    u = next(u for u in g.s.units if u["owner"] == p and u["loc"] == "pool")
+    g.relocate(u, sorted(g.layout.areas)[0], "test")   # a unit write: evaluated again
+    assert H.condition_holds(g, p, r, None) is True and calls[0] == 3
+    g.s.power[p] = 0
+    assert H.condition_holds(g, p, r, None) is False and calls[0] == 4
+    assert H.condition_holds(g, "black-goat", r, None) is not None and calls[0] == 5   # per player
+
+
+def test_copies_start_without_kept_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = Game(_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    r = _requirement("crawling-chaos", "four-gates-or-15-power")
+    calls = _counting(monkeypatch)
+    H.condition_holds(g, "crawling-chaos", r, None)
+    g.s = g.s.copy()          # a copy's write counter starts again: it must not meet the old answers
+    H.condition_holds(g, "crawling-chaos", r, None)
+    assert calls[0] == 2
+
+
+def test_checking_mode_catches_a_field_changed_that_the_tables_do_not_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    g = Game(_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    r = _requirement("crawling-chaos", "four-gates-or-15-power")
+    monkeypatch.setitem(H.READS, "power", ())        # a wrong table...
+    H._PARTS.clear()
+    try:
+        assert H.condition_holds(g, "crawling-chaos", r, None) is False
+        g.s.power["crawling-chaos"] = 15
+        monkeypatch.setattr(state_module, "CHECK_MEMO", True)
+        with pytest.raises(AssertionError, match="stale requirement condition"):
+            H.condition_holds(g, "crawling-chaos", r, None)    # ...is caught in checking mode
+    finally:
+        H._PARTS.clear()
