@@ -132,3 +132,19 @@ def test_units_whose_ids_do_not_ascend_get_their_index_rebuilt_after_a_move() ->
     u = next(u for u in s.units if u["loc"] == "pool")
     g.relocate(u, sorted(g.layout.areas)[0], "test")
     assert s._index() is not kept and s._index() == _fresh(s)
+
+
+def test_a_move_between_areas_keeps_the_facts_about_kinds_in_play_but_not_about_places() -> None:
+    g = Game(_content(), "duel", FACTIONS["duel", 2], 1)
+    s = g.s
+    p = s.players[0]
+    u = next(u for u in s.on_map(p))
+    g.active_abilities(p)
+    g.memo()[("areas-with", p)] = basics.MEMO_FACTS["areas-with"](g, p)   # a fact about places...
+    facts = g.memo()
+    other = next(a for a in sorted(g.layout.areas) if a != u["loc"])
+    g.relocate(u, other, "test")
+    assert g.memo() is facts and ("abilities", p) in facts   # ...is dropped, the rest is kept
+    assert ("areas-with", p) not in facts
+    g.relocate(u, "pool", "test")                    # off the map: the kinds in play may change
+    assert g.memo() is not facts

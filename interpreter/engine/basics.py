@@ -13,6 +13,9 @@ from .state import CHECK_MEMO, State
 # other facts kept in the memo (see `memo`): name -> how to compute it for an argument, from units
 # and abilities only (a memo entry (name, arg) is checked against it in checking mode)
 MEMO_FACTS: dict[str, Callable[[Any, Any], Any]] = {}
+# those of them that depend on where exactly units are (dropped when a unit moves between map areas:
+# see `memo_after_move`; the others hang only on which kinds each player has on the map)
+PLACE_FACTS: set[str] = set()
 
 
 class GameBasics:
@@ -47,6 +50,26 @@ class GameBasics:
             return m[5]  # type: ignore[no-any-return]
         self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {})
         return m[5]  # type: ignore[no-any-return]
+
+    def memo_current(self) -> bool:
+        """Whether the memo (see `memo`) is valid for the state as it is."""
+        s = self.s
+        m = self._memo
+        return m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants \
+            and m[3] == len(s.grants) and m[4] == len(s.units)
+
+    def memo_after_move(self) -> None:
+        """A unit moved from one map area to another (`relocate`), the memo being current just
+        before: which kinds each player has on the map is unchanged, so the memo stays valid but
+        for its facts about places (PLACE_FACTS), which are dropped. NECRO_CHECK_MEMO=1 checks
+        the kept facts at their next use, as always."""
+        m = self._memo
+        assert m is not None
+        facts = m[5]
+        for k in [k for k in facts if k.__class__ is tuple and k[0] in PLACE_FACTS]:
+            del facts[k]
+        s = self.s
+        self._memo = (s, s.writes, *m[2:])
 
     def memo_for_copy(self, s: State) -> tuple[Any, ...]:
         """This position's memo for `s`, a fresh copy of the state: the facts are the same."""

@@ -44,7 +44,10 @@ class GameCore(GameBasics):
         src = u["loc"]
         self.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=src, dst=loc, why=why)
         u["loc"] = loc
+        kept = self.memo_current() and src in self.layout.areas and loc in self.layout.areas
         self.s.moved(u, src)   # a write (see `memo`); the unit index follows the move in place
+        if kept:
+            self.memo_after_move()   # from area to area: the facts about kinds in play stay
         if loc == POOL:
             self.release_if_independent(u)  # type: ignore[attr-defined]
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.registry import query, verb
-from ..basics import MEMO_FACTS
+from ..basics import MEMO_FACTS, PLACE_FACTS
 from ..state import held_loc
 
 
@@ -75,6 +75,7 @@ def _areas_with(g: Any, player: str) -> tuple[str, ...]:
 
 
 MEMO_FACTS["areas-with"] = _areas_with
+PLACE_FACTS.add("areas-with")   # (dropped when a unit moves between areas: basics.memo_after_move)
 
 
 def _occupied(g: Any, player: Any) -> set[Any]:
