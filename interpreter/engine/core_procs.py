@@ -247,6 +247,7 @@ class CheckRequirements(Proc):
         s = g.s
         players = f["players"]
         when, event = f["when"], f["event"]
+        seen: dict[Any, bytes] = {}   # the fields conditions read, at this position (held_conditions)
         for i in range(f["i"], len(players)):   # f["i"], f["j"]: where a Call left off
             p = players[i]
             fac = g.content.factions.get(p)
@@ -264,9 +265,10 @@ class CheckRequirements(Proc):
                     continue
                 if any(r.id in e[1] for e in (s.battle or {}).get("earned", []) if e[0] == p):
                     continue
-                if condition_holds(g, p, r, event):
+                if condition_holds(g, p, r, event, seen):
                     if s.battle is not None:
                         s.battle.setdefault("earned", []).append([p, r.id])
+                        seen.clear()   # the battle record changed
                     else:
                         f["i"], f["j"] = i, j + 1
                         return g.earn_call(p, r)

@@ -60,8 +60,10 @@ def _inputs_now(s: Any, parts: tuple[str, ...]) -> bytes:
     return marshal.dumps((units, [getattr(s, f) for f in parts if f != "units"]))
 
 
-def condition_holds(g: Any, p: str, r: Any, event: Any) -> bool:
-    """Whether `r`'s condition holds for player `p` now (kept across checks: see the module)."""
+def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, bytes] | None = None) -> bool:
+    """Whether `r`'s condition holds for player `p` now (kept across checks: see the module).
+    `seen`: the values of the fields read, by fields, for a caller that checks several conditions
+    at one position (a dict it starts empty there and drops before the state changes)."""
     parts = parts_read(r) if event is None else None
     if parts is None:
         return bool(_evaluate(g, p, r, event))
@@ -69,7 +71,14 @@ def condition_holds(g: Any, p: str, r: Any, event: Any) -> bool:
     held = s.__dict__.get("_held")
     if held is None:
         held = s.__dict__["_held"] = {}
-    now = _inputs_now(s, parts)
+    if seen is None:
+        now = _inputs_now(s, parts)
+    else:
+        now = seen.get(parts)
+        if now is None:
+            now = seen[parts] = _inputs_now(s, parts)
+        elif state_module.CHECK_MEMO and now != _inputs_now(s, parts):
+            raise AssertionError("the state changed during one requirement check")
     kept = held.get((p, r.key))
     if kept is not None and kept[0] == now:
         if state_module.CHECK_MEMO and bool(_evaluate(g, p, r, None)) != kept[1]:
