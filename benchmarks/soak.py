@@ -4,6 +4,7 @@
     python benchmarks/soak.py --ruleset all --games 10000        # rulesets, player counts and factions mixed
     python benchmarks/soak.py --ruleset all --games 500 --expansions independents,azathoth
     python benchmarks/soak.py --ruleset all --games 500 --agents heuristic      # or mixed, or random,heuristic,...
+    python benchmarks/soak.py --ruleset all --games 40 --agents mixed+mcts:6:depth=10   # search bots too
 
 With `--ruleset all` each seed picks its ruleset, player count, factions and seating from the seed
 (`setup_for`), so a failure names a seed that reproduces it alone. Invariants are checked after
@@ -24,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.content import load_content  # noqa: E402
 from interpreter.content.build import Content  # noqa: E402
+from interpreter.bots import make_agent  # noqa: E402
 from interpreter.engine.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
@@ -57,23 +59,35 @@ def setup_for(seed: int, ruleset: str = "all") -> tuple[str, list[str]]:
 
 
 AGENT_KINDS = {"random": RandomAgent, "heuristic": HeuristicAgent}
+SEARCH_MIX = "mixed+"   # `mixed+mcts:6:depth=10`: seats cycle random, heuristic and that search bot
 
 
 def agents_for(spec: str, seed: int, seats: list[str]) -> dict[str, Any]:
-    """The bots of one game: 'random' or 'heuristic' for every seat, 'mixed' (seats alternate, the
-    first seat's kind alternating with the seed), or a comma list of kinds, one per seat."""
+    """The bots of one game: one agent name for every seat ('random', 'heuristic', a search bot
+    such as 'mcts:6:depth=10'), 'mixed' (random and heuristic seats alternate, the first seat's
+    kind alternating with the seed), 'mixed+SEARCH' (seats cycle random, heuristic and the search
+    bot SEARCH, shifted by the seed), or a comma list of names, one per seat."""
     if spec == "mixed":
         kinds = ["random" if (seed + i) % 2 == 0 else "heuristic" for i in range(len(seats))]
+    elif spec.startswith(SEARCH_MIX):
+        cycle = ["random", "heuristic", spec[len(SEARCH_MIX):]]
+        kinds = [cycle[(seed + i) % 3] for i in range(len(seats))]
     elif "," in spec:
         kinds = spec.split(",")
         if len(kinds) != len(seats):
             raise ValueError(f"--agents names {len(kinds)} agents for {len(seats)} seats")
     else:
         kinds = [spec] * len(seats)
-    for k in kinds:
-        if k not in AGENT_KINDS:
-            raise ValueError(f"unknown agent '{k}'; one of: {', '.join(AGENT_KINDS)}, mixed")
-    return {p: AGENT_KINDS[k](seed * 13 + i) for i, (p, k) in enumerate(zip(seats, kinds))}
+    return {p: _agent(k, seed * 13 + i) for i, (p, k) in enumerate(zip(seats, kinds))}
+
+
+def _agent(name: str, seed: int) -> Any:
+    if name in AGENT_KINDS:
+        return AGENT_KINDS[name](seed)
+    if name.split(":", 1)[0] == "mcts":
+        return make_agent(name, seed)      # the search bot; run_game hands it its seat
+    raise ValueError(f"unknown agent '{name}'; one of: {', '.join(AGENT_KINDS)}, mcts[:budget...], mixed, "
+                     f"{SEARCH_MIX}mcts[:budget...]")
 
 
 def soak(ruleset: str, games: int, players: int | None = None, factions: list[str] | None = None,
@@ -145,10 +159,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decisions-only", action="store_true", help="check after every decision, not every event")
     ap.add_argument("--expansions", default="", help="comma list of expansions to enable (default: the base game)")
     ap.add_argument("--agents", default="random",
-                    help="random (default), heuristic, mixed (seats alternate), or a comma list per seat")
+                    help="random (default), heuristic, a search bot (mcts:6:depth=10), mixed (random and "
+                         "heuristic seats alternate), mixed+SEARCH (random, heuristic and that search bot), "
+                         "or a comma list per seat")
     a = ap.parse_args(argv)
-    if a.agents not in ("random", "heuristic", "mixed") and "," not in a.agents:
-        ap.error(f"unknown --agents '{a.agents}'; one of: random, heuristic, mixed, or a comma list per seat")
+    try:
+        agents_for(a.agents, 0, ["a", "b", "c"] if "," not in a.agents else a.agents.split(","))
+    except ValueError as exc:
+        ap.error(str(exc))
     r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check, progress=a.progress,
              every_event=not a.decisions_only, expansions=tuple(e for e in a.expansions.split(",") if e),
              agents=a.agents)

@@ -79,6 +79,19 @@ def test_soak_plays_heuristic_and_mixed_bots_too() -> None:
     assert r["failures"] == [] and r["violations"] == 0 and r["agents"] == "heuristic"
 
 
+def test_soak_plays_search_bots_too() -> None:
+    from benchmarks.soak import agents_for
+    from interpreter.engine.agents import HeuristicAgent, RandomAgent
+    from interpreter.search import SearchAgent
+    seats = ["sleeper", "wind-rider", "black-goat"]
+    assert [type(a) for a in agents_for("mixed+mcts:2:depth=3", 0, seats).values()] == \
+        [RandomAgent, HeuristicAgent, SearchAgent]
+    with pytest.raises(ValueError, match="unknown agent 'mtcs:2'"):
+        agents_for("mtcs:2", 0, seats)
+    r = soak("all", 3, seed0=400, agents="mixed+mcts:2:depth=3")
+    assert r["failures"] == [] and r["violations"] == 0 and r["decisions"] > 0
+
+
 def test_mixed_soak_seeds_pick_every_setup_and_are_repeatable() -> None:
     picked = {(rs, frozenset(f)) for rs, f in (setup_for(seed) for seed in range(1000))}
     assert picked == {(rs, frozenset(f)) for rs, f in SETUPS}   # all 48 combinations

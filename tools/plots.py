@@ -118,7 +118,7 @@ def game_length(rep: dict[str, Any], path: Path) -> Path:
 def _save(fig: Any, path: Path) -> Path:
     """Lay the figure out, write it to `path` and free it."""
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, bbox_inches="tight")   # a long agents line in a title stays inside the image
     plt.close(fig)
     return path
 
