@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .runtime import get_field
+from .runtime import COMPARE, RuleError, arith, get_field, number
 
 Ev = Callable[[Any], Any]
 
@@ -50,3 +50,55 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
             return o[name]
         return get_field(o, name, where, ctx)
     return field
+
+
+def binary_of(op: str, left: Ev, right: Ev, where: str) -> Ev:
+    """A binary operator over two compiled operands (`where`: the source position, for errors)."""
+    if op == "and":
+        return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+    if op == "or":
+        return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+    if op in ("in", "not in"):
+        neg = op == "not in"
+
+        def contains(ctx: Any) -> bool:
+            coll = right(ctx)
+            if not isinstance(coll, (list, tuple, set, frozenset)):
+                raise RuleError(f"{where}: 'in' needs a list on its right")
+            return (left(ctx) in coll) != neg
+        return contains
+    if op == "==":
+        return lambda ctx: left(ctx) == right(ctx)
+    if op == "!=":
+        return lambda ctx: left(ctx) != right(ctx)
+    if op in COMPARE:
+        cmp = COMPARE[op]
+
+        def compare(ctx: Any) -> bool:
+            a, b = left(ctx), right(ctx)
+            if a.__class__ is not int or b.__class__ is not int:   # (ints: the common case)
+                number(a, where), number(b, where)
+            return cmp(a, b)
+        return compare
+    return lambda ctx: arith(op, left(ctx), right(ctx), where)
+
+
+def args_of(defaults: dict[str, Any], bound: list[tuple[str, Ev]]) -> Callable[[Any], dict[str, Any]]:
+    """A primitive's arguments: its defaults, overridden by the compiled arguments `bound`."""
+    if not bound:
+        return lambda ctx: dict(defaults)
+    if len(bound) == 1:
+        (one, f1), = bound
+
+        def one_arg(ctx: Any) -> dict[str, Any]:
+            out = dict(defaults)
+            out[one] = f1(ctx)
+            return out
+        return one_arg
+
+    def args(ctx: Any) -> dict[str, Any]:
+        out = dict(defaults)
+        for name, f in bound:
+            out[name] = f(ctx)
+        return out
+    return args

@@ -20,8 +20,8 @@ from . import ast as A
 from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
-from .closures import field_of, var_of
-from .runtime import COMPARE, LimitError, RuleError, arith, bounded, number, ticker
+from .closures import args_of, binary_of, field_of, var_of
+from .runtime import LimitError, RuleError, bounded, number, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, static_type
 
 # re-exported: the engine and tests import these from here
@@ -177,33 +177,7 @@ class Compiler:
                           f"one of: {', '.join(sorted(env.event.variants))}")
         left, op = self.expr(node.left, env), node.op
         right = self.expr(node.right, env.narrow(node.left) if op == "and" else env)
-        if op == "and":
-            return lambda ctx: bool(left(ctx)) and bool(right(ctx))
-        if op == "or":
-            return lambda ctx: bool(left(ctx)) or bool(right(ctx))
-        if op in ("in", "not in"):
-            neg = op == "not in"
-
-            def contains(ctx: Any) -> bool:
-                coll = right(ctx)
-                if not isinstance(coll, (list, tuple, set, frozenset)):
-                    raise RuleError(f"{where}: 'in' needs a list on its right")
-                return (left(ctx) in coll) != neg
-            return contains
-        if op == "==":
-            return lambda ctx: left(ctx) == right(ctx)
-        if op == "!=":
-            return lambda ctx: left(ctx) != right(ctx)
-        if op in COMPARE:
-            cmp = COMPARE[op]
-
-            def compare(ctx: Any) -> bool:
-                a, b = left(ctx), right(ctx)
-                if a.__class__ is not int or b.__class__ is not int:   # (ints: the common case)
-                    number(a, where), number(b, where)
-                return cmp(a, b)
-            return compare
-        return lambda ctx: arith(op, left(ctx), right(ctx), where)
+        return binary_of(op, left, right, where)
 
     def _check_call(self, node: A.Call, env: CompileEnv) -> Primitive | None:
         prim = REGISTRY.get(node.name)
@@ -253,24 +227,7 @@ class Compiler:
         for a in node.args:
             if a.name is not None and prim.param(a.name) is not None:
                 bound.append((a.name, self._arg(prim.param(a.name).type, a, env)))  # type: ignore[union-attr]
-        defaults = {p.name: p.default for p in prim.params if not p.required}
-        if not bound:
-            return lambda ctx: dict(defaults)
-        if len(bound) == 1:
-            (one, f1), = bound
-
-            def one_arg(ctx: Any) -> dict[str, Any]:
-                out = dict(defaults)
-                out[one] = f1(ctx)
-                return out
-            return one_arg
-
-        def args(ctx: Any) -> dict[str, Any]:
-            out = dict(defaults)
-            for name, f in bound:
-                out[name] = f(ctx)
-            return out
-        return args
+        return args_of({p.name: p.default for p in prim.params if not p.required}, bound)
 
     def _arg(self, typ: str, a: A.Arg, env: CompileEnv) -> Ev:
         """Compile one argument; its type and literal ids of an id type are checked."""
