@@ -76,24 +76,22 @@ def parse_agent(name: str) -> SearchConfig:
                 raise ValueError(f"agent '{name}': depth must be a whole number from 0 to 100000, got '{d}'")
             cfg["depth"] = int(d)
         elif key == "prior":
-            x = p.split("=", 1)[1]
-            try:
-                t = float(x)
-            except ValueError:
-                t = -1.0
-            if not 0 <= t <= 1000:
-                raise ValueError(f"agent '{name}': prior must be a number from 0 (none) to 1000, got '{x}'")
-            cfg["prior"] = t
+            cfg["prior"] = _setting(name, p, 1000, "prior must be a number from 0 (none) to 1000")
         else:
-            x = p.split("=", 1)[1]
-            try:
-                c = float(x)
-            except ValueError:
-                c = -1.0
-            if not 0 <= c <= 100:
-                raise ValueError(f"agent '{name}': c must be a number from 0 to 100, got '{x}'")
-            cfg["c"] = c
+            cfg["c"] = _setting(name, p, 100, "c must be a number from 0 to 100")
     return SearchConfig(**cfg)  # type: ignore[arg-type]
+
+
+def _setting(name: str, part: str, top: float, rule: str) -> float:
+    """The number of a `key=X` part, from 0 to `top`; ValueError (one line, stating `rule`) otherwise."""
+    x = part.split("=", 1)[1]
+    try:
+        v = float(x)
+    except ValueError:
+        v = -1.0
+    if not 0 <= v <= top:
+        raise ValueError(f"agent '{name}': {rule}, got '{x}'")
+    return v
 
 
 def _kind(name: str, part: str) -> str:
