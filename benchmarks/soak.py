@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from interpreter.content import load_content  # noqa: E402
 from interpreter.content.build import Content  # noqa: E402
 from interpreter.bots import make_agent  # noqa: E402
+from interpreter.search.budget import is_search  # noqa: E402
 from interpreter.engine.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
@@ -84,7 +85,7 @@ def agents_for(spec: str, seed: int, seats: list[str]) -> dict[str, Any]:
 def _agent(name: str, seed: int) -> Any:
     if name in AGENT_KINDS:
         return AGENT_KINDS[name](seed)
-    if name.split(":", 1)[0] == "mcts":
+    if is_search(name):
         return make_agent(name, seed)      # the search bot; run_game hands it its seat
     raise ValueError(f"unknown agent '{name}'; one of: {', '.join(AGENT_KINDS)}, mcts[:budget...], mixed, "
                      f"{SEARCH_MIX}mcts[:budget...]")
