@@ -12,8 +12,8 @@ and the victory share is a softmax of the scores (temperature 3 Doom), a rough c
 from here. Where the ruleset lets only players with all six spellbooks win, each player's weight
 is scaled by its chance to qualify: 1 at the start, moving towards (spellbooks / 6) squared as
 the game nears its end (the larger of the top Doom's and the ritual marker's share of the way),
-and the shares add up to the chance that anyone qualifies (the rest is humanity's): a Doom lead without the spellbooks is
-not a win, and ending the game early with nobody qualified is worth nothing. The weights are a
+and the shares add up to the chance that anyone qualifies (the rest is humanity's): a Doom lead
+without the spellbooks is not a win, and ending the game early with nobody qualified is worth nothing. The weights are a
 documented guess, not tuned; they name no faction.
 """
 from __future__ import annotations
@@ -26,8 +26,8 @@ from ..engine.position import DEFAULT_ELDER_SIGNS
 __all__ = ["values", "WIN", "TEMPERATURE"]
 
 WIN = 0.8          # the weight of the victory share; the rest is the Doom term
-TEMPERATURE = 3.0
-BOOKS = 6          # the spellbooks a player needs to win where the ruleset asks for all six  # Doom points of lead that make a seat e (2.7) times likelier to win
+TEMPERATURE = 3.0  # Doom points of lead that make a seat e (2.7) times likelier to win
+BOOKS = 6          # the spellbooks a player needs to win where the ruleset asks for all six
 
 
 def values(game: Game) -> dict[str, float]:
@@ -41,17 +41,16 @@ def values(game: Game) -> dict[str, float]:
     score = {p: _score(game, p) for p in players}
     top = max(score.values())
     weights = {p: math.exp((score[p] - top) / TEMPERATURE) for p in players}
+    anyone = 1.0   # the chance that somebody qualifies to win
     if game.ruleset.get("victory", {}).get("six-spellbooks", True):
         late = _lateness(game)
         ready = {p: 1 - late * (1 - (min(len(s.spellbooks[p]), BOOKS) / BOOKS) ** 2) for p in players}
         anyone = 1 - math.prod(1 - r for r in ready.values())
         weights = {p: w * ready[p] for p, w in weights.items()}
-        total = sum(weights.values())
-        if total <= 0:
-            return _mix({p: 0.0 for p in players}, score)
-        return _mix({p: anyone * w / total for p, w in weights.items()}, score)
     total = sum(weights.values())
-    return _mix({p: w / total for p, w in weights.items()}, score)
+    if total <= 0:
+        return _mix({p: 0.0 for p in players}, score)
+    return _mix({p: anyone * w / total for p, w in weights.items()}, score)
 
 
 def _mix(share: dict[str, float], doom: dict[str, float]) -> dict[str, float]:
