@@ -1,7 +1,7 @@
 """What a finished or cut-off playout is worth to each seat (a value in [0, 1] per player).
 
-A finished game: 0.8 x the player's share of the victory (1 for a sole winner, 1/k for each of k
-sharing it, 0 when humanity wins) plus 0.2 x the player's Doom over the highest Doom (so among
+A finished game: 0.9 x the player's share of the victory (1 for a sole winner, 1/k for each of k
+sharing it, 0 when humanity wins) plus 0.1 x the player's Doom over the highest Doom (so among
 lost games, closer ones are better). A playout cut off at the depth cap is estimated the same
 way from a score built only from public facts:
 
@@ -10,11 +10,13 @@ way from a score built only from public facts:
 
 and the victory share is a softmax of the scores (temperature 3 Doom), a rough chance of winning
 from here. Where the ruleset lets only players with all six spellbooks win, each player's weight
-is scaled by its chance to qualify: 1 at the start, moving towards (spellbooks / 6) squared as
-the game nears its end (the larger of the top Doom's and the ritual marker's share of the way),
-and the shares add up to the chance that anyone qualifies (the rest is humanity's): a Doom lead
-without the spellbooks is not a win, and ending the game early with nobody qualified is worth nothing. The weights are a
-documented guess, not tuned; they name no faction.
+is scaled by its chance to qualify in the time left. The game's lateness (the larger of the top
+Doom's and the ritual marker's share of the way to the end) leaves room for `(1 - lateness) x
+PACE` more spellbooks; a player missing `m` books qualifies with chance `min(1, room / m)`
+squared. The shares add up to the chance that anyone qualifies (the rest is humanity's). So a Doom
+lead without the spellbooks is not a win, a Ritual that brings the end nearer costs most the
+players furthest from six, and ending the game with nobody qualified is worth nothing. The
+weights are a documented guess, checked by benchmarks/strength.py; they name no faction.
 """
 from __future__ import annotations
 
@@ -25,9 +27,10 @@ from ..engine.position import DEFAULT_ELDER_SIGNS
 
 __all__ = ["values", "WIN", "TEMPERATURE"]
 
-WIN = 0.8          # the weight of the victory share; the rest is the Doom term
+WIN = 0.9          # the weight of the victory share; the rest is the Doom term (closer losses are better)
 TEMPERATURE = 3.0  # Doom points of lead that make a seat e (2.7) times likelier to win
 BOOKS = 6          # the spellbooks a player needs to win where the ruleset asks for all six
+PACE = 8.0         # spellbooks a player could still earn over a whole game (the room at lateness 0)
 
 
 def values(game: Game) -> dict[str, float]:
@@ -43,14 +46,19 @@ def values(game: Game) -> dict[str, float]:
     weights = {p: math.exp((score[p] - top) / TEMPERATURE) for p in players}
     anyone = 1.0   # the chance that somebody qualifies to win
     if game.ruleset.get("victory", {}).get("six-spellbooks", True):
-        late = _lateness(game)
-        ready = {p: 1 - late * (1 - (min(len(s.spellbooks[p]), BOOKS) / BOOKS) ** 2) for p in players}
+        room = (1 - _lateness(game)) * PACE
+        ready = {p: _qualify(BOOKS - min(len(s.spellbooks[p]), BOOKS), room) for p in players}
         anyone = 1 - math.prod(1 - r for r in ready.values())
         weights = {p: w * ready[p] for p, w in weights.items()}
     total = sum(weights.values())
     if total <= 0:
         return _mix({p: 0.0 for p in players}, score)
     return _mix({p: anyone * w / total for p, w in weights.items()}, score)
+
+
+def _qualify(missing: int, room: float) -> float:
+    """The chance to earn `missing` more spellbooks when there is room for about `room`."""
+    return 1.0 if missing <= 0 else min(1.0, room / missing) ** 2
 
 
 def _mix(share: dict[str, float], doom: dict[str, float]) -> dict[str, float]:
