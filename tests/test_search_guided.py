@@ -70,3 +70,24 @@ def test_the_duel_counts_doom_without_spellbooks(core: Content) -> None:
     g.s.doom["sleeper"], g.s.doom["wind-rider"] = 20, 12
     v = values(g)
     assert v["sleeper"] > v["wind-rider"]
+
+
+def test_each_ritual_near_the_end_costs_most_the_player_furthest_from_six(core: Content) -> None:
+    doom = {"great-cthulhu": 16, "crawling-chaos": 11, "black-goat": 6}   # the track, not Doom, is near its end
+    books = {"great-cthulhu": 2, "crawling-chaos": 5, "black-goat": 2}
+    before, after = _late(core, doom, books), _late(core, doom, books)
+    before.s.ritual = len(before.ritual_track()) - 3    # two Rituals before Instant Death
+    after.s.ritual = before.s.ritual + 1                 # one
+    v0, v1 = values(before), values(after)
+    assert v1["great-cthulhu"] < 0.6 * v0["great-cthulhu"]        # the Doom leader's chance falls fast
+    assert v1["crawling-chaos"] > v0["crawling-chaos"]             # the rival one book short gains
+    assert v1["crawling-chaos"] > v1["great-cthulhu"]
+
+
+def test_ending_the_game_with_nobody_qualified_is_no_prize(core: Content) -> None:
+    g = _late(core, {"great-cthulhu": 24, "crawling-chaos": 18, "black-goat": 10},
+              {"great-cthulhu": 4, "crawling-chaos": 4, "black-goat": 2})
+    g.s.ritual = 1
+    going_on = values(g)["great-cthulhu"]
+    g.s.over, g.s.winners = True, []
+    assert values(g)["great-cthulhu"] <= 0.1 < going_on
