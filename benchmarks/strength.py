@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from interpreter.bots import agent_label, make_agent
+from interpreter.bots import agent_label, is_search, make_agent
 from interpreter.content import load_content
 from interpreter.content.build import Content
 from tools.batch import _CtrlC
@@ -121,7 +121,7 @@ def play(specs: list[GameSpec], path: Path, jobs: int, content: Content) -> tupl
 def search_figures(rows: list[Row], players: int) -> list[str]:
     """The search seats' win rate with its interval, for games with one search seat."""
     ok = [r for r in rows if r.get("outcome") != "error"]
-    wins = sum(1 for r in ok for f, a in zip(r["factions"], r["agents"]) if a.startswith("mcts") and f in r["winners"])
+    wins = sum(1 for r in ok for f, a in zip(r["factions"], r["agents"]) if is_search(a) and f in r["winners"])
     n = len(ok)
     if not n:
         return ["  no finished games"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from .engine.agents import AGENTS, HUMAN
 from .search import make_search_agent, parse_agent
+from .search.budget import is_search
 
-__all__ = ["AGENTS", "HUMAN", "agent_label", "make_agent"]
+__all__ = ["AGENTS", "HUMAN", "agent_label", "is_search", "make_agent"]
 
 
 def make_agent(name: str, seed: int) -> object:
@@ -15,7 +16,7 @@ def make_agent(name: str, seed: int) -> object:
     tools/human_seat.py) answers through the same `choose` method."""
     if name == HUMAN:
         raise ValueError("the human seat is made by the front end (necro play); make_agent builds bots")
-    if name.split(":", 1)[0] == "mcts":
+    if is_search(name):
         return make_search_agent(name, seed)
     if name not in AGENTS:
         raise ValueError(f"unknown agent '{name}'; one of: {', '.join([*AGENTS, HUMAN])}, mcts[:budget][:policy]")
@@ -24,6 +25,6 @@ def make_agent(name: str, seed: int) -> object:
 
 def agent_label(name: str) -> str:
     """The name an agent is recorded under: a search bot's with every setting (`mcts:400:heuristic:depth=30:c=1:prior=10`)."""
-    if name.split(":", 1)[0] == "mcts":
+    if is_search(name):
         return parse_agent(name).label()
     return name

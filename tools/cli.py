@@ -7,7 +7,7 @@ import sys
 from interpreter.diagnostics import ContentError
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError, replay
-from interpreter.bots import make_agent
+from interpreter.bots import is_search, make_agent
 from interpreter.engine.invariants import InvariantError
 from interpreter.engine.savefile import GameLog, read_log, read_save
 
@@ -142,7 +142,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         jobs_text = f"{jobs} job{'s' if jobs > 1 else ''}"
     progress = not args.no_progress and sys.stderr.isatty()
     # search bots' games are slow: without a terminal, a plain line now and then says how far it got
-    heartbeat = HEARTBEAT if not args.no_progress and not progress and any(a.startswith("mcts") for a in agents) else None
+    heartbeat = HEARTBEAT if not args.no_progress and not progress and any(is_search(a) for a in agents) else None
     ticks = new_ticks() if (progress or heartbeat) and args.backend != "ray" else None   # decisions, inside games too
     result = play_batch(specs, lambda stop: run(specs, cargs, backend=args.backend, jobs=args.jobs,
                                                 address=args.address, content=content, stop=stop, ticks=ticks),

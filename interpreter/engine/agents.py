@@ -54,8 +54,7 @@ class HeuristicAgent:
         while this player could not win: it lacks the six spellbooks a win needs."""
         try:
             last = g.s.ritual + 1 >= len(g.ritual_track())
-            needs_six = bool(g.ruleset.get("victory", {}).get("six-spellbooks", False))
-            return last and needs_six and len(g.s.spellbooks.get(player, [])) < 6
+            return last and g.needs_six_spellbooks() and len(g.s.spellbooks.get(player, [])) < 6
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 

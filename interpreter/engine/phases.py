@@ -69,12 +69,17 @@ class PhasesMixin(GameCore):
         return list(track)
 
     # ---- victory ---------------------------------------------------------------------------------------
+    def needs_six_spellbooks(self) -> bool:
+        """Whether only players with all six spellbooks can win (the ruleset's `victory.six-spellbooks`,
+        true unless it says otherwise, as in the rulebook's game)."""
+        return bool(self.ruleset.get("victory", {}).get("six-spellbooks", True))
+
     def finish(self, reason: str) -> None:
         """The game ends: elder signs are revealed, the most Doom among those eligible wins."""
         s = self.s
         for p in s.players:
             self.reveal_elder_signs(p)
-        need_six = bool(self.ruleset.get("victory", {}).get("six-spellbooks", True))
+        need_six = self.needs_six_spellbooks()
         eligible = [p for p in s.players if not need_six or len(s.spellbooks[p]) >= 6]
         if not eligible:
             s.winners = []

@@ -45,7 +45,7 @@ def values(game: Game) -> dict[str, float]:
     top = max(score.values())
     weights = {p: math.exp((score[p] - top) / TEMPERATURE) for p in players}
     anyone = 1.0   # the chance that somebody qualifies to win
-    if game.ruleset.get("victory", {}).get("six-spellbooks", True):
+    if game.needs_six_spellbooks():
         room = (1 - _lateness(game)) * PACE
         ready = {p: _qualify(BOOKS - min(len(s.spellbooks[p]), BOOKS), room) for p in players}
         anyone = 1 - math.prod(1 - r for r in ready.values())

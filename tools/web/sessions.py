@@ -15,7 +15,7 @@ from typing import Any
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
-from interpreter.bots import AGENTS, make_agent
+from interpreter.bots import AGENTS, is_search, make_agent
 from interpreter.engine.seat import hand_seats
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
@@ -67,7 +67,7 @@ class Session:
     def __post_init__(self) -> None:
         for i, p in enumerate(self.game.s.players):
             seat = self.seats.get(p, "human")
-            if seat not in SEATS and seat.split(":", 1)[0] != "mcts":
+            if seat not in SEATS and not is_search(seat):
                 raise SessionError(f"unknown seat '{seat}' for {p}; one of: {', '.join(SEATS)} (or mcts:BUDGET)")
             if seat != "human":
                 try:
