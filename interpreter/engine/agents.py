@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .decisions import Decision, match_option
+from .decisions import Decision
 from .options import OptionInfo, UnclassifiedOption, option_info
 from .rng import Rng
 from .seat import Seat
