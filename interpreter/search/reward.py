@@ -8,13 +8,17 @@ way from a score built only from public facts:
     score = Doom + face-down Elder Signs x their mean value + gates controlled
             + spellbooks + Power / 4
 
-and the victory share is a softmax of the scores (temperature 3 Doom), a rough chance of winning
-from here. Where the ruleset lets only players with all six spellbooks win, each player's weight
-is scaled by its chance to qualify in the time left. The game's lateness (the larger of the top
-Doom's and the ritual marker's share of the way to the end) leaves room for `(1 - lateness) x
-PACE` more spellbooks; a player missing `m` books qualifies with chance `min(1, room / m)`
-squared. The shares add up to the chance that anyone qualifies (the rest is humanity's). So a Doom
-lead without the spellbooks is not a win, a Ritual that brings the end nearer costs most the
+and a player's chance of victory is its chance to qualify times, for each rival, the chance that
+the rival does not both qualify and finish ahead of it (ahead by `d` points with chance
+1 / (1 + e^(-d/3)): 3 points of lead make it e times likelier). In the Duel (nobody needs
+spellbooks) that is exactly a two-way softmax of the scores. Where the ruleset lets only players
+with all six spellbooks win, the chance to qualify depends on the time left. The game's lateness
+(the larger of the top Doom's and the ritual marker's share of the way to the end) leaves room for
+the player to earn spellbooks at the pace it has had so far, counting one more as a start:
+`room = (books + 1) x (1 - lateness) / lateness`; missing `m`, it qualifies with chance
+`min(1, room / m)` squared. The pace is each player's own, read from public facts, so it needs
+no knowledge of the faction. So a Doom lead without the spellbooks is not a win (a rival sure to
+qualify takes it from a leader unlikely to), a Ritual that brings the end nearer costs most the
 players furthest from six, and ending the game with nobody qualified is worth nothing. The
 weights are a documented guess, checked by benchmarks/strength.py; they name no faction.
 """
@@ -30,7 +34,7 @@ __all__ = ["values", "WIN", "TEMPERATURE"]
 WIN = 0.9          # the weight of the victory share; the rest is the Doom term (closer losses are better)
 TEMPERATURE = 3.0  # Doom points of lead that make a seat e (2.7) times likelier to win
 BOOKS = 6          # the spellbooks a player needs to win where the ruleset asks for all six
-PACE = 8.0         # spellbooks a player could still earn over a whole game (the room at lateness 0)
+LATEST = 0.05      # the least lateness counted (the room for more spellbooks stays finite)
 
 
 def values(game: Game) -> dict[str, float]:
@@ -42,18 +46,21 @@ def values(game: Game) -> dict[str, float]:
         share = {p: (1 / len(winners) if p in winners else 0.0) for p in players}
         return _mix(share, {p: float(s.doom[p]) for p in players})
     score = {p: _score(game, p) for p in players}
-    top = max(score.values())
-    weights = {p: math.exp((score[p] - top) / TEMPERATURE) for p in players}
-    anyone = 1.0   # the chance that somebody qualifies to win
+    ready = dict.fromkeys(players, 1.0)   # the chance to qualify to win
     if game.needs_six_spellbooks():
-        room = (1 - _lateness(game)) * PACE
-        ready = {p: _qualify(BOOKS - min(len(s.spellbooks[p]), BOOKS), room) for p in players}
-        anyone = 1 - math.prod(1 - r for r in ready.values())
-        weights = {p: w * ready[p] for p, w in weights.items()}
-    total = sum(weights.values())
-    if total <= 0:
-        return _mix({p: 0.0 for p in players}, score)
-    return _mix({p: anyone * w / total for p, w in weights.items()}, score)
+        late = max(_lateness(game), LATEST)
+        ready = {}
+        for p in players:
+            books = min(len(s.spellbooks[p]), BOOKS)
+            ready[p] = _qualify(BOOKS - books, (books + 1) * (1 - late) / late)
+    win = {p: ready[p] * math.prod(1 - ready[q] * _ahead(score[q] - score[p]) for q in players if q != p)
+           for p in players}
+    return _mix(win, score)
+
+
+def _ahead(lead: float) -> float:
+    """The chance that a player `lead` points of score ahead of another ends with more Doom."""
+    return 1 / (1 + math.exp(-lead / TEMPERATURE))
 
 
 def _qualify(missing: int, room: float) -> float:
@@ -74,14 +81,14 @@ def _score(game: Game, p: str) -> float:
 
 def _lateness(game: Game) -> float:
     """How near the game is to its end, 0 to 1: the top Doom's share of the Doom that ends it, or
-    the ritual marker's share of its track, whichever is further."""
+    the ritual marker's share of the steps to Instant Death, whichever is further."""
     s = game.s
     doom_end = float(game.ruleset.get("victory", {}).get("doom", 30) or 30)
     try:
         track = len(game.ritual_track())
     except Exception:  # noqa: BLE001 - an estimate must never stop a search
         track = 0
-    by_track = (s.ritual + 1) / track if track else 0.0
+    by_track = s.ritual / (track - 1) if track > 1 else 0.0   # 1: the next Ritual is Instant Death
     return max(0.0, min(1.0, max(max(s.doom.values()) / doom_end, by_track)))
 
 
