@@ -91,3 +91,21 @@ def test_ending_the_game_with_nobody_qualified_is_no_prize(core: Content) -> Non
     going_on = values(g)["great-cthulhu"]
     g.s.over, g.s.winners = True, []
     assert values(g)["great-cthulhu"] <= 0.1 < going_on
+
+
+def test_for_two_players_without_the_spellbook_rule_the_chance_is_a_two_way_softmax(core: Content) -> None:
+    import math
+    from interpreter.search.reward import TEMPERATURE, WIN, _score
+    g = Game(core, "duel", ["sleeper", "wind-rider"], 1)
+    g.s.doom["sleeper"], g.s.doom["wind-rider"] = 17, 12
+    a, b = _score(g, "sleeper"), _score(g, "wind-rider")
+    softmax = math.exp(a / TEMPERATURE) / (math.exp(a / TEMPERATURE) + math.exp(b / TEMPERATURE))
+    assert values(g)["sleeper"] == pytest.approx(WIN * softmax + (1 - WIN) * 1.0)
+
+
+def test_a_rival_sure_to_qualify_beats_a_doom_leader_unlikely_to(core: Content) -> None:
+    g = _late(core, {"great-cthulhu": 22, "crawling-chaos": 10, "black-goat": 12},
+              {"great-cthulhu": 2, "crawling-chaos": 5, "black-goat": 3})
+    g.s.ritual = 2
+    v = values(g)
+    assert v["crawling-chaos"] > v["great-cthulhu"]
