@@ -139,7 +139,11 @@ class SearchAgent:
                 g.apply(d.options[0])
                 continue
             if any(o not in node.children for o in d.options):
-                node.expand(d.options, self._priors(g, d))
+                priors = self._priors(g, d)
+                if node is path[0] and self.config.root:   # the root: every option gets a look
+                    e = self.config.root
+                    priors = [(1 - e) * x + e / len(priors) for x in priors]
+                node.expand(d.options, priors)
             o = node.select_puct(d.options, d.player, self.config.c)
             g.apply(o)
             node = node.children[o]
