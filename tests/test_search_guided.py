@@ -109,3 +109,26 @@ def test_a_rival_sure_to_qualify_beats_a_doom_leader_unlikely_to(core: Content) 
     g.s.ritual = 2
     v = values(g)
     assert v["crawling-chaos"] > v["great-cthulhu"]
+
+
+def test_root_spreads_a_share_of_the_prior_evenly_over_the_roots_options(core: Content) -> None:
+    from interpreter.search.determinize import determinize, known_to
+    from interpreter.search.tree import Node
+    g = Game(core, "duel", ["sleeper", "wind-rider"], 4)
+    while len(g.current().options) < 3:
+        g.apply(g.current().options[0])
+    d = g.current()
+    assert parse_agent("mcts:0.5s:root=0.5").label().endswith(":prior=10:root=0.5")
+    priors = {}
+    for spread in (0.0, 0.5, 1.0):
+        bot = SearchAgent(parse_agent(f"mcts:1:prior=10:depth=0:root={spread}"), seed=2)
+        seat = Seat(g, d.player)
+        bot.sit(seat)
+        root = Node()
+        bot._descend_puct(determinize(seat, bot.rng, known_to(seat)), root, [root])
+        priors[spread] = [root.children[o].prior for o in d.options]
+    n = len(d.options)
+    assert max(priors[0.0]) > 100 * min(priors[0.0])                    # the heuristic bot has favourites
+    assert priors[1.0] == pytest.approx([1 / n] * n)                      # all spread: even
+    assert priors[0.5] == pytest.approx([(a + 1 / n) / 2 for a in priors[0.0]])
+    assert sum(priors[0.5]) == pytest.approx(1)
