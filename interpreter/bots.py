@@ -24,7 +24,7 @@ def make_agent(name: str, seed: int) -> object:
 
 
 def agent_label(name: str) -> str:
-    """The name an agent is recorded under: a search bot's with every setting (`mcts:400:heuristic:depth=30:c=1:prior=10`)."""
+    """The name an agent is recorded under: a search bot's with every setting (`mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5`)."""
     if is_search(name):
         return parse_agent(name).label()
     return name

@@ -21,7 +21,7 @@ def core() -> Content:
 
 def test_the_prior_is_read_and_named_in_the_label() -> None:
     cfg = parse_agent("mcts:0.5s:heuristic:prior=10:depth=30")
-    assert cfg.prior == 10 and cfg.label() == "mcts:0.5s:heuristic:depth=30:c=1:prior=10"
+    assert cfg.prior == 10 and cfg.label() == "mcts:0.5s:heuristic:depth=30:c=1:prior=10:root=0.5"
     assert parse_agent(cfg.label()) == cfg
     with pytest.raises(ValueError, match="prior must be a number"):
         parse_agent("mcts:prior=x")

@@ -14,7 +14,7 @@ from tools.results import read_rows
 
 ROOT = Path(__file__).parent.parent
 MODDED = ROOT / "docs" / "modding" / "example-faction" / "drowned-choir"
-SEARCH = "mcts:1:heuristic:depth=2:c=1:prior=10"
+SEARCH = "mcts:1:heuristic:depth=2:c=1:prior=10:root=0.5"
 
 
 def test_rows_the_report_and_the_plots_name_the_agents(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,7 +60,7 @@ def test_the_modding_guides_simulate_and_report_commands_run(tmp_path: Path, mon
     assert row["layout"] == "drowned-coast" and len(row["factions"]) == 3 and row["error"] is None
     report_argv, _ = command("report", arg="choir.jsonl")
     assert main(["report", str(tmp_path / "choir.jsonl"), "--plots", str(tmp_path / "plots")]) == 0
-    assert report_argv[2] == "--plots" and "agents: mcts:1:heuristic:depth=2:c=1:prior=10 (3 seats)" in capsys.readouterr().out
+    assert report_argv[2] == "--plots" and "agents: mcts:1:heuristic:depth=2:c=1:prior=10:root=0.5 (3 seats)" in capsys.readouterr().out
     # the head-to-head: the designer's faction against two built-in ones, search bots in every seat
     argv, _ = command("simulate", arg="--factions")
     assert argv[argv.index("--agents") + 1].startswith("mcts")

@@ -16,7 +16,7 @@ TINY = "mcts:2:depth=3"
 def test_the_plans_alternate_and_rotate_the_search_seat(base_game: Content) -> None:
     duel = strength.plan("duel", 6, 10, TINY, base_game)
     assert [s.seed for s in duel] == list(range(10, 16))
-    assert [s.agents.index("mcts:2:heuristic:depth=3:c=1:prior=10") for s in duel] == [0, 1, 0, 1, 0, 1]
+    assert [s.agents.index("mcts:2:heuristic:depth=3:c=1:prior=10:root=0.5") for s in duel] == [0, 1, 0, 1, 0, 1]
     assert duel[0].factions == duel[1].factions != duel[2].factions      # each pair played from both seats
     four = strength.plan("four", 16, 1, TINY, base_game)
     assert [[a.startswith("mcts") for a in s.agents].index(True) for s in four[:5]] == [0, 1, 2, 3, 0]

@@ -66,7 +66,7 @@ def win_rates(rows: list[Row]) -> list[dict[str, Any]]:
 
 
 def agent_rates(rows: list[Row]) -> list[dict[str, Any]]:
-    """Per agent (with its settings, e.g. `mcts:400:heuristic:depth=30:c=1:prior=10`): seats played, wins and
+    """Per agent (with its settings, e.g. `mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5`): seats played, wins and
     the 95% interval (each seat of each game is one trial)."""
     played: Counter[str] = Counter()
     wins: Counter[str] = Counter()

@@ -169,5 +169,5 @@ __all__ = ["FORMATS", "MAX_ROWS", "agents_line", "MAX_ROW_BYTES", "file_format",
 
 
 def agents_line(rep: dict[str, Any]) -> str:
-    """Who played, in a few words: `mcts:400:heuristic:depth=30:c=1:prior=10 (40 seats), heuristic (120 seats)`."""
+    """Who played, in a few words: `mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5 (40 seats), heuristic (120 seats)`."""
     return ", ".join(f"{d['agent']} ({d['games']} seat{'s' if d['games'] != 1 else ''})" for d in rep["agents"]) or "none"

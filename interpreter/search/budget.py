@@ -1,14 +1,14 @@
 """The search bot's settings, read from an agent name: `mcts`, `mcts:400`, `mcts:0.5s`,
-`mcts:400:random`, `mcts:0.5s:random:depth=80:c=0.7:prior=0`, `mcts:0.5s:root=0.5`. The defaults are the strongest
-settings measured (benchmarks/strength.py): heuristic rollouts, depth 30, c 1, prior 10.
+`mcts:400:random`, `mcts:0.5s:random:depth=80:c=0.7:prior=0:root=0`. The defaults are the strongest
+settings measured (benchmarks/strength.py): heuristic rollouts, depth 30, c 1, prior 10, root 0.5.
 
 Parts after `mcts`, in any order: a budget (a whole number of playouts, or seconds of CPU time
 per decision ending in `s`), a rollout policy (`random` or `heuristic`), `depth=N` (rollout
 decisions before the position is estimated), `c=X` (the exploration constant) and `prior=T`
 (search guided by the heuristic bot's scores of the options, softmax at temperature T: PUCT) and
 `root=E` (a share E of the root's prior spread evenly over its options, so that with few playouts
-the values can still overrule a strongly held favourite; 0 by default, and then not in the
-label). A bad part is one line naming it.
+the values can still overrule a strongly held favourite; 0.5 by default, 0 for none). A bad
+part is one line naming it.
 """
 from __future__ import annotations
 
@@ -34,13 +34,13 @@ class SearchConfig:
     depth: int = 30
     c: float = 1.0
     prior: float = 10.0   # temperature of the heuristic prior (HeuristicAgent.score points); 0: none, plain UCT
-    root: float = 0.0     # share of the root's prior spread evenly over its options (every option gets a look)
+    root: float = 0.5     # share of the root's prior spread evenly over its options (every option gets a look)
 
     def label(self) -> str:
-        """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10`."""
+        """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5`."""
         budget = f"{self.playouts}" if self.playouts is not None else f"{self.seconds:g}s"
-        spread = f":root={self.root:g}" if self.root else ""   # shown when set (0, the default, is not)
-        return f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}{spread}"
+        return (f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
+                f":root={self.root:g}")
 
 
 def is_search(name: str) -> bool:
