@@ -46,8 +46,12 @@ class PhasesMixin(GameCore):
         text = json.dumps(before)[:-1] + ', "units": ' + s.units_text() + ", " + json.dumps(after)[1:]
         return hashlib.sha1(text.encode()).hexdigest()
 
+    def doom_goal(self) -> int:
+        """The Doom that ends the game (the ruleset's `victory.doom`, 30 unless it says otherwise)."""
+        return int(self.ruleset.get("victory", {}).get("doom", 30))
+
     def doom_reached(self) -> bool:
-        goal = int(self.ruleset.get("victory", {}).get("doom", 30))
+        goal = self.doom_goal()
         return any(self.s.doom[p] >= goal for p in self.s.players)
 
     # ---- doom phase --------------------------------------------------------------------------------------

@@ -158,7 +158,7 @@ class OfferReveals(Proc):
         return None
 
     def offer(self, g: Any, f: Frame, value: Any) -> Any:
-        goal = int(g.ruleset.get("victory", {}).get("doom", 30))
+        goal = g.doom_goal()
         while f["i"] < len(f["order"]):
             q = f["order"][f["i"]]
             signs = g.s.elder_signs[q]
