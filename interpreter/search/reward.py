@@ -46,13 +46,7 @@ def values(game: Game) -> dict[str, float]:
         share = {p: (1 / len(winners) if p in winners else 0.0) for p in players}
         return _mix(share, {p: float(s.doom[p]) for p in players})
     score = {p: _score(game, p) for p in players}
-    ready = dict.fromkeys(players, 1.0)   # the chance to qualify to win
-    if game.needs_six_spellbooks():
-        late = max(_lateness(game), LATEST)
-        ready = {}
-        for p in players:
-            books = min(len(s.spellbooks[p]), BOOKS)
-            ready[p] = _qualify(BOOKS - books, (books + 1) * (1 - late) / late)
+    ready = _ready(game) if game.needs_six_spellbooks() else dict.fromkeys(players, 1.0)
     win = {p: ready[p] * math.prod(1 - ready[q] * _ahead(score[q] - score[p]) for q in players if q != p)
            for p in players}
     return _mix(win, score)
@@ -61,6 +55,16 @@ def values(game: Game) -> dict[str, float]:
 def _ahead(lead: float) -> float:
     """The chance that a player `lead` points of score ahead of another ends with more Doom."""
     return 1 / (1 + math.exp(-lead / TEMPERATURE))
+
+
+def _ready(game: Game) -> dict[str, float]:
+    """Each player's chance to hold six spellbooks by the end, at its own pace so far."""
+    late = max(_lateness(game), LATEST)
+    ready = {}
+    for p in game.s.players:
+        books = min(len(game.s.spellbooks[p]), BOOKS)
+        ready[p] = _qualify(BOOKS - books, (books + 1) * (1 - late) / late)
+    return ready
 
 
 def _qualify(missing: int, room: float) -> float:
@@ -83,7 +87,7 @@ def _lateness(game: Game) -> float:
     """How near the game is to its end, 0 to 1: the top Doom's share of the Doom that ends it, or
     the ritual marker's share of the steps to Instant Death, whichever is further."""
     s = game.s
-    doom_end = float(game.ruleset.get("victory", {}).get("doom", 30) or 30)
+    doom_end = float(game.doom_goal() or 30)
     try:
         track = len(game.ritual_track())
     except Exception:  # noqa: BLE001 - an estimate must never stop a search
