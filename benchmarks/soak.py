@@ -25,8 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter.content import load_content  # noqa: E402
 from interpreter.content.build import Content  # noqa: E402
-from interpreter.bots import make_agent  # noqa: E402
-from interpreter.search.budget import is_search  # noqa: E402
+from interpreter.bots import is_search, make_agent  # noqa: E402
 from interpreter.engine.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from interpreter.engine.game import Game  # noqa: E402
 from interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
