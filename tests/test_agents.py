@@ -44,4 +44,3 @@ def test_without_the_six_spellbook_condition_the_last_ritual_is_fine(base_game: 
     g.s.ritual = len(g.ritual_track()) - 1
     p = next(p for p in g.s.players if g.s.controlled_gates(p))
     assert _ritual_score(g, p) > 0
-
