@@ -112,7 +112,8 @@ def _unit(d: Json, i: int) -> Json:
 SAVE_EDITS: dict[str, Callable[[Json], Json]] = {
     "not-an-object": lambda d: [d],
     "format-1": lambda d: _set(d, "format", 1),
-    "format-3": lambda d: _set(d, "format", 3),
+    "format-2": lambda d: _set(d, "format", 2),
+    "format-4": lambda d: _set(d, "format", 4),
     "format-missing": lambda d: _del(d, "format"),
     "params-missing": lambda d: _del(d, "params"),
     "params-a-list": lambda d: _set(d, "params", []),

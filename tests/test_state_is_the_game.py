@@ -100,13 +100,15 @@ def test_undo_puts_back_a_kept_position_without_replaying() -> None:
     assert len(g.choices) == 60 - 23
 
 
-def test_an_older_save_is_refused_in_one_line() -> None:
+@pytest.mark.parametrize("older", [1, 2])
+def test_an_older_save_is_refused_in_one_line(older: int) -> None:
     g = Game(content(False), "duel", FACTIONS["duel", 2], 3)
     data = g.to_json()
-    data["format"] = 1
+    data["format"] = older
     with pytest.raises(SaveError) as err:
         Game.from_json(g.bundle, data, where="old.json")
-    assert "\n" not in str(err.value) and "old.json" in str(err.value) and "format" in str(err.value)
+    msg = str(err.value)
+    assert "\n" not in msg and "old.json" in msg and f"format {older}" in msg and f"format {FORMAT}" in msg
 
 
 def test_an_older_log_is_refused_in_one_line(tmp_path: Any) -> None:

@@ -30,7 +30,7 @@ from . import doom as _doom, perform as _perform, round as _round, turn as _turn
 from ..limits import MAX_UNDO
 from .state import State
 
-FORMAT = savefile.FORMAT   # of saves and logs
+FORMAT = savefile.SAVE_FORMAT   # of saves (logs: savefile.LOG_FORMAT)
 
 #: what a failing rule or effect may raise while an answer is applied: the game is restored, then a GameError
 _FAILURES = (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError, AttributeError,
@@ -334,7 +334,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def log_lines(self) -> list[str]:
         """The game log as JSON lines: events, then the choices and a digest of the final state."""
         lines = [json.dumps(e, sort_keys=True) for e in self.log]
-        lines.append(json.dumps({"type": "choices", "format": FORMAT, "params": self.params,
+        lines.append(json.dumps({"type": "choices", "format": savefile.LOG_FORMAT, "params": self.params,
                                 "choices": self.choices}, sort_keys=True))
         lines.append(json.dumps({"type": "digest", "digest": self.digest(), "over": self.s.over}, sort_keys=True))
         return lines

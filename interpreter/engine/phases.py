@@ -3,16 +3,16 @@ costs, and victory. The round's procedures are in round.py, turn.py and doom.py.
 from __future__ import annotations
 
 import hashlib
-import json
+import operator
 
 from ..effects.compiler import RuleError
 from .core import GameCore
-from .state import STATE_FIELDS
+from .state import STATE_FIELDS, key_bytes
 
 
-_KEYED = [f.name for f in STATE_FIELDS if f.name not in ("seq", "memory", "flow", "pending")]
-_KEY_BEFORE = _KEYED[:_KEYED.index("units")]      # the fields a position key writes before the units
-_KEY_AFTER = _KEYED[_KEYED.index("units") + 1:]   # and after them (then memory)
+# the fields a position key reads beside the units (first) and memory (last), in field order
+_keyed_rest = operator.attrgetter(*(f.name for f in STATE_FIELDS
+                                    if f.name not in ("seq", "memory", "flow", "pending", "units")))
 
 
 class PhasesMixin(GameCore):
@@ -36,15 +36,17 @@ class PhasesMixin(GameCore):
     def position_key(self) -> str:
         """The position without its event counter: equal keys mean nothing on the board changed.
 
-        The sha1 of `json.dumps` of the saved fields but `seq`, `flow` and `pending`, in field order,
-        `memory` (without its action counters) last; the units' part of that text is the state's
-        kept `units_text()` (the units are most of it and change less often than the rest)."""
+        The sha1 of the saved fields but `seq`, `flow` and `pending`, the units first, the rest in
+        field order, `memory` (without its action counters) last, each as `key_bytes` (equal bytes
+        exactly for equal data); the units' bytes are the state's kept `units_key_bytes()` (the
+        units are most of the position and change less often than the rest)."""
         s = self.s
-        before = {n: getattr(s, n) for n in _KEY_BEFORE}
-        after = {n: getattr(s, n) for n in _KEY_AFTER}
-        after["memory"] = {k: v for k, v in s.memory.items() if k not in ("action_no", "actions")}
-        text = json.dumps(before)[:-1] + ', "units": ' + s.units_text() + ", " + json.dumps(after)[1:]
-        return hashlib.sha1(text.encode()).hexdigest()
+        memory = s.memory
+        if "action_no" in memory or "actions" in memory:
+            memory = {k: v for k, v in memory.items() if k not in ("action_no", "actions")}
+        h = hashlib.sha1(s.units_key_bytes())
+        h.update(key_bytes((_keyed_rest(s), memory)))
+        return h.hexdigest()
 
     def doom_goal(self) -> int:
         """The Doom that ends the game (the ruleset's `victory.doom`, 30 unless it says otherwise)."""

@@ -35,7 +35,11 @@ MAX_DEPTH = 32            # nesting of arrays and objects
 MAX_STRING = 10_000       # characters in any one string
 MAX_INT_DIGITS = 20       # any integer; the schemas narrow it (64 bits; the random state is < 2**64)
 MAX_CHOICES = 100_000     # answers in a save or log (schema maxItems)
-FORMAT = 2   # of saves and logs; format 1 (a snapshot plus answers to replay) is refused in one line
+# Formats of saves and logs; older ones are refused in one line (`format_refusal`). A log is its
+# parameters and answers (format 1 had no field); a save holds the rule flow, whose frames keep
+# position keys: format 2 saves keyed positions by JSON text, format 3 by marshal bytes.
+SAVE_FORMAT = 3
+LOG_FORMAT = 2
 MAX_ANSWER = 500          # characters in one answer (schema maxLength)
 MAX_LOG_LENGTH = 200_000  # a save's `log_length` (schema maximum)
 
@@ -208,6 +212,10 @@ def format_refusal(where: str, got: Any, want: int, what: str) -> str:
     """The one line refusing a save or log of another format (1: written before the rule flow
     was kept in the state, when a game was a snapshot plus answers to replay)."""
     shown = _short(repr(got), 40)
+    if what == "save" and got == 2:
+        return (f"{where}: format: this save has format 2, written by an older Necronomicon whose position "
+                f"keys differ; this version reads format {want} only: load it with the older version, or "
+                "replay the game's log (logs are unchanged)")
     if got == 1:
         return (f"{where}: format: this {what} has format 1, written by an older Necronomicon (a snapshot "
                 f"and answers to replay); this version reads format {want} only: replay it with the older "
@@ -298,8 +306,8 @@ def parse_log(lines: list[str], where: str = "log") -> GameLog:
             raise SaveError(f"{at}: a line of {len(line)} characters")
         rec = parse_json(line, at)
         kind = rec.get("type") if isinstance(rec, dict) else None
-        if kind == "choices" and rec.get("format") != FORMAT:
-            raise SaveError(format_refusal(at, rec.get("format", 1), FORMAT, "log"))
+        if kind == "choices" and rec.get("format") != LOG_FORMAT:
+            raise SaveError(format_refusal(at, rec.get("format", 1), LOG_FORMAT, "log"))
         if kind in ("choices", "digest", "error"):
             check_schema(rec, "log", at)
             found[kind] = (n, rec)

@@ -84,7 +84,7 @@ class State:
     # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
     _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
-    _ut = None   # ((writes, number of units), the units as JSON text)
+    _uk = None   # ((writes, number of units), the units in marshal format 2, for the position key)
     _up = None   # ((writes, number of units), the units packed by marshal)
 
     def written(self) -> None:
@@ -136,17 +136,18 @@ class State:
         self._ix = (self.writes, len(units), built, ascending)  # type: ignore[assignment]
         return built
 
-    def units_text(self) -> str:
-        """`json.dumps(self.units)`, kept until a unit is written (keyed like the unit index)."""
+    def units_key_bytes(self) -> bytes:
+        """The units in marshal's format 2 (`key_bytes`), kept until a unit is written (keyed like
+        the unit index)."""
         key = (self.writes, len(self.units))
-        ut = self._ut
-        if ut is not None and ut[0] == key:
-            if CHECK_MEMO and json.dumps(self.units) != ut[1]:
-                raise AssertionError("stale units text")
-            return ut[1]  # type: ignore[no-any-return]
-        text = json.dumps(self.units)
-        self._ut = (key, text)  # type: ignore[assignment]
-        return text
+        uk = self._uk
+        if uk is not None and uk[0] == key:
+            if CHECK_MEMO and key_bytes(self.units) != uk[1]:
+                raise AssertionError("stale units key bytes")
+            return uk[1]  # type: ignore[no-any-return]
+        data = key_bytes(self.units)
+        self._uk = (key, data)  # type: ignore[assignment]
+        return data
 
     def to_dict(self) -> dict[str, Any]:
         """A deep, independent copy as plain data (as JSON gives it back)."""
@@ -266,6 +267,14 @@ _FIELDS = fields(State)
 STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)
 _REST = tuple(f.name for f in _FIELDS if f.name != "units")   # what `pack` packs beside the units
 _rest_of = operator.attrgetter(*_REST)   # a State's values of those fields, as a tuple (one C call)
+
+
+def key_bytes(value: Any) -> bytes:
+    """JSON-ready data as bytes that are equal exactly when the data are (as JSON texts are, dicts
+    in their order): marshal's format 2, which writes no back-references and no interned-string
+    marks (later formats do, so that equal data may give other bytes). About 3x cheaper than
+    `json.dumps`. A state holds only lists, dicts, str, int, bool and None, as JSON gives back."""
+    return marshal.dumps(value, 2)
 
 
 _ATOMS = frozenset((str, int, bool, float, type(None)))
