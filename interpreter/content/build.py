@@ -142,7 +142,8 @@ class Builder(EffectBuilder):
             self.expr(doc, key + ("condition",), r.get("condition"), cond_unbound, cond_event),
             self.expr(doc, ak + ("cost",), act.get("cost", 0), no_event) if act is not None else None,
             self.expr(doc, ak + ("condition",), act.get("condition"), no_event) if act is not None else None,
-            self.program(doc, ak + ("effect",), act.get("effect"), no_event) if act is not None else None,
+            self.program(doc, ak + ("effect",), act.get("effect"), no_event,
+                         guard=act.get("condition")) if act is not None else None,
             bool(act.get("unlimited", False)) if act is not None else False,
             self.program(doc, key + ("effect",), r.get("effect"), no_event),
             tuple(r.get("together", [])), doc.pos(*key), self.expr_inputs(r.get("condition")))

@@ -10,6 +10,9 @@ from ..effects.compiler import CompileEnv, Compiler
 from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
 from ..effects.registry import REGISTRY
+from ..effects.guarded_choices import proven_choices
+from ..engine.feasible import NOTING_CHOICES
+from ..engine.held_conditions import READS
 from ..engine.windows import WINDOW_EVENTS, event_type
 from ..limits import MAX_COUNT, MAX_DICE
 from .files import Document
@@ -18,6 +21,9 @@ from .model import Ability, Awaken, ContentModel, Modifier, UnitType
 # Names every effect may use; which are bound depends on where it runs (see docs/effect-language.md).
 EFFECT_VARS = {"me", "enemy", "enemies", "players", "self", "event", "battle", "subject", "value", "area"}
 RESULTS = {"kill", "pain", "eliminate"}
+ACTION_WINDOWS = ("action", "unlimited-action")   # an ability used as an action (its condition checked first)
+# the queries whose answer paying an action's cost (Power) cannot change (effects/guarded_choices.py)
+COST_PROOF_QUERIES = frozenset(q for q, fields in READS.items() if "power" not in fields)
 NO_EVENT_MODIFIER = {"event": "a modifier reads 'subject' and 'value', not 'event'"}
 NO_EVENT_UNIT = {"event": "a unit's cost, combat and awakening run outside any window"}
 
@@ -92,7 +98,10 @@ class EffectBuilder:
             return None
 
     def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None,
-                event: EventType | None = None) -> Any:
+                event: EventType | None = None, guard: Any = None) -> Any:
+        """A compiled effect program. `guard`: the text of the condition checked before it runs as
+        an action (an ability's, a requirement action's): the single choices it proves to have an
+        option need no dry run (effects/guarded_choices.py)."""
         if text is None:
             return None
         try:
@@ -104,8 +113,19 @@ class EffectBuilder:
         env = self._env(doc, key, unbound, event)
         run = Compiler(env).program(tree, env)
         run.calls = A.call_names(tree)   # type: ignore[attr-defined]  (what a dry run may skip: feasible.py)
-        run.choice_lists = A.argument_names(tree, _choice_lists())
+        lists = _choice_lists()
+        run.choice_lists = A.argument_names(tree, lists, self._proven(tree, guard, lists))
         return run
+
+    @staticmethod
+    def _proven(tree: A.Program, guard: Any, lists: dict[str, tuple[int, str]]) -> set[int]:
+        if not isinstance(guard, str):
+            return set()
+        try:
+            cond = parse(guard, start="expr_start")
+        except EffectSyntaxError:
+            return set()   # reported where the condition is compiled
+        return proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES)
 
     def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
         """Warn about an unknown value; return its reason unless the content names an interpretation."""
@@ -152,7 +172,8 @@ class EffectBuilder:
             cost=self.expr(doc, key + ("cost",), self._known(d.get("cost")), unbound, etype),
             condition=self.expr(doc, key + ("condition",), d.get("condition"), unbound, etype),
             effect=self.program(doc, key + ("effect",), d.get("effect"), unbound,
-                                self._narrowed(etype, d.get("condition"))),
+                                self._narrowed(etype, d.get("condition")),
+                                guard=d.get("condition") if d["window"] in ACTION_WINDOWS else None),
             optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
             modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
             where=self.expr(doc, key + ("where",), d.get("where")),

@@ -152,15 +152,23 @@ def _nodes(node: object) -> list[object]:
     return out
 
 
-def argument_names(node: object, which: dict[str, tuple[int, str]]) -> frozenset[tuple[str, str | None]]:
+PROVEN = "$condition"   # argument_names' name for a list the condition proves not empty
+
+
+def argument_names(node: object, which: dict[str, tuple[int, str]],
+                   proven: frozenset[int] | set[int] = frozenset()) -> frozenset[tuple[str, str | None]]:
     """For every call of a function in `which` (name -> the position and name of one parameter):
     (function, the name of the variable passed for that parameter), the name None when the argument
-    is not a plain name, is missing, or is a name the tree binds itself (let, for, comprehension)."""
+    is not a plain name, is missing, or is a name the tree binds itself (let, for, comprehension);
+    PROVEN for a call whose `id` is in `proven` (effects/guarded_choices.py)."""
     nodes = _nodes(node)
     bound = {n.name for n in nodes if isinstance(n, (Let, For, Comprehension))}
     out: set[tuple[str, str | None]] = set()
     for n in nodes:
         if not isinstance(n, Call) or n.name not in which:
+            continue
+        if id(n) in proven:
+            out.add((n.name, PROVEN))
             continue
         at, param = which[n.name]
         positional = [a for a in n.args if a.name is None]

@@ -9,6 +9,7 @@ from ..effects.compiler import RuleError
 from . import neutral
 from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position
 from .flow import Call, frame
+from . import state as state_module
 from .moves import MovesMixin
 
 
@@ -29,8 +30,17 @@ class ActionsMixin(MovesMixin):
         run of its effect finds answers that leave no required choice without an option (`area`:
         the area an ability with `where:` ends in)."""
         effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
-        if effect is None or not may_lack_a_part(effect, len(self.s.players)) or in_dry_run(self):
+        if effect is None or in_dry_run(self):
             return True
+        if not may_lack_a_part(effect, len(self.s.players)):
+            if state_module.CHECK_MEMO and may_lack_a_part(effect, len(self.s.players), proofs=False) \
+                    and not self._dry_run(ab, p, area, effect):
+                raise AssertionError(f"{ab.key}: its condition was taken to prove that its choices have "
+                                     "options (effects/guarded_choices.py), but a dry run found one without")
+            return True
+        return self._dry_run(ab, p, area, effect)
+
+    def _dry_run(self, ab: Any, p: str, area: str | None, effect: Any) -> bool:
         requirement = isinstance(ab, Requirement)
 
         def run(g: Any) -> Call:
@@ -120,6 +130,8 @@ class ActionsMixin(MovesMixin):
         ability lets it summon as an Unlimited Action."""
         s = self.s
         out: list[tuple[str, int]] = []
+        if unlimited and not self.modifiers_of("unlimited-summon"):
+            return out   # no ability makes a Summon unlimited now
         gates = [a for a in s.controlled_gates(p) if self.is_area(a)]
         if not gates:
             return out
@@ -231,7 +243,9 @@ class ActionsMixin(MovesMixin):
                 continue
             base = self.ability_cost(ab, p, ctx)
             areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
-            dry = ab.effect is not None and may_lack_a_part(ab.effect, len(self.s.players))  # else all parts are possible
+            n = len(self.s.players)   # else all parts are possible (checking mode: proofs are checked)
+            dry = ab.effect is not None and (may_lack_a_part(ab.effect, n)
+                                             or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, proofs=False)))
             power = self.s.power[p]
             for a in areas:
                 c = self.action_cost(p, ab.id, base, a)

@@ -17,6 +17,7 @@ import hashlib
 import functools
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
+from ..effects.ast import PROVEN
 from ..effects.compiler import RuleError
 from . import flow
 
@@ -40,14 +41,16 @@ def note_no_option(game: Any, where: str) -> None:
         notes.append(where)
 
 
-# the names whose list is never empty from this many players on ('enemies': everyone but me)
-NEVER_EMPTY = {"players": 1, "enemies": 2}
+# the names whose list is never empty from this many players on ('enemies': everyone but me;
+# PROVEN: a list the action's condition says is not empty, effects/guarded_choices.py)
+NEVER_EMPTY = {"players": 1, "enemies": 2, PROVEN: 0}
 
 
-def may_lack_a_part(effect: Any, players: int = 1) -> bool:
+def may_lack_a_part(effect: Any, players: int = 1, proofs: bool = True) -> bool:
     """Whether a compiled effect calls a single choice that may find its list empty (without one,
     no part can be missing): every single choice it makes picks among `players` or, with two
-    players or more, `enemies`, unless the effect binds those names itself."""
+    players or more, `enemies`, unless the effect binds those names itself, or among a list the
+    action's condition proves not empty (PROVEN; `proofs=False` does not count those)."""
     calls = getattr(effect, "calls", None)
     if calls is None:
         return True
@@ -56,7 +59,8 @@ def may_lack_a_part(effect: Any, players: int = 1) -> bool:
     lists = getattr(effect, "choice_lists", None)
     if lists is None:
         return True
-    return any(name in NOTING_CHOICES and NEVER_EMPTY.get(var or "", players + 1) > players  # type: ignore[operator]
+    return any(name in NOTING_CHOICES and (NEVER_EMPTY.get(var or "", players + 1) > players  # type: ignore[operator]
+                                           or (var == PROVEN and not proofs))
                for name, var in lists)
 
 
