@@ -11,7 +11,7 @@ from interpreter.content import load_content
 from interpreter.effects import ast as A
 from interpreter.effects.guarded_choices import nonempty_lists, proven_choices, shape
 from interpreter.effects.parser import parse
-from interpreter.engine import feasible
+from interpreter.engine import actions, feasible
 from interpreter.engine import state as state_module
 from interpreter.engine.agents import RandomAgent
 from interpreter.engine.game import Game
@@ -19,7 +19,7 @@ from interpreter.engine.game import Game
 CHOICES = {"choose_unit": (1, "units"), "choose_area": (1, "areas"), "choose_player": (1, "players"),
            "choose_option": (1, "options")}
 NOTING = frozenset({"choose_unit", "choose_area", "choose_player"})
-SAFE = frozenset({"count", "units", "areas", "gates"})   # not `power`: paying the cost changes it
+SAFE = frozenset({"count", "units", "areas", "gates", "distinct", "home"})   # not `power`: paying the cost changes it
 MINE = "units(owner: me, kind: 'serpent-man')"
 
 
@@ -27,10 +27,11 @@ def _expr(text: str) -> Any:
     return parse(text, start="expr_start")
 
 
-def _proven(effect: str, condition: str) -> list[str]:
-    """The proven choices' names, in program order."""
+def _proven(effect: str, condition: str | None, where: str | None = None) -> list[str]:
+    """The proven choices' names, sorted."""
     tree = parse(effect)
-    ids = proven_choices(tree, _expr(condition), CHOICES, NOTING, SAFE)
+    ids = proven_choices(tree, _expr(condition) if condition else None, CHOICES, NOTING, SAFE,
+                         _expr(where) if where else None)
     calls = [n for n in A._nodes(tree) if isinstance(n, A.Call) and n.name in CHOICES]
     return sorted(c.name for c in calls if id(c) in ids)
 
@@ -38,14 +39,14 @@ def _proven(effect: str, condition: str) -> list[str]:
 @pytest.mark.parametrize("condition", [f"count({MINE}) > 0", f"count({MINE}) >= 2", f"0 < count({MINE})",
                                        f"count({MINE}) != 0", f"power(me) > 1 and count({MINE}) >= 1"])
 def test_a_condition_that_a_list_is_not_empty_is_read(condition: str) -> None:
-    assert shape(_expr(MINE)) in nonempty_lists(_expr(condition))
+    assert shape(_expr(MINE)) in [shape(e) for e in nonempty_lists(_expr(condition))]
 
 
 @pytest.mark.parametrize("condition", [f"count({MINE}) >= 0", f"count({MINE}) > -1", f"count({MINE}) == 0",
                                        f"count({MINE}) > 0 or power(me) > 5", f"not count({MINE}) == 0",
                                        f"count({MINE}) < 3"])
 def test_a_condition_that_does_not_say_so_is_not_read_as_saying_it(condition: str) -> None:
-    assert shape(_expr(MINE)) not in nonempty_lists(_expr(condition))
+    assert shape(_expr(MINE)) not in [shape(e) for e in nonempty_lists(_expr(condition))]
 
 
 def test_the_opening_choice_over_the_same_list_is_proven_whatever_the_layout_of_the_text() -> None:
@@ -70,6 +71,30 @@ def test_a_list_that_reads_a_rebound_name_an_area_or_an_unsafe_query_is_not_prov
     assert _proven(rich, "count([q for q in players if power(q) > 2]) > 0") == []   # paying changes power
 
 
+SWAP = "distinct([u.loc for u in units(class: ['monster', 'cultist']) if u.loc != self.loc])"
+
+
+def test_the_area_an_action_ends_in_and_a_player_picked_from_owners_prove_lists() -> None:
+    effect = """let a = area
+let f = choose_player(me, distinct([u.owner for u in units(class: ['monster', 'cultist'], area: a)]))
+let u = choose_unit(f, units(area: a, owner: f, class: ['monster', 'cultist']))
+swap(self, u)"""
+    assert _proven(effect, None, SWAP) == ["choose_player", "choose_unit"]
+    # no `where`: the players may be none, but a player picked among them owns such a unit
+    assert _proven(effect, None, None) == ["choose_unit"]
+    other_kind = effect.replace("units(area: a, owner: f, class: ['monster', 'cultist'])",
+                                "units(area: a, owner: f, class: 'monster')")
+    assert _proven(other_kind, None, SWAP) == ["choose_player"]   # a Cultist there may be all f has
+    other_area = effect.replace("let a = area", "let a = home(me)")
+    assert _proven(other_area, None, SWAP) == []
+    moved_area = effect.replace("let a = area", "let a = area\nlet area = home(me)")
+    assert _proven(moved_area, None, SWAP) == []                  # `a` no longer stands for `area`
+    after_a_verb = effect.replace("let a = area", "let a = area\ngain_power(me, 1)")
+    assert _proven(after_a_verb, None, SWAP) == []                # stops at a call that is not a choice
+    rebound = effect.replace("let a = area", "let a = area\nlet a = 3")
+    assert _proven(rebound, None, SWAP) == []
+
+
 def test_the_built_content_proves_the_choices_its_conditions_guard() -> None:
     c = load_content().require_ok()
     sleeper = c.model.factions["sleeper"]
@@ -79,33 +104,41 @@ def test_the_built_content_proves_the_choices_its_conditions_guard() -> None:
     two = next(r for r in goat.requirements if r.id == "eliminate-two-cultists")
     assert two.action_effect.choice_lists == {("choose_unit", A.PROVEN), ("choose_unit", None)}
     assert feasible.may_lack_a_part(two.action_effect, 4)   # the second cultist still takes a dry run
+    avatar = next(a for t in goat.units.values() for a in t.abilities if a.id == "avatar")
+    assert avatar.effect.choice_lists == {("choose_player", A.PROVEN), ("choose_unit", A.PROVEN)}
 
 
-def _borrow_position(seed: int = 1) -> Game:
-    """A Duel position where Ancient Sorcery (borrow) is offered."""
+def _position_offering(ruleset: str, factions: list[str], prefix: str) -> Game:
+    """A seeded random game at a position where an action whose label starts with `prefix` is offered."""
     c = load_content().require_ok()
-    for s in range(seed, seed + 40):
-        g = Game(c, "duel", ["sleeper", "wind-rider"], s)
+    for s in range(1, 41):
+        g = Game(c, ruleset, factions, s)
         agents = {p: RandomAgent(s * 7 + i) for i, p in enumerate(g.s.players)}
         while (d := g.pending) is not None:
-            if any(o.startswith("ability borrow") for o in d.options):
+            if any(o.startswith(prefix) for o in d.options):
                 return g
             g.apply(agents[d.player].choose(d.player, d.options, d))
-    raise AssertionError("no position offers borrow")
+    raise AssertionError(f"no position offers {prefix}")
 
 
-def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one(monkeypatch: Any) -> None:
-    g = _borrow_position()
+@pytest.mark.parametrize(("ruleset", "factions", "prefix"), [
+    ("duel", ["sleeper", "wind-rider"], "ability borrow"),
+    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], "ability avatar ")])
+def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one(
+        monkeypatch: Any, ruleset: str, factions: list[str], prefix: str) -> None:
+    g = _position_offering(ruleset, factions, prefix)
     p = g.pending.player
-    runs: list[int] = []
-    search = feasible._search
-    monkeypatch.setattr(feasible, "_search", lambda game, run: runs.append(1) or search(game, run))
+    ability = prefix.split()[1]
+    runs: list[str] = []   # the dry runs of this ability
+    complete = actions.can_complete
+    monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
+        runs.append(key) if f"/{ability}" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
-    assert any(label.startswith("ability borrow") for label, _ in g.main_actions(p))
-    assert runs == []
+    offered = [label for label, _ in g.main_actions(p) if label.startswith(prefix)]
+    assert offered and runs == []
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
-    assert any(label.startswith("ability borrow") for label, _ in g.main_actions(p))
-    assert runs   # the proof was checked by a dry run
+    assert [label for label, _ in g.main_actions(p) if label.startswith(prefix)] == offered
+    assert len(runs) == len(offered)   # each proof was checked by a dry run
     monkeypatch.setattr(feasible, "_search", lambda game, run: False)   # a dry run that disagrees
-    with pytest.raises(AssertionError, match="borrow"):
+    with pytest.raises(AssertionError, match=ability):
         g.main_actions(p)

@@ -98,10 +98,11 @@ class EffectBuilder:
             return None
 
     def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None,
-                event: EventType | None = None, guard: Any = None) -> Any:
-        """A compiled effect program. `guard`: the text of the condition checked before it runs as
-        an action (an ability's, a requirement action's): the single choices it proves to have an
-        option need no dry run (effects/guarded_choices.py)."""
+                event: EventType | None = None, guard: Any = None, where: Any = None) -> Any:
+        """A compiled effect program. `guard` and `where`: the texts of the condition checked before
+        it runs as an action (an ability's, a requirement action's) and of the areas the action may
+        end in: the single choices they prove to have an option need no dry run
+        (effects/guarded_choices.py)."""
         if text is None:
             return None
         try:
@@ -114,18 +115,19 @@ class EffectBuilder:
         run = Compiler(env).program(tree, env)
         run.calls = A.call_names(tree)   # type: ignore[attr-defined]  (what a dry run may skip: feasible.py)
         lists = _choice_lists()
-        run.choice_lists = A.argument_names(tree, lists, self._proven(tree, guard, lists))
+        run.choice_lists = A.argument_names(tree, lists, self._proven(tree, guard, where, lists))
         return run
 
     @staticmethod
-    def _proven(tree: A.Program, guard: Any, lists: dict[str, tuple[int, str]]) -> set[int]:
-        if not isinstance(guard, str):
+    def _proven(tree: A.Program, guard: Any, where: Any, lists: dict[str, tuple[int, str]]) -> set[int]:
+        if guard is None and where is None:
             return set()
         try:
-            cond = parse(guard, start="expr_start")
+            cond = parse(guard, start="expr_start") if isinstance(guard, str) else None
+            areas = parse(where, start="expr_start") if isinstance(where, str) else None
         except EffectSyntaxError:
-            return set()   # reported where the condition is compiled
-        return proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES)
+            return set()   # reported where the condition or `where` is compiled
+        return proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas)
 
     def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
         """Warn about an unknown value; return its reason unless the content names an interpretation."""
@@ -173,7 +175,8 @@ class EffectBuilder:
             condition=self.expr(doc, key + ("condition",), d.get("condition"), unbound, etype),
             effect=self.program(doc, key + ("effect",), d.get("effect"), unbound,
                                 self._narrowed(etype, d.get("condition")),
-                                guard=d.get("condition") if d["window"] in ACTION_WINDOWS else None),
+                                **({"guard": d.get("condition"), "where": d.get("where")}
+                                   if d["window"] in ACTION_WINDOWS else {})),
             optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
             modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
             where=self.expr(doc, key + ("where",), d.get("where")),

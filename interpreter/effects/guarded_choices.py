@@ -1,39 +1,61 @@
-"""Single choices an action's condition proves to have an option, found from the syntax alone.
+"""Single choices an action's condition or `where` proves to have an option, found from the syntax.
 
 A dry run (engine/feasible.py) finds whether an action can be done in full: whether each single
-choice it makes has an option. Some need no dry run: an ability whose condition says
+choice it makes has an option. Some need no dry run. An ability whose condition says
 `count(units(owner: me, class: 'cultist')) > 0` and whose effect starts by choosing among
-`units(owner: me, class: 'cultist')` always has that option, since the state the effect starts
-from is the one the condition was checked in. A choice is proven when
+`units(owner: me, class: 'cultist')` always has that option: the effect starts from the state the
+condition was checked in. Lists known not to be empty (facts) come from
 
-- it is in the effect's opening run of statements, which only bind choices' answers or values
-  computed without calling anything (nothing happens to the state before it is asked);
-- its list is, letter for letter (positions aside), an expression `E` of which a conjunct of the
-  condition (joined by `and`) says `count(E) > n` (n >= 0), `count(E) >= n` (n >= 1) or
-  `count(E) != 0` (either way round);
-- `E` reads only `me`, `enemies`, `players` and `self`, none of them rebound before the choice,
-  and calls only the queries the caller names as safe: those whose answer paying the action's cost
-  cannot change (the cost is paid between the condition and the effect).
+- a conjunct of the condition (joined by `and`): `count(E) > n` (n >= 0), `count(E) >= n` (n >= 1)
+  or `count(E) != 0`, either way round;
+- the action's `where`, `[u.loc for u in units(ARGS) ...]` (in `distinct` or not): the area the
+  action ends in holds such a unit, so `units(ARGS, area: area)` is not empty;
+- a choice already made: a player `f` picked from `[u.owner for u in units(ARGS) ...]` owns such a
+  unit, so `units(ARGS, owner: f)` is not empty;
+
+and a list is not empty when it is a fact, or `distinct(L)` or `[x... for x in L]` (no `if`) of one.
+Only the effect's opening run of statements counts: statements that bind choices' answers or
+values computed with safe queries only (nothing happens to the state before the choices are
+asked). A fact reads only `me`, `enemies`, `players`, `self`, `area` and answers chosen before it,
+none rebound since, and calls only the queries the caller names as safe: those whose answer paying
+the action's cost cannot change (it is paid between the condition and the effect). Named arguments
+match in any order; `let a = area` makes `a` stand for `area`.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from . import ast as A
 
 # names whose value is the same where the condition is checked and where the effect starts
 STABLE_NAMES = frozenset({"me", "enemies", "players", "self"})
+AREA = "area"   # bound to the area the action ends in (an ability with `where`)
 _FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "!=": "!=", "==": "=="}
 
 
-def shape(node: object) -> object:
-    """A node as nested tuples without its line and column (equal shapes: the same expression)."""
+def shape(node: object, alias: dict[str, str] | None = None) -> object:
+    """A node as nested tuples without line and column, named arguments sorted, names through
+    `alias` (equal shapes: the same expression)."""
+    if isinstance(node, A.Var):
+        return ("Var", (alias or {}).get(node.name, node.name))
+    if isinstance(node, A.Call):
+        positional = tuple(shape(a.value, alias) for a in node.args if a.name is None)
+        named = tuple(sorted((a.name, shape(a.value, alias)) for a in node.args if a.name is not None))
+        return ("Call", node.name, positional, named)
     if isinstance(node, (tuple, list)):
-        return tuple(shape(n) for n in node)
+        return tuple(shape(n, alias) for n in node)
     if isinstance(node, A.Node):
-        return (type(node).__name__,) + tuple(shape(getattr(node, f)) for f in node.__dataclass_fields__
+        return (type(node).__name__,) + tuple(shape(getattr(node, f), alias) for f in node.__dataclass_fields__
                                               if f not in ("line", "col"))
     return node
+
+
+def _with_arg(units_shape: Any, name: str, value: object) -> object | None:
+    """`units(ARGS)`'s shape with `name: value` added (None if it has positional args or `name`)."""
+    _, fn, positional, named = units_shape
+    if positional or any(n == name for n, _ in named):
+        return None
+    return ("Call", fn, (), tuple(sorted(named + ((name, value),))))
 
 
 def _conjuncts(cond: object) -> Iterable[object]:
@@ -51,9 +73,9 @@ def _counted(node: object) -> object | None:
     return None
 
 
-def nonempty_lists(cond: object) -> set[object]:
-    """The shapes of the lists `cond` (an expression tree, or None) says are not empty when it holds."""
-    out: set[object] = set()
+def nonempty_lists(cond: object) -> list[object]:
+    """The lists `cond` (an expression tree, or None) says are not empty when it holds."""
+    out = []
     for c in _conjuncts(cond):
         if not isinstance(c, A.Binary) or c.op not in _FLIPPED:
             continue
@@ -65,8 +87,25 @@ def nonempty_lists(cond: object) -> set[object]:
             continue
         n = right.value
         if (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0):
-            out.add(shape(listed))
+            out.append(listed)
     return out
+
+
+def _peel(node: object) -> object:
+    """L for `distinct(L)`, else the node."""
+    if isinstance(node, A.Call) and node.name == "distinct" and len(node.args) == 1 and node.args[0].name is None:
+        return node.args[0].value
+    return node
+
+
+def _field_of_units(node: object, field: str) -> A.Call | None:
+    """The `units(...)` call of `[u.FIELD for u in units(...) ...]` (in `distinct` or not)."""
+    node = _peel(node)
+    if isinstance(node, A.Comprehension) and isinstance(node.source, A.Call) and node.source.name == "units" \
+            and isinstance(node.item, A.Field) and node.item.name == field \
+            and isinstance(node.item.obj, A.Var) and node.item.obj.name == node.name:
+        return node.source
+    return None
 
 
 def _reads(node: object) -> tuple[set[str], set[str]]:
@@ -88,23 +127,59 @@ def _reads(node: object) -> tuple[set[str], set[str]]:
     return calls, names - bound
 
 
-def _list_argument(call: A.Call, at: int, param: str) -> object | None:
-    positional = [a for a in call.args if a.name is None]
-    if len(positional) > at:
-        return positional[at].value
-    return next((a.value for a in call.args if a.name == param), None)
+class _Facts:
+    """Lists known not to be empty at a point of the opening statements, with the names each reads."""
+
+    def __init__(self, safe_calls: frozenset[str]) -> None:
+        self.safe = safe_calls
+        self.known: dict[object, set[str]] = {}
+        self.alias: dict[str, str] = {}
+
+    def names(self, node: object) -> tuple[set[str], set[str]]:
+        """`_reads` of a node, the names through the aliases (what a fact's value depends on)."""
+        calls, names = _reads(node)
+        return calls, {self.alias.get(n, n) for n in names}
+
+    def add(self, listed: object, allowed: frozenset[str] | set[str], also: frozenset[str] = frozenset()) -> None:
+        """`listed` (with `also` added to what it reads) is not empty, if it reads only safe queries
+        and `allowed` names."""
+        calls, names = self.names(listed)
+        if calls <= self.safe and names <= allowed:
+            self.known[shape(listed, self.alias)] = names | also
+
+    def nonempty(self, listed: object) -> bool:
+        while True:
+            if shape(listed, self.alias) in self.known:
+                return True
+            inner = _peel(listed)
+            if isinstance(inner, A.Comprehension) and inner.cond is None:
+                inner = inner.source
+            if inner is listed:
+                return False
+            listed = inner
+
+    def rebind(self, name: str) -> None:
+        """`name` takes a new value: facts about its old one and aliases to or of it are dropped."""
+        self.alias = {k: v for k, v in self.alias.items() if name not in (k, v)}
+        self.known = {k: names for k, names in self.known.items() if name not in names}
 
 
 def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[int, str]],
-                   noting: frozenset[str], safe_calls: frozenset[str]) -> set[int]:
+                   noting: frozenset[str], safe_calls: frozenset[str], where: object = None) -> set[int]:
     """The `id`s of the Call nodes of `program` that are single choices (`noting`) proven to have an
-    option when `cond` holds (see the module). `choices`: every choice primitive -> the position and
-    name of its list parameter."""
-    known = nonempty_lists(cond)
-    if not known:
-        return set()
+    option when `cond` holds and the action ends in an area of `where` (see the module).
+    `choices`: every choice primitive -> the position and name of its list parameter."""
+    facts = _Facts(safe_calls)
+    for listed in nonempty_lists(cond):
+        facts.add(listed, STABLE_NAMES)   # (the condition is checked where `area` is not bound)
+    source = _field_of_units(where, "loc")
+    if source is not None:   # the action ends in an area holding one of those units
+        calls, names = _reads(source)
+        fact = _with_arg(shape(source), AREA, ("Var", AREA))
+        if fact is not None and calls <= safe_calls and names <= STABLE_NAMES:
+            facts.known[fact] = names | {AREA}
     proven: set[int] = set()
-    rebound: set[str] = set()
+    chosen: set[str] = set()   # names bound to answers so far (facts may read them)
     for stmt in program.body:
         if isinstance(stmt, A.Let):
             value, name = stmt.value, stmt.name
@@ -113,20 +188,37 @@ def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[in
         else:
             break
         if isinstance(value, A.Call) and value.name in choices:
-            if value.name in noting:
-                listed = _list_argument(value, *choices[value.name])
-                if listed is not None and shape(listed) in known:
-                    calls, names = _reads(listed)
-                    if calls <= safe_calls and names <= STABLE_NAMES and not names & rebound:
-                        proven.add(id(value))
-            calls, _ = _reads(value.args)
-            if calls - safe_calls:
+            if _reads(value.args)[0] - safe_calls:
                 break   # an argument that may do anything: what follows is not at the same state
-        elif _reads(value)[0]:
-            break       # a call that is not a choice may change the state
+            listed = _list_argument(value, *choices[value.name])
+            if value.name in noting and listed is not None and facts.nonempty(listed):
+                proven.add(id(value))
+            if name is not None:
+                facts.rebind(name)
+                owners = _field_of_units(listed, "owner")
+                if owners is not None:   # the player picked owns one of those units
+                    fact = _with_arg(shape(owners, facts.alias), "owner", ("Var", name))
+                    calls, names = facts.names(owners)
+                    if fact is not None and calls <= safe_calls and name not in names \
+                            and names <= STABLE_NAMES | chosen | {AREA}:
+                        facts.known[fact] = names | {name}
+                chosen.add(name)
+            continue
+        if _reads(value)[0] - safe_calls:
+            break       # a call that is not a choice or a safe query may change the state
         if name is not None:
-            rebound.add(name)
+            facts.rebind(name)
+            chosen.discard(name)
+            if isinstance(value, A.Var) and value.name in STABLE_NAMES | {AREA} | chosen:
+                facts.alias[name] = facts.alias.get(value.name, value.name)   # `let a = area`
     return proven
 
 
-__all__ = ["STABLE_NAMES", "nonempty_lists", "proven_choices", "shape"]
+def _list_argument(call: A.Call, at: int, param: str) -> object | None:
+    positional = [a for a in call.args if a.name is None]
+    if len(positional) > at:
+        return positional[at].value
+    return next((a.value for a in call.args if a.name == param), None)
+
+
+__all__ = ["AREA", "STABLE_NAMES", "nonempty_lists", "proven_choices", "shape"]
