@@ -134,7 +134,7 @@ def test_units_whose_ids_do_not_ascend_get_their_index_rebuilt_after_a_move() ->
     assert s._index() is not kept and s._index() == _fresh(s)
 
 
-def test_a_move_between_areas_keeps_the_facts_about_kinds_in_play_but_not_about_places() -> None:
+def test_a_move_that_leaves_the_kinds_in_play_keeps_the_facts_about_them_but_not_about_places() -> None:
     g = Game(_content(), "duel", FACTIONS["duel", 2], 1)
     s = g.s
     p = s.players[0]
@@ -146,5 +146,19 @@ def test_a_move_between_areas_keeps_the_facts_about_kinds_in_play_but_not_about_
     g.relocate(u, other, "test")
     assert g.memo() is facts and ("abilities", p) in facts   # ...is dropped, the rest is kept
     assert ("areas-with", p) not in facts
-    g.relocate(u, "pool", "test")                    # off the map: the kinds in play may change
-    assert g.memo() is not facts
+    same = [x for x in s.on_map(p) if x["kind"] == u["kind"] and x is not u]
+    assert same   # (the faction starts with several cultists of one kind)
+    g.relocate(u, "pool", "test")                    # off the map, others of its kind stay: kept
+    assert g.memo() is facts and ("abilities", p) in facts
+    for x in same:                                   # the last of its kind leaves: the kinds change
+        g.active_abilities(p)
+        facts = g.memo()
+        g.relocate(x, "pool", "test")
+    assert g.memo() is not facts and u["kind"] not in g.in_play_kinds(p)
+    facts = g.memo()
+    g.relocate(u, other, "test")                     # the first of its kind comes back: changed
+    assert g.memo() is not facts and u["kind"] in g.in_play_kinds(p)
+    g.active_abilities(p)
+    facts = g.memo()
+    g.relocate(same[0], other, "test")               # a second one: kept
+    assert g.memo() is facts

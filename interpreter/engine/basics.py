@@ -59,8 +59,9 @@ class GameBasics:
             and m[3] == len(s.grants) and m[4] == len(s.units)
 
     def memo_after_move(self) -> None:
-        """A unit moved from one map area to another (`relocate`), the memo being current just
-        before: which kinds each player has on the map is unchanged, so the memo stays valid but
+        """A unit moved leaving which kinds each player has on the map as they were (`relocate`:
+        from area to area, onto the map beside one of its kind, ...), the memo being current just
+        before: the memo stays valid but
         for its facts about places (PLACE_FACTS), which are dropped. NECRO_CHECK_MEMO=1 checks
         the kept facts at their next use, as always."""
         m = self._memo

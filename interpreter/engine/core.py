@@ -43,13 +43,25 @@ class GameCore(GameBasics):
         self._leave(u)
         src = u["loc"]
         self.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=src, dst=loc, why=why)
+        kept = self.memo_current() and self._kinds_stay(u, src, loc)
         u["loc"] = loc
-        kept = self.memo_current() and src in self.layout.areas and loc in self.layout.areas
         self.s.moved(u, src)   # a write (see `memo`); the unit index follows the move in place
         if kept:
-            self.memo_after_move()   # from area to area: the facts about kinds in play stay
+            self.memo_after_move()   # the facts about kinds in play stay
         if loc == POOL:
             self.release_if_independent(u)  # type: ignore[attr-defined]
+
+    def _kinds_stay(self, u: dict[str, Any], src: str, dst: str) -> bool:
+        """Whether moving `u` (still at `src`) to `dst` leaves its owner's kinds on the map as they
+        are (`in_play_kinds`): from area to area or between two places off the map; onto the map
+        when a unit of its kind is there already; off it when another one stays."""
+        areas = self.layout.areas
+        on, off = src in areas, dst in areas
+        if on == off:
+            return True
+        kind, owner = u["kind"], u["owner"]
+        return any(x is not u and x["kind"] == kind and x["loc"] in areas
+                   for x in self.s.units_of(owner))
 
     # ---- the procedures of this module as frames (engine/flow.py, core_procs.py) --------------------
     # Each returns the Call that runs the procedure; a step of another procedure returns it.

@@ -224,6 +224,10 @@ class State:
             return list(here)
         return [u for u in here if u["owner"] == owner]
 
+    def units_of(self, owner: str) -> list[dict[str, Any]]:
+        """The units `owner` has anywhere (in the order of `units`; shared: do not change it)."""
+        return self._index()[1].get(owner, [])  # type: ignore[no-any-return]
+
     def on_map(self, owner: str | None = None, areas: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         units = self.units if owner is None else self._index()[1].get(owner, ())
         if areas is not None:
