@@ -35,7 +35,8 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def test_the_parts_a_condition_reads_come_from_its_text() -> None:
     assert H.parts_read(_requirement("crawling-chaos", "four-gates-or-15-power")) == \
-        ("gates", "players", "power", "units")
+        ("gates", "players", "power", "unit-owners")   # gates' controllers: who owns a unit, not where it is
+    assert H.parts_read(_requirement("black-goat", "units-in-4-areas")) == ("gates", "players", "tokens", "units")
     assert H.parts_read(_requirement("wind-rider", "be-first-player")) == ("first", "players")
     # a condition about the event is never kept (it is checked with one)
     assert H.parts_read(_requirement("sleeper", "perform-ritual")) is None
@@ -53,11 +54,18 @@ def test_a_kept_answer_is_used_until_a_field_it_reads_changes(monkeypatch: pytes
     g.s.power[p] = 15                                  # read: evaluated again
     assert H.condition_holds(g, p, r, None) is True and calls[0] == 2
     u = next(u for u in g.s.units if u["owner"] == p and u["loc"] == "pool")
-    g.relocate(u, sorted(g.layout.areas)[0], "test")   # a unit write: evaluated again
+    g.relocate(u, sorted(g.layout.areas)[0], "test")   # a unit's move: who controls the gates is unchanged
+    assert H.condition_holds(g, p, r, None) is True and calls[0] == 2
+    g.state_written()                                  # any other unit write (an owner may change)
     assert H.condition_holds(g, p, r, None) is True and calls[0] == 3
     g.s.power[p] = 0
     assert H.condition_holds(g, p, r, None) is False and calls[0] == 4
     assert H.condition_holds(g, "black-goat", r, None) is not None and calls[0] == 5   # per player
+    areas = _requirement("black-goat", "units-in-4-areas")
+    H.condition_holds(g, "black-goat", areas, None)
+    g.relocate(u, sorted(g.layout.areas)[1], "test")   # where units are: evaluated again
+    H.condition_holds(g, "black-goat", areas, None)
+    assert calls[0] == 7
 
 
 def test_copies_start_without_kept_answers(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,8 @@ from .moves import MovesMixin
 class ActionsMixin(MovesMixin):
     # ---- costs --------------------------------------------------------------------------------
     def action_cost(self, p: str, action: str, base: int, area: str | None = None) -> int:
+        if not self.modifiers_of("action-cost"):   # (most of the time: no subject to build)
+            return base if base.__class__ is int and base >= 0 else max(0, self.integer(base, f"cost of {action}"))
         v = self.modified("action-cost", base, {"action": action, "player": p, "area": area}, p)
         return max(0, self.integer(v, f"cost of {action}"))
 
@@ -114,6 +116,8 @@ class ActionsMixin(MovesMixin):
             out.extend(self.battle_actions(p, "battle"))
         # Capture
         for a in my_areas:
+            if not self._captors(p, a):
+                continue
             for e in s.others(p):
                 if self.capture_targets(p, e, a):
                     c = self.action_cost(p, "capture", 1, a)
@@ -279,9 +283,13 @@ class ActionsMixin(MovesMixin):
         """Outside its turn, `p` may take one action in `area`, or decline (perform.py)."""
         return Call(frame("action-in", player=p, area=area, why=why))
 
+    def _captors(self, p: str, area: str) -> list[dict[str, Any]]:
+        """`p`'s units in `area` that may capture (a Cultist may not)."""
+        return [u for u in self.s.units_at(area, p) if self.utype(u).cls != "cultist"]
+
     def capture_targets(self, p: str, victim: str, area: str) -> list[dict[str, Any]]:
         s = self.s
-        captors = [u for u in s.units_at(area, p) if self.utype(u).cls != "cultist"]
+        captors = self._captors(p, area)
         if not captors:
             return []
         theirs = s.units_at(area, victim)

@@ -6,7 +6,9 @@ names and fields it reads). A condition is kept only when every one of those is 
 below, which say which State fields each query's answer depends on. The kept answer is stored on
 the State object itself (so a copy, a clone or a restored position starts with none) beside the
 exact values of those fields (marshal bytes); the units are stood for by the state's write counter
-and number of units (every write to a unit's place or owner bumps the counter: `State.written`).
+and number of units (every write to a unit's place or owner bumps the counter: `State.written`),
+or, for a query that reads only who owns which unit ("unit-owners": the gates' controllers), by the
+counter of the writes that are not a unit's move (`State.other_writes`).
 NECRO_CHECK_MEMO=1 re-evaluates every kept answer and compares.
 """
 from __future__ import annotations
@@ -26,8 +28,8 @@ READS: dict[str, tuple[str, ...]] = {
     "has_spellbook": ("spellbooks",), "first_player": ("first",), "round": ("round",),
     "player_count": ("players",),
     "units": ("units", "battle"), "pool": ("units",),
-    "areas": ("units", "gates", "tokens"), "has_gate": ("gates",), "gates": ("gates", "units"),
-    "gate_controller": ("gates", "units"), "home": ("home",), "tokens": ("tokens",),
+    "areas": ("units", "gates", "tokens"), "has_gate": ("gates",), "gates": ("gates", "unit-owners"),
+    "gate_controller": ("gates", "unit-owners"), "home": ("home",), "tokens": ("tokens",),
 }
 NAMES: dict[str, tuple[str, ...]] = {"me": (), "enemies": ("players",), "players": ("players",)}
 FIELDS = frozenset({"loc", "owner", "id"})   # fields every unit and token record holds as data
@@ -55,9 +57,17 @@ def parts_read(r: Any) -> tuple[str, ...] | None:
     return parts
 
 
+_UNIT_PARTS = ("units", "unit-owners")
+
+
 def _inputs_now(s: Any, parts: tuple[str, ...]) -> bytes:
-    units = (s.writes, len(s.units)) if "units" in parts else None
-    return marshal.dumps((units, [getattr(s, f) for f in parts if f != "units"]))
+    if "units" in parts:
+        units: Any = (s.writes, len(s.units))
+    elif "unit-owners" in parts:
+        units = (s.other_writes, len(s.units))
+    else:
+        units = None
+    return marshal.dumps((units, [getattr(s, f) for f in parts if f not in _UNIT_PARTS]))
 
 
 def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, bytes] | None = None) -> bool:

@@ -83,6 +83,7 @@ class State:
     # location and owner, and the game's memo of derived facts (core.py). Code that changes those
     # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
+    other_writes = 0   # those of `writes` that are not a unit's move (`written()`, not `moved()`)
     _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
     _uk = None   # ((writes, number of units), the units in marshal format 2, for the position key)
     _up = None   # ((writes, number of units), the units packed by marshal)
@@ -90,6 +91,7 @@ class State:
     def written(self) -> None:
         """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
         self.writes += 1
+        self.other_writes += 1
 
     def moved(self, u: dict[str, Any], src: str) -> None:
         """Note that unit `u` (in `units`) went from location `src` to its `loc` now: `written()`,
