@@ -21,17 +21,20 @@ class TakeAction(Proc):
         f["at"] = "after"
         return Call(frame("perform", player=f["player"], label=f["label"], cost=f["cost"], within=f["within"]))
 
+    # (a step whose window, offer or check would do nothing goes straight on to the next one)
     def after(self, g: Any, f: Frame, event: dict[str, Any]) -> Any:
         f.update(event=event, at="reveals")
-        return g.window_call("after-action", event, g.turn_order())
+        return g.window_call("after-action", event, g.turn_order()) or self.reveals(g, f, None)
 
     def reveals(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "requirements"
+        if not g.reveal_could_end_game():
+            return self.requirements(g, f, None)
         return Call(frame("offer-reveals"))
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return g.check_requirements_call("state")
+        return g.check_requirements_call("state") or self.done(g, f, None)
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return(f["event"])

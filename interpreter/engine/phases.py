@@ -52,6 +52,19 @@ class PhasesMixin(GameCore):
         """The Doom that ends the game (the ruleset's `victory.doom`, 30 unless it says otherwise)."""
         return int(self.ruleset.get("victory", {}).get("doom", 30))
 
+    def reveal_reaches_goal(self, q: str) -> bool:
+        """Whether revealing its Elder Signs would bring `q` from below the Doom goal to it (what
+        `turn.OfferReveals` offers)."""
+        signs = self.s.elder_signs[q]
+        if not signs:
+            return False
+        doom, goal = self.s.doom[q], self.doom_goal()
+        return doom < goal <= doom + sum(signs)
+
+    def reveal_could_end_game(self) -> bool:
+        """Whether revealing would bring some player to the Doom goal (else nothing is offered)."""
+        return any(self.reveal_reaches_goal(q) for q in self.s.players)
+
     def doom_reached(self) -> bool:
         goal = self.doom_goal()
         return any(self.s.doom[p] >= goal for p in self.s.players)

@@ -158,11 +158,9 @@ class OfferReveals(Proc):
         return None
 
     def offer(self, g: Any, f: Frame, value: Any) -> Any:
-        goal = g.doom_goal()
         while f["i"] < len(f["order"]):
             q = f["order"][f["i"]]
-            signs = g.s.elder_signs[q]
-            if signs and g.s.doom[q] < goal <= g.s.doom[q] + sum(signs):
+            if g.reveal_reaches_goal(q):
                 f["at"] = "answered"
                 return ask(q, "option", ["reveal-elder-signs", "keep"],
                            "reveal your elder signs now (reaching the Doom goal ends the game after this turn)?")
