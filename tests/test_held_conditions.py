@@ -34,9 +34,13 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_the_parts_a_condition_reads_come_from_its_text() -> None:
+    # gates' controllers: who owns a unit, not where it is; power(me): the player's own Power only
     assert H.parts_read(_requirement("crawling-chaos", "four-gates-or-15-power")) == \
-        ("gates", "players", "power", "unit-owners")   # gates' controllers: who owns a unit, not where it is
-    assert H.parts_read(_requirement("black-goat", "units-in-4-areas")) == ("gates", "players", "tokens", "units")
+        ("gates", "players", "power@", "unit-owners")
+    # areas(with_units_of: me): where the player's own units are
+    assert H.parts_read(_requirement("black-goat", "units-in-4-areas")) == ("players", "units@")
+    # units(owner: e) for every enemy: every unit
+    assert H.parts_read(_requirement("black-goat", "share-areas-with-all-enemies")) == ("battle", "players", "units")
     assert H.parts_read(_requirement("wind-rider", "be-first-player")) == ("first", "players")
     # a condition about the event is never kept (it is checked with one)
     assert H.parts_read(_requirement("sleeper", "perform-ritual")) is None
@@ -51,6 +55,8 @@ def test_a_kept_answer_is_used_until_a_field_it_reads_changes(monkeypatch: pytes
     g.s.doom[p] += 1                                   # not read by this condition
     g.s.memory["x"] = 1
     assert H.condition_holds(g, p, r, None) == first and calls[0] == 1
+    g.s.power["black-goat"] = 15                       # another player's Power: not read
+    assert H.condition_holds(g, p, r, None) == first and calls[0] == 1
     g.s.power[p] = 15                                  # read: evaluated again
     assert H.condition_holds(g, p, r, None) is True and calls[0] == 2
     u = next(u for u in g.s.units if u["owner"] == p and u["loc"] == "pool")
@@ -63,7 +69,11 @@ def test_a_kept_answer_is_used_until_a_field_it_reads_changes(monkeypatch: pytes
     assert H.condition_holds(g, "black-goat", r, None) is not None and calls[0] == 5   # per player
     areas = _requirement("black-goat", "units-in-4-areas")
     H.condition_holds(g, "black-goat", areas, None)
-    g.relocate(u, sorted(g.layout.areas)[1], "test")   # where units are: evaluated again
+    g.relocate(u, sorted(g.layout.areas)[1], "test")   # another player's unit: not read
+    H.condition_holds(g, "black-goat", areas, None)
+    assert calls[0] == 6
+    mine = next(x for x in g.s.units if x["owner"] == "black-goat" and x["loc"] == "pool")
+    g.relocate(mine, sorted(g.layout.areas)[1], "test")   # where its own units are: evaluated again
     H.condition_holds(g, "black-goat", areas, None)
     assert calls[0] == 7
 
@@ -83,6 +93,7 @@ def test_checking_mode_catches_a_field_changed_that_the_tables_do_not_name(
     g = Game(_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
     r = _requirement("crawling-chaos", "four-gates-or-15-power")
     monkeypatch.setitem(H.READS, "power", ())        # a wrong table...
+    monkeypatch.setitem(H.SCOPED, "power", (frozenset({"player"}), frozenset(), ()))
     H._PARTS.clear()
     try:
         assert H.condition_holds(g, "crawling-chaos", r, None) is False
@@ -92,3 +103,20 @@ def test_checking_mode_catches_a_field_changed_that_the_tables_do_not_name(
             H.condition_holds(g, "crawling-chaos", r, None)    # ...is caught in checking mode
     finally:
         H._PARTS.clear()
+
+
+@pytest.mark.parametrize(("condition", "parts"), [
+    ("power(me) > 3", ("players", "power@")),
+    ("power('crawling-chaos') > 3", ("players", "power")),              # a player named: everyone's
+    ("power(me) > 3 and power(first(enemies)) > 3", ("players", "power")),
+    ("count(areas(with_units_of: me, terrain: 'ocean')) > 1", ("players", "units@")),
+    ("count(areas(with_units_of: me, controlled_by: me)) > 1", ("gates", "players", "tokens", "units")),
+    ("count([me for me in enemies if power(me) > 1]) > 0", ("players", "power")),   # `me` rebound
+    ("count(units(owner: me, area: areas(gate: true))) > 0", ("battle", "gates", "players", "tokens", "units")),
+])
+def test_a_call_passing_me_as_its_player_reads_only_that_players_part(condition: str, parts: tuple[str, ...]) -> None:
+    from interpreter.content.effect_build import EffectBuilder
+
+    class R:
+        inputs = EffectBuilder.expr_inputs(condition)
+    assert H.parts_read(R()) == parts

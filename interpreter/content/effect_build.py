@@ -88,14 +88,18 @@ class EffectBuilder:
 
     @staticmethod
     def expr_inputs(value: Any) -> Any:
-        """`ast.expression_inputs` of an expression string (None for anything else, or bad syntax:
-        that is reported where the expression is compiled)."""
+        """`ast.expression_inputs` of an expression string with its `ast.call_arguments` (None for
+        anything else, or bad syntax: that is reported where the expression is compiled)."""
         if not isinstance(value, str):
             return None
         try:
-            return A.expression_inputs(parse(value, start="expr_start"))
+            tree = parse(value, start="expr_start")
         except EffectSyntaxError:
             return None
+        found = A.expression_inputs(tree)
+        if found is None:
+            return None
+        return (*found, A.call_arguments(tree, _parameters()))
 
     def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None,
                 event: EventType | None = None, guard: Any = None, where: Any = None) -> Any:
@@ -209,6 +213,12 @@ class EffectBuilder:
         return UnitType(faction, d["id"], d["name"], cls or d["class"], int(d.get("count", 1)),
                         value("cost"), tuple(opts) if opts else None, value("combat"), abilities, awaken,
                         doc.pos(*key), tuple(unknown))
+
+
+def _parameters() -> dict[str, list[str]]:
+    """Every primitive -> its parameters' names in order."""
+    return {name: [p.name for p in prim.params] for name in REGISTRY.names()
+            if (prim := REGISTRY.get(name)) is not None}
 
 
 def _choice_lists() -> dict[str, tuple[int, str]]:

@@ -191,3 +191,25 @@ def expression_inputs(node: object) -> tuple[frozenset[str], frozenset[str], fro
     return (frozenset(n.name for n in nodes if isinstance(n, Call)),
             frozenset(n.name for n in nodes if isinstance(n, Var) and n.name not in bound),
             frozenset(n.name for n in nodes if isinstance(n, Field)))
+
+
+def call_arguments(node: object, params: dict[str, list[str]]) -> frozenset[tuple[str, frozenset[tuple[str, str]]]]:
+    """Every call in an expression as (name, {(parameter, what is passed)}), what is passed being
+    "me" (the name `me`, not rebound inside), "literal" or "other"; positional arguments are named
+    through `params` (a call's parameter names in order)."""
+    nodes = _nodes(node)
+    me_bound = any(isinstance(n, Comprehension) and n.name == "me" for n in nodes)
+    out = set()
+    for n in nodes:
+        if not isinstance(n, Call):
+            continue
+        names = params.get(n.name, [])
+        args = []
+        for i, a in enumerate(x for x in n.args if x.name is None):
+            args.append((names[i] if i < len(names) else f"#{i}", a.value))
+        args.extend((a.name, a.value) for a in n.args if a.name is not None)
+        out.add((n.name, frozenset(
+            (k, "me" if isinstance(v, Var) and v.name == "me" and not me_bound
+             else "literal" if isinstance(v, Lit) else "other") for k, v in args)))
+    return frozenset(out)
+

@@ -31,6 +31,18 @@ READS: dict[str, tuple[str, ...]] = {
     "areas": ("units", "gates", "tokens"), "has_gate": ("gates",), "gates": ("gates", "unit-owners"),
     "gate_controller": ("gates", "unit-owners"), "home": ("home",), "tokens": ("tokens",),
 }
+# A call that passes `me` as every player it names (and otherwise only the parameters listed)
+# reads only the condition's player's part: "power@" is power[me], "units@" the places of me's
+# units (ids and locations), ... (query -> its player parameters, other parameters allowed, parts).
+SCOPED: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
+    "power": (frozenset({"player"}), frozenset(), ("power@",)),
+    "doom": (frozenset({"player"}), frozenset(), ("doom@",)),
+    "spellbook_count": (frozenset({"player"}), frozenset(), ("spellbooks@",)),
+    "has_spellbook": (frozenset({"player"}), frozenset({"spellbook"}), ("spellbooks@",)),
+    "units": (frozenset({"owner"}), frozenset({"kind", "class", "area", "where"}), ("units@", "battle")),
+    "pool": (frozenset({"owner"}), frozenset({"kind", "class"}), ("units@",)),
+    "areas": (frozenset({"with_units_of"}), frozenset({"terrain", "symbol", "glyph"}), ("units@",)),
+}
 NAMES: dict[str, tuple[str, ...]] = {"me": (), "enemies": ("players",), "players": ("players",)}
 FIELDS = frozenset({"loc", "owner", "id"})   # fields every unit and token record holds as data
 
@@ -45,29 +57,52 @@ def parts_read(r: Any) -> tuple[str, ...] | None:
     parts: tuple[str, ...] | None = None
     inputs = r.inputs
     if inputs is not None:
-        calls, names, fields = inputs
+        calls, names, fields, occurrences = inputs
         if calls <= READS.keys() and names <= NAMES.keys() and fields <= FIELDS:
             found = {"players"}
-            for c in calls:
-                found.update(READS[c])
+            for call, args in occurrences:
+                found.update(_reads_of(call, args))
             for n in names:
                 found.update(NAMES[n])
+            found -= {f for f in found if f[-1] == "@" and (f[:-1] in found)}   # (the whole holds the part)
             parts = tuple(sorted(found))
     _PARTS[id(r)] = (r, parts)
     return parts
 
 
-_UNIT_PARTS = ("units", "unit-owners")
+def _reads_of(call: str, args: frozenset[tuple[str, str]]) -> tuple[str, ...]:
+    """The parts one call reads: its player's only when it passes `me` as every player it names."""
+    scoped = SCOPED.get(call)
+    if scoped is not None:
+        players, others, parts = scoped
+        given = {k for k, _ in args}
+        if given & players and all(what == "me" for k, what in args if k in players) \
+                and given - players <= others:
+            return parts
+    return READS[call]
 
 
-def _inputs_now(s: Any, parts: tuple[str, ...]) -> bytes:
+def _inputs_now(s: Any, parts: tuple[str, ...], p: str) -> bytes:
     if "units" in parts:
         units: Any = (s.writes, len(s.units))
     elif "unit-owners" in parts:
         units = (s.other_writes, len(s.units))
     else:
         units = None
-    return marshal.dumps((units, [getattr(s, f) for f in parts if f not in _UNIT_PARTS]))
+    values = []
+    for f in parts:
+        if f in _UNIT_PARTS:
+            continue
+        if f == "units@":
+            values.append([(u["id"], u["loc"]) for u in s.units_of(p)])
+        elif f[-1] == "@":
+            values.append(getattr(s, f[:-1]).get(p))
+        else:
+            values.append(getattr(s, f))
+    return marshal.dumps((units, values))
+
+
+_UNIT_PARTS = ("units", "unit-owners")
 
 
 def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, bytes] | None = None) -> bool:
@@ -82,12 +117,13 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, bytes] |
     if held is None:
         held = s.__dict__["_held"] = {}
     if seen is None:
-        now = _inputs_now(s, parts)
+        now = _inputs_now(s, parts, p)
     else:
-        now = seen.get(parts)
+        key = (parts, p)
+        now = seen.get(key)
         if now is None:
-            now = seen[parts] = _inputs_now(s, parts)
-        elif state_module.CHECK_MEMO and now != _inputs_now(s, parts):
+            now = seen[key] = _inputs_now(s, parts, p)
+        elif state_module.CHECK_MEMO and now != _inputs_now(s, parts, p):
             raise AssertionError("the state changed during one requirement check")
     kept = held.get((p, r.key))
     if kept is not None and kept[0] == now:
