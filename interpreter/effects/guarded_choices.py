@@ -140,14 +140,14 @@ class _Facts:
         calls, names = _reads(node)
         return calls, {self.alias.get(n, n) for n in names}
 
-    def add(self, listed: object, allowed: frozenset[str] | set[str], also: frozenset[str] = frozenset()) -> None:
-        """`listed` (with `also` added to what it reads) is not empty, if it reads only safe queries
-        and `allowed` names."""
+    def add(self, listed: object, allowed: frozenset[str] | set[str]) -> None:
+        """`listed` is not empty, if it reads only safe queries and `allowed` names."""
         calls, names = self.names(listed)
         if calls <= self.safe and names <= allowed:
-            self.known[shape(listed, self.alias)] = names | also
+            self.known[shape(listed, self.alias)] = names
 
     def nonempty(self, listed: object) -> bool:
+        """Whether `listed` is a fact, or `distinct` or an unfiltered comprehension of one."""
         while True:
             if shape(listed, self.alias) in self.known:
                 return True
