@@ -237,7 +237,9 @@ class State:
         return [u for u in units if ":" not in u["loc"] and u["loc"] != POOL]
 
     def pool(self, owner: str, kind: str | None = None) -> list[dict[str, Any]]:
-        return [u for u in self._index()[0].get(POOL, ()) if u["owner"] == owner
+        """`owner`'s units in the pool (of `kind`), in the order of `units` (read from the owner's
+        units, fewer than the pool's)."""
+        return [u for u in self._index()[1].get(owner, ()) if u["loc"] == POOL
                 and (kind is None or u["kind"] == kind)]
 
     def controller(self, loc: str) -> dict[str, Any] | None:
