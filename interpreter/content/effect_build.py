@@ -11,6 +11,7 @@ from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
 from ..effects.registry import REGISTRY
 from ..effects.guarded_choices import proven_choices
+from ..effects.subject_guards import guards_of
 from ..engine.feasible import NOTING_CHOICES
 from ..engine.held_conditions import READS
 from ..engine.windows import WINDOW_EVENTS, event_type
@@ -123,6 +124,17 @@ class EffectBuilder:
         return run
 
     @staticmethod
+    def _guards(when: Any) -> tuple[tuple[str, str, Any], ...]:
+        """A modifier's subject guards (effects/subject_guards.py); none for bad syntax (reported
+        where `when` is compiled)."""
+        if not isinstance(when, str):
+            return ()
+        try:
+            return guards_of(parse(when, start="expr_start"))
+        except EffectSyntaxError:
+            return ()
+
+    @staticmethod
     def _proven(tree: A.Program, guard: Any, where: Any, lists: dict[str, tuple[int, str]]) -> set[int]:
         if guard is None and where is None:
             return set()
@@ -164,7 +176,7 @@ class EffectBuilder:
             val = self._known(m["value"])
             mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), NO_EVENT_MODIFIER),
                                  self.expr(doc, mk + ("value",), val, NO_EVENT_MODIFIER) or _const(None),
-                                 akey, doc.pos(*mk)))
+                                 akey, doc.pos(*mk), self._guards(m.get("when"))))
         unbound, etype = self._window_event(d.get("window"))
         unknown = d.get("unknown")
         if unknown:

@@ -16,6 +16,10 @@ class Modifier:
     value: Ev
     source: str  # ability key
     pos: Pos
+    # the leading conjuncts of `when` that compare a subject field with `me` or a literal, as
+    # (field, "==" | "!=", value; ME for `me`): tested on the subject before `when` is run
+    # (effects/subject_guards.py)
+    guards: tuple[tuple[str, str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

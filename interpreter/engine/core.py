@@ -8,7 +8,9 @@ from typing import Any
 
 from ..content.model import Ability, Requirement, UnitType
 from ..effects.compiler import RuleError
+from ..effects.subject_guards import rejects
 from . import flow, neutral
+from . import state as state_module
 from .basics import MEMO_FACTS, GameBasics
 from .context import EffectCtx
 from .core_procs import (BATTLE_MODIFIERS, BATTLE_WINDOWS, ability_frame, quiet_window, requirements_to_check,
@@ -161,12 +163,22 @@ class GameCore(GameBasics):
         for owner, ab, m in mods:
             if declined and [owner, ab.key] in declined:
                 continue  # declined for this battle: only its battle-changing modifiers are off
+            if m.guards and rejects(m.guards, subject, owner):
+                if state_module.CHECK_MEMO:
+                    self._check_guards(owner, ab, m, subject, value)
+                continue  # its `when` is false for this subject (effects/subject_guards.py)
             ctx = self.ctx(owner, ability=ab, subject=subject, value=value) if grants else \
                 EffectCtx(self, owner, ability=ab.name, subject=subject, value=value)   # what ctx() makes without grants
             when = m.when
             if when is None or when(ctx):
                 value = m.value(ctx)
         return value
+
+    def _check_guards(self, owner: str | None, ab: Ability, m: Any, subject: Any, value: Any) -> None:
+        """Checking mode: a modifier its guards rejected has a false `when` indeed."""
+        if m.when is not None and m.when(self.ctx(owner, ability=ab, subject=subject, value=value)):
+            raise AssertionError(f"{ab.key}: its subject guards {m.guards!r} rejected {subject!r}, "
+                                 "but its condition holds")
 
     def modifiers_of(self, target: str) -> list[tuple[str | None, Ability, Any]]:
         """(owner, ability, modifier) of every active modifier of `target`, in the order they apply."""
