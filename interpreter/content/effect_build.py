@@ -30,7 +30,11 @@ NO_EVENT_UNIT = {"event": "a unit's cost, combat and awakening run outside any w
 
 
 def _const(value: Any) -> Any:
-    return lambda ctx: value
+    """An expression that is a plain value; `.const` holds it (a reader may skip making a context)."""
+    def const(ctx: Any) -> Any:
+        return value
+    const.const = value   # type: ignore[attr-defined]
+    return const
 
 
 

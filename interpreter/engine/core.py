@@ -126,7 +126,8 @@ class GameCore(GameBasics):
     def unit_cost(self, owner: str, t: UnitType) -> int:
         if "cost" in t.unknown:
             raise RuleError(f"{t.name}: its cost is unknown and no interpretation is given")
-        base = self.integer(t.cost(self.ctx(owner)), f"cost of {t.name}")
+        fixed = getattr(t.cost, "const", None)   # a plain number: no context to make
+        base = self.integer(fixed if fixed is not None else t.cost(self.ctx(owner)), f"cost of {t.name}")
         subject = {"kind": t.id, "class": t.cls, "owner": owner}
         if t.cls == "great-old-one":
             cost = self.modified("awaken-cost", base, subject, owner)
@@ -149,7 +150,9 @@ class GameCore(GameBasics):
         t = self.utype(u)
         if "combat" in t.unknown:
             raise RuleError(f"{t.name}: its combat is unknown and no interpretation is given")
-        base = self.integer(t.combat(self.ctx(u["owner"], self_unit=u, foe=foe)), f"combat of {t.name}")
+        fixed = getattr(t.combat, "const", None)   # a plain number: no context to make
+        base = self.integer(fixed if fixed is not None else t.combat(self.ctx(u["owner"], self_unit=u, foe=foe)),
+                            f"combat of {t.name}")
         return max(0, self.integer(self.modified("combat", base, u, u["owner"]), f"combat of {t.name}"))
 
     def modified(self, target: str, value: Any, subject: Any = None, player: str | None = None) -> Any:
