@@ -152,6 +152,22 @@ def _nodes(node: object) -> list[object]:
     return out
 
 
+def argument(call: Call, at: int, param: str) -> Expr | None:
+    """The value passed to a call's parameter: positional number `at`, or named `param`."""
+    positional = [a for a in call.args if a.name is None]
+    if len(positional) > at:
+        return positional[at].value
+    return next((a.value for a in call.args if a.name == param), None)
+
+
+def conjuncts(node: object) -> list[object]:
+    """The operands of a chain of `and`, in the order they are evaluated (the node itself if it is
+    no `and`)."""
+    if isinstance(node, Binary) and node.op == "and":
+        return conjuncts(node.left) + conjuncts(node.right)
+    return [node]
+
+
 PROVEN = "$condition"   # argument_names' name for a list the condition proves not empty
 
 
@@ -170,10 +186,8 @@ def argument_names(node: object, which: dict[str, tuple[int, str]],
         if id(n) in proven:
             out.add((n.name, PROVEN))
             continue
-        at, param = which[n.name]
-        positional = [a for a in n.args if a.name is None]
-        arg = positional[at] if len(positional) > at else next((a for a in n.args if a.name == param), None)
-        var = arg.value.name if arg is not None and isinstance(arg.value, Var) else None
+        value = argument(n, *which[n.name])
+        var = value.name if isinstance(value, Var) else None
         out.add((n.name, var if var not in bound else None))
     return frozenset(out)
 

@@ -23,7 +23,7 @@ match in any order; `let a = area` makes `a` stand for `area`.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 from . import ast as A
 
@@ -58,14 +58,6 @@ def _with_arg(units_shape: Any, name: str, value: object) -> object | None:
     return ("Call", fn, (), tuple(sorted(named + ((name, value),))))
 
 
-def _conjuncts(cond: object) -> Iterable[object]:
-    if isinstance(cond, A.Binary) and cond.op == "and":
-        yield from _conjuncts(cond.left)
-        yield from _conjuncts(cond.right)
-    else:
-        yield cond
-
-
 def _counted(node: object) -> object | None:
     """E when `node` is `count(E)`."""
     if isinstance(node, A.Call) and node.name == "count" and len(node.args) == 1 and node.args[0].name is None:
@@ -76,7 +68,7 @@ def _counted(node: object) -> object | None:
 def nonempty_lists(cond: object) -> list[object]:
     """The lists `cond` (an expression tree, or None) says are not empty when it holds."""
     out = []
-    for c in _conjuncts(cond):
+    for c in A.conjuncts(cond):
         if not isinstance(c, A.Binary) or c.op not in _FLIPPED:
             continue
         op, left, right = c.op, c.left, c.right
@@ -109,22 +101,12 @@ def _field_of_units(node: object, field: str) -> A.Call | None:
 
 
 def _reads(node: object) -> tuple[set[str], set[str]]:
-    """(the primitives called, the names read and not bound inside) of an expression."""
-    calls, names, bound = set(), set(), set()
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, A.Call):
-            calls.add(n.name)
-        elif isinstance(n, A.Var):
-            names.add(n.name)
-        elif isinstance(n, A.Comprehension):
-            bound.add(n.name)
-        if isinstance(n, (tuple, list)):
-            todo.extend(n)
-        elif isinstance(n, A.Node):
-            todo.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("line", "col"))
-    return calls, names - bound
+    """(the primitives called, the names read and not bound inside) of an expression (its
+    `ast.expression_inputs`)."""
+    found = A.expression_inputs(node)
+    if found is None:   # (not an expression: taken as calling something unknown)
+        return {"<statement>"}, set()
+    return set(found[0]), set(found[1])
 
 
 class _Facts:
@@ -190,7 +172,7 @@ def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[in
         if isinstance(value, A.Call) and value.name in choices:
             if _reads(value.args)[0] - safe_calls:
                 break   # an argument that may do anything: what follows is not at the same state
-            listed = _list_argument(value, *choices[value.name])
+            listed = A.argument(value, *choices[value.name])
             if value.name in noting and listed is not None and facts.nonempty(listed):
                 proven.add(id(value))
             if name is not None:
@@ -212,13 +194,6 @@ def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[in
             if isinstance(value, A.Var) and value.name in STABLE_NAMES | {AREA} | chosen:
                 facts.alias[name] = facts.alias.get(value.name, value.name)   # `let a = area`
     return proven
-
-
-def _list_argument(call: A.Call, at: int, param: str) -> object | None:
-    positional = [a for a in call.args if a.name is None]
-    if len(positional) > at:
-        return positional[at].value
-    return next((a.value for a in call.args if a.name == param), None)
 
 
 __all__ = ["AREA", "STABLE_NAMES", "nonempty_lists", "proven_choices", "shape"]

@@ -15,21 +15,13 @@ not in the record), it and every guard after it are left to `when`.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
 from . import ast as A
 
 ME = object()   # the guard's value is the modifier owner's `me`
 _OPS = ("==", "!=")
 _UNGUARDED_FIELDS = frozenset({"kind"})   # read through a lent ability's stand-in (runtime.get_field)
-
-
-def _conjuncts(node: object) -> Iterable[object]:
-    if isinstance(node, A.Binary) and node.op == "and":
-        yield from _conjuncts(node.left)
-        yield from _conjuncts(node.right)
-    else:
-        yield node
 
 
 def _subject_field(node: object) -> str | None:
@@ -53,7 +45,7 @@ def guards_of(when: object) -> tuple[tuple[str, str, Any], ...]:
     if when is None:
         return ()
     out = []
-    for c in _conjuncts(when):
+    for c in A.conjuncts(when):
         if not isinstance(c, A.Binary) or c.op not in _OPS:
             break
         field, value = _subject_field(c.left), _value(c.right)

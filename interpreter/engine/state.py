@@ -231,7 +231,7 @@ class State:
         return self._index()[1].get(owner, [])  # type: ignore[no-any-return]
 
     def on_map(self, owner: str | None = None, areas: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        units = self.units if owner is None else self._index()[1].get(owner, ())
+        units = self.units if owner is None else self.units_of(owner)
         if areas is not None:
             return [u for u in units if u["loc"] in areas]
         return [u for u in units if ":" not in u["loc"] and u["loc"] != POOL]
@@ -239,7 +239,7 @@ class State:
     def pool(self, owner: str, kind: str | None = None) -> list[dict[str, Any]]:
         """`owner`'s units in the pool (of `kind`), in the order of `units` (read from the owner's
         units, fewer than the pool's)."""
-        return [u for u in self._index()[1].get(owner, ()) if u["loc"] == POOL
+        return [u for u in self.units_of(owner) if u["loc"] == POOL
                 and (kind is None or u["kind"] == kind)]
 
     def controller(self, loc: str) -> dict[str, Any] | None:
