@@ -76,6 +76,13 @@ def test_a_kept_answer_is_used_until_a_field_it_reads_changes(monkeypatch: pytes
     g.relocate(mine, sorted(g.layout.areas)[1], "test")   # where its own units are: evaluated again
     H.condition_holds(g, "black-goat", areas, None)
     assert calls[0] == 7
+    H.condition_holds(g, "black-goat", areas, None)
+    g.state_written()                                  # a write that is not a move (a unit may change hands)
+    H.condition_holds(g, "black-goat", areas, None)
+    assert calls[0] == 8
+    g.s.units.append(dict(mine, id=999))               # one more unit
+    H.condition_holds(g, "black-goat", areas, None)
+    assert calls[0] == 9
 
 
 def test_copies_start_without_kept_answers(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,8 +93,8 @@ def _inputs_now(s: Any, parts: tuple[str, ...], p: str) -> bytes:
     for f in parts:
         if f in _UNIT_PARTS:
             continue
-        if f == "units@":
-            values.append([(u["id"], u["loc"]) for u in s.units_of(p)])
+        if f == "units@":   # p's units are where they were while none of them moved and no other write
+            values.append((s.other_writes, s.moves_of(p), len(s.units)))
         elif f[-1] == "@":
             values.append(getattr(s, f[:-1]).get(p))
         else:

@@ -84,6 +84,7 @@ class State:
     # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
     other_writes = 0   # those of `writes` that are not a unit's move (`written()`, not `moved()`)
+    _moves_of = None   # owner -> how many of `moved()`'s writes moved one of its units (`moves_of`)
     _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
     _uk = None   # ((writes, number of units), the units in marshal format 2, for the position key)
     _up = None   # ((writes, number of units), the units packed by marshal)
@@ -101,6 +102,11 @@ class State:
         ix = self._ix
         fresh = ix is not None and ix[0] == self.writes and ix[1] == len(self.units) and ix[3]
         self.writes += 1
+        counts = self._moves_of
+        if counts is None:
+            counts = self._moves_of = {}
+        owner = u["owner"]
+        counts[owner] = counts.get(owner, 0) + 1
         if not fresh:
             return
         by_loc = ix[2][0]  # type: ignore[index]
@@ -122,6 +128,13 @@ class State:
         else:
             bisect.insort(there, u, key=_unit_id)
         self._ix = (self.writes, len(self.units), ix[2], True)  # type: ignore[assignment]
+
+    def moves_of(self, owner: str) -> int:
+        """How many moves of `owner`'s units this State object has seen (`moved()`): with
+        `other_writes` and the number of units, it says whether `owner`'s units are where they
+        were (a copy starts again from 0)."""
+        counts = self._moves_of
+        return 0 if counts is None else counts.get(owner, 0)
 
     def _index(self) -> UnitIndex:
         """Units by location and by owner (each list in the order of `units`), and by id (the first
