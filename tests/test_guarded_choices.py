@@ -102,8 +102,12 @@ def test_the_built_content_proves_the_choices_its_conditions_guard() -> None:
     assert borrow.effect.choice_lists == {("choose_unit", A.PROVEN), ("choose_player", "enemies")}
     goat = c.model.factions["black-goat"]
     two = next(r for r in goat.requirements if r.id == "eliminate-two-cultists")
-    assert two.action_effect.choice_lists == {("choose_unit", A.PROVEN), ("choose_unit", None)}
-    assert feasible.may_lack_a_part(two.action_effect, 4)   # the second cultist still takes a dry run
+    # `count(...) >= 2`: the second cultist is there after the first is eliminated, if eliminating
+    # one sets off nothing that moves units (the engine's part: `removals_are_quiet`)
+    assert two.action_effect.choice_lists == {("choose_unit", A.PROVEN), ("choose_unit", A.PAST_REMOVALS)}
+    assert feasible.may_lack_a_part(two.action_effect, 4)
+    assert not feasible.may_lack_a_part(two.action_effect, 4, quiet_removals=True)
+    assert feasible.may_lack_a_part(two.action_effect, 4, proofs=False, quiet_removals=True)
     avatar = next(a for t in goat.units.values() for a in t.abilities if a.id == "avatar")
     assert avatar.effect.choice_lists == {("choose_player", A.PROVEN), ("choose_unit", A.PROVEN)}
 
@@ -141,4 +145,75 @@ def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one
     assert len(runs) == len(offered)   # each proof was checked by a dry run
     monkeypatch.setattr(feasible, "_search", lambda game, run: False)   # a dry run that disagrees
     with pytest.raises(AssertionError, match=ability):
+        g.main_actions(p)
+
+
+def _proven_past(effect: str, condition: str) -> list[str]:
+    """The names of the choices proven only when removals (`eliminate`, `kill`) are allowed."""
+    tree = parse(effect)
+    cond = _expr(condition)
+    now = proven_choices(tree, cond, CHOICES, NOTING, SAFE)
+    past = proven_choices(tree, cond, CHOICES, NOTING, SAFE, removals=frozenset({"eliminate", "kill"}))
+    assert now <= past
+    calls = sorted((n for n in A._nodes(tree) if isinstance(n, A.Call) and n.name in CHOICES),
+                   key=lambda n: (n.line, n.col))
+    return [c.name + str(i) for i, c in enumerate(calls) if id(c) in past - now]
+
+
+@pytest.mark.parametrize(("condition", "proven"), [
+    (f"count({MINE}) >= 2", ["choose_unit1"]), (f"count({MINE}) > 1", ["choose_unit1"]),
+    (f"count({MINE}) >= 3", ["choose_unit1", "choose_unit2"]), (f"count({MINE}) > 0", []),
+    (f"count({MINE}) >= 1", [])])
+def test_a_count_in_the_condition_is_spent_one_by_one_on_removals(condition: str, proven: list[str]) -> None:
+    effect = f"let a = choose_unit(me, {MINE})\neliminate(a)\nlet b = choose_unit(me, {MINE})\nkill(b)\n" \
+             f"let c = choose_unit(me, distinct([u for u in {MINE}]))"
+    assert _proven_past(effect, condition) == proven
+
+
+@pytest.mark.parametrize("between", ["capture(a)", "gain_power(me, 1)\neliminate(a)", "eliminate(a)\nmove_to(a, 'x')",
+                                     "eliminate(choose_unit(me, units()))"])
+def test_only_a_removal_of_one_unit_is_counted(between: str) -> None:
+    effect = f"let a = choose_unit(me, {MINE})\n{between}\nlet b = choose_unit(me, {MINE})"
+    assert _proven_past(effect, f"count({MINE}) >= 5") == []
+
+
+@pytest.mark.parametrize("listed", ["[u for u in units(owner: me, kind: 'serpent-man') if u.loc == home(me)]",
+                                    "units(owner: me, kind: 'serpent-man', where: 'battle')", "areas(with_units_of: me)"])
+def test_a_list_whose_items_a_removal_may_change_otherwise_is_not_counted(listed: str) -> None:
+    effect = f"let a = choose_unit(me, {MINE})\neliminate(a)\nlet b = choose_unit(me, {listed})"
+    assert _proven_past(effect, f"count({listed}) >= 5 and count({MINE}) > 0") == []
+
+
+def test_removals_are_trusted_only_while_their_window_moves_no_unit(monkeypatch: Any) -> None:
+    c = load_content(expansions=["independents", "azathoth"]).require_ok()
+    for ruleset, factions in (("duel", ["sleeper", "wind-rider"]), ("two-player", ["great-cthulhu", "black-goat"]),
+                              ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"])):
+        assert feasible.removals_are_quiet(Game(c, ruleset, factions, 1))   # Doom, Power, tallies only
+    g = Game(c, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    loud = type("Ab", (), {"window": feasible.REMOVAL_WINDOW, "effect": type("Fx", (), {"calls": frozenset({"kill"})})()})()
+    real = Game.content_abilities
+    monkeypatch.setattr(Game, "content_abilities", lambda self: [*real(self), loud])
+    assert not feasible.removals_are_quiet(g)
+
+
+def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_one(monkeypatch: Any) -> None:
+    g = _position_offering("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"],
+                           "requirement eliminate-two-cultists")
+    p = g.pending.player
+    runs: list[str] = []
+    complete = actions.can_complete
+    monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
+        runs.append(key) if "eliminate-two-cultists" in key else None) or complete(game, key, run))
+    monkeypatch.setattr(state_module, "CHECK_MEMO", False)
+    offered = [label for label, _ in g.main_actions(p) if label.startswith("requirement eliminate-two-cultists")]
+    assert offered and runs == []
+    g.__dict__["_removals_quiet"] = False   # a removal that might move units: the dry run again
+    assert [label for label, _ in g.main_actions(p) if label.startswith("requirement")] == offered
+    assert len(runs) == 1
+    g.__dict__["_removals_quiet"] = True
+    monkeypatch.setattr(state_module, "CHECK_MEMO", True)
+    assert [label for label, _ in g.main_actions(p) if label.startswith("requirement")] == offered
+    assert len(runs) == 2
+    monkeypatch.setattr(feasible, "_search", lambda game, run: False)   # a dry run that disagrees
+    with pytest.raises(AssertionError, match="eliminate-two-cultists"):
         g.main_actions(p)

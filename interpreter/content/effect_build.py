@@ -12,7 +12,7 @@ from ..effects.parser import EffectSyntaxError, parse
 from ..effects.registry import REGISTRY
 from ..effects.guarded_choices import proven_choices
 from ..effects.subject_guards import guards_of
-from ..engine.feasible import NOTING_CHOICES
+from ..engine.feasible import NOTING_CHOICES, REMOVALS
 from ..engine.held_conditions import READS
 from ..engine.windows import WINDOW_EVENTS, event_type
 from ..limits import MAX_COUNT, MAX_DICE
@@ -124,7 +124,8 @@ class EffectBuilder:
         run = Compiler(env).program(tree, env)
         run.calls = A.call_names(tree)   # type: ignore[attr-defined]  (what a dry run may skip: feasible.py)
         lists = _choice_lists()
-        run.choice_lists = A.argument_names(tree, lists, self._proven(tree, guard, where, lists))
+        proven, past_removals = self._proven(tree, guard, where, lists)
+        run.choice_lists = A.argument_names(tree, lists, proven, past_removals)
         return run
 
     @staticmethod
@@ -139,15 +140,18 @@ class EffectBuilder:
             return ()
 
     @staticmethod
-    def _proven(tree: A.Program, guard: Any, where: Any, lists: dict[str, tuple[int, str]]) -> set[int]:
+    def _proven(tree: A.Program, guard: Any, where: Any, lists: dict[str, tuple[int, str]]) -> tuple[set[int], set[int]]:
+        """The choices proven to have an option, and those proven so past a removal of a unit."""
         if guard is None and where is None:
-            return set()
+            return set(), set()
         try:
             cond = parse(guard, start="expr_start") if isinstance(guard, str) else None
             areas = parse(where, start="expr_start") if isinstance(where, str) else None
         except EffectSyntaxError:
-            return set()   # reported where the condition or `where` is compiled
-        return proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas)
+            return set(), set()   # reported where the condition or `where` is compiled
+        proven = proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas)
+        past = proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas, REMOVALS)
+        return proven, past - proven
 
     def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
         """Warn about an unknown value; return its reason unless the content names an interpretation."""

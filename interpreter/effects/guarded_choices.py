@@ -16,7 +16,11 @@ condition was checked in. Lists known not to be empty (facts) come from
 and a list is not empty when it is a fact, or `distinct(L)` or `[x... for x in L]` (no `if`) of one.
 Only the effect's opening run of statements counts: statements that bind choices' answers or
 values computed with safe queries only (nothing happens to the state before the choices are
-asked). A fact reads only `me`, `enemies`, `players`, `self`, `area` and answers chosen before it,
+asked), and, when the caller names them (`removals`), verbs that take one unit off the map
+(`eliminate(a)`): a removal leaves a list of units, or `distinct` or an unfiltered comprehension of
+one, at most one item shorter, so a condition's `count(L) >= 2` still proves `L` after one removal.
+That holds only while what a removal sets off (its window's abilities) moves no unit: the engine
+checks it for the content in play before it trusts such a proof (PAST_REMOVALS, engine/feasible.py). A fact reads only `me`, `enemies`, `players`, `self`, `area` and answers chosen before it,
 none rebound since, and calls only the queries the caller names as safe: those whose answer paying
 the action's cost cannot change (it is paid between the condition and the effect). Named arguments
 match in any order; `let a = area` makes `a` stand for `area`.
@@ -67,6 +71,11 @@ def _counted(node: object) -> object | None:
 
 def nonempty_lists(cond: object) -> list[object]:
     """The lists `cond` (an expression tree, or None) says are not empty when it holds."""
+    return [listed for listed, _ in counted_lists(cond)]
+
+
+def counted_lists(cond: object) -> list[tuple[object, int]]:
+    """(list, n) for each list `cond` says holds at least n >= 1 items when it holds."""
     out = []
     for c in A.conjuncts(cond):
         if not isinstance(c, A.Binary) or c.op not in _FLIPPED:
@@ -78,8 +87,10 @@ def nonempty_lists(cond: object) -> list[object]:
         if listed is None or not isinstance(right, A.Lit) or right.value.__class__ is not int:
             continue
         n = right.value
-        if (op == ">" and n >= 0) or (op == ">=" and n >= 1) or (op == "!=" and n == 0):
-            out.append(listed)
+        if op == ">" and n >= 0:
+            out.append((listed, n + 1))
+        elif (op == ">=" and n >= 1) or (op == "!=" and n == 0):
+            out.append((listed, max(n, 1)))
     return out
 
 
@@ -115,6 +126,7 @@ class _Facts:
     def __init__(self, safe_calls: frozenset[str]) -> None:
         self.safe = safe_calls
         self.known: dict[object, set[str]] = {}
+        self.least: dict[object, int] = {}   # facts known to hold more than one item: how many
         self.alias: dict[str, str] = {}
 
     def names(self, node: object) -> tuple[set[str], set[str]]:
@@ -122,11 +134,20 @@ class _Facts:
         calls, names = _reads(node)
         return calls, {self.alias.get(n, n) for n in names}
 
-    def add(self, listed: object, allowed: frozenset[str] | set[str]) -> None:
-        """`listed` is not empty, if it reads only safe queries and `allowed` names."""
+    def add(self, listed: object, allowed: frozenset[str] | set[str], least: int = 1) -> None:
+        """`listed` holds at least `least` items, if it reads only safe queries and `allowed` names."""
         calls, names = self.names(listed)
         if calls <= self.safe and names <= allowed:
-            self.known[shape(listed, self.alias)] = names
+            key = shape(listed, self.alias)
+            self.known[key] = names
+            if least > 1 and _one_item_per_unit(listed):
+                self.least[key] = max(least, self.least.get(key, 1))
+
+    def removed_one_unit(self) -> None:
+        """A unit left the map: only lists of units with an item per unit keep their fact, one
+        item shorter (those that held only one are dropped)."""
+        self.known = {k: names for k, names in self.known.items() if self.least.get(k, 1) > 1}
+        self.least = {k: n - 1 for k, n in self.least.items() if k in self.known and n > 2}
 
     def nonempty(self, listed: object) -> bool:
         """Whether `listed` is a fact, or `distinct` or an unfiltered comprehension of one."""
@@ -144,16 +165,38 @@ class _Facts:
         """`name` takes a new value: facts about its old one and aliases to or of it are dropped."""
         self.alias = {k: v for k, v in self.alias.items() if name not in (k, v)}
         self.known = {k: names for k, names in self.known.items() if name not in names}
+        self.least = {k: n for k, n in self.least.items() if k in self.known}
+
+
+# queries listing units, one item per unit, whose other units' places cannot change an item
+_UNIT_LISTS = frozenset({"units", "pool"})
+
+
+def _one_item_per_unit(node: object) -> bool:
+    """Whether `node` lists units one by one (`units(...)` or `pool(...)` with named arguments,
+    not `where`), or is `distinct` or an unfiltered comprehension of such a list: removing one unit
+    removes at most one item."""
+    while True:
+        if isinstance(node, A.Call) and node.name in _UNIT_LISTS:
+            return all(a.name is not None and a.name != "where" for a in node.args)
+        inner = _peel(node)
+        if isinstance(inner, A.Comprehension) and inner.cond is None:
+            inner = inner.source
+        if inner is node:
+            return False
+        node = inner
 
 
 def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[int, str]],
-                   noting: frozenset[str], safe_calls: frozenset[str], where: object = None) -> set[int]:
+                   noting: frozenset[str], safe_calls: frozenset[str], where: object = None,
+                   removals: frozenset[str] = frozenset()) -> set[int]:
     """The `id`s of the Call nodes of `program` that are single choices (`noting`) proven to have an
     option when `cond` holds and the action ends in an area of `where` (see the module).
-    `choices`: every choice primitive -> the position and name of its list parameter."""
+    `choices`: every choice primitive -> the position and name of its list parameter. `removals`:
+    verbs that take their one unit off the map, which the opening statements may then hold."""
     facts = _Facts(safe_calls)
-    for listed in nonempty_lists(cond):
-        facts.add(listed, STABLE_NAMES)   # (the condition is checked where `area` is not bound)
+    for listed, least in counted_lists(cond):
+        facts.add(listed, STABLE_NAMES, least)   # (the condition is checked where `area` is not bound)
     source = _field_of_units(where, "loc")
     if source is not None:   # the action ends in an area holding one of those units
         calls, names = _reads(source)
@@ -186,6 +229,10 @@ def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[in
                         facts.known[fact] = names | {name}
                 chosen.add(name)
             continue
+        if name is None and isinstance(value, A.Call) and value.name in removals \
+                and len(value.args) == 1 and not _reads(value.args)[0] - safe_calls:
+            facts.removed_one_unit()
+            continue
         if _reads(value)[0] - safe_calls:
             break       # a call that is not a choice or a safe query may change the state
         if name is not None:
@@ -196,4 +243,4 @@ def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[in
     return proven
 
 
-__all__ = ["AREA", "STABLE_NAMES", "nonempty_lists", "proven_choices", "shape"]
+__all__ = ["AREA", "STABLE_NAMES", "counted_lists", "nonempty_lists", "proven_choices", "shape"]

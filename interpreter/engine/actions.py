@@ -7,7 +7,7 @@ from typing import Any
 from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
-from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position
+from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position, removals_are_quiet
 from .flow import Call, frame
 from . import state as state_module
 from .moves import MovesMixin
@@ -34,7 +34,7 @@ class ActionsMixin(MovesMixin):
         effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
         if effect is None or in_dry_run(self):
             return True
-        if not may_lack_a_part(effect, len(self.s.players)):
+        if not may_lack_a_part(effect, len(self.s.players), quiet_removals=removals_are_quiet(self)):
             if state_module.CHECK_MEMO and may_lack_a_part(effect, len(self.s.players), proofs=False) \
                     and not self._dry_run(ab, p, area, effect):
                 raise AssertionError(f"{ab.key}: its condition was taken to prove that its choices have "
@@ -248,7 +248,7 @@ class ActionsMixin(MovesMixin):
             base = self.ability_cost(ab, p, ctx)
             areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
             n = len(self.s.players)   # else all parts are possible (checking mode: proofs are checked)
-            dry = ab.effect is not None and (may_lack_a_part(ab.effect, n)
+            dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, quiet_removals=removals_are_quiet(self))
                                              or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, proofs=False)))
             power = self.s.power[p]
             for a in areas:

@@ -259,6 +259,15 @@ class GameCore(GameBasics):
         return out  # type: ignore[no-any-return]
 
     def ability_by_key(self, key: str) -> Ability | None:
+        return self._ability_index_of().get(key)
+
+    def content_abilities(self) -> list[Ability]:
+        """Every ability the game's content holds (factions, units, spellbooks, cards) and its
+        ruleset's rules, in play or not."""
+        return [*self._ability_index_of().values(), *self.ruleset.abilities,
+                *(a for t in self.content.neutral_units.values() for a in t.abilities)]
+
+    def _ability_index_of(self) -> dict[str, Ability]:
         idx = getattr(self, "_ability_index", None)
         if idx is None:
             idx = {}
@@ -279,7 +288,7 @@ class GameCore(GameBasics):
                     if a is not None:
                         idx[a.key] = a
             self._ability_index = idx
-        return idx.get(key)
+        return idx  # type: ignore[no-any-return]
 
     def ability_of(self, key: str) -> Ability:
         """The ability a frame names by key: a content ability or one of the ruleset's rules."""

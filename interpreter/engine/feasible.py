@@ -17,8 +17,9 @@ import hashlib
 import functools
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from ..effects.ast import PROVEN
+from ..effects.ast import PAST_REMOVALS, PROVEN
 from ..effects.compiler import RuleError
+from ..effects.registry import REGISTRY
 from . import flow
 
 if TYPE_CHECKING:
@@ -45,12 +46,22 @@ def note_no_option(game: Any, where: str) -> None:
 # PROVEN: a list the action's condition says is not empty, effects/guarded_choices.py)
 NEVER_EMPTY = {"players": 1, "enemies": 2, PROVEN: 0}
 
+# The verbs that take their one unit off the map (into a pool) and set off only the REMOVAL_WINDOW
+# (the remove-unit procedure, engine/core_procs.py; a capture opens a second window and is not one).
+REMOVALS = frozenset({"kill", "eliminate"})
+REMOVAL_WINDOW = "unit-removed"
+# verbs that move no unit and set nothing off (no window, no procedure: they never wait)
+QUIET_VERBS = frozenset({"gain_power", "lose_power", "bank_power", "gain_doom", "lose_doom", "elder_sign",
+                         "add_battle_count", "set_flag", "set_marker"})
 
-def may_lack_a_part(effect: Any, players: int = 1, proofs: bool = True) -> bool:
+
+def may_lack_a_part(effect: Any, players: int = 1, proofs: bool = True, quiet_removals: bool = False) -> bool:
     """Whether a compiled effect calls a single choice that may find its list empty (without one,
     no part can be missing): every single choice it makes picks among `players` or, with two
     players or more, `enemies`, unless the effect binds those names itself, or among a list the
-    action's condition proves not empty (PROVEN; `proofs=False` does not count those)."""
+    action's condition proves not empty (PROVEN; `proofs=False` does not count those), or proves
+    so past removals of units when those move no other unit (PAST_REMOVALS, `quiet_removals`:
+    see `removals_are_quiet`)."""
     calls = getattr(effect, "calls", None)
     if calls is None:
         return True
@@ -59,9 +70,34 @@ def may_lack_a_part(effect: Any, players: int = 1, proofs: bool = True) -> bool:
     lists = getattr(effect, "choice_lists", None)
     if lists is None:
         return True
-    return any(name in NOTING_CHOICES and (NEVER_EMPTY.get(var or "", players + 1) > players  # type: ignore[operator]
-                                           or (var == PROVEN and not proofs))
+    past = 0 if proofs and quiet_removals else players + 1
+    return any(name in NOTING_CHOICES and ((past if var == PAST_REMOVALS else NEVER_EMPTY.get(var or "", players + 1))
+                                           > players or (var == PROVEN and not proofs))
                for name, var in lists)
+
+
+def removals_are_quiet(game: Any) -> bool:
+    """Whether removing a unit (REMOVALS) moves no other unit in this game: every ability of the
+    REMOVAL_WINDOW that the game's content holds (any faction's, card's, spellbook's or rule's,
+    in play or not) calls only queries, choices and QUIET_VERBS. Found once per game."""
+    kept = game.__dict__.get("_removals_quiet")
+    if kept is None:
+        kept = game.__dict__["_removals_quiet"] = all(
+            _quiet(ab.effect) for ab in game.content_abilities() if ab.window == REMOVAL_WINDOW)
+    return kept  # type: ignore[no-any-return]
+
+
+def _quiet(effect: Any) -> bool:
+    if effect is None:
+        return True
+    calls = getattr(effect, "calls", None)
+    if calls is None:
+        return False
+    for name in calls:
+        prim = REGISTRY.get(name)
+        if prim is None or (prim.sort == "verb" and name not in QUIET_VERBS):
+            return False
+    return True
 
 
 def in_dry_run(game: Any) -> bool:
@@ -184,4 +220,5 @@ def _attempt(game: "GameCore", run: Run, path: list[int]) -> tuple[bool | None, 
         game.__dict__["_dry_steps"] = probe.steps
 
 
-__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position", "share_memo"]
+__all__ = ["REMOVALS", "can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position",
+           "removals_are_quiet", "share_memo"]
