@@ -127,7 +127,8 @@ def _position_offering(ruleset: str, factions: list[str], prefix: str) -> Game:
 
 @pytest.mark.parametrize(("ruleset", "factions", "prefix"), [
     ("duel", ["sleeper", "wind-rider"], "ability borrow"),
-    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], "ability avatar ")])
+    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], "ability avatar "),
+    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], "ability ghroth")])
 def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one(
         monkeypatch: Any, ruleset: str, factions: list[str], prefix: str) -> None:
     g = _position_offering(ruleset, factions, prefix)
@@ -217,3 +218,48 @@ def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_
     monkeypatch.setattr(feasible, "_search", lambda game, run: False)   # a dry run that disagrees
     with pytest.raises(AssertionError, match="eliminate-two-cultists"):
         g.main_actions(p)
+
+
+L = f"units(owner: me, kind: 'serpent-man')"
+
+
+@pytest.mark.parametrize(("effect", "proven"), [
+    # an `if` branch's condition proves its list inside that branch only
+    (f"if count({L}) > 0 {{ let x = choose_unit(me, {L}) }} else {{ let y = choose_unit(me, {L}) }}", [0]),
+    (f"if power(me) > 2 {{ let z = 1 }} elif count({L}) >= 1 {{ let x = choose_unit(me, {L}) }}", [0]),
+    # facts from before a `for` hold in its body when the body changes nothing...
+    (f"for i in [1, 2] {{ let x = choose_unit(me, {L}) }}", [0]),
+    # ...but not when it does (a later turn of the body starts from a changed state)
+    (f"for i in [1, 2] {{ let x = choose_unit(me, {L})\ngain_power(me, 1) }}", []),
+    # an `if` that changes nothing leaves the facts after it; one that may change the state ends them
+    (f"if power(me) > 1 {{ let z = 1 }}\nlet x = choose_unit(me, {L})", [0]),
+    (f"if power(me) > 1 {{ gain_power(me, 1) }}\nlet x = choose_unit(me, {L})", []),
+    # `areas()` always has an option; an answer checked for none right after is optional
+    ("let a = choose_area(me, areas())", [0]),
+    ("let a = choose_area(me, areas(terrain: 'ocean'))", []),
+    ("let p = choose_player(me, [u.owner for u in units(kind: 'x')])\nif p != none { gain_power(p, 1) }", [0]),
+    ("let p = choose_player(me, [u.owner for u in units(kind: 'x')])\nif p != none and power(p) > 1 { gain_power(p, 1) }", [0]),
+    ("let p = choose_player(me, [u.owner for u in units(kind: 'x')])\nif p != none { gain_power(p, 1) }\ngain_power(p, 1)", []),
+    ("let p = choose_player(me, [u.owner for u in units(kind: 'x')])\nif p != none { gain_power(p, 1) } else { gain_power(me, 1) }", []),
+    # the player picked from a named list's owners owns one of its units (Ghroth)
+    ("let left = [c for c in units(class: 'cultist') if c.owner != me]\nif count(left) > 0 {\n"
+     "let p = choose_player(me, distinct([c.owner for c in left]))\nlet c = choose_unit(p, units(owner: p, class: 'cultist')) }",
+     [0, 1]),
+    ("let left = [c for c in units(class: 'cultist') if c.owner != me]\ngain_power(me, 1)\nif count(left) > 0 {\n"
+     "let p = choose_player(me, distinct([c.owner for c in left]))\nlet c = choose_unit(p, units(owner: p, class: 'cultist')) }",
+     []),
+])
+def test_choices_inside_blocks_are_proven_by_what_holds_there(effect: str, proven: list[int]) -> None:
+    tree = parse(effect)
+    pure = SAFE | {"power"}
+    ids = proven_choices(tree, _expr(f"count({L}) > 0") if "for i" in effect or "\nlet x" in effect else None,
+                         CHOICES, NOTING, SAFE, pure_calls=pure)
+    calls = sorted((n for n in A._nodes(tree) if isinstance(n, A.Call) and n.name in CHOICES), key=lambda n: (n.line, n.col))
+    assert [i for i, c in enumerate(calls) if id(c) in ids] == proven
+
+
+def test_ghroth_takes_no_dry_run() -> None:
+    goat = load_content().require_ok().model.factions["black-goat"]
+    ghroth = next(a for sb in goat.spellbooks.values() for a in sb.abilities if a.id == "ghroth")
+    assert {var for _, var in ghroth.effect.choice_lists} == {A.PROVEN}
+    assert not feasible.may_lack_a_part(ghroth.effect, 4)

@@ -142,15 +142,14 @@ class EffectBuilder:
     @staticmethod
     def _proven(tree: A.Program, guard: Any, where: Any, lists: dict[str, tuple[int, str]]) -> tuple[set[int], set[int]]:
         """The choices proven to have an option, and those proven so past a removal of a unit."""
-        if guard is None and where is None:
-            return set(), set()
         try:
             cond = parse(guard, start="expr_start") if isinstance(guard, str) else None
             areas = parse(where, start="expr_start") if isinstance(where, str) else None
         except EffectSyntaxError:
             return set(), set()   # reported where the condition or `where` is compiled
-        proven = proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas)
-        past = proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas, REMOVALS)
+        pure = _pure_calls()
+        proven = proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas, pure_calls=pure)
+        past = proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas, REMOVALS, pure)
         return proven, past - proven
 
     def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
@@ -249,3 +248,10 @@ def _choice_lists() -> dict[str, tuple[int, str]]:
         if prim is not None and prim.sort == "choice" and len(prim.params) >= 2:
             out[name] = (1, prim.params[1].name)
     return out
+
+
+def _pure_calls() -> frozenset[str]:
+    """The calls that change nothing a list of units, areas or gates reads: every query, and the
+    choices that pick from no list (`roll_die`: the generator only), for `proven_choices`."""
+    return frozenset(name for name in REGISTRY.names() if (prim := REGISTRY.get(name)) is not None
+                     and (prim.sort == "query" or (prim.sort == "choice" and len(prim.params) < 2)))
