@@ -22,9 +22,11 @@ class ActionsMixin(MovesMixin):
         return max(0, self.integer(v, f"cost of {action}"))
 
     # ---- gates ---------------------------------------------------------------------------------
-    def can_control(self, u: dict[str, Any]) -> bool:
-        t = self.utype(u)
-        return bool(self.modified("can-control-gate", t.cls == "cultist", u, u["owner"]))
+    def can_control(self, u: dict[str, Any], ask_modifiers: bool = True) -> bool:
+        """Whether unit `u` may control a Gate: a Cultist, unless a modifier says otherwise
+        (`ask_modifiers=False`: the caller found that none may apply to `u`'s owner, `may_modify`)."""
+        cultist = self.utype(u).cls == "cultist"
+        return bool(self.modified("can-control-gate", cultist, u, u["owner"])) if ask_modifiers else cultist
 
     def all_parts_possible(self, ab: Any, p: str, area: str | None = None) -> bool:
         """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
@@ -134,8 +136,8 @@ class ActionsMixin(MovesMixin):
         ability lets it summon as an Unlimited Action."""
         s = self.s
         out: list[tuple[str, int]] = []
-        if unlimited and not self.modifiers_of("unlimited-summon"):
-            return out   # no ability makes a Summon unlimited now
+        if unlimited and not self.may_modify("unlimited-summon", {"owner": p}):
+            return out   # no ability makes a Summon of p's unlimited now
         gates = [a for a in s.controlled_gates(p) if self.is_area(a)]
         if not gates:
             return out
@@ -219,11 +221,12 @@ class ActionsMixin(MovesMixin):
     def unlimited_actions(self, p: str) -> list[tuple[str, int]]:
         s = self.s
         out: list[tuple[str, int]] = []
+        ask = self.may_modify("can-control-gate", {"owner": p})
         for a, g in sorted(s.gates.items()):
             if not self.is_area(a):
                 continue
             if g.get("controller") is None and not g.get("locked"):
-                if any(self.can_control(u) for u in s.units_at(a, p)):
+                if any(self.can_control(u, ask) for u in s.units_at(a, p)):
                     out.append((f"control-gate {a}", 0))
             elif s.gate_owner(a) == p:
                 out.append((f"abandon-gate {a}", 0))

@@ -177,6 +177,13 @@ class GameCore(GameBasics):
                 value = m.value(ctx)
         return value
 
+    def may_modify(self, target: str, fields: dict[str, Any]) -> bool:
+        """Whether an active modifier of `target` may apply to a subject with these `fields`: False
+        when the subject guards of every one reject them, as they then reject every subject that
+        has them (effects/subject_guards.py). Checking mode answers True (every subject is asked)."""
+        return state_module.CHECK_MEMO or any(not (m.guards and rejects(m.guards, fields, owner))
+                                               for owner, _, m in self.modifiers_of(target))
+
     def _check_guards(self, owner: str | None, ab: Ability, m: Any, subject: Any, value: Any) -> None:
         """Checking mode: a modifier its guards rejected has a false `when` indeed."""
         if m.when is not None and m.when(self.ctx(owner, ability=ab, subject=subject, value=value)):

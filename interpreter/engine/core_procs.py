@@ -248,6 +248,7 @@ class CheckRequirements(Proc):
         players = f["players"]
         when, event = f["when"], f["event"]
         seen: dict[Any, bytes] = {}   # the fields conditions read, at this position (held_conditions)
+        earned = s.battle.get("earned") if s.battle is not None else None   # (in a battle: met already)
         for i in range(f["i"], len(players)):   # f["i"], f["j"]: where a Call left off
             p = players[i]
             fac = g.content.factions.get(p)
@@ -263,11 +264,12 @@ class CheckRequirements(Proc):
                 r = reqs[j]
                 if r.id in done:
                     continue
-                if any(r.id in e[1] for e in (s.battle or {}).get("earned", []) if e[0] == p):
+                if earned and any(r.id in e[1] for e in earned if e[0] == p):
                     continue
                 if condition_holds(g, p, r, event, seen):
                     if s.battle is not None:
-                        s.battle.setdefault("earned", []).append([p, r.id])
+                        earned = s.battle.setdefault("earned", [])
+                        earned.append([p, r.id])
                         seen.clear()   # the battle record changed
                     else:
                         f["i"], f["j"] = i, j + 1
