@@ -179,9 +179,11 @@ class ActionsMixin(MovesMixin):
         for a in sorted({u["loc"] for u in s.on_map(p)}):
             if a in fought:
                 continue
-            mine = s.units_at(a, p)
+            here = s.units_at(a)
+            mine = [u for u in here if u["owner"] == p]
+            present = {u["owner"] for u in here}
             for e in s.others(p):
-                if s.units_at(a, e) and self._some_combat(mine, e):
+                if e in present and self._some_combat(mine, e):
                     c = self.action_cost(p, "battle", 1, a)
                     if c <= s.power[p]:
                         out.append((f"{verb} {a} {e}", c))
