@@ -35,8 +35,9 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def test_the_parts_a_condition_reads_come_from_its_text() -> None:
     # gates' controllers: who owns a unit, not where it is; power(me): the player's own Power only
-    assert H.parts_read(_requirement("crawling-chaos", "four-gates-or-15-power")) == \
-        ("gates", "players", "power@", "unit-owners")
+    assert H.parts_read(_requirement("crawling-chaos", "four-gates-or-15-power")) == ("gates@", "players", "power@")
+    # gates(terrain: ...) of anyone: every gate and who owns its controller
+    assert H.parts_read(_requirement("great-cthulhu", "ocean-gates")) == ("gates", "players", "unit-owners")
     # areas(with_units_of: me): where the player's own units are
     assert H.parts_read(_requirement("black-goat", "units-in-4-areas")) == ("players", "units@")
     # units(owner: e) for every enemy: every unit
@@ -62,7 +63,9 @@ def test_a_kept_answer_is_used_until_a_field_it_reads_changes(monkeypatch: pytes
     u = next(u for u in g.s.units if u["owner"] == p and u["loc"] == "pool")
     g.relocate(u, sorted(g.layout.areas)[0], "test")   # a unit's move: who controls the gates is unchanged
     assert H.condition_holds(g, p, r, None) is True and calls[0] == 2
-    g.state_written()                                  # any other unit write (an owner may change)
+    g.state_written()                                  # any other unit write: the gates p controls are the same
+    assert H.condition_holds(g, p, r, None) is True and calls[0] == 2
+    g.s.gates[sorted(g.layout.areas)[0]] = {"controller": u["id"]}   # a gate p controls now: read
     assert H.condition_holds(g, p, r, None) is True and calls[0] == 3
     g.s.power[p] = 0
     assert H.condition_holds(g, p, r, None) is False and calls[0] == 4
@@ -118,6 +121,8 @@ def test_checking_mode_catches_a_field_changed_that_the_tables_do_not_name(
     ("power(me) > 3 and power(first(enemies)) > 3", ("players", "power")),
     ("count(areas(with_units_of: me, terrain: 'ocean')) > 1", ("players", "units@")),
     ("count(areas(with_units_of: me, controlled_by: me)) > 1", ("gates", "players", "tokens", "units")),
+    ("count(gates(controlled_by: me)) > 1 and has_gate('x')", ("gates", "gates@", "players")),   # owners: not in "gates"
+    ("count(gates(controlled_by: me)) > count(gates())", ("gates", "players", "unit-owners")),
     ("count([me for me in enemies if power(me) > 1]) > 0", ("players", "power")),   # `me` rebound
     ("count(units(owner: me, area: areas(gate: true))) > 0", ("battle", "gates", "players", "tokens", "units")),
 ])

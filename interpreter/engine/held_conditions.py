@@ -33,7 +33,8 @@ READS: dict[str, tuple[str, ...]] = {
 }
 # A call that passes `me` as every player it names (and otherwise only the parameters listed)
 # reads only the condition's player's part: "power@" is power[me], "units@" the places of me's
-# units (ids and locations), ... (query -> its player parameters, other parameters allowed, parts).
+# units (ids and locations), "gates@" the places of the gates me controls, ... (query -> its player
+# parameters, other parameters allowed, parts).
 SCOPED: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
     "power": (frozenset({"player"}), frozenset(), ("power@",)),
     "doom": (frozenset({"player"}), frozenset(), ("doom@",)),
@@ -42,6 +43,7 @@ SCOPED: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
     "units": (frozenset({"owner"}), frozenset({"kind", "class", "area", "where"}), ("units@", "battle")),
     "pool": (frozenset({"owner"}), frozenset({"kind", "class"}), ("units@",)),
     "areas": (frozenset({"with_units_of"}), frozenset({"terrain", "symbol", "glyph"}), ("units@",)),
+    "gates": (frozenset({"controlled_by"}), frozenset({"terrain"}), ("gates@",)),
 }
 NAMES: dict[str, tuple[str, ...]] = {"me": (), "enemies": ("players",), "players": ("players",)}
 FIELDS = frozenset({"loc", "owner", "id"})   # fields every unit and token record holds as data
@@ -64,10 +66,19 @@ def parts_read(r: Any) -> tuple[str, ...] | None:
                 found.update(_reads_of(call, args))
             for n in names:
                 found.update(NAMES[n])
-            found -= {f for f in found if f[-1] == "@" and (f[:-1] in found)}   # (the whole holds the part)
+            found -= {f for f in found if f[-1] == "@" and _held_whole(f, found)}
             parts = tuple(sorted(found))
     _PARTS[id(r)] = (r, parts)
     return parts
+
+
+# a player's part -> the parts that hold it whole, when it is not simply the field it is part of
+_WHOLES = {"gates@": (("gates", "unit-owners"), ("gates", "units"))}
+
+
+def _held_whole(part: str, found: set[str]) -> bool:
+    """Whether the parts `found` hold `part` already (the whole field, or all it is made of)."""
+    return any(all(w in found for w in whole) for whole in _WHOLES.get(part, ((part[:-1],),)))
 
 
 def _reads_of(call: str, args: frozenset[tuple[str, str]]) -> tuple[str, ...]:
@@ -95,6 +106,8 @@ def _inputs_now(s: Any, parts: tuple[str, ...], p: str) -> bytes:
             continue
         if f == "units@":   # p's units are where they were while none of them moved and no other write
             values.append((s.other_writes, s.moves_of(p), len(s.units)))
+        elif f == "gates@":   # the gates p controls
+            values.append(s.controlled_gates(p))
         elif f[-1] == "@":
             values.append(getattr(s, f[:-1]).get(p))
         else:
