@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .unit_chunks import UnitChunks, unpacked
+
 POOL = "pool"
 # NECRO_CHECK_MEMO=1: every use of an index or remembered fact is checked against a fresh computation (soaks)
 CHECK_MEMO = os.environ.get("NECRO_CHECK_MEMO", "") not in ("", "0")
@@ -86,8 +88,7 @@ class State:
     other_writes = 0   # those of `writes` that are not a unit's move (`written()`, not `moved()`)
     _moves_of = None   # owner -> how many of `moved()`'s writes moved one of its units (`moves_of`)
     _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
-    _uk = None   # ((writes, number of units), the units in marshal format 2, for the position key)
-    _up = None   # ((writes, number of units), the units packed by marshal)
+    _chunks = None   # (other_writes, number of units, UnitChunks): the units' bytes, chunk by chunk
 
     def written(self) -> None:
         """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
@@ -102,6 +103,14 @@ class State:
         ix = self._ix
         fresh = ix is not None and ix[0] == self.writes and ix[1] == len(self.units) and ix[3]
         self.writes += 1
+        kept = self._chunks
+        if kept is not None:   # only the moved unit's chunk of bytes is made again
+            units = self.units
+            i = u["id"] - units[0]["id"] if u["id"].__class__ is int and units[0]["id"].__class__ is int else -1
+            if 0 <= i < len(units) and units[i] is u:
+                kept[2].drop(i)
+            else:
+                self._chunks = None
         counts = self._moves_of
         if counts is None:
             counts = self._moves_of = {}
@@ -152,17 +161,19 @@ class State:
         return built
 
     def units_key_bytes(self) -> bytes:
-        """The units in marshal's format 2 (`key_bytes`), kept until a unit is written (keyed like
-        the unit index)."""
-        key = (self.writes, len(self.units))
-        uk = self._uk
-        if uk is not None and uk[0] == key:
-            if CHECK_MEMO and key_bytes(self.units) != uk[1]:
-                raise AssertionError("stale units key bytes")
-            return uk[1]  # type: ignore[no-any-return]
-        data = key_bytes(self.units)
-        self._uk = (key, data)  # type: ignore[assignment]
+        """The units in marshal's format 2 (`key_bytes`), kept chunk by chunk until a unit is
+        written (`unit_chunks.py`)."""
+        data = self._unit_chunks().key_bytes(self.units)
+        if CHECK_MEMO and key_bytes(self.units) != data:
+            raise AssertionError("stale units key bytes")
         return data
+
+    def _unit_chunks(self) -> UnitChunks:
+        """The kept bytes of the units, while nothing but moves (`moved`) wrote them."""
+        kept = self._chunks
+        if kept is None or kept[0] != self.other_writes or kept[1] != len(self.units):
+            kept = self._chunks = (self.other_writes, len(self.units), UnitChunks(len(self.units)))  # type: ignore[assignment]
+        return kept[2]  # type: ignore[no-any-return]
 
     def to_dict(self) -> dict[str, Any]:
         """A deep, independent copy as plain data (as JSON gives it back)."""
@@ -191,14 +202,11 @@ class State:
         """The saved fields as one immutable bytes record (`State.unpack` gives back an independent
         State equal to this one). Cheaper than `copy()` to keep: one C pass and one object, which
         the garbage collector never walks (a game keeps hundreds of positions for undo). The units,
-        about half of it, are packed once per unit write (kept like the unit index)."""
-        key = (self.writes, len(self.units))
-        up = self._up
+        about half of it, are packed chunk by chunk, each kept until one of its units is written."""
         try:
-            if up is None or up[0] != key:
-                up = self._up = (key, marshal.dumps(self.units))  # type: ignore[assignment]
-            packed = marshal.dumps((up[1], _rest_of(self)))  # type: ignore[index]
+            packed = marshal.dumps((self._unit_chunks().packed(self.units), _rest_of(self)))
         except ValueError:   # an object JSON cannot hold either: the same TypeError as `copy()`
+            self._chunks = None
             self.copy()
             raise
         if CHECK_MEMO and State.unpack(packed).to_text() != self.to_text():
@@ -212,7 +220,7 @@ class State:
         c = cls.__new__(cls)
         d = c.__dict__
         d.update(zip(_REST, rest))
-        d["units"] = marshal.loads(units)
+        d["units"] = unpacked(units)
         return c
 
     @classmethod

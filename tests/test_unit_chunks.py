@@ -1,0 +1,56 @@
+"""The units' bytes kept chunk by chunk (engine/unit_chunks.py): the position key's bytes are
+exactly marshal's format 2 of the units, a packed State comes back equal, and a move makes only
+its unit's chunk again."""
+from __future__ import annotations
+
+import marshal
+
+from interpreter.content import load_content
+from interpreter.engine.agents import RandomAgent
+from interpreter.engine.game import Game
+from interpreter.engine.state import State, key_bytes
+from interpreter.engine.unit_chunks import CHUNK, UnitChunks, unpacked
+
+
+def _units(n: int) -> list[dict]:
+    return [{"id": i + 1, "owner": "a" if i % 3 else "b", "kind": "k", "loc": "pool"} for i in range(n)]
+
+
+def test_the_key_bytes_are_marshal_format_2_of_the_units_for_any_length() -> None:
+    for n in (0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5):
+        units = _units(n)
+        chunks = UnitChunks(n)
+        assert chunks.key_bytes(units) == marshal.dumps(units, 2)
+        assert unpacked(chunks.packed(units)) == units
+
+
+def test_a_move_makes_only_its_chunk_again() -> None:
+    units = _units(3 * CHUNK)
+    chunks = UnitChunks(len(units))
+    first = chunks.packed(units)
+    units[CHUNK + 2]["loc"] = "x"
+    chunks.drop(CHUNK + 2)
+    second = chunks.packed(units)
+    assert [a is b for a, b in zip(first, second)] == [True, False, True]
+    assert unpacked(second) == units and chunks.key_bytes(units) == marshal.dumps(units, 2)
+
+
+def test_a_played_state_packs_and_keys_as_its_units_are() -> None:
+    c = load_content().require_ok()
+    g = Game(c, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 4)
+    agents = {p: RandomAgent(i) for i, p in enumerate(g.s.players)}
+    for _ in range(120):
+        d = g.current()
+        if d is None:
+            break
+        g.apply(agents[d.player].choose(d.player, d.options, d))
+        s = g.s
+        assert s.units_key_bytes() == key_bytes(s.units)       # kept chunks follow every move
+        assert State.unpack(s.pack()).to_text() == s.to_text()
+    s = g.s
+    s.units[0]["owner"], before = "crawling-chaos", s.units[0]["owner"]
+    s.written()                                                # a write that is not a move: all chunks again
+    assert s.units_key_bytes() == key_bytes(s.units)
+    s.units[0]["owner"] = before
+    s.written()
+    assert State.unpack(s.pack()).to_text() == s.to_text()
