@@ -246,6 +246,7 @@ class ActionsMixin(MovesMixin):
         """The unique actions of a window: 'ability ID', or 'ability ID AREA' once per area where an
         ability with `where:` may end (its cost modified for that area, e.g. by a surcharge there)."""
         out = []
+        quiet = removals_are_quiet(self)
         for ab in self.window_abilities(p, window):
             ctx = self.ctx(p, ability=ab, self_unit=self.self_unit_for(ab, p))
             if not self.usable(ab, p, ctx, check_cost=False):   # the cost that counts is the modified one
@@ -253,7 +254,7 @@ class ActionsMixin(MovesMixin):
             base = self.ability_cost(ab, p, ctx)
             areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
             n = len(self.s.players)   # else all parts are possible (checking mode: proofs are checked)
-            dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, quiet_removals=removals_are_quiet(self))
+            dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, quiet_removals=quiet)
                                              or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, proofs=False)))
             power = self.s.power[p]
             for a in areas:

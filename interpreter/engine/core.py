@@ -180,9 +180,17 @@ class GameCore(GameBasics):
     def may_modify(self, target: str, fields: dict[str, Any]) -> bool:
         """Whether an active modifier of `target` may apply to a subject with these `fields`: False
         when the subject guards of every one reject them, as they then reject every subject that
-        has them (effects/subject_guards.py). Checking mode answers True (every subject is asked)."""
-        return state_module.CHECK_MEMO or any(not (m.guards and rejects(m.guards, fields, owner))
-                                               for owner, _, m in self.modifiers_of(target))
+        has them (effects/subject_guards.py). Checking mode answers True when there is one at all
+        (every subject is then asked)."""
+        mods = self.modifiers_of(target)
+        if not mods:
+            return False
+        if state_module.CHECK_MEMO:
+            return True
+        for owner, _, m in mods:
+            if not (m.guards and rejects(m.guards, fields, owner)):
+                return True
+        return False
 
     def _check_guards(self, owner: str | None, ab: Ability, m: Any, subject: Any, value: Any) -> None:
         """Checking mode: a modifier its guards rejected has a false `when` indeed."""
@@ -266,7 +274,8 @@ class GameCore(GameBasics):
         return out  # type: ignore[no-any-return]
 
     def ability_by_key(self, key: str) -> Ability | None:
-        return self._ability_index_of().get(key)
+        idx = self.__dict__.get("_ability_index")
+        return (idx if idx is not None else self._ability_index_of()).get(key)
 
     def content_abilities(self) -> list[Ability]:
         """Every ability the game's content holds (factions, units, spellbooks, cards) and its
