@@ -189,16 +189,11 @@ class _Facts:
 
     def nonempty(self, listed: object) -> bool:
         """Whether `listed` is a fact, `areas()`, or `distinct` or an unfiltered comprehension of one."""
-        while True:
-            key = shape(listed, self.alias)
+        for view in _views(listed):
+            key = shape(view, self.alias)
             if key in self.known or key == _EVERY_AREA:
                 return True
-            inner = _peel(listed)
-            if isinstance(inner, A.Comprehension) and inner.cond is None:
-                inner = inner.source
-            if inner is listed:
-                return False
-            listed = inner
+        return False
 
     def rebind(self, name: str) -> None:
         """`name` takes a new value: facts about its old one and aliases to or of it are dropped."""
@@ -219,14 +214,22 @@ def _one_item_per_unit(node: object) -> bool:
     """Whether `node` lists units one by one (`units(...)` or `pool(...)` with named arguments,
     not `where`), or is `distinct` or an unfiltered comprehension of such a list: removing one unit
     removes at most one item."""
+    base = _views(node)[-1]
+    return isinstance(base, A.Call) and base.name in _UNIT_LISTS \
+        and all(a.name is not None and a.name != "where" for a in base.args)
+
+
+def _views(node: object) -> list[object]:
+    """`node`, then the list it is `distinct` or an unfiltered comprehension `[x... for x in L]` of,
+    and so on: lists holding an item for each of the next one's."""
+    out = [node]
     while True:
-        if isinstance(node, A.Call) and node.name in _UNIT_LISTS:
-            return all(a.name is not None and a.name != "where" for a in node.args)
         inner = _peel(node)
         if isinstance(inner, A.Comprehension) and inner.cond is None:
             inner = inner.source
         if inner is node:
-            return False
+            return out
+        out.append(inner)
         node = inner
 
 
