@@ -99,6 +99,13 @@ def test_the_position_key_tells_apart_what_json_tells_apart() -> None:
     assert g.position_key() == key
     g.s.memory["actions"] = 7   # the action counters are not part of the position
     assert g.position_key() == key
+    controllers = {gate.get("controller") for gate in g.s.gates.values()}
+    u = next(x for x in g.s.units if x["id"] not in controllers)   # (a controller leaving abandons its gate)
+    where = u["loc"]
+    g.relocate(u, "pool" if where != "pool" else g.s.home[u["owner"]], "test")   # the units' kept hash follows
+    assert g.position_key() != key
+    g.relocate(u, where, "test")
+    assert g.position_key() == key
 
 
 def test_a_window_nobody_uses_is_not_opened_and_one_in_use_is() -> None:

@@ -247,7 +247,7 @@ class CheckRequirements(Proc):
         s = g.s
         players = f["players"]
         when, event = f["when"], f["event"]
-        seen: dict[Any, bytes] = {}   # the fields conditions read, at this position (held_conditions)
+        seen: dict[Any, Any] = {}   # the fields conditions read, at this position (held_conditions)
         earned = s.battle.get("earned") if s.battle is not None else None   # (in a battle: met already)
         for i in range(f["i"], len(players)):   # f["i"], f["j"]: where a Call left off
             p = players[i]

@@ -93,32 +93,37 @@ def _reads_of(call: str, args: frozenset[tuple[str, str]]) -> tuple[str, ...]:
     return READS[call]
 
 
-def _inputs_now(s: Any, parts: tuple[str, ...], p: str) -> bytes:
-    if "units" in parts:
-        units: Any = (s.writes, len(s.units))
-    elif "unit-owners" in parts:
-        units = (s.other_writes, len(s.units))
-    else:
-        units = None
-    values = []
+def _inputs_now(s: Any, parts: tuple[str, ...], p: str, seen: dict[Any, Any] | None = None) -> tuple[Any, ...]:
+    """The values of `parts` now, for player `p` (`seen`: each part's value found at this position
+    before, by part, player for a player's part)."""
+    if seen is None:
+        return tuple(_part_now(s, f, p) for f in parts)
+    out = []
     for f in parts:
-        if f in _UNIT_PARTS:
-            continue
-        if f == "units@":   # p's units are where they were while none of them moved and no other write
-            values.append((s.other_writes, s.moves_of(p), len(s.units)))
-        elif f == "gates@":   # the gates p controls
-            values.append(s.controlled_gates(p))
-        elif f[-1] == "@":
-            values.append(getattr(s, f[:-1]).get(p))
-        else:
-            values.append(getattr(s, f))
-    return marshal.dumps((units, values))
+        key = (f, p) if f[-1] == "@" else f
+        value = seen.get(key)
+        if value is None:
+            value = seen[key] = _part_now(s, f, p)
+        out.append(value)
+    return tuple(out)
 
 
-_UNIT_PARTS = ("units", "unit-owners")
+def _part_now(s: Any, f: str, p: str) -> Any:
+    """One part's value, as bytes or a tuple of numbers (the units: their write counters)."""
+    if f == "units":
+        return (s.writes, len(s.units))
+    if f == "unit-owners":
+        return (s.other_writes, len(s.units))
+    if f == "units@":   # p's units are where they were while none of them moved and no other write
+        return (s.other_writes, s.moves_of(p), len(s.units))
+    if f == "gates@":   # the gates p controls
+        return marshal.dumps(s.controlled_gates(p))
+    if f[-1] == "@":
+        return marshal.dumps(getattr(s, f[:-1]).get(p))
+    return marshal.dumps(getattr(s, f))
 
 
-def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, bytes] | None = None) -> bool:
+def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | None = None) -> bool:
     """Whether `r`'s condition holds for player `p` now (kept across checks: see the module).
     `seen`: the values of the fields read, by fields, for a caller that checks several conditions
     at one position (a dict it starts empty there and drops before the state changes)."""
@@ -129,15 +134,9 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, bytes] |
     held = s.__dict__.get("_held")
     if held is None:
         held = s.__dict__["_held"] = {}
-    if seen is None:
-        now = _inputs_now(s, parts, p)
-    else:
-        key = (parts, p)
-        now = seen.get(key)
-        if now is None:
-            now = seen[key] = _inputs_now(s, parts, p)
-        elif state_module.CHECK_MEMO and now != _inputs_now(s, parts, p):
-            raise AssertionError("the state changed during one requirement check")
+    now = _inputs_now(s, parts, p, seen)
+    if seen is not None and state_module.CHECK_MEMO and now != _inputs_now(s, parts, p):
+        raise AssertionError("the state changed during one requirement check")
     kept = held.get((p, r.key))
     if kept is not None and kept[0] == now:
         if state_module.CHECK_MEMO and bool(_evaluate(g, p, r, None)) != kept[1]:

@@ -2,7 +2,6 @@
 costs, and victory. The round's procedures are in round.py, turn.py and doom.py."""
 from __future__ import annotations
 
-import hashlib
 import operator
 
 from ..effects.compiler import RuleError
@@ -38,13 +37,13 @@ class PhasesMixin(GameCore):
 
         The sha1 of the saved fields but `seq`, `flow` and `pending`, the units first, the rest in
         field order, `memory` (without its action counters) last, each as `key_bytes` (equal bytes
-        exactly for equal data); the units' bytes are the state's kept `units_key_bytes()` (the
-        units are most of the position and change less often than the rest)."""
+        exactly for equal data). The units are hashed once while they are unchanged
+        (`State.units_hash`): they are most of the position and change less often than the rest."""
         s = self.s
         memory = s.memory
         if "action_no" in memory or "actions" in memory:
             memory = {k: v for k, v in memory.items() if k not in ("action_no", "actions")}
-        h = hashlib.sha1(s.units_key_bytes())
+        h = s.units_hash()
         h.update(key_bytes((_keyed_rest(s), memory)))
         return h.hexdigest()
 

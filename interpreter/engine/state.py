@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import hashlib
 import json
 import marshal
 import operator
@@ -89,6 +90,7 @@ class State:
     _moves_of = None   # owner -> how many of `moved()`'s writes moved one of its units (`moves_of`)
     _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
     _chunks = None   # (other_writes, number of units, UnitChunks): the units' bytes, chunk by chunk
+    _uh = None       # ((writes, other_writes, number of units), sha1 of the units' key bytes)
 
     def written(self) -> None:
         """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
@@ -167,6 +169,18 @@ class State:
         if CHECK_MEMO and key_bytes(self.units) != data:
             raise AssertionError("stale units key bytes")
         return data
+
+    def units_hash(self) -> Any:
+        """A sha1 object fed with `units_key_bytes()` (a copy: the caller feeds it more), kept until
+        a unit is written: a position key at a position whose units have not moved since the last
+        one hashes only the rest."""
+        key = (self.writes, self.other_writes, len(self.units))
+        kept = self._uh
+        if kept is None or kept[0] != key:
+            kept = self._uh = (key, hashlib.sha1(self.units_key_bytes()))  # type: ignore[assignment]
+        elif CHECK_MEMO and kept[1].digest() != hashlib.sha1(key_bytes(self.units)).digest():
+            raise AssertionError("stale units hash")
+        return kept[1].copy()
 
     def _unit_chunks(self) -> UnitChunks:
         """The kept bytes of the units, while nothing but moves (`moved`) wrote them."""
