@@ -36,8 +36,8 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def test_the_parts_a_condition_reads_come_from_its_text() -> None:
     # gates' controllers: who owns a unit, not where it is; power(me): the player's own Power only
     assert H.parts_read(_requirement("crawling-chaos", "four-gates-or-15-power")) == ("gates@", "players", "power@")
-    # gates(terrain: ...) of anyone: every gate and who owns its controller
-    assert H.parts_read(_requirement("great-cthulhu", "ocean-gates")) == ("gates", "players", "unit-owners")
+    # gates(terrain: ...) of anyone: where gates stand, not who controls them
+    assert H.parts_read(_requirement("great-cthulhu", "ocean-gates")) == ("gate-places", "gates@", "players")
     # areas(with_units_of: me): where the player's own units are
     assert H.parts_read(_requirement("black-goat", "units-in-4-areas")) == ("players", "units@")
     # units(owner: e) for every enemy: every unit
@@ -121,8 +121,13 @@ def test_checking_mode_catches_a_field_changed_that_the_tables_do_not_name(
     ("power(me) > 3 and power(first(enemies)) > 3", ("players", "power")),
     ("count(areas(with_units_of: me, terrain: 'ocean')) > 1", ("players", "units@")),
     ("count(areas(with_units_of: me, controlled_by: me)) > 1", ("gates", "players", "tokens", "units")),
-    ("count(gates(controlled_by: me)) > 1 and has_gate('x')", ("gates", "gates@", "players")),   # owners: not in "gates"
-    ("count(gates(controlled_by: me)) > count(gates())", ("gates", "players", "unit-owners")),
+    ("count(gates(controlled_by: me)) > 1 and has_gate('x')", ("gate-places", "gates@", "players")),
+    ("count(gates(controlled_by: me)) > 1 and count(areas(gate: true)) > 0",       # gates and units hold gates@
+     ("gates", "players", "tokens", "units")),
+    ("count(gates(controlled_by: me)) > count(gates())", ("gate-places", "gates@", "players")),
+    ("count(gates(controlled_by: first(enemies))) > 0", ("gates", "players", "unit-owners")),
+    ("count(gates()) > 0 and has_gate('x')", ("gate-places", "players")),
+    ("count(areas(gate: true)) > 0 and has_gate('x')", ("gates", "players", "tokens", "units")),   # in "gates"
     ("count([me for me in enemies if power(me) > 1]) > 0", ("players", "power")),   # `me` rebound
     ("count(units(owner: me, area: areas(gate: true))) > 0", ("battle", "gates", "players", "tokens", "units")),
 ])

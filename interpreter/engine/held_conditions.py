@@ -28,7 +28,7 @@ READS: dict[str, tuple[str, ...]] = {
     "has_spellbook": ("spellbooks",), "first_player": ("first",), "round": ("round",),
     "player_count": ("players",),
     "units": ("units", "battle"), "pool": ("units",),
-    "areas": ("units", "gates", "tokens"), "has_gate": ("gates",), "gates": ("gates", "unit-owners"),
+    "areas": ("units", "gates", "tokens"), "has_gate": ("gate-places",), "gates": ("gates", "unit-owners"),
     "gate_controller": ("gates", "unit-owners"), "home": ("home",), "tokens": ("tokens",),
 }
 # A call that passes `me` as every player it names (and otherwise only the parameters listed)
@@ -66,14 +66,20 @@ def parts_read(r: Any) -> tuple[str, ...] | None:
                 found.update(_reads_of(call, args))
             for n in names:
                 found.update(NAMES[n])
-            found -= {f for f in found if f[-1] == "@" and _held_whole(f, found)}
+            found -= {f for f in found if (f[-1] == "@" or f in _WHOLES) and _held_whole(f, found)}
             parts = tuple(sorted(found))
     _PARTS[id(r)] = (r, parts)
     return parts
 
 
-# a player's part -> the parts that hold it whole, when it is not simply the field it is part of
-_WHOLES = {"gates@": (("gates", "unit-owners"), ("gates", "units"))}
+# a part -> the parts that hold it whole, when it is not simply the field it is part of
+_WHOLES = {"gates@": (("gates", "unit-owners"), ("gates", "units")), "gate-places": (("gates",),)}
+# calls that read less than READS says when some parameters are not given (query -> the
+# parameters, the parts it reads without them): `gates(terrain: ...)` lists where gates stand,
+# whoever controls them
+UNFILTERED: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "gates": (frozenset({"controlled_by"}), ("gate-places",)),
+}
 
 
 def _held_whole(part: str, found: set[str]) -> bool:
@@ -90,6 +96,9 @@ def _reads_of(call: str, args: frozenset[tuple[str, str]]) -> tuple[str, ...]:
         if given & players and all(what == "me" for k, what in args if k in players) \
                 and given - players <= others:
             return parts
+    unfiltered = UNFILTERED.get(call)
+    if unfiltered is not None and not unfiltered[0] & {k for k, _ in args}:
+        return unfiltered[1]
     return READS[call]
 
 
@@ -118,6 +127,8 @@ def _part_now(s: Any, f: str, p: str) -> Any:
         return (s.other_writes, s.moves_of(p), len(s.units))
     if f == "gates@":   # the gates p controls
         return marshal.dumps(s.controlled_gates(p))
+    if f == "gate-places":   # where gates stand
+        return marshal.dumps(list(s.gates))
     if f[-1] == "@":
         return marshal.dumps(getattr(s, f[:-1]).get(p))
     return marshal.dumps(getattr(s, f))
