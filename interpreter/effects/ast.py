@@ -168,7 +168,7 @@ def conjuncts(node: object) -> list[object]:
     return [node]
 
 
-PROVEN = "$condition"   # argument_names' name for a list the condition proves not empty
+PROVEN = "$condition"   # argument_names' name for a list the text proves not empty (or an optional choice)
 # ... proves not empty provided that removing a unit sets off nothing that moves units
 PAST_REMOVALS = "$condition-past-removals"
 

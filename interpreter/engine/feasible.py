@@ -43,7 +43,7 @@ def note_no_option(game: Any, where: str) -> None:
 
 
 # the names whose list is never empty from this many players on ('enemies': everyone but me;
-# PROVEN: a list the action's condition says is not empty, effects/guarded_choices.py)
+# PROVEN: a list the action's text proves not empty, or an optional choice: effects/guarded_choices.py)
 NEVER_EMPTY = {"players": 1, "enemies": 2, PROVEN: 0}
 
 # The verbs that take their one unit off the map (into a pool) and set off only the REMOVAL_WINDOW
@@ -59,9 +59,10 @@ def may_lack_a_part(effect: Any, players: int = 1, proofs: bool = True, quiet_re
     """Whether a compiled effect calls a single choice that may find its list empty (without one,
     no part can be missing): every single choice it makes picks among `players` or, with two
     players or more, `enemies`, unless the effect binds those names itself, or among a list the
-    action's condition proves not empty (PROVEN; `proofs=False` does not count those), or proves
-    so past removals of units when those move no other unit (PAST_REMOVALS, `quiet_removals`:
-    see `removals_are_quiet`)."""
+    action's text proves not empty, or whose answer it treats as optional (PROVEN,
+    effects/guarded_choices.py; `proofs=False` does not count those), or proves so past removals
+    of units when those move no other unit (PAST_REMOVALS, `quiet_removals`: see
+    `removals_are_quiet`)."""
     calls = getattr(effect, "calls", None)
     if calls is None:
         return True

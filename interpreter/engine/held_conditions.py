@@ -8,8 +8,10 @@ the State object itself (so a copy, a clone or a restored position starts with n
 exact values of those fields (marshal bytes); the units are stood for by the state's write counter
 and number of units (every write to a unit's place or owner bumps the counter: `State.written`),
 or, for a query that reads only who owns which unit ("unit-owners": the gates' controllers), by the
-counter of the writes that are not a unit's move (`State.other_writes`).
-NECRO_CHECK_MEMO=1 re-evaluates every kept answer and compares.
+counter of the writes that are not a unit's move (`State.other_writes`), or, for one player's own
+units ("units@"), by that counter and the count of moves of that player's units
+(`State.moves_of`). Each part is found once per position a check looks at, whichever conditions
+read it. NECRO_CHECK_MEMO=1 re-evaluates every kept answer and compares.
 """
 from __future__ import annotations
 
