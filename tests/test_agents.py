@@ -44,3 +44,20 @@ def test_without_the_six_spellbook_condition_the_last_ritual_is_fine(base_game: 
     g.s.ritual = len(g.ritual_track()) - 1
     p = next(p for p in g.s.players if g.s.controlled_gates(p))
     assert _ritual_score(g, p) > 0
+
+
+def test_the_rituals_left_and_the_spellbooks_to_win_are_read_in_one_place() -> None:
+    from interpreter.content import load_content
+    from interpreter.engine.game import Game
+    from interpreter.engine.phases import SPELLBOOKS
+    g = Game(load_content().require_ok(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat"], 1)
+    track = len(g.ritual_track())
+    assert g.rituals_left() == track
+    g.s.ritual = track - 1
+    assert g.rituals_left() == 1          # the next Ritual ends the game
+    p = g.s.players[0]
+    books = list(g.faction(p).spellbooks)[:SPELLBOOKS]
+    g.s.spellbooks[p] = books[:-1]
+    assert not g.has_all_spellbooks(p)
+    g.s.spellbooks[p] = books
+    assert g.has_all_spellbooks(p) and g.extra_battle_allowed(p)

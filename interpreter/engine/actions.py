@@ -168,7 +168,7 @@ class ActionsMixin(MovesMixin):
         return bool(self.modified("unlimited-summon", False, {"kind": kind, "class": t.cls if t else None, "owner": p}, p))
 
     def extra_battle_allowed(self, p: str) -> bool:
-        six = {q for q in self.s.players if len(self.s.spellbooks[q]) >= 6}
+        six = {q for q in self.s.players if self.has_all_spellbooks(q)}
         mode = self.ruleset.get("extra-battle", "own-six")
         return (p in six) if mode == "own-six" else bool(six)
 

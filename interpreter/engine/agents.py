@@ -53,8 +53,7 @@ class HeuristicAgent:
         """Whether a ritual now would end the game (the marker reaching the end of the track)
         while this player could not win: it lacks the six spellbooks a win needs."""
         try:
-            last = g.s.ritual + 1 >= len(g.ritual_track())
-            return last and g.needs_six_spellbooks() and len(g.s.spellbooks.get(player, [])) < 6
+            return g.rituals_left() <= 1 and g.needs_six_spellbooks() and not g.has_all_spellbooks(player)
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 

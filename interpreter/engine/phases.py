@@ -8,6 +8,8 @@ from ..effects.compiler import RuleError
 from .core import GameCore
 from .state import STATE_FIELDS, key_bytes
 
+SPELLBOOKS = 6   # a faction's spellbooks: all of them are needed to win (`victory.six-spellbooks`)
+
 
 # the fields a position key reads beside the units (first) and memory (last), in field order
 _keyed_rest = operator.attrgetter(*(f.name for f in STATE_FIELDS
@@ -86,7 +88,17 @@ class PhasesMixin(GameCore):
             raise RuleError(f"ruleset '{self.ruleset.id}' has no ritual track for {n} players")
         return list(track)
 
+    def rituals_left(self) -> int:
+        """How many Rituals of Annihilation the track has left before Instant Death (1: the next
+        one ends the game after its Doom Phase)."""
+        return max(0, len(self.ritual_track()) - self.s.ritual)
+
     # ---- victory ---------------------------------------------------------------------------------------
+    def has_all_spellbooks(self, p: str) -> bool:
+        """Whether `p` holds all SPELLBOOKS spellbooks (a win's condition where the ruleset asks
+        for them; the Unlimited Battle's)."""
+        return len(self.s.spellbooks.get(p, [])) >= SPELLBOOKS
+
     def needs_six_spellbooks(self) -> bool:
         """Whether only players with all six spellbooks can win (the ruleset's `victory.six-spellbooks`,
         true unless it says otherwise, as in the rulebook's game)."""
@@ -98,7 +110,7 @@ class PhasesMixin(GameCore):
         for p in s.players:
             self.reveal_elder_signs(p)
         need_six = self.needs_six_spellbooks()
-        eligible = [p for p in s.players if not need_six or len(s.spellbooks[p]) >= 6]
+        eligible = [p for p in s.players if not need_six or self.has_all_spellbooks(p)]
         if not eligible:
             s.winners = []
         else:

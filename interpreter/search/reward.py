@@ -27,13 +27,14 @@ from __future__ import annotations
 import math
 
 from ..engine.game import Game
+from ..engine.phases import SPELLBOOKS
 from ..engine.position import DEFAULT_ELDER_SIGNS
 
 __all__ = ["values", "WIN", "TEMPERATURE"]
 
 WIN = 0.9          # the weight of the victory share; the rest is the Doom term (closer losses are better)
 TEMPERATURE = 3.0  # Doom points of lead that make a seat e (2.7) times likelier to win
-BOOKS = 6          # the spellbooks a player needs to win where the ruleset asks for all six
+BOOKS = SPELLBOOKS  # the spellbooks a player needs to win where the ruleset asks for all of them
 LATEST = 0.05      # the least lateness counted (the room for more spellbooks stays finite)
 
 
