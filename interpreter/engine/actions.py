@@ -16,9 +16,10 @@ from .moves import MovesMixin
 class ActionsMixin(MovesMixin):
     # ---- costs --------------------------------------------------------------------------------
     def action_cost(self, p: str, action: str, base: int, area: str | None = None) -> int:
-        if not self.modifiers_of("action-cost"):   # (most of the time: no subject to build)
+        mods = self.modifiers_of("action-cost")
+        if not mods:   # (most of the time: no subject to build)
             return base if base.__class__ is int and base >= 0 else max(0, self.integer(base, f"cost of {action}"))
-        v = self.modified("action-cost", base, {"action": action, "player": p, "area": area}, p)
+        v = self.modified("action-cost", base, {"action": action, "player": p, "area": area}, p, mods)
         return max(0, self.integer(v, f"cost of {action}"))
 
     # ---- gates ---------------------------------------------------------------------------------

@@ -155,9 +155,12 @@ class GameCore(GameBasics):
                             f"combat of {t.name}")
         return max(0, self.integer(self.modified("combat", base, u, u["owner"]), f"combat of {t.name}"))
 
-    def modified(self, target: str, value: Any, subject: Any = None, player: str | None = None) -> Any:
-        """Apply every active static modifier of `target`, in seating order, owner by owner."""
-        mods = self.modifiers_of(target)
+    def modified(self, target: str, value: Any, subject: Any = None, player: str | None = None,
+                 mods: list[tuple[str | None, Ability, Any]] | None = None) -> Any:
+        """Apply every active static modifier of `target`, in seating order, owner by owner
+        (`mods`: `modifiers_of(target)`, when the caller has just read it)."""
+        if mods is None:
+            mods = self.modifiers_of(target)
         if not mods:
             return value
         s = self.s

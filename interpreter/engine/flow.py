@@ -111,7 +111,7 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
                 raise RuleError(f"internal: empty decision for {d.player}: {d.prompt}")
             if getattr(g, "_dry_run_notes", None) is None:   # a dry run's decisions share one budget
                 g.steps = 0
-            s.pending = decision_data(d)
+            s.pending = g._pending_of = decision_data(d)
             g._pending_obj = d
             return
         else:  # pragma: no cover

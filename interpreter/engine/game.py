@@ -151,8 +151,11 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         if d is None:
             return None
         obj = self.__dict__.get("_pending_obj")
+        if obj is not None and self.__dict__.get("_pending_of") is d:   # the decision the rules just asked
+            return obj
         if obj is None or obj.options != tuple(d["options"]) or obj.player != d["player"]:
             obj = self._pending_obj = flow.decision_of(d)
+        self._pending_of = d
         return obj
 
     def _position(self) -> tuple[bytes, int, list[int] | None]:
