@@ -120,16 +120,22 @@ def test_checking_mode_catches_a_field_changed_that_the_tables_do_not_name(
     ("power('crawling-chaos') > 3", ("players", "power")),              # a player named: everyone's
     ("power(me) > 3 and power(first(enemies)) > 3", ("players", "power")),
     ("count(areas(with_units_of: me, terrain: 'ocean')) > 1", ("players", "units@")),
-    ("count(areas(with_units_of: me, controlled_by: me)) > 1", ("gates", "players", "tokens", "units")),
+    ("count(areas(with_units_of: me, controlled_by: me)) > 1", ("gates@", "players", "units@")),
+    # areas(...) reads only what its filters read (the map itself never changes)
+    ("count(areas(start_of: me, gate: true)) > 1", ("gate-places", "players")),
+    ("count(areas(token: 'x', terrain: 'ocean')) > 1", ("players", "tokens")),
+    ("count(areas(with_units_of: first(enemies))) > 1", ("players", "units")),
+    ("count(areas(controlled_by: first(enemies))) > 1", ("gates", "players", "unit-owners")),
+    ("count(areas()) > 1", ("players",)),
     ("count(gates(controlled_by: me)) > 1 and has_gate('x')", ("gate-places", "gates@", "players")),
-    ("count(gates(controlled_by: me)) > 1 and count(areas(gate: true)) > 0",       # gates and units hold gates@
-     ("gates", "players", "tokens", "units")),
+    ("count(gates(controlled_by: me)) > 1 and count(areas(controlled_by: first(enemies))) > 0",
+     ("gates", "players", "unit-owners")),                                       # gates and owners hold gates@
     ("count(gates(controlled_by: me)) > count(gates())", ("gate-places", "gates@", "players")),
     ("count(gates(controlled_by: first(enemies))) > 0", ("gates", "players", "unit-owners")),
     ("count(gates()) > 0 and has_gate('x')", ("gate-places", "players")),
-    ("count(areas(gate: true)) > 0 and has_gate('x')", ("gates", "players", "tokens", "units")),   # in "gates"
+    ("count(areas(gate: true)) > 0 and has_gate('x')", ("gate-places", "players")),
     ("count([me for me in enemies if power(me) > 1]) > 0", ("players", "power")),   # `me` rebound
-    ("count(units(owner: me, area: areas(gate: true))) > 0", ("battle", "gates", "players", "tokens", "units")),
+    ("count(units(owner: me, area: areas(gate: true))) > 0", ("battle", "gate-places", "players", "units@")),
 ])
 def test_a_call_passing_me_as_its_player_reads_only_that_players_part(condition: str, parts: tuple[str, ...]) -> None:
     from interpreter.content.effect_build import EffectBuilder

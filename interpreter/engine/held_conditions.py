@@ -44,7 +44,6 @@ SCOPED: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
     "has_spellbook": (frozenset({"player"}), frozenset({"spellbook"}), ("spellbooks@",)),
     "units": (frozenset({"owner"}), frozenset({"kind", "class", "area", "where"}), ("units@", "battle")),
     "pool": (frozenset({"owner"}), frozenset({"kind", "class"}), ("units@",)),
-    "areas": (frozenset({"with_units_of"}), frozenset({"terrain", "symbol", "glyph"}), ("units@",)),
     "gates": (frozenset({"controlled_by"}), frozenset({"terrain"}), ("gates@",)),
 }
 NAMES: dict[str, tuple[str, ...]] = {"me": (), "enemies": ("players",), "players": ("players",)}
@@ -74,6 +73,18 @@ def parts_read(r: Any) -> tuple[str, ...] | None:
     return parts
 
 
+# Queries whose answer depends only on the filters given (query -> parameter -> the parts that
+# filter reads; a filter on the map alone reads none). A player parameter passed `me` reads the
+# player's part (SCOPED's third column, here per parameter). A call with a parameter not listed
+# reads what READS says.
+BY_PARAMETER: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "areas": {   # parameter -> (the parts it reads, the parts it reads when given `me`)
+        "with_units_of": (("units",), ("units@",)), "without_units_of": (("units",), ("units",)),
+        "gate": (("gate-places",), ("gate-places",)), "controlled_by": (("gates", "unit-owners"), ("gates@",)),
+        "token": (("tokens",), ("tokens",)), "without_token": (("tokens",), ("tokens",)),
+        "terrain": ((), ()), "start_of": ((), ()), "symbol": ((), ()), "glyph": ((), ()),
+    },
+}
 # a part -> the parts that hold it whole, when it is not simply the field it is part of
 _WHOLES = {"gates@": (("gates", "unit-owners"), ("gates", "units")), "gate-places": (("gates",),)}
 # calls that read less than READS says when some parameters are not given (query -> the
@@ -98,6 +109,9 @@ def _reads_of(call: str, args: frozenset[tuple[str, str]]) -> tuple[str, ...]:
         if given & players and all(what == "me" for k, what in args if k in players) \
                 and given - players <= others:
             return parts
+    filters = BY_PARAMETER.get(call)
+    if filters is not None and all(k in filters for k, _ in args):
+        return tuple(part for k, what in args for part in filters[k][1 if what == "me" else 0])
     unfiltered = UNFILTERED.get(call)
     if unfiltered is not None and not unfiltered[0] & {k for k, _ in args}:
         return unfiltered[1]
