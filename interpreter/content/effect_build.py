@@ -2,6 +2,7 @@
 where they run, abilities (with modifiers) and unit kinds. `build.Builder` drives it document by document."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..diagnostics import Report
@@ -10,7 +11,7 @@ from ..effects.compiler import CompileEnv, Compiler
 from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
 from ..effects.registry import REGISTRY
-from ..effects.guarded_choices import proven_choices
+from ..effects.guarded_choices import choice_proofs
 from ..effects.subject_guards import guards_of
 from ..engine.feasible import NOTING_CHOICES, REMOVALS
 from ..engine.held_conditions import READS
@@ -147,10 +148,7 @@ class EffectBuilder:
             areas = parse(where, start="expr_start") if isinstance(where, str) else None
         except EffectSyntaxError:
             return set(), set()   # reported where the condition or `where` is compiled
-        pure = _pure_calls()
-        proven = proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas, pure_calls=pure)
-        past = proven_choices(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas, REMOVALS, pure)
-        return proven, past - proven
+        return choice_proofs(tree, cond, lists, NOTING_CHOICES, COST_PROOF_QUERIES, areas, REMOVALS, _pure_calls())
 
     def unknown_of(self, doc: Document, key: tuple[object, ...], value: Any, what: str) -> str | None:
         """Warn about an unknown value; return its reason unless the content names an interpretation."""
@@ -236,22 +234,27 @@ class EffectBuilder:
 
 def _parameters() -> dict[str, list[str]]:
     """Every primitive -> its parameters' names in order."""
-    return {name: [p.name for p in prim.params] for name in REGISTRY.names()
-            if (prim := REGISTRY.get(name)) is not None}
+    return _registry_tables(len(REGISTRY.items))[0]
 
 
 def _choice_lists() -> dict[str, tuple[int, str]]:
     """Every choice primitive -> its second parameter (the list it picks from), for `argument_names`."""
-    out = {}
-    for name in REGISTRY.names():
-        prim = REGISTRY.get(name)
-        if prim is not None and prim.sort == "choice" and len(prim.params) >= 2:
-            out[name] = (1, prim.params[1].name)
-    return out
+    return _registry_tables(len(REGISTRY.items))[1]
 
 
 def _pure_calls() -> frozenset[str]:
     """The calls that change nothing a list of units, areas or gates reads: every query, and the
     choices that pick from no list (`roll_die`: the generator only), for `proven_choices`."""
-    return frozenset(name for name in REGISTRY.names() if (prim := REGISTRY.get(name)) is not None
-                     and (prim.sort == "query" or (prim.sort == "choice" and len(prim.params) < 2)))
+    return _registry_tables(len(REGISTRY.items))[2]
+
+
+@functools.lru_cache(maxsize=4)
+def _registry_tables(size: int) -> tuple[dict[str, list[str]], dict[str, tuple[int, str]], frozenset[str]]:
+    """The three tables above, read from the registry once while it holds `size` primitives (shared:
+    callers do not change them)."""
+    prims = [prim for name in REGISTRY.names() if (prim := REGISTRY.get(name)) is not None]
+    params = {prim.name: [p.name for p in prim.params] for prim in prims}
+    lists = {prim.name: (1, prim.params[1].name) for prim in prims if prim.sort == "choice" and len(prim.params) >= 2}
+    pure = frozenset(prim.name for prim in prims
+                     if prim.sort == "query" or (prim.sort == "choice" and len(prim.params) < 2))
+    return params, lists, pure

@@ -154,10 +154,12 @@ class _Facts:
         self.least: dict[object, int] = {}   # facts known to hold more than one item: how many
         self.alias: dict[str, str] = {}
         self.defs: dict[str, object] = {}    # names bound to a list by `let`, the state unchanged since
+        self.past_removal = False            # whether a removal was followed to get here
 
     def copy(self) -> "_Facts":
         out = _Facts(self.safe)
         out.known, out.least, out.alias, out.defs = dict(self.known), dict(self.least), dict(self.alias), dict(self.defs)
+        out.past_removal = self.past_removal
         return out
 
     def names(self, node: object) -> tuple[set[str], set[str]]:
@@ -182,6 +184,7 @@ class _Facts:
         self.known = {k: names for k, names in self.known.items() if self.least.get(k, 1) > 1}
         self.least = {k: n - 1 for k, n in self.least.items() if k in self.known and n > 2}
         self.defs = {}
+        self.past_removal = True
 
     def changed(self) -> None:
         """The state may have changed in any way: nothing is known but what names stand for."""
@@ -241,6 +244,16 @@ def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[in
     `choices`: every choice primitive -> the position and name of its list parameter. `removals`:
     verbs that take their one unit off the map, which the proof may then follow. `pure_calls`: the
     calls that change nothing a fact reads (queries; `safe_calls` when not given)."""
+    proven, past_removals = choice_proofs(program, cond, choices, noting, safe_calls, where, removals, pure_calls)
+    return proven | past_removals
+
+
+def choice_proofs(program: A.Program, cond: object, choices: dict[str, tuple[int, str]],
+                  noting: frozenset[str], safe_calls: frozenset[str], where: object = None,
+                  removals: frozenset[str] = frozenset(),
+                  pure_calls: frozenset[str] | None = None) -> tuple[set[int], set[int]]:
+    """`proven_choices` in two parts, found in one walk: the choices proven with no removal followed
+    to reach them, and those proven only past one."""
     facts = _Facts(safe_calls)
     for listed, least in counted_lists(cond):
         facts.add(listed, STABLE_NAMES, least)   # (the condition is checked where `area` is not bound)
@@ -252,7 +265,7 @@ def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[in
             facts.known[fact] = names | {AREA}
     prover = _Prover(choices, noting, pure_calls if pure_calls is not None else safe_calls, removals)
     prover.body(program.body, facts, set())
-    return prover.proven
+    return prover.proven, prover.past_removals
 
 
 class _Prover:
@@ -262,6 +275,7 @@ class _Prover:
                  removals: frozenset[str]) -> None:
         self.choices, self.noting, self.pure, self.removals = choices, noting, pure, removals
         self.proven: set[int] = set()
+        self.past_removals: set[int] = set()   # those proven only past a removal
 
     def changes(self, node: object) -> bool:
         """Whether a statement may change the state: it calls something other than a query or a choice."""
@@ -312,7 +326,7 @@ class _Prover:
         listed = A.argument(call, *self.choices[call.name])
         if call.name in self.noting and listed is not None and \
                 (facts.nonempty(listed) or (name is not None and _optional(name, rest))):
-            self.proven.add(id(call))
+            (self.past_removals if facts.past_removal else self.proven).add(id(call))
         if name is not None:
             facts.rebind(name)
             owners = _field_of_units(listed, "owner", facts.defs)
@@ -372,4 +386,4 @@ def _kind(node: object) -> tuple[str, object]:
     return ("", None)
 
 
-__all__ = ["AREA", "STABLE_NAMES", "counted_lists", "nonempty_lists", "proven_choices", "shape"]
+__all__ = ["AREA", "STABLE_NAMES", "choice_proofs", "counted_lists", "nonempty_lists", "proven_choices", "shape"]
