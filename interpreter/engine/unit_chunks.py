@@ -8,7 +8,7 @@ drops only its unit's chunk (`State.moved`), any other write to the units drops 
 from __future__ import annotations
 
 import marshal
-from typing import Any
+from typing import Any, Callable
 
 CHUNK = 16
 _LIST = b"["   # marshal's code for a list, followed by its length (4 bytes, little-endian)
@@ -32,26 +32,24 @@ class UnitChunks:
 
     def packed(self, units: list[dict[str, Any]]) -> tuple[bytes, ...]:
         """Each chunk packed by marshal (`unpacked` gives the units back)."""
-        kept = self.packed_
-        out = []
-        for c in range(0, (self.n + CHUNK - 1) // CHUNK):
-            b = kept.get(c)
-            if b is None:
-                b = kept[c] = marshal.dumps(units[c * CHUNK:(c + 1) * CHUNK])
-            out.append(b)
-        return tuple(out)
+        return tuple(self._chunks(self.packed_, units, marshal.dumps))
 
     def key_bytes(self, units: list[dict[str, Any]]) -> bytes:
         """Exactly `marshal.dumps(units, 2)`: format 2 writes each item without references to
         others, so the list's header and its chunks' items joined are the same bytes."""
-        kept = self.keyed
-        out = [_LIST + self.n.to_bytes(4, "little")]
+        items = self._chunks(self.keyed, units, lambda chunk: marshal.dumps(chunk, 2)[1 + 4:])
+        return b"".join([_LIST + self.n.to_bytes(4, "little"), *items])
+
+    def _chunks(self, kept: dict[int, bytes], units: list[dict[str, Any]],
+                dump: Callable[[list[dict[str, Any]]], bytes]) -> list[bytes]:
+        """Each chunk's bytes: kept, or made by `dump` and kept."""
+        out = []
         for c in range(0, (self.n + CHUNK - 1) // CHUNK):
             b = kept.get(c)
             if b is None:
-                b = kept[c] = marshal.dumps(units[c * CHUNK:(c + 1) * CHUNK], 2)[1 + 4:]
+                b = kept[c] = dump(units[c * CHUNK:(c + 1) * CHUNK])
             out.append(b)
-        return b"".join(out)
+        return out
 
 
 def unpacked(chunks: tuple[bytes, ...]) -> list[dict[str, Any]]:
