@@ -1,0 +1,40 @@
+"""benchmarks/listing_reuse.py: the tally sees every listing category, changes no game, and leaves
+the engine as it found it (no timing is asserted)."""
+from __future__ import annotations
+
+from benchmarks import listing_reuse
+from interpreter.engine import actions
+
+
+def test_the_tally_counts_listings_without_changing_the_games() -> None:
+    before = {name: actions.ActionsMixin.__dict__[name] for name in listing_reuse.CATEGORIES}
+    tally = listing_reuse.Tally()
+    tallied, _ = listing_reuse.play("duel", 2, 1, 3, tally)
+    plain, _ = listing_reuse.play("duel", 2, 1, 3, None)
+    assert tallied == plain and tallied
+    assert {name: actions.ActionsMixin.__dict__[name] for name in listing_reuse.CATEGORIES} == before
+    assert tally.calls["main (all)"] > 0 and tally.calls["unlimited (all)"] >= tally.calls["main (all)"]
+    assert {"summon", "battle: battle", "abilities: action", "requirements"} <= set(tally.calls)
+    for cat, n in tally.calls.items():
+        assert 0 <= tally.repeats[cat] <= n
+    text = listing_reuse.report(tally, len(tallied), 1)
+    assert f"{len(tallied)} decisions" in text and "main (all)" in text
+
+
+def test_a_repeat_is_the_same_players_same_list() -> None:
+    tally = listing_reuse.Tally()
+
+    class Fake:
+        def __init__(self) -> None:
+            self.__dict__["lists"] = {"a": [("move", 0)], "b": [("pass", 0)]}
+
+    def listing(game: Fake, p: str) -> list[tuple[str, int]]:
+        return list(game.lists[p])
+    wrapped = tally._wrapped("main_actions", listing, listing_reuse.CATEGORIES["main_actions"])
+    g = Fake()
+    for p in ("a", "b", "a", "b", "a"):
+        wrapped(g, p)
+    g.lists["a"] = [("move", 1)]
+    wrapped(g, "a")
+    assert tally.calls["main (all)"] == 6
+    assert tally.repeats["main (all)"] == 3   # a, b, a repeat; the changed cost of a is no repeat
