@@ -1,13 +1,17 @@
 """How much a cache of action listings could save at most: for each listing category, how often
-its list equals the same player's previous list of that category, and the CPU time those repeats took.
+its list equals the same player's previous list of that category, or any earlier one in the game,
+and the CPU time those repeats took.
 
     python benchmarks/listing_reuse.py --ruleset duel --players 2 --games 20
 
 A cache keyed on what a category reads (docs/design/speed-next.md, step 1) can at best skip the
-repeats; it still pays for its keys. So the share printed last, repeats' time over the whole play
-time, bounds that step's gain from above. Plays seeded random games with the factions
+repeats (equal inputs give an equal list, not the other way round); it still pays for its keys.
+So the share printed last, the time of the repeats of any earlier list over the whole play time,
+bounds that step's gain from above, for a cache of one entry per category or of any size. Plays seeded random games with the factions
 `measure.py` uses. Listings inside a dry run are not counted (they are a search, not a listing).
-Times are CPU time (time.process_time_ns), and each wrapped call adds a little of its own.
+Times are CPU time (time.process_time_ns). The shares are of the same games played without the
+tally; the tally's own work is left out of each listing's time as far as it can be measured, so
+the listing times still hold a little of it and the shares lean high.
 """
 from __future__ import annotations
 
@@ -48,11 +52,22 @@ class Tally:
 
     def __init__(self) -> None:
         self.calls: Counter[str] = Counter()
-        self.repeats: Counter[str] = Counter()
+        self.repeats: Counter[str] = Counter()      # equal to the player's previous list
+        self.seen_before: Counter[str] = Counter()  # equal to any earlier list of the player
         self.time: Counter[str] = Counter()
         self.repeat_time: Counter[str] = Counter()
-        self._last: dict[tuple[int, str, str], Any] = {}
+        self.seen_time: Counter[str] = Counter()
+        self._last: dict[tuple[str, str], Any] = {}
+        self._seen: dict[tuple[str, str], tuple[set[tuple[Any, ...]], bool]] = {}   # lists; last one seen before
         self._depth: Counter[str] = Counter()
+        self.best_ns = 0      # what kept whole listings and categories could save at most
+        self.overhead_ns = 0  # the tally's own work, taken out of every time above
+        self._stack: list[list[int]] = []   # per wrapped listing running: [repeats' time, overhead] within
+
+    def new_game(self) -> None:
+        """Forget the lists of the game before (a repeat is counted within one game)."""
+        self._last.clear()
+        self._seen.clear()
 
     def install(self) -> Callable[[], None]:
         """Wrap the listing methods; returns the function that unwraps them."""
@@ -70,23 +85,47 @@ class Tally:
         def listing(game: Any, p: str, *a: Any, **k: Any) -> Any:
             if self._depth[name] or game.__dict__.get("_dry_run_notes") is not None:
                 return orig(game, p, *a, **k)
+            begin = time.process_time_ns()
+            cat = label((p, *a), k)
+            within = [0, 0]
+            self._stack.append(within)
             self._depth[name] += 1
             t0 = time.process_time_ns()
             try:
                 out = orig(game, p, *a, **k)
             finally:
                 self._depth[name] -= 1
-            dt = time.process_time_ns() - t0
-            cat = label((p, *a), k)
-            self.calls[cat] += 1
-            self.time[cat] += dt
-            key = (id(game), p, cat)
-            if self._last.get(key) == out:
-                self.repeats[cat] += 1
-                self.repeat_time[cat] += dt
-            self._last[key] = list(out)
+                self._stack.pop()
+            t1 = time.process_time_ns()
+            dt = t1 - t0 - within[1]   # without the tally's work in the listings it called
+            self._count(p, cat, out, dt)
+            saved = dt if self._seen[p, cat][1] else within[0]   # this list again, or repeats within it
+            overhead = within[1] + (t0 - begin) + (time.process_time_ns() - t1)
+            if self._stack:
+                self._stack[-1][0] += saved
+                self._stack[-1][1] += overhead
+            else:
+                self.best_ns += saved
+                self.overhead_ns += overhead
             return out
         return listing
+
+    def _count(self, p: str, cat: str, out: Any, dt: int) -> None:
+        self.calls[cat] += 1
+        self.time[cat] += dt
+        key = (p, cat)
+        if self._last.get(key) == out:
+            self.repeats[cat] += 1
+            self.repeat_time[cat] += dt
+        self._last[key] = list(out)
+        lists, _ = self._seen.get(key) or (set(), False)
+        frozen = tuple(out)
+        again = frozen in lists
+        if again:
+            self.seen_before[cat] += 1
+            self.seen_time[cat] += dt
+        lists.add(frozen)
+        self._seen[key] = (lists, again)
 
 
 def play(ruleset: str, players: int, games: int, seed: int, tally: Tally | None) -> tuple[list[str], int]:
@@ -99,6 +138,8 @@ def play(ruleset: str, players: int, games: int, seed: int, tally: Tally | None)
     try:
         for s in range(seed, seed + games):
             g = Game(content, ruleset, list(FACTIONS[ruleset, players]), s)
+            if tally is not None:
+                tally.new_game()
             agents = {p: RandomAgent(s * 7 + i) for i, p in enumerate(g.s.players)}
             while (d := g.current()) is not None:
                 answers.append(agents[d.player].choose(d.player, d.options, d))
@@ -109,14 +150,21 @@ def play(ruleset: str, players: int, games: int, seed: int, tally: Tally | None)
 
 
 def report(tally: Tally, decisions: int, total_ns: int) -> str:
-    lines = [f"{decisions} decisions, {total_ns / 1e6:.0f} ms CPU in all",
-             f"{'category':26} {'calls':>6} {'repeats':>8} {'time ms':>8} {'repeats ms':>10}"]
+    """The table: per category, calls, the share equal to the player's previous list ("as last")
+    and to any earlier one ("as any"), CPU ms of all calls and of those repeats."""
+    lines = [f"{decisions} decisions, {total_ns / 1e6:.0f} ms CPU in all, played without the tally",
+             f"{'category':26} {'calls':>6} {'as last':>8} {'as any':>7} {'time ms':>8} {'last ms':>8} {'any ms':>7}"]
     for cat in sorted(tally.calls, key=lambda c: (c not in WHOLE, c)):
-        lines.append(f"{cat:26} {tally.calls[cat]:6} {tally.repeats[cat] / tally.calls[cat]:8.1%} "
-                     f"{tally.time[cat] / 1e6:8.1f} {tally.repeat_time[cat] / 1e6:10.1f}")
-    parts = sum(v for c, v in tally.repeat_time.items() if c not in WHOLE)
-    lines.append(f"repeats of the categories: {parts / 1e6:.1f} ms, {parts / max(total_ns, 1):.1%} of the play time "
-                 "(the most a perfect, free cache per category could save)")
+        n = tally.calls[cat]
+        lines.append(f"{cat:26} {n:6} {tally.repeats[cat] / n:8.1%} {tally.seen_before[cat] / n:7.1%} "
+                     f"{tally.time[cat] / 1e6:8.1f} {tally.repeat_time[cat] / 1e6:8.1f} {tally.seen_time[cat] / 1e6:7.1f}")
+    for what, times in (("the previous list", tally.repeat_time), ("any earlier list", tally.seen_time)):
+        parts = sum(v for c, v in times.items() if c not in WHOLE)
+        lines.append(f"repeats of {what}, over the categories: {parts / 1e6:.1f} ms, "
+                     f"{parts / max(total_ns, 1):.1%} of the play time")
+    lines.append(f"kept whole listings and categories, any earlier list: {tally.best_ns / 1e6:.1f} ms, "
+                 f"{tally.best_ns / max(total_ns, 1):.1%} of the play time "
+                 "(the most a perfect cache whose keys cost nothing could save)")
     return "\n".join(lines)
 
 
@@ -132,8 +180,11 @@ def main(argv: list[str] | None = None) -> int:
                  f"(known: {', '.join(f'{r} {n}' for r, n in FACTIONS)})")
     if not 1 <= args.games <= 10_000:
         ap.error("--games is from 1 to 10000")
+    plain, total = play(args.ruleset, args.players, args.games, args.seed, None)   # the time shares are of this
     tally = Tally()
-    answers, total = play(args.ruleset, args.players, args.games, args.seed, tally)
+    answers, _ = play(args.ruleset, args.players, args.games, args.seed, tally)
+    if answers != plain:
+        raise SystemExit("internal: the tally changed the games")
     print(report(tally, len(answers), total))
     return 0
 

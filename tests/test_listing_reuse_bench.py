@@ -9,14 +9,15 @@ from interpreter.engine import actions
 def test_the_tally_counts_listings_without_changing_the_games() -> None:
     before = {name: actions.ActionsMixin.__dict__[name] for name in listing_reuse.CATEGORIES}
     tally = listing_reuse.Tally()
-    tallied, _ = listing_reuse.play("duel", 2, 1, 3, tally)
-    plain, _ = listing_reuse.play("duel", 2, 1, 3, None)
+    tallied, _ = listing_reuse.play("duel", 2, 2, 3, tally)
+    plain, _ = listing_reuse.play("duel", 2, 2, 3, None)
     assert tallied == plain and tallied
     assert {name: actions.ActionsMixin.__dict__[name] for name in listing_reuse.CATEGORIES} == before
     assert tally.calls["main (all)"] > 0 and tally.calls["unlimited (all)"] >= tally.calls["main (all)"]
     assert {"summon", "battle: battle", "abilities: action", "requirements"} <= set(tally.calls)
     for cat, n in tally.calls.items():
-        assert 0 <= tally.repeats[cat] <= n
+        assert 0 <= tally.repeats[cat] <= tally.seen_before[cat] <= n
+    assert 0 < tally.best_ns <= sum(tally.time.values())
     text = listing_reuse.report(tally, len(tallied), 1)
     assert f"{len(tallied)} decisions" in text and "main (all)" in text
 
@@ -36,5 +37,11 @@ def test_a_repeat_is_the_same_players_same_list() -> None:
         wrapped(g, p)
     g.lists["a"] = [("move", 1)]
     wrapped(g, "a")
-    assert tally.calls["main (all)"] == 6
-    assert tally.repeats["main (all)"] == 3   # a, b, a repeat; the changed cost of a is no repeat
+    g.lists["a"] = [("move", 0)]
+    wrapped(g, "a")
+    assert tally.calls["main (all)"] == 7
+    assert tally.repeats["main (all)"] == 3       # a, b, a equal to the player's previous list
+    assert tally.seen_before["main (all)"] == 4   # ... and the last a, equal to an earlier one
+    tally.new_game()
+    wrapped(g, "a")
+    assert tally.repeats["main (all)"] == 3 and tally.seen_before["main (all)"] == 4   # a new game
