@@ -4,11 +4,12 @@ and the CPU time those repeats took.
 
     python benchmarks/listing_reuse.py --ruleset duel --players 2 --games 20
 
-A cache keyed on what a category reads (docs/design/speed-next.md, step 1) can at best skip the
-repeats (equal inputs give an equal list, not the other way round); it still pays for its keys.
-So the share printed last, the time of the repeats of any earlier list over the whole play time,
-bounds that step's gain from above, for a cache of one entry per category or of any size. Plays seeded random games with the factions
-`measure.py` uses. Listings inside a dry run are not counted (they are a search, not a listing).
+A cache keyed on what a listing reads (docs/design/speed-next.md, step 1) can at best skip the
+repeats (equal inputs give an equal list, not the other way round), and it still pays for its
+keys. The line printed last keeps every whole listing (main, Unlimited) that repeats an earlier
+one and, inside the others, every category that does: its share of the play time bounds that
+step's gain from above, for a cache of any size. Plays seeded random games with the factions
+`measure.py` uses; listings inside a dry run are not counted (they are a search, not a listing).
 Times are CPU time (time.process_time_ns). The shares are of the same games played without the
 tally; the tally's own work is left out of each listing's time as far as it can be measured, so
 the listing times still hold a little of it and the shares lean high.
