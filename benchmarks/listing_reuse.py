@@ -58,6 +58,8 @@ class Tally:
         self.time: Counter[str] = Counter()
         self.repeat_time: Counter[str] = Counter()
         self.seen_time: Counter[str] = Counter()
+        self.own_same: Counter[str] = Counter()    # a whole listing whose player's units and Power are as before
+        self._own: dict[tuple[str, str], Any] = {}
         self._last: dict[tuple[str, str], Any] = {}
         self._seen: dict[tuple[str, str], tuple[set[tuple[Any, ...]], bool]] = {}   # lists; last one seen before
         self._depth: Counter[str] = Counter()
@@ -69,6 +71,7 @@ class Tally:
         """Forget the lists of the game before (a repeat is counted within one game)."""
         self._last.clear()
         self._seen.clear()
+        self._own.clear()
 
     def install(self) -> Callable[[], None]:
         """Wrap the listing methods; returns the function that unwraps them."""
@@ -100,6 +103,8 @@ class Tally:
             t1 = time.process_time_ns()
             dt = t1 - t0 - within[1]   # without the tally's work in the listings it called
             self._count(p, cat, out, dt)
+            if cat in WHOLE:
+                self._own_inputs(game.s, p, cat)
             saved = dt if self._seen[p, cat][1] else within[0]   # this list again, or repeats within it
             overhead = within[1] + (t0 - begin) + (time.process_time_ns() - t1)
             if self._stack:
@@ -110,6 +115,16 @@ class Tally:
                 self.overhead_ns += overhead
             return out
         return listing
+
+    def _own_inputs(self, s: Any, p: str, cat: str) -> None:
+        """Whether `p`'s units (none moved, no other unit write: the `units@` key of
+        engine/held_conditions.py) and Power are as at its previous listing of this kind: the
+        narrowest key a kept listing could have that reads no other player's part."""
+        now = (s, s.other_writes, s.moves_of(p), len(s.units), s.power[p])
+        before = self._own.get((p, cat))
+        if before is not None and before[0] is now[0] and before[1:] == now[1:]:
+            self.own_same[cat] += 1
+        self._own[p, cat] = now
 
     def _count(self, p: str, cat: str, out: Any, dt: int) -> None:
         self.calls[cat] += 1
@@ -159,6 +174,10 @@ def report(tally: Tally, decisions: int, total_ns: int) -> str:
         n = tally.calls[cat]
         lines.append(f"{cat:26} {n:6} {tally.repeats[cat] / n:8.1%} {tally.seen_before[cat] / n:7.1%} "
                      f"{tally.time[cat] / 1e6:8.1f} {tally.repeat_time[cat] / 1e6:8.1f} {tally.seen_time[cat] / 1e6:7.1f}")
+    for cat in WHOLE:
+        if tally.calls[cat]:
+            lines.append(f"{cat}: the player's units and Power as at its previous one in "
+                         f"{tally.own_same[cat] / tally.calls[cat]:.1%} of the calls")
     for what, times in (("the previous list", tally.repeat_time), ("any earlier list", tally.seen_time)):
         parts = sum(v for c, v in times.items() if c not in WHOLE)
         lines.append(f"repeats of {what}, over the categories: {parts / 1e6:.1f} ms, "
