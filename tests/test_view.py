@@ -55,6 +55,21 @@ def test_a_view_is_plain_json_and_hides_what_predicts_dice(content: Content) -> 
         g.view("sleeper")
 
 
+def test_a_view_copies_all_it_shows_and_only_that(content: Content) -> None:
+    g = Game(content, "multiplayer", FACTIONS, 7)
+    g.apply(g.legal_actions()[0])
+    full = g.s.to_dict()
+    v = g.view("great-cthulhu")["state"]
+    assert v["flow"] is None and v["pending"] is None and full["flow"] and full["pending"]
+    assert {k: x for k, x in v.items() if k not in ("flow", "pending", "rng", "seed", "elder_signs", "es_bag")} \
+        == {k: x for k, x in full.items() if k not in ("flow", "pending", "rng", "seed", "elder_signs", "es_bag")}
+    before = g.to_json()
+    v["units"][0]["loc"] = "nowhere"
+    v["gates"].clear()
+    v["memory"]["x"] = 1
+    assert g.to_json() == before   # the view shares nothing with the state
+
+
 def test_a_pending_secret_pick_shows_its_options_to_the_chooser_only() -> None:
     expanded = load_content(expansions=["azathoth"]).require_ok()
     pos = {"round": 2, "doom": {"great-cthulhu": 6, "crawling-chaos": 5, "black-goat": 3},

@@ -189,10 +189,14 @@ class State:
             kept = self._chunks = (self.other_writes, len(self.units), UnitChunks(len(self.units)))  # type: ignore[assignment]
         return kept[2]  # type: ignore[no-any-return]
 
-    def to_dict(self) -> dict[str, Any]:
-        """A deep, independent copy as plain data (as JSON gives it back)."""
-        c = self.copy()
-        return {f.name: getattr(c, f.name) for f in _FIELDS}
+    def to_dict(self, masked: frozenset[str] = frozenset()) -> dict[str, Any]:
+        """A deep, independent copy as plain data (as JSON gives it back); the fields named in
+        `masked` read None, and are not copied (a player's view masks the rule flow)."""
+        if not masked:
+            c = self.copy()
+            return {f.name: getattr(c, f.name) for f in _FIELDS}
+        return {name: None if name in masked else v if name in _SCALAR else _COPY[name](v)
+                for name, v in ((f.name, getattr(self, f.name)) for f in _FIELDS)}
 
     def to_text(self) -> str:
         """The state as JSON text (fast: one pass of the C encoder)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 HIDDEN = None  # what a masked value reads as
+_MASKED = frozenset({"rng", "seed", "flow", "pending"})   # fields a view never shows (not even copied)
 
 __all__ = ["player_view", "HIDDEN"]
 
@@ -21,13 +22,10 @@ def player_view(game: Any, player: str | None) -> dict[str, Any]:
     """The game as `player` may know it; `player=None` is a spectator who sees only public facts."""
     if player is not None and player not in game.s.players:
         raise ValueError(f"'{player}' is not playing; players: {', '.join(game.s.players)}")
-    s = game.s.to_dict()
+    s = game.s.to_dict(masked=_MASKED)
+    s.update(dict.fromkeys(_MASKED, HIDDEN))
     s["elder_signs"] = {p: (list(v) if p == player else [HIDDEN] * len(v)) for p, v in s["elder_signs"].items()}
     s["es_bag"] = [HIDDEN] * len(s["es_bag"])
-    s["rng"] = HIDDEN
-    s["seed"] = HIDDEN
-    s["flow"] = HIDDEN
-    s["pending"] = HIDDEN
     params = {k: v for k, v in game.params.items() if k not in ("seed", "forced_dice")}
     return {"player": player, "state": s, "params": params, "pending": _pending(game, player),
             "over": game.s.over, "winners": game.winner(),
