@@ -54,6 +54,26 @@ def test_every_option_of_seeded_games_is_classified(builtin: Content, ruleset: s
     assert {"action", "move", "unit", "spellbook", "doom"} <= set(kinds)
 
 
+def test_what_an_option_is_depends_on_its_cost_players_and_areas_not_on_earlier_calls(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter.engine import options
+
+    def info(label: str, players: list[str], areas: list[str], **ctx: object) -> OptionInfo:
+        return option_info(Decision("red", "option" if label == "blue" else "unit", (label,), "?", dict(ctx)),
+                           players, areas)[0]
+    cheap = option_info(Decision("red", "action", ("summon ghoul a",), "?", {"costs": {"summon ghoul a": 1}}), ["red"], ["a"])
+    dear = option_info(Decision("red", "action", ("summon ghoul a",), "?", {"costs": {"summon ghoul a": 2}}), ["red"], ["a"])
+    again = option_info(Decision("red", "action", ("summon ghoul a",), "?", {"costs": {"summon ghoul a": 1}}), ["red"], ["a"])
+    assert (cheap[0].cost, dear[0].cost, again[0].cost) == (1, 2, 1) and again[0] == cheap[0]
+    assert info("blue", ["red", "blue"], []).verb == "player" and info("blue", ["red"], []).verb == "option"
+    assert info("acolyte a#3", [], ["a"]).area == "a" and info("acolyte a#3", [], ["b"]).area is None
+    monkeypatch.setattr(options, "_KNOWN_MAX", 2)
+    for n in range(5):   # the table of known options stays within its bound
+        info(f"acolyte a#{n}", [], ["a"])
+        assert len(options._KNOWN) <= 2
+    assert info("acolyte a#4", [], ["a"]).unit == 4
+
+
 def test_the_label_grammar() -> None:
     players, areas = ["red", "blue"], ["a", "b"]
 

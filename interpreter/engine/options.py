@@ -85,21 +85,37 @@ def structured(game: Any) -> list[OptionInfo]:
     return option_info(d, game.s.players, game.layout.areas)
 
 
+# What options were found to be, by everything that says it (kind, label, cost, players, areas):
+# a bot classifies every option of every decision, and most labels come back decision after
+# decision. OptionInfo is frozen, so one instance serves every caller. Cleared when full.
+_KNOWN: dict[tuple[Any, ...], "OptionInfo"] = {}
+_KNOWN_MAX = 20_000
+
+
 def option_info(d: Decision, players: Iterable[str], areas: Iterable[str]) -> list[OptionInfo]:
     """What each of `d`'s options is (`players`: the factions at the table; `areas`: the map's)."""
-    ps, ars = set(players), set(areas)
+    ps, ars = frozenset(players), frozenset(areas)
     costs = d.context.get("costs") if isinstance(d.context.get("costs"), dict) else {}
+    kind = d.kind
+    known = _KNOWN
     out = []
     for label in d.options:
-        info = _classify(d.kind, label, ps, ars)
         c = costs.get(label)
-        if c is not None:
-            object.__setattr__(info, "cost", int(c))   # a fresh instance, not yet seen by anyone
+        cost = None if c is None else int(c)
+        key = (kind, label, cost, ps, ars)
+        info = known.get(key)
+        if info is None:
+            info = _classify(kind, label, ps, ars)
+            if cost is not None:
+                object.__setattr__(info, "cost", cost)   # a fresh instance, not yet seen by anyone
+            if len(known) >= _KNOWN_MAX:
+                known.clear()
+            known[key] = info
         out.append(info)
     return out
 
 
-def _classify(kind: str, label: str, players: set[str], areas: set[str]) -> OptionInfo:
+def _classify(kind: str, label: str, players: frozenset[str], areas: frozenset[str]) -> OptionInfo:
     def bad(why: str) -> UnclassifiedOption:
         return UnclassifiedOption(f"a '{kind}' option '{label}': {why}")
 
