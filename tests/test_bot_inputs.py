@@ -122,3 +122,26 @@ def test_a_seat_board_holds_the_view_and_no_hidden_value(base_game: Content) -> 
     assert copy.s.elder_signs["crawling-chaos"] == [None, None] and copy.current() == g.current()
     with pytest.raises(ValueError, match="not playing"):
         Seat(g, "sleeper")
+
+
+def test_the_heuristic_bot_makes_a_board_only_for_choices_it_scores_from_one(base_game: Content) -> None:
+    from interpreter.engine.agents import HeuristicAgent
+    g = _game(base_game, {"great-cthulhu": [2], "crawling-chaos": [3, 2]})
+    d = g.current()
+    assert d is not None and d.kind == "action" and d.player == "great-cthulhu"
+    battles = [o for o in d.options if o.split()[0] in ("battle", "extra-battle")]
+    assert battles   # black-goat's ghoul shares south-pacific with great-cthulhu's units
+    bot = HeuristicAgent(3)
+    seat = Seat(g, d.player)
+    bot.sit(seat)
+    calm = Decision(d.player, "action", tuple(o for o in d.options if o not in battles), d.prompt, d.context)
+    bot.choose(d.player, calm.options, calm)
+    assert seat._view is None   # no battle to judge: the action's verb and cost decide
+    choice = bot.choose(d.player, d.options, d)
+    assert seat._view is not None and seat._board is not None   # a battle's odds are read off the board
+    # the same choice as a bot that always has the board
+    always = HeuristicAgent(3)
+    always.choose(d.player, calm.options, calm)   # the same draws from its generator as `bot`
+    scored = [(always.score(d.player, o, d, seat.board()) + always.rng.below(100) / 1000, o.label)
+              for o in seat.options(d)]
+    assert max(scored)[1] == choice

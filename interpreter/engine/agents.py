@@ -106,8 +106,11 @@ class HeuristicAgent:
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
         seat = self.seats.get(player)
         if seat is not None and len(options) > 1:
-            g: Any = seat.board()
             infos = seat.options(context)
+            # the board (a Game made from the view) is made only when a score reads it: an action
+            # is scored from its verb and cost alone, but for a battle
+            plain = context.kind == "action" and not any(o.verb in ("battle", "extra-battle") for o in infos)
+            g: Any = None if plain else seat.board()
         else:
             g, infos = None, _plain(context)
         scored = [(self.score(player, o, context, g) + self.rng.below(100) / 1000, o.label) for o in infos]

@@ -71,9 +71,10 @@ class Seat:
         return self._game.log
 
     def options(self, d: "Decision") -> "list[OptionInfo]":
-        """What each option of this player's decision `d` is (engine/options.py), from the view."""
-        b = self.board()
-        return option_info(d, b.s.players, b.layout.areas)
+        """What each option of this player's decision `d` is (engine/options.py). It reads only
+        public facts, the players at the table and the map, so no view is made for it."""
+        g = self._game
+        return option_info(d, g.s.players, g.layout.areas)
 
     def decision(self) -> "Decision | None":
         """The pending decision when it is this player's, else None (others' decisions are theirs)."""
