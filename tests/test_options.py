@@ -72,6 +72,14 @@ def test_what_an_option_is_depends_on_its_cost_players_and_areas_not_on_earlier_
         info(f"acolyte a#{n}", [], ["a"])
         assert len(options._KNOWN) <= 2
     assert info("acolyte a#4", [], ["a"]).unit == 4
+    # every key holds the one copy of each set of players or areas, however many calls made it
+    monkeypatch.setattr(options, "_KNOWN", {})
+    monkeypatch.setattr(options, "_SETS", {})
+    monkeypatch.setattr(options, "_KNOWN_MAX", 100)
+    for n in range(2):
+        info(f"acolyte a#{n}", ["red"], iter(["a", "b"]))
+    sets = {id(x) for key in options._KNOWN for x in key[3:]}
+    assert len(options._KNOWN) == 2 and len(sets) == 2 and len(options._SETS) == 2
 
 
 def test_the_label_grammar() -> None:

@@ -87,14 +87,22 @@ def structured(game: Any) -> list[OptionInfo]:
 
 # What options were found to be, by everything that says it (kind, label, cost, players, areas):
 # a bot classifies every option of every decision, and most labels come back decision after
-# decision. OptionInfo is frozen, so one instance serves every caller. Cleared when full.
+# decision. OptionInfo is frozen, so one instance serves every caller. Cleared when full (checked
+# before each call, so a call may add its options beyond the bound); the sets of players and
+# areas in the keys are one object per distinct set (`_SETS`), so a full table holds a few sets,
+# not one per call.
 _KNOWN: dict[tuple[Any, ...], "OptionInfo"] = {}
+_SETS: dict[frozenset[str], frozenset[str]] = {}
 _KNOWN_MAX = 20_000
 
 
 def option_info(d: Decision, players: Iterable[str], areas: Iterable[str]) -> list[OptionInfo]:
     """What each of `d`'s options is (`players`: the factions at the table; `areas`: the map's)."""
+    if len(_KNOWN) >= _KNOWN_MAX or len(_SETS) >= 64:
+        _KNOWN.clear()
+        _SETS.clear()
     ps, ars = frozenset(players), frozenset(areas)
+    ps, ars = _SETS.setdefault(ps, ps), _SETS.setdefault(ars, ars)
     costs = d.context.get("costs") if isinstance(d.context.get("costs"), dict) else {}
     kind = d.kind
     known = _KNOWN
@@ -108,8 +116,6 @@ def option_info(d: Decision, players: Iterable[str], areas: Iterable[str]) -> li
             info = _classify(kind, label, ps, ars)
             if cost is not None:
                 object.__setattr__(info, "cost", cost)   # a fresh instance, not yet seen by anyone
-            if len(known) >= _KNOWN_MAX:
-                known.clear()
             known[key] = info
         out.append(info)
     return out
