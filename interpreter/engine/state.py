@@ -190,11 +190,9 @@ class State:
         return kept[2]  # type: ignore[no-any-return]
 
     def to_dict(self, masked: frozenset[str] = frozenset()) -> dict[str, Any]:
-        """A deep, independent copy as plain data (as JSON gives it back); the fields named in
-        `masked` read None, and are not copied (a player's view masks the rule flow)."""
+        """A deep, independent copy as plain data (as JSON gives it back); fields in `masked` read None, uncopied."""
         if not masked:
-            c = self.copy()
-            return {f.name: getattr(c, f.name) for f in _FIELDS}
+            return {f.name: getattr(c, f.name) for c in (self.copy(),) for f in _FIELDS}
         return {name: None if name in masked else v if name in _SCALAR else _COPY[name](v)
                 for name, v in ((f.name, getattr(self, f.name)) for f in _FIELDS)}
 
