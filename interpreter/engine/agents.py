@@ -107,14 +107,25 @@ class HeuristicAgent:
         seat = self.seats.get(player)
         if seat is not None and len(options) > 1:
             infos = seat.options(context)
-            # the board (a Game made from the view) is made only when a score reads it: an action
-            # is scored from its verb and cost alone, but for a battle
-            plain = context.kind == "action" and not any(o.verb in ("battle", "extra-battle") for o in infos)
-            g: Any = None if plain else seat.board()
+            g: Any = _BoardOnRead(seat)
         else:
             g, infos = None, _plain(context)
         scored = [(self.score(player, o, context, g) + self.rng.below(100) / 1000, o.label) for o in infos]
         return max(scored)[1]
+
+
+class _BoardOnRead:
+    """The seat's board, made when a score first reads it (most actions are scored from their
+    verb and cost alone, and making a board means making the player's view); each name read is
+    then kept on this object, so later reads are plain attribute reads."""
+
+    def __init__(self, seat: Seat) -> None:
+        self._seat = seat
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._seat.board(), name)
+        setattr(self, name, value)
+        return value
 
 
 def _plain(d: Decision) -> list[OptionInfo]:
