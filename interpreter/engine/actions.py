@@ -119,10 +119,11 @@ class ActionsMixin(MovesMixin):
             out.extend(self.battle_actions(p, "battle"))
         # Capture
         for a in my_areas:
-            if not self._captors(p, a):
+            captors = self._captors(p, a)
+            if not captors:
                 continue
             for e in s.others(p):
-                if self.capture_targets(p, e, a):
+                if self.capture_targets(p, e, a, captors):
                     c = self.action_cost(p, "capture", 1, a)
                     if c <= power:
                         out.append((f"capture {a} {e}", c))
@@ -294,9 +295,13 @@ class ActionsMixin(MovesMixin):
         """`p`'s units in `area` that may capture (a Cultist may not)."""
         return [u for u in self.s.units_at(area, p) if self.utype(u).cls != "cultist"]
 
-    def capture_targets(self, p: str, victim: str, area: str) -> list[dict[str, Any]]:
+    def capture_targets(self, p: str, victim: str, area: str,
+                        captors: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+        """`victim`'s units in `area` that `p` may capture now (`captors`: `_captors(p, area)`,
+        when the caller has just found them)."""
         s = self.s
-        captors = self._captors(p, area)
+        if captors is None:
+            captors = self._captors(p, area)
         if not captors:
             return []
         theirs = s.units_at(area, victim)
