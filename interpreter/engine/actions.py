@@ -112,11 +112,8 @@ class ActionsMixin(MovesMixin):
         # Move
         if mine and power >= 1:
             out.append(("move", 0))
-        # Battle
-        if not self.extra_battle_allowed(p):
-            out.extend(self.battle_actions(p, "battle"))
-        else:
-            out.extend(self.battle_actions(p, "battle"))
+        # Battle (a Common Action whether or not Battle is an Unlimited one too: unlimited_actions)
+        out.extend(self.battle_actions(p, "battle"))
         # Capture
         for a in my_areas:
             captors = self._captors(p, a)
