@@ -2,10 +2,14 @@
 effects whose single choices cannot find an empty list, and run only when they could."""
 from __future__ import annotations
 
+import pytest
+
 from interpreter.content import load_content
 from interpreter.effects import ast as A
 from interpreter.effects.parser import parse
+from interpreter.engine.agents import RandomAgent
 from interpreter.engine.feasible import may_lack_a_part
+from interpreter.engine.game import Game
 
 WHICH = {"choose_player": (1, "players"), "choose_unit": (1, "units")}
 
@@ -62,3 +66,26 @@ def test_the_unlimited_actions_listed_at_the_end_of_an_action_are_offered_withou
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)   # every kept list is compared with a fresh one
     checked, every = play()
     assert kept == checked and fewer < every
+
+
+def test_listings_ask_action_cost_modifiers_only_where_they_may_apply(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`action_mods` skips the action-cost modifiers whose subject guards reject the player (Ice
+    Age's surcharge for Wind-rider's own actions); the listings are those of asking every one."""
+    content = load_content().require_ok()
+    seen: list[tuple[list[tuple[str, int]], list[tuple[str, int]]]] = []
+    skipped = 0
+    for seed in range(1, 7):
+        g = Game(content, "duel", ["sleeper", "wind-rider"], seed)
+        agent = RandomAgent(seed)
+        while g.current() is not None and len(seen) < 400:
+            for p in g.s.players:
+                quick = g.main_actions(p) + g.unlimited_actions(p)
+                skipped += sum(1 for a in ("battle", "summon", None) if not g.action_mods(p, a)
+                               and g.modifiers_of("action-cost"))
+                with monkeypatch.context() as m:
+                    m.setattr(type(g), "action_mods", lambda self, p, action=None: self.modifiers_of("action-cost"))
+                    seen.append((quick, g.main_actions(p) + g.unlimited_actions(p)))
+            d = g.current()
+            g.apply(agent.choose(d.player, d.options, d))
+    assert all(quick == asked for quick, asked in seen)
+    assert skipped > 0    # some listings did skip the modifiers

@@ -15,12 +15,22 @@ from .moves import MovesMixin
 
 class ActionsMixin(MovesMixin):
     # ---- costs --------------------------------------------------------------------------------
-    def action_cost(self, p: str, action: str, base: int, area: str | None = None) -> int:
-        mods = self.modifiers_of("action-cost")
+    def action_cost(self, p: str, action: str, base: int, area: str | None = None,
+                    mods: Any = None) -> int:
+        """What taking `action` costs `p` (in `area`), its `base` cost modified (`mods`: the
+        action-cost modifiers, when the caller has just read them: `action_mods`)."""
+        if mods is None:
+            mods = self.modifiers_of("action-cost")
         if not mods:   # (most of the time: no subject to build)
             return base if base.__class__ is int and base >= 0 else max(0, self.integer(base, f"cost of {action}"))
         v = self.modified("action-cost", base, {"action": action, "player": p, "area": area}, p, mods)
         return max(0, self.integer(v, f"cost of {action}"))
+
+    def action_mods(self, p: str, action: str | None = None) -> Any:
+        """The action-cost modifiers to pass to `action_cost` in a listing's loop: none when the
+        subject guards of every one reject `p`'s actions (of kind `action`) in any area."""
+        fields = {"player": p} if action is None else {"player": p, "action": action}
+        return self.modifiers_of("action-cost") if self.may_modify("action-cost", fields) else ()
 
     # ---- gates ---------------------------------------------------------------------------------
     def can_control(self, u: dict[str, Any], ask_modifiers: bool = True) -> bool:
@@ -74,6 +84,7 @@ class ActionsMixin(MovesMixin):
         f = self.faction(p)
         mine = s.on_map(p)
         my_areas = sorted({u["loc"] for u in mine})
+        mods = self.action_mods(p)
         # Recruit
         for t in f.units.values():
             if t.cls != "cultist" or not s.pool(p, t.id):
@@ -81,7 +92,7 @@ class ActionsMixin(MovesMixin):
             where = my_areas if mine else sorted(self.layout.areas)
             cost = self.unit_cost(p, t) if where else 0   # the same in every area
             for a in where:
-                c = self.action_cost(p, "recruit", cost, a)
+                c = self.action_cost(p, "recruit", cost, a, mods)
                 if c <= power:
                     out.append((f"recruit {t.id} {a}", c))
         # Summon (a Common Action even when an ability also makes it an Unlimited one)
@@ -99,14 +110,14 @@ class ActionsMixin(MovesMixin):
                 continue
             where = t.awaken.where(ctx) or []
             for a in sorted(set(where)):
-                c = self.action_cost(p, "awaken", cost, a)
+                c = self.action_cost(p, "awaken", cost, a, mods)
                 if c <= power:
                     out.append((f"awaken {t.id} {a}", c))
         # Create Gate
         for a in my_areas:
             if a in s.gates or not any(self.utype(u).cls == "cultist" for u in s.units_at(a, p)):
                 continue
-            c = self.action_cost(p, "create-gate", self.integer(self.modified("gate-cost", 3, {"area": a}, p), "gate cost"), a)
+            c = self.action_cost(p, "create-gate", self.integer(self.modified("gate-cost", 3, {"area": a}, p), "gate cost"), a, mods)
             if c <= power:
                 out.append((f"create-gate {a}", c))
         # Move
@@ -121,7 +132,7 @@ class ActionsMixin(MovesMixin):
                 continue
             for e in s.others(p):
                 if self.capture_targets(p, e, a, captors):
-                    c = self.action_cost(p, "capture", 1, a)
+                    c = self.action_cost(p, "capture", 1, a, mods)
                     if c <= power:
                         out.append((f"capture {a} {e}", c))
         # Unique actions
@@ -140,6 +151,7 @@ class ActionsMixin(MovesMixin):
         gates = [a for a in s.controlled_gates(p) if self.is_area(a)]
         if not gates:
             return out
+        mods = self.action_mods(p, "summon")
         for t in [*self.faction(p).units.values(), *neutral.held_kinds(self, p)]:
             if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id):
                 continue
@@ -152,7 +164,7 @@ class ActionsMixin(MovesMixin):
             except RuleError:
                 continue
             for a in gates:
-                c = self.action_cost(p, "summon", cost, a)
+                c = self.action_cost(p, "summon", cost, a, mods)
                 if c <= s.power[p]:
                     out.append((f"summon {t.id} {a}", c))
         return out
@@ -175,6 +187,7 @@ class ActionsMixin(MovesMixin):
         s = self.s
         out = []
         fought = s.memory.get("battles", [])
+        mods = self.action_mods(p, "battle")
         for a in sorted({u["loc"] for u in s.on_map(p)}):
             if a in fought:
                 continue
@@ -183,7 +196,7 @@ class ActionsMixin(MovesMixin):
             present = {u["owner"] for u in here}
             for e in s.others(p):
                 if e in present and self._some_combat(mine, e):
-                    c = self.action_cost(p, "battle", 1, a)
+                    c = self.action_cost(p, "battle", 1, a, mods)
                     if c <= s.power[p]:
                         out.append((f"{verb} {a} {e}", c))
         return out
@@ -256,8 +269,9 @@ class ActionsMixin(MovesMixin):
             dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, quiet_removals=quiet)
                                              or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, proofs=False)))
             power = self.s.power[p]
+            mods = self.action_mods(p, ab.id)
             for a in areas:
-                c = self.action_cost(p, ab.id, base, a)
+                c = self.action_cost(p, ab.id, base, a, mods)
                 if c <= power and (not dry or self.all_parts_possible(ab, p, a)):
                     out.append((f"ability {ab.id} {a}" if a is not None else f"ability {ab.id}", c))
         return out
