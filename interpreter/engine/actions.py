@@ -179,9 +179,11 @@ class ActionsMixin(MovesMixin):
         return bool(self.modified("unlimited-summon", False, {"kind": kind, "class": t.cls if t else None, "owner": p}, p))
 
     def extra_battle_allowed(self, p: str) -> bool:
-        six = {q for q in self.s.players if self.has_all_spellbooks(q)}
-        mode = self.ruleset.get("extra-battle", "own-six")
-        return (p in six) if mode == "own-six" else bool(six)
+        """Whether Battle is an Unlimited Action for `p` now: with its own six spellbooks, or
+        (ruleset `extra-battle` other than own-six) once anyone has six."""
+        if self.ruleset.get("extra-battle", "own-six") == "own-six":
+            return self.has_all_spellbooks(p)
+        return any(self.has_all_spellbooks(q) for q in self.s.players)
 
     def battle_actions(self, p: str, verb: str) -> list[tuple[str, int]]:
         s = self.s
