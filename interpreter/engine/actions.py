@@ -124,7 +124,7 @@ class ActionsMixin(MovesMixin):
         if mine and power >= 1:
             out.append(("move", 0))
         # Battle (a Common Action whether or not Battle is an Unlimited one too: unlimited_actions)
-        out.extend(self.battle_actions(p, "battle"))
+        out.extend(self.battle_actions(p, "battle", my_areas))
         # Capture
         for a in my_areas:
             captors = self._captors(p, a)
@@ -185,12 +185,14 @@ class ActionsMixin(MovesMixin):
             return self.has_all_spellbooks(p)
         return any(self.has_all_spellbooks(q) for q in self.s.players)
 
-    def battle_actions(self, p: str, verb: str) -> list[tuple[str, int]]:
+    def battle_actions(self, p: str, verb: str, areas: list[str] | None = None) -> list[tuple[str, int]]:
+        """The battles `p` may declare (`verb`: battle or extra-battle); `areas`: the areas where
+        `p` has units, in order, when the caller has just found them."""
         s = self.s
         out = []
         fought = s.memory.get("battles", [])
         mods = self.action_mods(p, "battle")
-        for a in sorted({u["loc"] for u in s.on_map(p)}):
+        for a in areas if areas is not None else sorted({u["loc"] for u in s.on_map(p)}):
             if a in fought:
                 continue
             here = s.units_at(a)
