@@ -208,7 +208,8 @@ class ActionsMixin(MovesMixin):
     def _some_combat(self, units: list[dict[str, Any]], foe: str) -> bool:
         """Whether the units' combat against `foe` adds up to at least 1 (no unit's combat is
         negative, so the first unit with some decides)."""
-        return any(self.combat_of(u, foe=foe) >= 1 for u in units)
+        mods = self.modifiers_of("combat")
+        return any(self.combat_of(u, foe, mods) >= 1 for u in units)
 
     @one_position
     def requirement_actions(self, p: str, unlimited: bool) -> list[tuple[str, int]]:

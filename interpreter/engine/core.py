@@ -145,15 +145,16 @@ class GameCore(GameBasics):
             opts = (self.integer(t.cost(self.ctx(u["owner"])), f"cost of {t.name}"),)
         return math.ceil(Fraction(sum(opts), len(opts)))
 
-    def combat_of(self, u: dict[str, Any], foe: str | None = None) -> int:
-        """A unit's combat; `foe` names the opponent when no battle is under way (declaring one)."""
+    def combat_of(self, u: dict[str, Any], foe: str | None = None, mods: Any = None) -> int:
+        """A unit's combat; `foe` names the opponent when no battle is under way (declaring one);
+        `mods`: `modifiers_of("combat")`, when the caller has just read it."""
         t = self.utype(u)
         if "combat" in t.unknown:
             raise RuleError(f"{t.name}: its combat is unknown and no interpretation is given")
         fixed = getattr(t.combat, "const", None)   # a plain number: no context to make
         base = self.integer(fixed if fixed is not None else t.combat(self.ctx(u["owner"], self_unit=u, foe=foe)),
                             f"combat of {t.name}")
-        return max(0, self.integer(self.modified("combat", base, u, u["owner"]), f"combat of {t.name}"))
+        return max(0, self.integer(self.modified("combat", base, u, u["owner"], mods), f"combat of {t.name}"))
 
     def modified(self, target: str, value: Any, subject: Any = None, player: str | None = None,
                  mods: list[tuple[str | None, Ability, Any]] | None = None) -> Any:
