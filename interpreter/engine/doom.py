@@ -58,11 +58,12 @@ class DoomPhase(Proc):
         forced = [a for a in cands if not a.optional]
         if forced:
             return self._use(g, f, forced[0], p)
-        if not f["done"] and s.power[p] >= g.ritual_cost(p):
+        cost = None if f["done"] else g.ritual_cost(p)
+        if cost is not None and s.power[p] >= cost:
             labels.append("ritual")
         if not labels:
             return self._next(g, f, p)
-        costs = {"ritual": g.ritual_cost(p)} if "ritual" in labels else {}
+        costs = {"ritual": g.ritual_cost(p) if cost is None else cost} if "ritual" in labels else {}
         f["at"] = "chosen"
         return ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?", costs=costs)
 
