@@ -303,8 +303,15 @@ def requirements_to_check(g: Game, when: str, players: list[str]) -> bool:
     no check otherwise; the caller's next step runs at once, as after an empty check)."""
     if g.s.loyalty:
         return True
-    factions = g.content.factions
-    return any(p in factions and _checked_at(factions[p].requirements, when) for p in players)
+    kept = g.__dict__.get("_to_check")   # (when, *players) -> the answer: the content decides it
+    if kept is None:
+        kept = g._to_check = {}
+    key = (when, *players)
+    found = kept.get(key)
+    if found is None:
+        factions = g.content.factions
+        found = kept[key] = any(p in factions and _checked_at(factions[p].requirements, when) for p in players)
+    return found  # type: ignore[no-any-return]
 
 
 class Earn(Proc):
