@@ -15,6 +15,7 @@ import pytest
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
+from interpreter.effects.registry import REGISTRY
 from interpreter.engine import basics, state as state_module
 from interpreter.engine.agents import RandomAgent
 from interpreter.engine.game import Game
@@ -162,3 +163,23 @@ def test_a_move_that_leaves_the_kinds_in_play_keeps_the_facts_about_them_but_not
     facts = g.memo()
     g.relocate(same[0], other, "test")               # a second one: kept
     assert g.memo() is facts
+
+
+def test_the_areas_query_gives_the_areas_a_scan_of_the_map_gives() -> None:
+    """`areas(...)`'s shortcuts (no filter at all; only `with_units_of`) answer as a scan of the
+    map with the filters does, at positions of a played game."""
+    g = Game(_content(), "multiplayer", FACTIONS[("multiplayer", 4)], 3)
+    areas = REGISTRY.get("areas").fn  # type: ignore[union-attr]
+    agent = RandomAgent(3)
+    checked = 0
+    while g.current() is not None and checked < 60:
+        ctx = g.ctx(g.s.players[0])
+        assert areas(ctx) == sorted(g.layout.areas)
+        for p in g.s.players:
+            held = {u["loc"] for u in g.s.on_map(p)}
+            assert areas(ctx, with_units_of=p) == sorted(a for a in g.layout.areas if a in held)
+            assert areas(ctx, terrain="ocean") == sorted(a for a, x in g.layout.areas.items() if x.ocean)
+        checked += 1
+        d = g.current()
+        g.apply(agent.choose(d.player, d.options, d))
+    assert checked == 60

@@ -20,6 +20,10 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
     g = ctx.game
     s = g.s
     out = []
+    if with_units_of is None and without_units_of is None and terrain is None and gate is None \
+            and controlled_by is None and start_of is None and symbol is None and token is None \
+            and without_token is None and glyph is None:   # no filter: the map's areas
+        return [a for a, _ in _sorted_areas(g.layout)]
     if with_units_of is not None and isinstance(with_units_of, str) and without_units_of is None and terrain is None \
             and gate is None and controlled_by is None and start_of is None and symbol is None and token is None \
             and without_token is None and glyph is None:
