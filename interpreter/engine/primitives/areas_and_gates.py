@@ -20,13 +20,11 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
     g = ctx.game
     s = g.s
     out = []
-    if with_units_of is None and without_units_of is None and terrain is None and gate is None \
-            and controlled_by is None and start_of is None and symbol is None and token is None \
-            and without_token is None and glyph is None:   # no filter: the map's areas
+    others = (without_units_of, terrain, gate, controlled_by, start_of, symbol, token, without_token, glyph)
+    only_units = others.count(None) == len(others)   # no filter but (perhaps) with_units_of
+    if only_units and with_units_of is None:   # no filter: the map's areas
         return [a for a, _ in _sorted_areas(g.layout)]
-    if with_units_of is not None and isinstance(with_units_of, str) and without_units_of is None and terrain is None \
-            and gate is None and controlled_by is None and start_of is None and symbol is None and token is None \
-            and without_token is None and glyph is None:
+    if only_units and isinstance(with_units_of, str):
         memo = g.memo()   # the common query (requirements ask it at every window): kept until units change
         key = ("areas-with", with_units_of)
         found = memo.get(key)
