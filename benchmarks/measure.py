@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib
+import importlib.machinery
+import importlib.util
 import json
 import random
 import sys
@@ -186,6 +188,41 @@ def _measure_here(g: Any, content: Any, api: Api, times: dict[str, list[float]],
         na["from_json"] = f"{type(exc).__name__}: {exc}"
 
 
+PACKAGES = ("interpreter", "tools")   # the project's top-level packages (namespace packages: no __init__.py)
+
+
+def pin_packages(root: Path) -> None:
+    """Make `import interpreter` (and `tools`) read `root`'s folders only. Both are namespace
+    packages, so with the project installed (`pip install .`) the installed copy's folders would
+    join them, and a module missing from `root` (an older revision) would come from the install."""
+    for name in PACKAGES:
+        folder = root / name
+        if name in sys.modules or not folder.is_dir():
+            continue   # already imported (then `modules_outside` checks where from), or not in this revision
+        init = folder / "__init__.py"
+        if init.is_file():
+            spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(folder)])
+        else:
+            spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+            spec.submodule_search_locations = [str(folder)]
+        assert spec is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        if spec.loader is not None:
+            spec.loader.exec_module(module)
+
+
+def modules_outside(root: Path) -> list[str]:
+    """The project modules imported so far whose file is not in `root`'s folders."""
+    out = []
+    for name, module in list(sys.modules.items()):
+        top = name.split(".")[0]
+        where = getattr(module, "__file__", None)
+        if top in PACKAGES and where and not Path(where).resolve().is_relative_to(root / top):
+            out.append(f"{name} ({where})")
+    return sorted(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", required=True, type=Path, help="the revision's tree (its interpreter/ and content/)")
@@ -204,11 +241,11 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(root))
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
     try:
+        pin_packages(root)
         api = Api()
-        import interpreter
-        where = [str(Path(x).resolve()) for x in interpreter.__path__]
-        if not all(w.startswith(str(root)) for w in where):
-            raise ImportError(f"interpreter imported from {where}, not from {root}")
+        strays = modules_outside(root)
+        if strays:
+            raise ImportError(f"{strays[0]} imported from outside {root} ({len(strays)} such modules)")
         if args.task == "decisions":
             out = decisions(api, args.ruleset, args.players, args.agent, args.games, args.seed)
         else:

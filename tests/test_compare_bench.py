@@ -49,3 +49,18 @@ def test_the_table_shows_ratios_and_n_a_for_a_missing_api() -> None:
     assert row.split()[3:5] == ["n/a", "45.0"] and row.rstrip().endswith("n/a")
     assert "clone() median (µs), base: n/a (AttributeError" in text
     assert "played different games (9 vs 8 decisions)" in text
+
+
+def test_each_tree_is_measured_from_its_own_files(tmp_path: Path) -> None:
+    """With the project installed (`pip install .`, as the README and CI do), the installed copy
+    must neither join a measured tree's packages nor stand in for a module the tree lacks."""
+    tree = tmp_path / "base"
+    tree.mkdir()
+    compare.extract("HEAD", tree)
+    args = ["decisions", "--ruleset", "duel", "--players", "2", "--games", "1"]
+    out = compare.run_measure(tree, args, timeout=300)
+    assert "na" not in out, out
+    assert out["decisions"] > 0
+    (tree / "interpreter" / "engine" / "flow.py").unlink()   # a module this revision lacks
+    out = compare.run_measure(tree, args, timeout=300)
+    assert out.get("na", "").startswith("ImportError"), out   # not the installed flow.py
