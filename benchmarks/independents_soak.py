@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's engine, not an installed copy
 
 from interpreter.content import load_content
 from interpreter.content.build import Content

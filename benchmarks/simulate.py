@@ -7,7 +7,11 @@ import argparse
 import importlib.util
 import os
 import resource
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's engine, not an installed copy
 
 from interpreter.content import load_content
 from tools.runners import ContentArgs, run

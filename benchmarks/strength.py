@@ -33,6 +33,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's engine, not an installed copy
+
 from interpreter.bots import agent_label, is_search, make_agent
 from interpreter.content import load_content
 from interpreter.content.build import Content

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's engine, not an installed copy
+
 from tests.web.harness import Server, chromium, console_errors
 
 PREFERRED = ["ritual", "battle", "awaken", "summon", "recruit", "move", "control-gate", "create-gate"]
