@@ -94,11 +94,12 @@ def test_same_id_twice_in_one_folder_is_an_error(tmp_path: Path) -> None:
     assert "token 'same' is also defined at" in out.getvalue()
 
 
-LOAD_CHECK_CODES = {"unknown-field", "unbound-name", "player-count", "event-field"}
+LOAD_CHECK_CODES = {"unknown-field", "unbound-name", "player-count", "event-field", "no-start-area"}
 
 
 def test_real_content_and_fixtures_have_none_of_the_load_checks_findings() -> None:
-    """The misspelt-field, unbound-event and player-count checks find nothing in the shipped content or fixtures."""
+    """The misspelt-field, unbound-event, player-count and start-area checks find nothing in the
+    shipped content or fixtures."""
     from interpreter.content import load_content
     from interpreter.content.build import ALL_EXPANSIONS
     found = [d.render() for d in load_content(expansions=ALL_EXPANSIONS).report.items if d.code in LOAD_CHECK_CODES]
@@ -119,6 +120,38 @@ def test_ruleset_check_names_a_missing_map_and_wrong_default_factions(tmp_path: 
     assert "allows 5 players but its 'map' has no layout for \"5\" [player-count]" in text_out
     assert "the default factions for 3 players name 2 [player-count]" in text_out
     assert "has no track" not in text_out
+
+
+def test_a_layout_without_a_start_area_for_a_default_faction_is_an_error(tmp_path: Path) -> None:
+    """Found by benchmarks/fuzz_content.py (seed 23): with one of the Sleeper's start areas
+    dropped from the Earth map, validation passed but the Duel's default game could not start."""
+    import shutil
+    from interpreter import paths
+    tree = tmp_path / "content"
+    shutil.copytree(paths.content_dir(), tree)
+    earth = tree / "maps" / "earth.yaml"
+    lines = earth.read_text().splitlines(keepends=True)
+    dropped = [i for i, line in enumerate(lines) if line.strip() == "starts: [sleeper]"]
+    assert len(dropped) == 2   # one per side of the map
+    lines[dropped[0]] = "\n"
+    earth.write_text("".join(lines))
+    out = io.StringIO()
+    assert validate([str(tree)], only=True, out=out) == 1
+    found = [line for line in out.getvalue().splitlines() if "[no-start-area]" in line]
+    errors = [line for line in found if ": error: " in line]
+    assert len(errors) == 1
+    assert "rulesets/duel.yaml:" in errors[0]
+    assert "seats faction 'sleeper' on layout 'earth-3w3e' for 2 players" in errors[0]
+    assert f"{earth}:" in errors[0]   # the layout's own place
+    assert not [line for line in found if ": warning: " in line]   # it still starts on other layouts
+    lines[dropped[1]] = "\n"   # now on none: a warning at the faction as well
+    earth.write_text("".join(lines))
+    out = io.StringIO()
+    assert validate([str(tree)], only=True, out=out) == 1
+    warnings = [line for line in out.getvalue().splitlines() if "[no-start-area]" in line and ": warning: " in line]
+    assert len(warnings) == 1 and "factions/sleeper.yaml:" in warnings[0]
+    assert "faction 'sleeper' has no start area on any map layout (earth-3w3e, earth-3w5e, earth-5w3e, " \
+        "earth-5w5e): it cannot play" in warnings[0]
 
 
 def test_event_is_fine_in_a_requirement_with_a_window(tmp_path: Path) -> None:

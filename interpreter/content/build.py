@@ -14,6 +14,7 @@ from . import schema_check
 from .effect_build import RESULTS, EffectBuilder
 from .files import Document, discover
 from .model import Ability, Area, ContentModel, Faction, Layout, NeutralCard, Requirement, Ruleset, Spellbook, UnitType
+from .start_areas import check_start_areas
 
 CLASSES = {"cultist", "monster", "terror", "great-old-one"}
 
@@ -39,6 +40,8 @@ class Content:
 class Builder(EffectBuilder):
 
     # -- kinds -------------------------------------------------------------------------------
+    layouts_at: dict[str, Pos]   # where each layout's id is written (set by `run`)
+
     def collect_ids(self, chosen: list[Document]) -> None:
         ids: dict[str, set[str]] = {k: set() for k in ("kind", "faction", "area", "spellbook", "ability", "token")}
         ids["class"] = set(CLASSES)
@@ -211,6 +214,7 @@ class Builder(EffectBuilder):
                                       f"layout '{lay['id']}' is not connected: cannot reach {', '.join(missing)} from '{start}'")
             if lay["id"] in self.model.layouts:
                 self.report.error(doc.pos("layouts", li, "id"), "duplicate-id", f"layout '{lay['id']}' defined twice")
+            self.layouts_at[lay["id"]] = doc.pos("layouts", li, "id")
             self.model.layouts[lay["id"]] = Layout(
                 lay["id"], d["id"], lay.get("name", lay["id"]), tuple(lay["players"]), areas,
                 {a: tuple(sorted(n for n in adjacent.get(a, ()) if n in areas)) for a in areas},
@@ -326,6 +330,7 @@ class Builder(EffectBuilder):
                               "(Python's recursion limit was reached while compiling it)")
 
     def run(self) -> ContentModel:
+        self.layouts_at = {}
         valid = [doc for doc in self.docs if schema_check.check(doc, self.report)]
         chosen = self._layer(valid)
         self.collect_ids(chosen)
@@ -340,6 +345,7 @@ class Builder(EffectBuilder):
         rulesets = [doc for doc in chosen if doc.kind == "ruleset"]
         if rulesets:
             self._guarded(rulesets[0], self.rulesets, rulesets)
+        check_start_areas(self.model, self.report, self.layouts_at, rulesets)
         self.model.expansions = {doc.expansion for doc in chosen if doc.expansion}
         return self.model
 
