@@ -154,6 +154,29 @@ def test_a_layout_without_a_start_area_for_a_default_faction_is_an_error(tmp_pat
         "earth-5w5e): it cannot play" in warnings[0]
 
 
+def test_area_is_bound_only_in_the_effect_of_an_action_with_where(tmp_path: Path) -> None:
+    """Found by benchmarks/fuzz_content.py (seed 24): Ice Age without its `where:` validated, then
+    failed when used ('area' is not bound). `area` is the area a `where:` action ends in."""
+    import shutil
+    from interpreter import paths
+    tree = tmp_path / "content"
+    shutil.copytree(paths.content_dir(), tree)
+    rider = tree / "factions" / "wind-rider.yaml"
+    text = rider.read_text()
+    assert text.count('        where: "areas()"\n        effect: "place_token(\'ice-age\', area)"') == 1
+    rider.write_text(text.replace('        where: "areas()"\n', "", 1))
+    out = io.StringIO()
+    assert validate([str(tree)], only=True, out=out) == 1
+    errors = [line for line in out.getvalue().splitlines() if ": error: " in line]
+    assert len(errors) == 1 and "factions/wind-rider.yaml:" in errors[0]
+    assert "'area' is not bound here: only the effect of an action ability with 'where:' has an area" in errors[0]
+    # in a condition (or a cost), even with `where:`, `area` is not bound (the listing has no area yet)
+    rider.write_text(text.replace('        where: "areas()"\n', '        where: "areas()"\n        condition: "count(units(area: area)) >= 0"\n', 1))
+    out = io.StringIO()
+    assert validate([str(tree)], only=True, out=out) == 1
+    assert "'area' is not bound here" in out.getvalue()
+
+
 def test_event_is_fine_in_a_requirement_with_a_window(tmp_path: Path) -> None:
     text = (BAD / "event-unbound" / "f.yaml").read_text()
     (tmp_path / "f.yaml").write_text(text.replace('condition: "event.cause == me"',

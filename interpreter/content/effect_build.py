@@ -26,7 +26,10 @@ RESULTS = {"kill", "pain", "eliminate"}
 ACTION_WINDOWS = ("action", "unlimited-action")   # an ability used as an action (its condition checked first)
 # the queries whose answer paying an action's cost (Power) cannot change (effects/guarded_choices.py)
 COST_PROOF_QUERIES = frozenset(q for q, fields in READS.items() if "power" not in fields)
-NO_EVENT_MODIFIER = {"event": "a modifier reads 'subject' and 'value', not 'event'"}
+NO_EVENT_MODIFIER = {"event": "a modifier reads 'subject' and 'value', not 'event'",
+                     "area": "a modifier reads the area of its 'subject', not 'area'"}
+# `area` is the area an action ability with `where:` ends in, bound in its effect only
+NO_AREA = {"area": "only the effect of an action ability with 'where:' has an area (the one it ends in)"}
 NO_EVENT_UNIT = {"event": "a unit's cost, combat and awakening run outside any window"}
 
 
@@ -183,6 +186,9 @@ class EffectBuilder:
                                  self.expr(doc, mk + ("value",), val, NO_EVENT_MODIFIER) or _const(None),
                                  akey, doc.pos(*mk), self._guards(m.get("when"))))
         unbound, etype = self._window_event(d.get("window"))
+        unbound = {**NO_AREA, **unbound}
+        in_effect = {k: v for k, v in unbound.items() if k != "area"} \
+            if d["window"] in ACTION_WINDOWS and "where" in d else unbound
         unknown = d.get("unknown")
         if unknown:
             self.report.warning(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}")
@@ -194,13 +200,13 @@ class EffectBuilder:
             key=akey, id=d["id"], name=d["name"], owner=owner, holder=holder, window=d["window"],
             cost=self.expr(doc, key + ("cost",), self._known(d.get("cost")), unbound, etype),
             condition=self.expr(doc, key + ("condition",), d.get("condition"), unbound, etype),
-            effect=self.program(doc, key + ("effect",), d.get("effect"), unbound,
+            effect=self.program(doc, key + ("effect",), d.get("effect"), in_effect,
                                 self._narrowed(etype, d.get("condition")),
                                 **({"guard": d.get("condition"), "where": d.get("where")}
                                    if d["window"] in ACTION_WINDOWS else {})),
             optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
             modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
-            where=self.expr(doc, key + ("where",), d.get("where")),
+            where=self.expr(doc, key + ("where",), d.get("where"), NO_AREA),
             # an unknown ability with an interpretation plays as written (the effect is the reading)
             unknown=(None if d.get("interpretation") else unknown) or cost_unknown)
 
