@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import paths  # noqa: E402
 from interpreter.content import effect_build, files, load_content, schema_check  # noqa: E402
+from interpreter.content.build import ALL_EXPANSIONS  # noqa: E402
 from interpreter.diagnostics import ContentError, Report  # noqa: E402
 from interpreter.engine.agents import RandomAgent  # noqa: E402
 from interpreter.engine.game import Game, GameError  # noqa: E402
@@ -341,7 +342,7 @@ def check_tree(root: Path, rel: str, fig: Figures, play_decisions: int, seed: in
     """Load the (mutated) tree and check the findings, the refusal, or a short game."""
     where = f"{rel} (seed {seed})"
     try:
-        content = load_content([root], builtin=False)
+        content = load_content([root], builtin=False, expansions=ALL_EXPANSIONS)   # as `necro validate` loads
     except Exception as exc:  # noqa: BLE001 - a crash is what the fuzzer looks for
         fig.crashes += 1
         fig.problems.append(f"{where}: load crashed: {type(exc).__name__}: {exc}")
