@@ -10,8 +10,9 @@ the YAML broken, an anchor aliased elsewhere or inside itself, the file cut shor
   column inside it, a code and a message;
 - a tree with errors never starts a game: `Game(...)` refuses with the findings (ContentError);
 - a mutation that leaves the tree valid starts a game of a ruleset that uses the mutated file,
-  which is played for a bounded number of random decisions with the invariants checked; a rule
-  failure must be a one-line GameError, never another exception.
+  which is played for a bounded number of decisions with the invariants checked, by random,
+  heuristic and search bots in turn (`--agents`); a rule failure must be a one-line GameError,
+  never another exception.
 
 Files are cycled and mutation kinds rotated, so `--mutations N` with N >= files x kinds tries every
 kind on every file. Unchanged files' YAML and effect parses are cached (both are pure), which
@@ -41,8 +42,8 @@ from interpreter import paths  # noqa: E402
 from interpreter.content import effect_build, files, load_content, schema_check  # noqa: E402
 from interpreter.content.build import ALL_EXPANSIONS  # noqa: E402
 from interpreter.diagnostics import ContentError, Report  # noqa: E402
-from interpreter.engine.agents import RandomAgent  # noqa: E402
 from interpreter.engine.game import Game, GameError  # noqa: E402
+from interpreter.engine.seat import hand_seats  # noqa: E402
 from interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
 from interpreter.engine.play import run_game  # noqa: E402
 
@@ -313,6 +314,7 @@ class Figures:
     bad_findings: int = 0
     games_started_with_errors: int = 0
     by_kind: dict[str, int] = field(default_factory=dict)
+    games_by_agents: dict[str, int] = field(default_factory=dict)   # games played, per `agents` entry
     problems: list[str] = field(default_factory=list)
     game_error_samples: list[str] = field(default_factory=list)   # content the validator let through
 
@@ -338,8 +340,11 @@ def _setup_for(model: Any, rel: str) -> tuple[str, list[str]] | None:
     return setup[0], list(setup[1])
 
 
-def check_tree(root: Path, rel: str, fig: Figures, play_decisions: int, seed: int) -> None:
-    """Load the (mutated) tree and check the findings, the refusal, or a short game."""
+def check_tree(root: Path, rel: str, fig: Figures, play_decisions: int, seed: int,
+               agents: str = "random") -> None:
+    """Load the (mutated) tree and check the findings, the refusal, or a short game between
+    `agents` (benchmarks/soak.py's `agents_for` names)."""
+    from benchmarks.soak import agents_for
     where = f"{rel} (seed {seed})"
     try:
         content = load_content([root], builtin=False, expansions=ALL_EXPANSIONS)   # as `necro validate` loads
@@ -379,11 +384,14 @@ def check_tree(root: Path, rel: str, fig: Figures, play_decisions: int, seed: in
     try:
         g = Game(content, setup[0], setup[1], seed)
         fig.games_played += 1
+        fig.games_by_agents[agents] = fig.games_by_agents.get(agents, 0) + 1
+        bots = agents_for(agents, seed, setup[1])
+        hand_seats(g, bots)
         checker = Checker(g)
         n = 0
         while g.pending is not None and n < play_decisions:
             d = g.pending
-            checker.apply(RandomAgent(seed + n).choose(d.player, d.options, d))
+            checker.apply(bots[d.player].choose(d.player, d.options, d))
             n += 1
         checker.detach()
     except (GameError, InvariantError) as exc:
@@ -396,10 +404,17 @@ def check_tree(root: Path, rel: str, fig: Figures, play_decisions: int, seed: in
         fig.problems.append(f"{where}: playing crashed: {type(exc).__name__}: {exc}")
 
 
+# the bots of the games on still-valid trees, mutation by mutation: random bots alone never reach
+# many positions real play reaches
+AGENT_ROTATION = ("random", "heuristic", "mixed+mcts:4:depth=10")
+
+
 def fuzz(mutations: int, seed: int = 1, play_decisions: int = 150, cache: bool = True,
-         only: list[str] | None = None, first: int = 0) -> Figures:
+         only: list[str] | None = None, first: int = 0,
+         agents: tuple[str, ...] = AGENT_ROTATION) -> Figures:
     """Try `mutations` seeded mutations of the built-in content tree (numbered from `first`: a
-    problem reported at check seed S of run seed R is mutation number S - R * 7919)."""
+    problem reported at check seed S of run seed R is mutation number S - R * 7919). The games on
+    still-valid trees cycle through `agents`, one entry per mutation."""
     src = paths.content_dir()
     rels = sorted(str(p.relative_to(src)) for p in src.rglob("*.yaml"))
     rels = [r for r in rels if only is None or r in only]
@@ -421,7 +436,7 @@ def fuzz(mutations: int, seed: int = 1, play_decisions: int = 150, cache: bool =
                 continue
             (root / rel).write_text(new, encoding="utf-8")
             try:
-                check_tree(root, rel, fig, play_decisions, seed * 7919 + i)
+                check_tree(root, rel, fig, play_decisions, seed * 7919 + i, agents[i % len(agents)])
             finally:
                 (root / rel).write_text(originals[rel], encoding="utf-8")
     return fig
@@ -439,12 +454,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--play", type=int, default=150, help="decisions to play on a still-valid tree (0: none)")
     ap.add_argument("--no-cache", action="store_true", help="parse every file every time")
     ap.add_argument("--first", type=int, default=0, help="number of the first mutation (to repeat one)")
+    ap.add_argument("--agents", default=",".join(AGENT_ROTATION),
+                    help="the bots of the games, cycled mutation by mutation: a comma list of soak.py "
+                         f"--agents values (default {','.join(AGENT_ROTATION)})")
     a = ap.parse_args(argv)
     t = time.perf_counter()
-    fig = fuzz(a.mutations, a.seed, a.play, cache=not a.no_cache, first=a.first)
+    from benchmarks.soak import agents_for
+    rotation = tuple(s for s in a.agents.split(",") if s)
+    for spec in rotation:   # a wrong name is one line now, not a traceback in the first game
+        try:
+            agents_for(spec, 0, ["a", "b"])
+        except ValueError as exc:
+            ap.error(str(exc))
+    fig = fuzz(a.mutations, a.seed, a.play, cache=not a.no_cache, first=a.first, agents=rotation or AGENT_ROTATION)
     dt = time.perf_counter() - t
     print(fig.line() + f"; {fig.tried / dt:.1f} mutations/s")
     print("by kind: " + ", ".join(f"{k} {v}" for k, v in fig.by_kind.items()))
+    print("games by bots: " + ", ".join(f"{k} {v}" for k, v in fig.games_by_agents.items()))
     for p in fig.problems[:30]:
         print("  " + p)
     if fig.game_error_samples:

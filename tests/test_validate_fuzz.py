@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from benchmarks.fuzz_content import MUTATIONS, fuzz, mutate
+from benchmarks.fuzz_content import AGENT_ROTATION, MUTATIONS, fuzz, mutate
 from interpreter import paths
 from interpreter.content import load_content
 from tests.figures import add
@@ -104,6 +104,8 @@ def test_every_mutation_kind_on_every_content_file_is_reported_and_refused() -> 
     n = len(CONTENT_FILES) * len(MUTATIONS)                       # each kind once on each file
     fig = fuzz(n, seed=1, play_decisions=30)
     assert set(fig.by_kind) == set(MUTATIONS) and len(set(fig.by_kind.values())) == 1
+    # still-valid trees are played by random, heuristic and search bots in turn
+    assert set(fig.games_by_agents) == set(AGENT_ROTATION) and sum(fig.games_by_agents.values()) == fig.games_played
     _check_figures(fig, n)
 
 
