@@ -177,6 +177,41 @@ def test_area_is_bound_only_in_the_effect_of_an_action_with_where(tmp_path: Path
     assert "'area' is not bound here" in out.getvalue()
 
 
+def _basic_with(tmp_path: Path, faction_extra: str = "", unit_abilities: str = "", ruleset_extra: str = "") -> str:
+    """tests/fixtures/basic with text added to red's faction, its Grunt and the ruleset; the findings."""
+    import shutil
+    tree = tmp_path / "basic"
+    shutil.copytree(Path("tests/fixtures/basic"), tree)
+    red = tree / "factions" / "red.yaml"
+    text = red.read_text().replace("combat: 1}", "combat: 1" + (", abilities: [" + unit_abilities + "]" if unit_abilities else "") + "}", 1)
+    red.write_text(text + faction_extra)
+    rules = tree / "rulesets.yaml"
+    rules.write_text(rules.read_text() + ruleset_extra)
+    out = io.StringIO()
+    validate([str(tree)], only=True, out=out)
+    return out.getvalue()
+
+
+def test_self_and_me_are_unbound_where_no_unit_or_owner_exists(tmp_path: Path) -> None:
+    """`self` is a unit's own ability's unit (a faction's ability or any modifier has none), `me`
+    the owner (a ruleset's rule has none): reading them there failed only when the ability ran."""
+    out = _basic_with(tmp_path, faction_extra=(
+        "abilities:\n"
+        "  - {id: f, name: F, window: action, cost: 1, effect: \"gain_power(me, count(units(area: self.loc)))\"}\n"))
+    assert "'self' is not bound here: only a unit's own abilities have 'self' (the unit) [unbound-name]" in out
+    out = _basic_with(tmp_path / "2", unit_abilities=(
+        "{id: g, name: G, window: static, modifiers: [{target: combat, when: \"subject.loc == self.loc\", value: \"value + 1\"}]}"))
+    assert "'self' is not bound here: a modifier reads its 'subject', not 'self' [unbound-name]" in out
+    out = _basic_with(tmp_path / "3", ruleset_extra=(
+        "abilities:\n"
+        "  - {id: r, name: R, window: gather-power, optional: false, effect: \"gain_power(me, 1)\"}\n"))
+    assert "'me' is not bound here: a ruleset's rule has no owner [unbound-name]" in out
+    # where they exist, they are fine: a unit's own ability reads `self`, a faction's reads `me`
+    out = _basic_with(tmp_path / "4", unit_abilities=(
+        "{id: h, name: H, window: action, cost: 1, effect: \"gain_power(me, count(units(area: self.loc)))\"}"))
+    assert out.splitlines()[-1].startswith("ok: content is valid"), out
+
+
 def test_event_is_fine_in_a_requirement_with_a_window(tmp_path: Path) -> None:
     text = (BAD / "event-unbound" / "f.yaml").read_text()
     (tmp_path / "f.yaml").write_text(text.replace('condition: "event.cause == me"',

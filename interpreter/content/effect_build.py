@@ -27,10 +27,20 @@ ACTION_WINDOWS = ("action", "unlimited-action")   # an ability used as an action
 # the queries whose answer paying an action's cost (Power) cannot change (effects/guarded_choices.py)
 COST_PROOF_QUERIES = frozenset(q for q, fields in READS.items() if "power" not in fields)
 NO_EVENT_MODIFIER = {"event": "a modifier reads 'subject' and 'value', not 'event'",
-                     "area": "a modifier reads the area of its 'subject', not 'area'"}
+                     "area": "a modifier reads the area of its 'subject', not 'area'",
+                     "self": "a modifier reads its 'subject', not 'self'"}
 # `area` is the area an action ability with `where:` ends in, bound in its effect only
 NO_AREA = {"area": "only the effect of an action ability with 'where:' has an area (the one it ends in)"}
 NO_EVENT_UNIT = {"event": "a unit's cost, combat and awakening run outside any window"}
+
+
+def _holder_unbound(holder: str) -> dict[str, str]:
+    """The names an ability held by `holder` never has: `self` (the unit) outside a unit's own
+    abilities, `me` in a ruleset's rules (they have no owner)."""
+    out = {} if holder.startswith("unit:") else {"self": "only a unit's own abilities have 'self' (the unit)"}
+    if holder == "ruleset":
+        out["me"] = "a ruleset's rule has no owner"
+    return out
 
 
 def _const(value: Any) -> Any:
@@ -182,11 +192,12 @@ class EffectBuilder:
             mk = key + ("modifiers", i)
             self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
             val = self._known(m["value"])
-            mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), NO_EVENT_MODIFIER),
-                                 self.expr(doc, mk + ("value",), val, NO_EVENT_MODIFIER) or _const(None),
+            in_mod = {**_holder_unbound(holder), **NO_EVENT_MODIFIER}
+            mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), in_mod),
+                                 self.expr(doc, mk + ("value",), val, in_mod) or _const(None),
                                  akey, doc.pos(*mk), self._guards(m.get("when"))))
         unbound, etype = self._window_event(d.get("window"))
-        unbound = {**NO_AREA, **unbound}
+        unbound = {**NO_AREA, **_holder_unbound(holder), **unbound}
         in_effect = {k: v for k, v in unbound.items() if k != "area"} \
             if d["window"] in ACTION_WINDOWS and "where" in d else unbound
         unknown = d.get("unknown")
