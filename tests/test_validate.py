@@ -212,6 +212,32 @@ def test_self_and_me_are_unbound_where_no_unit_or_owner_exists(tmp_path: Path) -
     assert out.splitlines()[-1].startswith("ok: content is valid"), out
 
 
+@pytest.mark.parametrize("where", ["true", "-7", '"count(areas())"', "\"'arctic'\""])
+def test_a_where_that_gives_no_list_of_areas_is_a_type_error(tmp_path: Path, where: str) -> None:
+    """Found by benchmarks/fuzz_content.py (seed 26): an action's or an awakening's `where:` of
+    `true` or `-7` validated, then failed with a TypeError when listed."""
+    import shutil
+    from interpreter import paths
+    tree = tmp_path / "content"
+    shutil.copytree(paths.content_dir(), tree)
+    goat = tree / "factions" / "black-goat.yaml"
+    text = goat.read_text()
+    assert text.count('      where: "areas(controlled_by: me)"\n') == 1
+    goat.write_text(text.replace('      where: "areas(controlled_by: me)"\n', f"      where: {where}\n"))
+    nyar = tree / "expansions" / "independents" / "nyarlathotep.yaml"
+    lines = nyar.read_text().splitlines(keepends=True)
+    i = next(k for k, line in enumerate(lines) if line.startswith("    where: "))
+    lines[i] = f"    where: {where}\n"
+    nyar.write_text("".join(lines))
+    out = io.StringIO()
+    assert validate([str(tree)], only=True, out=out) == 1
+    errors = [line for line in out.getvalue().splitlines() if ": error: " in line]
+    assert len(errors) == 2, errors
+    assert all("[type-error]" in e and "expected a list of areas, got " in e for e in errors)
+    assert any("factions/black-goat.yaml:" in e for e in errors)
+    assert any(f"nyarlathotep.yaml:{i + 1}:" in e for e in errors)
+
+
 def test_event_is_fine_in_a_requirement_with_a_window(tmp_path: Path) -> None:
     text = (BAD / "event-unbound" / "f.yaml").read_text()
     (tmp_path / "f.yaml").write_text(text.replace('condition: "event.cause == me"',

@@ -8,6 +8,7 @@ from typing import Any
 from ..diagnostics import Report
 from ..effects import ast as A
 from ..effects.compiler import CompileEnv, Compiler
+from ..effects.static import TYPE_WORDS, compatible, static_type
 from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
 from ..effects.registry import REGISTRY
@@ -91,11 +92,17 @@ class EffectBuilder:
         return env_event.narrowed(tested_values(tree, env_event))  # type: ignore[arg-type]
 
     def expr(self, doc: Document, key: tuple[object, ...], value: Any,
-             unbound: dict[str, str] | None = None, event: EventType | None = None) -> Any:
-        """Compile an int/bool/expression-string value at `key`; None when absent or unknown."""
+             unbound: dict[str, str] | None = None, event: EventType | None = None,
+             returns: str | None = None) -> Any:
+        """Compile an int/bool/expression-string value at `key`; None when absent or unknown.
+        `returns`: the static type the value must have (a `where:` gives areas), else a type-error."""
         if value is None or isinstance(value, dict):
             return None
         if isinstance(value, (bool, int)):
+            got = "bool" if isinstance(value, bool) else "int"
+            if returns is not None and not compatible(returns, got):
+                self.report.error(doc.pos(*key), "type-error", f"expected {TYPE_WORDS[returns]}, got {TYPE_WORDS[got]}")
+                return None
             return _const(value)
         try:
             tree = parse(str(value), start="expr_start")
@@ -103,6 +110,10 @@ class EffectBuilder:
             self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
             return None
         env = self._env(doc, key, unbound, event)
+        got = static_type(tree)  # type: ignore[arg-type]
+        if returns is not None and not compatible(returns, got):
+            env.error(tree, "type-error", f"expected {TYPE_WORDS[returns]}, got {TYPE_WORDS.get(got, got)}")
+            return None
         return Compiler(env).expr(tree, env)  # type: ignore[arg-type]
 
     @staticmethod
@@ -217,7 +228,7 @@ class EffectBuilder:
                                    if d["window"] in ACTION_WINDOWS else {})),
             optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
             modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
-            where=self.expr(doc, key + ("where",), d.get("where"), NO_AREA),
+            where=self.expr(doc, key + ("where",), d.get("where"), NO_AREA, returns="areas"),
             # an unknown ability with an interpretation plays as written (the effect is the reading)
             unknown=(None if d.get("interpretation") else unknown) or cost_unknown)
 
@@ -239,7 +250,7 @@ class EffectBuilder:
             a = d["awaken"]
             ak = key + ("awaken",)
             awaken = Awaken(self.expr(doc, ak + ("condition",), a.get("condition"), NO_EVENT_UNIT),
-                            self.expr(doc, ak + ("where",), a["where"], NO_EVENT_UNIT) or _const([]),
+                            self.expr(doc, ak + ("where",), a["where"], NO_EVENT_UNIT, returns="areas") or _const([]),
                             self.program(doc, ak + ("effect",), a.get("effect"), NO_EVENT_UNIT),
                             bool(a.get("replace-gate", False)), a.get("text", ""))
         abilities = tuple(self.ability(doc, key + ("abilities", i), ab, faction, f"unit:{d['id']}")
