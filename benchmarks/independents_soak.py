@@ -1,6 +1,7 @@
-"""Random games with the Independent Great Old Ones and Azathoth: 2 to 5 players, every ruleset,
+"""Bot games with the Independent Great Old Ones and Azathoth: 2 to 5 players, every ruleset,
 factions and Independents drawn per seed (sometimes the default set, sometimes a random set that
-may include a playing faction's own Great Old One). Failures must be 0.
+may include a playing faction's own Great Old One); random, heuristic and search bots
+(`bots_for`). Failures must be 0.
 
     python -m benchmarks.independents_soak --games 120
 """
@@ -22,6 +23,9 @@ from interpreter.engine.agents import HeuristicAgent, RandomAgent
 from interpreter.engine.game import Game
 from interpreter.engine.play import run_game
 
+from benchmarks.soak import agents_for
+from interpreter.bots import is_search
+
 EXPANSIONS = ["independents", "azathoth"]
 
 
@@ -35,6 +39,19 @@ def setup_for(content: Content, seed: int) -> tuple[str, list[str], list[str] | 
     return ruleset, factions, independents
 
 
+SEARCH = "mcts:4:depth=10"   # the search bot of every tenth game: random bots alone miss positions real play reaches
+
+
+def bots_for(seed: int, factions: list[str]) -> dict[str, Any]:
+    """Random bots in even games, heuristic bots in odd ones, and in every tenth game (seed ending
+    in 9) a search bot in the first seat, then heuristic and random seats in turn."""
+    if seed % 10 == 9:
+        kinds = [SEARCH] + [("heuristic", "random")[i % 2] for i in range(len(factions) - 1)]
+        return agents_for(",".join(kinds), seed, factions)
+    agent = RandomAgent if seed % 2 == 0 else HeuristicAgent
+    return {p: agent(seed * 7 + i) for i, p in enumerate(factions)}
+
+
 def play_mixed(games: int, seed0: int = 0, check: bool = True, content: Content | None = None) -> dict[str, Any]:
     content = content or load_content(expansions=EXPANSIONS).require_ok()
     failures: list[str] = []
@@ -44,11 +61,12 @@ def play_mixed(games: int, seed0: int = 0, check: bool = True, content: Content 
         ruleset, factions, independents = setup_for(content, seed)
         try:
             g = Game(content, ruleset, factions, seed, independents=independents)
-            agent = RandomAgent if seed % 2 == 0 else HeuristicAgent
-            run_game(g, {p: agent(seed * 7 + i) for i, p in enumerate(factions)}, check=check)
+            bots = bots_for(seed, factions)
+            run_game(g, bots, check=check)
             if not g.is_over():
                 raise RuntimeError("the game did not end")
             stats[f"{ruleset}-{len(factions)}p"] += 1
+            stats["games with a search bot"] += any(is_search(getattr(b, "name", "")) for b in bots.values())
             stats["awakened independents"] += sum(1 for e in g.log if e["type"] == "independent" and e["change"] == "takes")
             stats["independents killed"] += sum(1 for e in g.log if e["type"] == "independent" and e["change"] == "returns")
             stats["azathoth secret picks"] += sum(1 for e in g.log if e["type"] == "secret-picks")

@@ -149,6 +149,7 @@ def test_seeded_games_with_the_expansions_finish(expanded: Content) -> None:
     r = play_mixed(12, seed0=500, content=expanded)
     assert r["failures"] == []
     assert r["stats"]["awakened independents"] > 0
+    assert r["stats"]["games with a search bot"] == 1   # seed 509: random bots alone miss positions
 
 
 def test_cli_plays_with_the_expansions(capsys: pytest.CaptureFixture[str]) -> None:
