@@ -96,6 +96,20 @@ def test_type_errors_are_found_at_load_time() -> None:
     assert [(d.line, d.col) for d in report.items] == [(1, 16), (2, 15), (3, 21)]
 
 
+def test_arithmetic_on_a_player_or_a_unit_is_a_type_error() -> None:
+    """Found by benchmarks/fuzz_content.py (seed 27): `first_player() == -me` validated, then
+    failed when the condition was checked. A name known to hold a player (`me`, `enemy`) or a unit
+    (`self`, a loop over units) is not a number; the same name rebound by `let` is whatever it holds."""
+    env, report = _env({"me", "enemy", "self"})
+    Compiler(env).program(parse(  # type: ignore[arg-type]
+        "let a = first_player() == -me\nlet b = power(me) + enemy\nlet c = self * 2\n"
+        "for u in units(owner: me) { gain_power(me, u - 1) }\nlet enemy = 3\nlet d = -enemy"), env)
+    assert [d.message for d in report.items] == [
+        "'-' needs numbers, got a player", "'+' needs numbers, got a player", "'*' needs numbers, got a unit",
+        "'-' needs numbers, got a unit"]
+    assert [(d.line, d.col) for d in report.items] == [(1, 28), (2, 21), (3, 9), (4, 44)]
+
+
 def test_for_loops_are_bounded() -> None:
     with pytest.raises(RuleError, match="exceeds"):
         _run("for i in xs { nothing }", xs=list(range(MAX_FOR_ITEMS + 1)))

@@ -42,6 +42,7 @@ class CompileEnv:
     units: frozenset[str] = frozenset({"self"})  # names known to hold a unit (a unit's own 'self', loop variables)
     unbound: dict[str, str] = field(default_factory=dict)  # effect names never bound here -> why
     event: EventType | None = None  # what `event` carries here (None: not known, fields unchecked)
+    players: frozenset[str] = frozenset({"me", "enemy"})  # names known to hold a player (unless rebound)
 
     def error(self, node: A.Node, code: str, message: str) -> None:
         self.report.error(self.locate(node.line, node.col), code, message, self.logical)
@@ -51,7 +52,7 @@ class CompileEnv:
         return CompileEnv(self.report, self.locate, self.ids, self.variables | extra, self.logical,
                           frozenset((self.units - extra) | units),
                           {k: v for k, v in self.unbound.items() if k not in extra},
-                          None if "event" in extra else self.event)
+                          None if "event" in extra else self.event, self.players - extra)
 
     def narrow(self, cond: A.Expr | None) -> "CompileEnv":
         """This environment where `cond` is known to be true (it may narrow what `event` carries)."""
@@ -61,7 +62,7 @@ class CompileEnv:
         if values is None:
             return self
         return CompileEnv(self.report, self.locate, self.ids, self.variables, self.logical, self.units,
-                          self.unbound, self.event.narrowed(values))
+                          self.unbound, self.event.narrowed(values), self.players)
 
     def where(self, node: A.Node) -> str:
         p = self.locate(node.line, node.col)
@@ -133,6 +134,7 @@ class Compiler:
             inner = self.expr(node.operand, env)
             if node.op == "not":
                 return lambda ctx: not inner(ctx)
+            self._need_number(node.operand, env, "-")
             return lambda ctx: bounded(-number(inner(ctx), where), where)
         if isinstance(node, A.Binary):
             return self._binary(node, env, where)
@@ -162,12 +164,19 @@ class Compiler:
             what = "a unit has no field" if is_unit else "no game record has a field"
             env.error(node, "unknown-field", f"{what} '{node.name}'{did_you_mean(node.name, known)}")
 
+    @staticmethod
+    def _need_number(side: A.Expr, env: CompileEnv, op: str) -> None:
+        """A type-error unless `side` may be a number (a name known to hold a player or a unit is not)."""
+        t = static_type(side)
+        if isinstance(side, A.Var):
+            t = "player" if side.name in env.players else "unit" if side.name in env.units else t
+        if not compatible("num", t):
+            env.error(side, "type-error", f"'{op}' needs numbers, got {TYPE_WORDS.get(t, t)}")
+
     def _binary(self, node: A.Binary, env: CompileEnv, where: str) -> Ev:
         if node.op in ("+", "-", "*", "/", "%", "<", "<=", ">", ">="):
             for side in (node.left, node.right):
-                t = static_type(side)
-                if not compatible("num", t):
-                    env.error(side, "type-error", f"'{node.op}' needs numbers, got {TYPE_WORDS.get(t, t)}")
+                self._need_number(side, env, node.op)
         for lit in compared_literals(node, env.event):
             assert env.event is not None
             if lit.value not in env.event.variants:
