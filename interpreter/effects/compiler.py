@@ -251,6 +251,11 @@ class Compiler:
         return ev
 
     def _check_ids(self, typ: str, value: A.Expr, env: CompileEnv) -> None:
+        if typ == "field":   # a record's field named in text, as `.name` names one
+            if isinstance(value, A.Lit) and isinstance(value.value, str) and value.value not in RECORD_FIELDS:
+                env.error(value, "unknown-field", f"no game record has a field '{value.value}'"
+                                                  f"{did_you_mean(value.value, RECORD_FIELDS)}")
+            return
         base = {"kinds": "kind", "abilities": "ability"}.get(typ, typ)
         if base not in ID_TYPES or base not in env.ids:
             return

@@ -20,7 +20,8 @@ REQUIRED = object()
 # Parameter types. Id types name content and are resolved when the argument is a literal.
 ID_TYPES = {"kind", "faction", "area", "spellbook", "ability", "token", "class", "window", "result"}
 TYPES = ID_TYPES | {"any", "int", "num", "bool", "str", "player", "players", "unit", "units",
-                    "areas", "list", "record", "kinds", "abilities"}
+                    "areas", "list", "record", "kinds", "abilities",
+                    "field"}   # the name of a field of game records (RECORD_FIELDS), checked when literal
 
 # Every field a game record handed to effect text can have, so that `.name` is checked at load time.
 # The engine builds these records; keep this in step with it (tests/test_record_fields.py watches games).

@@ -20,7 +20,7 @@ LISTS = {"list", "units", "areas", "players", "kinds", "abilities"}
 NUMS = {"int", "num"}
 TYPE_WORDS = {"int": "a whole number", "num": "a number", "str": "text", "bool": "true or false",
                "list": "a list", "units": "a list of units", "areas": "a list of areas", "players": "a list of players",
-               "unit": "a unit", "player": "a player", "none": "none"}
+               "unit": "a unit", "player": "a player", "none": "none", "field": "a field name"}
 
 
 def static_type(node: A.Expr) -> str:
@@ -65,6 +65,8 @@ def compatible(want: str, got: str) -> bool:
         return got in LISTS
     if want == "bool":
         return got == "bool"
+    if want == "field":
+        return got == "str"
     if want == "str" or want in ID_TYPES:
         return got == "str" or (want in ("kind", "class", "area", "result") and got in LISTS)
     if want == "player":

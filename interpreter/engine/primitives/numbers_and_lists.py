@@ -60,7 +60,7 @@ def _distinct(ctx: Any, items: list[Any]) -> list[Any]:
 
 
 # ---- List helpers, map glyphs and ruleset-halved die effects.
-@query("pluck", returns="list", items="list", field="str")
+@query("pluck", returns="list", items="list", field="field")
 def _pluck(ctx: Any, items: list[Any], field: str) -> list[Any]:
     """The value of one field of each record in a list, in order, repeats kept (e.g. 'loc', 'owner')."""
     if not isinstance(items, list):
