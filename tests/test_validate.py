@@ -238,6 +238,31 @@ def test_a_where_that_gives_no_list_of_areas_is_a_type_error(tmp_path: Path, whe
     assert any(f"nyarlathotep.yaml:{i + 1}:" in e for e in errors)
 
 
+def test_two_abilities_of_one_owner_with_one_id_and_a_misspelt_plucked_field_are_errors(tmp_path: Path) -> None:
+    """Found by benchmarks/fuzz_content.py (seed 11): two of the Duel's rules given one id, and a
+    misspelt field in Azathoth's pluck(picks, 'value'), validated, then failed in play."""
+    import shutil
+    from interpreter import paths
+    tree = tmp_path / "content"
+    shutil.copytree(paths.content_dir(), tree)
+    duel = tree / "rulesets" / "duel.yaml"
+    text = duel.read_text()
+    assert text.count("  - id: dark-towers-at-start-areas\n") == 1
+    duel.write_text(text.replace("  - id: dark-towers-at-start-areas\n", "  - id: doom-for-kills\n"))
+    azathoth = tree / "expansions" / "azathoth" / "azathoth.yaml"
+    text = azathoth.read_text()
+    assert text.count("pluck(picks, 'value')") == 2
+    azathoth.write_text(text.replace("pluck(picks, 'value')", "pluck(picks, 'vxlue')", 1))
+    out = io.StringIO()
+    assert validate([str(tree)], only=True, out=out) == 1
+    errors = [line for line in out.getvalue().splitlines() if ": error: " in line]
+    assert len(errors) == 2, errors
+    dup = next(e for e in errors if "[duplicate-id]" in e)
+    assert "ability id 'doom-for-kills' is also used at " in dup and "among duel's abilities" in dup
+    field = next(e for e in errors if "[unknown-field]" in e)
+    assert "azathoth.yaml:" in field and "no game record has a field 'vxlue' (did you mean 'value'?)" in field
+
+
 def test_event_is_fine_in_a_requirement_with_a_window(tmp_path: Path) -> None:
     text = (BAD / "event-unbound" / "f.yaml").read_text()
     (tmp_path / "f.yaml").write_text(text.replace('condition: "event.cause == me"',

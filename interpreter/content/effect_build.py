@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..diagnostics import Report
+from ..diagnostics import Pos, Report
 from ..effects import ast as A
 from ..effects.compiler import CompileEnv, Compiler
 from ..effects.static import TYPE_WORDS, compatible, static_type
@@ -61,6 +61,7 @@ class EffectBuilder:
         self.report = report
         self.model = ContentModel()
         self.ids: dict[str, set[str]] = {}
+        self.ability_at: dict[str, Pos] = {}   # each ability key built so far -> where its id is
 
 
     # -- compile helpers ----------------------------------------------------------------------
@@ -198,6 +199,11 @@ class EffectBuilder:
     # -- abilities ---------------------------------------------------------------------------
     def ability(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], owner: str, holder: str) -> Ability:
         akey = f"{owner or doc.id}/{d['id']}"
+        first = self.ability_at.setdefault(akey, doc.pos(*key, "id"))
+        if first != doc.pos(*key, "id"):
+            self.report.error(doc.pos(*key, "id"), "duplicate-id",
+                              f"ability id '{d['id']}' is also used at {first.path}:{first.line}:{first.col}: "
+                              f"an ability's id must be unique among {owner or doc.id}'s abilities")
         mods = []
         for i, m in enumerate(d.get("modifiers", [])):
             mk = key + ("modifiers", i)
