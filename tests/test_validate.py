@@ -122,22 +122,34 @@ def test_ruleset_check_names_a_missing_map_and_wrong_default_factions(tmp_path: 
     assert "has no track" not in text_out
 
 
-def test_a_layout_without_a_start_area_for_a_default_faction_is_an_error(tmp_path: Path) -> None:
-    """Found by benchmarks/fuzz_content.py (seed 23): with one of the Sleeper's start areas
-    dropped from the Earth map, validation passed but the Duel's default game could not start."""
+def _builtin_copy(tmp_path: Path) -> Path:
+    """A copy of the built-in content tree, to break one thing in."""
     import shutil
     from interpreter import paths
     tree = tmp_path / "content"
     shutil.copytree(paths.content_dir(), tree)
+    return tree
+
+
+def _refused(tree: Path) -> tuple[str, list[str]]:
+    """Validate `tree` alone, which must fail: the whole output and its error lines."""
+    out = io.StringIO()
+    assert validate([str(tree)], only=True, out=out) == 1
+    return out.getvalue(), [line for line in out.getvalue().splitlines() if ": error: " in line]
+
+
+def test_a_layout_without_a_start_area_for_a_default_faction_is_an_error(tmp_path: Path) -> None:
+    """Found by benchmarks/fuzz_content.py (seed 23): with one of the Sleeper's start areas
+    dropped from the Earth map, validation passed but the Duel's default game could not start."""
+    tree = _builtin_copy(tmp_path)
     earth = tree / "maps" / "earth.yaml"
     lines = earth.read_text().splitlines(keepends=True)
     dropped = [i for i, line in enumerate(lines) if line.strip() == "starts: [sleeper]"]
     assert len(dropped) == 2   # one per side of the map
     lines[dropped[0]] = "\n"
     earth.write_text("".join(lines))
-    out = io.StringIO()
-    assert validate([str(tree)], only=True, out=out) == 1
-    found = [line for line in out.getvalue().splitlines() if "[no-start-area]" in line]
+    out, _ = _refused(tree)
+    found = [line for line in out.splitlines() if "[no-start-area]" in line]
     errors = [line for line in found if ": error: " in line]
     assert len(errors) == 1
     assert "rulesets/duel.yaml:" in errors[0]
@@ -146,9 +158,8 @@ def test_a_layout_without_a_start_area_for_a_default_faction_is_an_error(tmp_pat
     assert not [line for line in found if ": warning: " in line]   # it still starts on other layouts
     lines[dropped[1]] = "\n"   # now on none: a warning at the faction as well
     earth.write_text("".join(lines))
-    out = io.StringIO()
-    assert validate([str(tree)], only=True, out=out) == 1
-    warnings = [line for line in out.getvalue().splitlines() if "[no-start-area]" in line and ": warning: " in line]
+    out, _ = _refused(tree)
+    warnings = [line for line in out.splitlines() if "[no-start-area]" in line and ": warning: " in line]
     assert len(warnings) == 1 and "factions/sleeper.yaml:" in warnings[0]
     assert "faction 'sleeper' has no start area on any map layout (earth-3w3e, earth-3w5e, earth-5w3e, " \
         "earth-5w5e): it cannot play" in warnings[0]
@@ -157,24 +168,18 @@ def test_a_layout_without_a_start_area_for_a_default_faction_is_an_error(tmp_pat
 def test_area_is_bound_only_in_the_effect_of_an_action_with_where(tmp_path: Path) -> None:
     """Found by benchmarks/fuzz_content.py (seed 24): Ice Age without its `where:` validated, then
     failed when used ('area' is not bound). `area` is the area a `where:` action ends in."""
-    import shutil
-    from interpreter import paths
-    tree = tmp_path / "content"
-    shutil.copytree(paths.content_dir(), tree)
+    tree = _builtin_copy(tmp_path)
     rider = tree / "factions" / "wind-rider.yaml"
     text = rider.read_text()
     assert text.count('        where: "areas()"\n        effect: "place_token(\'ice-age\', area)"') == 1
     rider.write_text(text.replace('        where: "areas()"\n', "", 1))
-    out = io.StringIO()
-    assert validate([str(tree)], only=True, out=out) == 1
-    errors = [line for line in out.getvalue().splitlines() if ": error: " in line]
+    out, errors = _refused(tree)
     assert len(errors) == 1 and "factions/wind-rider.yaml:" in errors[0]
     assert "'area' is not bound here: only the effect of an action ability with 'where:' has an area" in errors[0]
     # in a condition (or a cost), even with `where:`, `area` is not bound (the listing has no area yet)
     rider.write_text(text.replace('        where: "areas()"\n', '        where: "areas()"\n        condition: "count(units(area: area)) >= 0"\n', 1))
-    out = io.StringIO()
-    assert validate([str(tree)], only=True, out=out) == 1
-    assert "'area' is not bound here" in out.getvalue()
+    out, _ = _refused(tree)
+    assert "'area' is not bound here" in out
 
 
 def _basic_with(tmp_path: Path, faction_extra: str = "", unit_abilities: str = "", ruleset_extra: str = "") -> str:
@@ -216,10 +221,7 @@ def test_self_and_me_are_unbound_where_no_unit_or_owner_exists(tmp_path: Path) -
 def test_a_where_that_gives_no_list_of_areas_is_a_type_error(tmp_path: Path, where: str) -> None:
     """Found by benchmarks/fuzz_content.py (seed 26): an action's or an awakening's `where:` of
     `true` or `-7` validated, then failed with a TypeError when listed."""
-    import shutil
-    from interpreter import paths
-    tree = tmp_path / "content"
-    shutil.copytree(paths.content_dir(), tree)
+    tree = _builtin_copy(tmp_path)
     goat = tree / "factions" / "black-goat.yaml"
     text = goat.read_text()
     assert text.count('      where: "areas(controlled_by: me)"\n') == 1
@@ -229,9 +231,7 @@ def test_a_where_that_gives_no_list_of_areas_is_a_type_error(tmp_path: Path, whe
     i = next(k for k, line in enumerate(lines) if line.startswith("    where: "))
     lines[i] = f"    where: {where}\n"
     nyar.write_text("".join(lines))
-    out = io.StringIO()
-    assert validate([str(tree)], only=True, out=out) == 1
-    errors = [line for line in out.getvalue().splitlines() if ": error: " in line]
+    out, errors = _refused(tree)
     assert len(errors) == 2, errors
     assert all("[type-error]" in e and "expected a list of areas, got " in e for e in errors)
     assert any("factions/black-goat.yaml:" in e for e in errors)
@@ -241,10 +241,7 @@ def test_a_where_that_gives_no_list_of_areas_is_a_type_error(tmp_path: Path, whe
 def test_two_abilities_of_one_owner_with_one_id_and_a_misspelt_plucked_field_are_errors(tmp_path: Path) -> None:
     """Found by benchmarks/fuzz_content.py (seed 11): two of the Duel's rules given one id, and a
     misspelt field in Azathoth's pluck(picks, 'value'), validated, then failed in play."""
-    import shutil
-    from interpreter import paths
-    tree = tmp_path / "content"
-    shutil.copytree(paths.content_dir(), tree)
+    tree = _builtin_copy(tmp_path)
     duel = tree / "rulesets" / "duel.yaml"
     text = duel.read_text()
     assert text.count("  - id: dark-towers-at-start-areas\n") == 1
@@ -253,9 +250,7 @@ def test_two_abilities_of_one_owner_with_one_id_and_a_misspelt_plucked_field_are
     text = azathoth.read_text()
     assert text.count("pluck(picks, 'value')") == 2
     azathoth.write_text(text.replace("pluck(picks, 'value')", "pluck(picks, 'vxlue')", 1))
-    out = io.StringIO()
-    assert validate([str(tree)], only=True, out=out) == 1
-    errors = [line for line in out.getvalue().splitlines() if ": error: " in line]
+    out, errors = _refused(tree)
     assert len(errors) == 2, errors
     dup = next(e for e in errors if "[duplicate-id]" in e)
     assert "ability id 'doom-for-kills' is also used at " in dup and "among duel's abilities" in dup
