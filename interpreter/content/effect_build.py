@@ -8,7 +8,7 @@ from typing import Any
 from ..diagnostics import Pos, Report
 from ..effects import ast as A
 from ..effects.compiler import CompileEnv, Compiler
-from ..effects.static import TYPE_WORDS, compatible, static_type
+from ..effects.static import mismatch, static_type
 from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
 from ..effects.registry import REGISTRY
@@ -100,9 +100,9 @@ class EffectBuilder:
         if value is None or isinstance(value, dict):
             return None
         if isinstance(value, (bool, int)):
-            got = "bool" if isinstance(value, bool) else "int"
-            if returns is not None and not compatible(returns, got):
-                self.report.error(doc.pos(*key), "type-error", f"expected {TYPE_WORDS[returns]}, got {TYPE_WORDS[got]}")
+            wrong = returns and mismatch(returns, "bool" if isinstance(value, bool) else "int")
+            if wrong:
+                self.report.error(doc.pos(*key), "type-error", wrong)
                 return None
             return _const(value)
         try:
@@ -111,9 +111,9 @@ class EffectBuilder:
             self.report.error(doc.positions.text_pos(key, exc.line, exc.col), "effect-syntax", exc.message)
             return None
         env = self._env(doc, key, unbound, event)
-        got = static_type(tree)  # type: ignore[arg-type]
-        if returns is not None and not compatible(returns, got):
-            env.error(tree, "type-error", f"expected {TYPE_WORDS[returns]}, got {TYPE_WORDS.get(got, got)}")
+        wrong = returns and mismatch(returns, static_type(tree))  # type: ignore[arg-type]
+        if wrong:
+            env.error(tree, "type-error", wrong)  # type: ignore[arg-type]
             return None
         return Compiler(env).expr(tree, env)  # type: ignore[arg-type]
 
@@ -199,22 +199,24 @@ class EffectBuilder:
     # -- abilities ---------------------------------------------------------------------------
     def ability(self, doc: Document, key: tuple[object, ...], d: dict[str, Any], owner: str, holder: str) -> Ability:
         akey = f"{owner or doc.id}/{d['id']}"
-        first = self.ability_at.setdefault(akey, doc.pos(*key, "id"))
-        if first != doc.pos(*key, "id"):
-            self.report.error(doc.pos(*key, "id"), "duplicate-id",
+        at = doc.pos(*key, "id")
+        first = self.ability_at.setdefault(akey, at)
+        if first != at:
+            self.report.error(at, "duplicate-id",
                               f"ability id '{d['id']}' is also used at {first.path}:{first.line}:{first.col}: "
                               f"an ability's id must be unique among {owner or doc.id}'s abilities")
+        holder_unbound = _holder_unbound(holder)
+        in_mod = {**holder_unbound, **NO_EVENT_MODIFIER}
         mods = []
         for i, m in enumerate(d.get("modifiers", [])):
             mk = key + ("modifiers", i)
             self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
             val = self._known(m["value"])
-            in_mod = {**_holder_unbound(holder), **NO_EVENT_MODIFIER}
             mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), in_mod),
                                  self.expr(doc, mk + ("value",), val, in_mod) or _const(None),
                                  akey, doc.pos(*mk), self._guards(m.get("when"))))
         unbound, etype = self._window_event(d.get("window"))
-        unbound = {**NO_AREA, **_holder_unbound(holder), **unbound}
+        unbound = {**NO_AREA, **holder_unbound, **unbound}
         in_effect = {k: v for k, v in unbound.items() if k != "area"} \
             if d["window"] in ACTION_WINDOWS and "where" in d else unbound
         unknown = d.get("unknown")

@@ -15,7 +15,7 @@ def check_start_areas(model: ContentModel, report: Report, layouts_at: dict[str,
                       rulesets: list[Document]) -> None:
     """`layouts_at`: where each layout's id is written; `rulesets`: the ruleset documents loaded."""
     starts = {lid: {f for a in lay.areas.values() for f in a.starts}
-              for lid, lay in model.layouts.items() if not lay.incomplete and lid in layouts_at}
+              for lid, lay in model.layouts.items() if not lay.incomplete}
     for fid, faction in sorted(model.factions.items()):
         if starts and not any(fid in have for have in starts.values()):
             report.warning(faction.pos, "no-start-area",
@@ -30,7 +30,7 @@ def check_start_areas(model: ContentModel, report: Report, layouts_at: dict[str,
             if lid not in starts:
                 continue   # an unknown or incomplete layout has its own finding
             at = layouts_at[lid]
-            for j, f in enumerate(factions if isinstance(factions, list) else []):
+            for j, f in enumerate(factions):
                 if f in model.factions and f not in starts[lid]:
                     report.error(doc.pos("default-factions", count, j), "no-start-area",
                                  f"ruleset '{doc.id}' seats faction '{f}' on layout '{lid}' for {count} players, "

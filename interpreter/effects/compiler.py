@@ -22,7 +22,7 @@ from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
 from .closures import args_of, binary_of, field_of, var_of
 from .runtime import LimitError, RuleError, bounded, number, ticker
-from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, static_type
+from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, static_type
 
 # re-exported: the engine and tests import these from here
 __all__ = ["MAX_FOR_ITEMS", "CompileEnv", "Compiler", "LimitError", "RuleError", "compatible", "static_type"]
@@ -241,9 +241,9 @@ class Compiler:
     def _arg(self, typ: str, a: A.Arg, env: CompileEnv) -> Ev:
         """Compile one argument; its type and literal ids of an id type are checked."""
         self._check_ids(typ, a.value, env)
-        got = static_type(a.value)
-        if not compatible(typ, got):
-            env.error(a.value, "type-error", f"expected {TYPE_WORDS.get(typ, typ)}, got {TYPE_WORDS.get(got, got)}")
+        wrong = mismatch(typ, static_type(a.value))
+        if wrong:
+            env.error(a.value, "type-error", wrong)
         ev = self.expr(a.value, env)
         if typ in ("kind", "kinds"):   # a lent ability's Great Old One may stand for another kind
             many = typ == "kinds"

@@ -23,6 +23,13 @@ TYPE_WORDS = {"int": "a whole number", "num": "a number", "str": "text", "bool":
                "unit": "a unit", "player": "a player", "none": "none", "field": "a field name"}
 
 
+def mismatch(want: str, got: str) -> str | None:
+    """The type-error message for a value of static type `got` where `want` is declared (None: it fits)."""
+    if compatible(want, got):
+        return None
+    return f"expected {TYPE_WORDS.get(want, want)}, got {TYPE_WORDS.get(got, got)}"
+
+
 def static_type(node: A.Expr) -> str:
     """What an expression is known to produce before the game runs ('any' when unknown)."""
     if isinstance(node, A.Lit):
