@@ -43,9 +43,10 @@ from interpreter.content import effect_build, files, load_content, schema_check 
 from interpreter.content.build import ALL_EXPANSIONS  # noqa: E402
 from interpreter.diagnostics import ContentError, Report  # noqa: E402
 from interpreter.engine.game import Game, GameError  # noqa: E402
-from interpreter.engine.seat import hand_seats  # noqa: E402
 from interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
-from interpreter.engine.play import run_game  # noqa: E402
+from interpreter.engine.seat import hand_seats  # noqa: E402
+
+from benchmarks.soak import SETUPS, agents_for  # noqa: E402
 
 EFFECT_KEYS = {"effect", "condition", "cost", "combat", "where", "when", "value"}
 DSL_CHARS = "(){}[]:;,.'\"=<>!+-*/% 0123456789abcdefxyz_"
@@ -327,7 +328,6 @@ class Figures:
 
 
 def _setup_for(model: Any, rel: str) -> tuple[str, list[str]] | None:
-    from benchmarks.soak import SETUPS
     stem = Path(rel).stem
     if rel.startswith("factions/"):
         setup = next((s for s in SETUPS if stem in s[1]), None)
@@ -344,7 +344,6 @@ def check_tree(root: Path, rel: str, fig: Figures, play_decisions: int, seed: in
                agents: str = "random") -> None:
     """Load the (mutated) tree and check the findings, the refusal, or a short game between
     `agents` (benchmarks/soak.py's `agents_for` names)."""
-    from benchmarks.soak import agents_for
     where = f"{rel} (seed {seed})"
     try:
         content = load_content([root], builtin=False, expansions=ALL_EXPANSIONS)   # as `necro validate` loads
@@ -459,7 +458,6 @@ def main(argv: list[str] | None = None) -> int:
                          f"--agents values (default {','.join(AGENT_ROTATION)})")
     a = ap.parse_args(argv)
     t = time.perf_counter()
-    from benchmarks.soak import agents_for
     rotation = tuple(s for s in a.agents.split(",") if s)
     for spec in rotation:   # a wrong name is one line now, not a traceback in the first game
         try:

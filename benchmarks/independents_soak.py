@@ -17,6 +17,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's engine, not an installed copy
 
+from interpreter.bots import is_search
 from interpreter.content import load_content
 from interpreter.content.build import Content
 from interpreter.engine.agents import HeuristicAgent, RandomAgent
@@ -24,7 +25,6 @@ from interpreter.engine.game import Game
 from interpreter.engine.play import run_game
 
 from benchmarks.soak import agents_for
-from interpreter.bots import is_search
 
 EXPANSIONS = ["independents", "azathoth"]
 
