@@ -50,7 +50,7 @@ def _kept(history: tuple[Any, Any, int] | None, position: Any) -> tuple[Any, Any
         node = node[0]
     out: tuple[Any, Any, int] | None = None
     for i, p in enumerate(reversed(newest)):
-        out = (out, p, i + 1)
+        out = tuple((out, p, i + 1))  # tuple(): Cython would infer a C tuple type nested without end
     assert out is not None
     return out
 
@@ -263,7 +263,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                     _log_prefix=data["log_length"], _loaded=where)
         except savefile.SaveError:
             raise
-        except (GameError, RuleError, *savefile.REBUILD_ERRORS) as exc:
+        except (GameError, RuleError) + savefile.REBUILD_ERRORS as exc:
             raise savefile.SaveError(f"{where}: the saved position cannot be resumed: "
                                      f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}") from None
         g.params = copy.deepcopy(p)
