@@ -1,0 +1,99 @@
+"""Seeded games played by whichever engine `import interpreter` finds; prints one JSON line.
+
+    python tests/compiled_core_games.py                      # the installed engine (compiled core)
+    PYTHONPATH=. python tests/compiled_core_games.py         # the checkout's Python engine
+
+Run by path, so the checkout is not on the path unless PYTHONPATH puts it there. tests/
+test_compiled_core.py runs it both ways and compares: the two engines must play the same games
+(every answer, every digest), with the same clones, saves, loads and undos along the way, and
+refuse the same illegal answer with the same message.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from interpreter.bots import make_agent
+from interpreter.content import load_content
+from interpreter.engine.decisions import IllegalAction
+from interpreter.engine.game import Game
+from interpreter.engine.seat import Seat
+
+# (ruleset, factions, expansions, bots by seat, seed): every ruleset, the expansions, every kind of bot
+GAMES = [
+    ("duel", ["sleeper", "wind-rider"], [], ["random", "random"], 1),
+    ("duel", ["sleeper", "wind-rider"], [], ["heuristic", "mcts:4:depth=10"], 2),
+    ("two-player", ["great-cthulhu", "black-goat"], [], ["heuristic", "random"], 3),
+    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat"], ["independents", "azathoth"],
+     ["random", "heuristic", "mcts:4:depth=10"], 4),
+    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], [],
+     ["heuristic", "heuristic", "random", "random"], 5),
+    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign", "sleeper"],
+     ["independents", "azathoth"], ["random"] * 5, 6),
+]
+SEEDS = 3              # seeds per setup
+MAX_DECISIONS = 1500   # per game: each ends well before (a seeded game is a few hundred decisions)
+EVERY = 37             # every EVERY decisions: clone, save and load, undo and answer again
+
+
+def core() -> dict[str, object]:
+    """Which engine this is: how many of its modules are compiled extensions, and where it lives."""
+    import interpreter.engine.flow as flow
+    folder = Path(flow.__file__).resolve().parent.parent
+    compiled = sorted(p.name for p in folder.rglob("*") if p.suffix in (".so", ".pyd"))
+    return {"compiled_modules": len(compiled), "folder": str(folder)}
+
+
+def play(content_by: dict[tuple[str, ...], object], setup: tuple) -> str:
+    """One game; the hash of every answer, every digest and the final save, with the checks on the way."""
+    ruleset, factions, expansions, bots, seed = setup
+    key = tuple(expansions)
+    if key not in content_by:
+        content_by[key] = load_content(expansions=expansions).require_ok()
+    content = content_by[key]
+    g = Game(content, ruleset, list(factions), seed)
+    agents = {}
+    for i, (p, name) in enumerate(zip(factions, bots)):
+        agents[p] = make_agent(name, seed * 10 + i)
+        if hasattr(agents[p], "sit"):   # the bots that read their player's view
+            agents[p].sit(Seat(g, p))
+    h = hashlib.sha256()
+    for k in range(MAX_DECISIONS):
+        d = g.current()
+        if d is None:
+            break
+        if k % EVERY == EVERY - 1:
+            copy = g.clone()
+            loaded = Game.from_json(content, json.loads(json.dumps(g.to_json())))
+            try:
+                g.apply("no-such-answer")
+            except IllegalAction as exc:
+                h.update(str(exc).encode())
+            answer = agents[d.player].choose(d.player, d.options, d)
+            for other in (copy, loaded):
+                other.apply(answer)
+            g.apply(answer)
+            if k > 0:
+                g.undo(1)
+                g.apply(answer)
+            assert copy.digest() == loaded.digest() == g.digest(), f"copies went apart at decision {k}"
+        else:
+            answer = agents[d.player].choose(d.player, d.options, d)
+            g.apply(answer)
+        h.update(f"{answer}|{g.digest()}\n".encode())
+    h.update(json.dumps(g.to_json(), sort_keys=True).encode())
+    h.update(g.result_line().encode())
+    return h.hexdigest()[:16]
+
+
+def main() -> int:
+    content_by: dict[tuple[str, ...], object] = {}
+    games = [play(content_by, (*setup[:4], setup[4] + 100 * k)) for setup in GAMES for k in range(SEEDS)]
+    print(json.dumps({**core(), "games": games}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""The compiled core (hatch_build.py) plays exactly the games of the Python engine it is compiled from.
+
+The checkout's tests run the Python source; `pip install .` ships the same modules compiled with
+Cython. Here the installed engine and the checkout play the same seeded games (tests/
+compiled_core_games.py) and must agree on every answer, digest, clone, save, load and undo. Where
+no compiled engine of this very checkout is installed the comparison is skipped, unless
+NECRO_EXPECT_COMPILED_CORE=1 (set by .ci/run after its `pip install`) makes that a failure.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import hatch_build  # the build hook's module, at the checkout's root (on the path: tests/ is a package)
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "tests" / "compiled_core_games.py"
+
+EXPECTED = os.environ.get("NECRO_EXPECT_COMPILED_CORE") == "1"
+
+
+def _games(pythonpath: str | None, cwd: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    r = subprocess.run([sys.executable, str(GAMES)], cwd=cwd, env=env, capture_output=True, text=True,
+                       timeout=600, check=False)
+    if r.returncode != 0:
+        return {"error": (r.stderr.strip().splitlines() or ["no output"])[-1]}
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def _not_this_checkout(folder: Path) -> list[str]:
+    """The compiled modules whose installed Python source differs from the checkout's (a stale install)."""
+    out = []
+    for name, src in hatch_build.core_modules(ROOT):
+        installed = folder.parent.joinpath(*name.split(".")).with_suffix(".py")
+        if not installed.is_file() or installed.read_bytes() != src.read_bytes():
+            out.append(name)
+    return out
+
+
+def _skip_or_fail(reason: str) -> None:
+    if EXPECTED:
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Path) -> None:
+    installed = _games(None, tmp_path)
+    if "error" in installed:
+        _skip_or_fail(f"no installed engine to compare ({installed['error']})")
+    folder = Path(installed["folder"])
+    assert folder != ROOT / "interpreter", "the installed run imported the checkout"
+    if installed["compiled_modules"] == 0:
+        _skip_or_fail(f"the installed engine at {folder} is pure Python (no C compiler or Cython at install?)")
+    stale = _not_this_checkout(folder)
+    if stale:
+        _skip_or_fail(f"the installed engine is not this checkout's ({', '.join(stale[:3])} differ): "
+                      "pip install . again")
+    assert installed["compiled_modules"] == len(hatch_build.core_modules(ROOT)), \
+        "every module hatch_build.COMPILED names is compiled"
+    reference = _games(str(ROOT), tmp_path)
+    assert "error" not in reference, reference
+    assert reference["compiled_modules"] == 0 and Path(reference["folder"]) == ROOT / "interpreter"
+    assert len(reference["games"]) == len(installed["games"]) >= 18
+    differ = [i for i, (a, b) in enumerate(zip(reference["games"], installed["games"])) if a != b]
+    assert not differ, f"the compiled core played games {differ} differently from the Python engine"
+
+
+def test_core_modules_are_the_engine_effects_and_search_but_not_the_loader() -> None:
+    names = [n for n, _ in hatch_build.core_modules(ROOT)]
+    assert "interpreter.engine.flow" in names and "interpreter.effects.runtime" in names
+    assert "interpreter.search.tree" in names and "interpreter.bots" in names
+    assert not any(n.startswith(("interpreter.content.", "interpreter.rl.")) or n.endswith("__init__")
+                   for n in names)
+    assert "interpreter.paths" not in names   # it finds the content through its own __file__
+
+
+@pytest.fixture
+def small_tree(tmp_path: Path) -> Path:
+    engine = tmp_path / "interpreter" / "engine"
+    engine.mkdir(parents=True)
+    (engine / "__init__.py").write_text("")
+    (engine / "sums.py").write_text("def total(xs: list[int]) -> int:\n    return sum(x * x for x in xs)\n\n\n"
+                                    "def as_tuple() -> list:\n    return (1, 2)  # an annotation is a hint\n")
+    return tmp_path
+
+
+def test_compile_core_builds_an_importable_extension_from_unchanged_source(small_tree: Path) -> None:
+    pytest.importorskip("Cython", reason="pip install '.[bench]' to compile the core")
+    out = small_tree / "out"
+    built = hatch_build.compile_core(small_tree, out, jobs=1)
+    assert [p.relative_to(out).parts[:2] for p in built] == [("interpreter", "engine")]
+    assert built[0].name.startswith("sums.") and built[0].suffix in (".so", ".pyd")
+    # -S: no site-packages, so an installed `interpreter` does not hide the small tree's
+    r = subprocess.run([sys.executable, "-S", "-c", "from interpreter.engine import sums; "
+                        "print(sums.__file__, sums.total([1, 2, 3]), sums.as_tuple())"],
+                       cwd=out, capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    file, total, pair = r.stdout.split(" ", 2)
+    assert file.endswith(built[0].name) and total == "14" and pair.strip() == "(1, 2)"
+
+
+def test_a_module_cython_refuses_is_one_error_naming_it(small_tree: Path) -> None:
+    pytest.importorskip("Cython", reason="pip install '.[bench]' to compile the core")
+    (small_tree / "interpreter" / "engine" / "broken.py").write_text("def f(:\n    pass\n")
+    with pytest.raises(hatch_build.CoreBuildError, match="broken.py"):
+        hatch_build.compile_core(small_tree, small_tree / "out", jobs=1)
