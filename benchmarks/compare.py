@@ -11,6 +11,11 @@ CPU time of the measuring process. For each figure the table shows the median an
 rounds for both trees, and the ratio current/base (median and range of the round-by-round ratios,
 so a drift of the machine's speed during the run cancels out). Decisions/s: higher is better;
 times: lower is better.
+
+A third tree, "compiled", is the working tree with its compiled core (hatch_build.py: what `pip
+install .` ships) built into a temporary copy, so the table shows what the Python engine gains and
+what compiling it adds, each against the same base. It needs Cython (`pip install '.[bench]'`);
+without it, or with --no-compiled, that column is left out.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tarfile
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -28,6 +34,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 MEASURE = HERE / "measure.py"
+# what measure.py reads of a tree: its engine, content, schemas and grammar
+TREE_PARTS = ("interpreter", "content", "schema", "grammar")
 
 # (figure name, measure.py arguments) for the decisions/s figures
 PLAYOUTS = [("Duel random", ["--ruleset", "duel", "--players", "2", "--agent", "random"]),
@@ -63,6 +71,22 @@ def extract(rev: str, into: Path) -> str:
     return commit
 
 
+def compiled_copy(into: Path) -> Path:
+    """The working tree's engine and content copied into `into`, its core compiled in place."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        import hatch_build
+    finally:
+        sys.path.remove(str(ROOT))
+    for part in TREE_PARTS:
+        shutil.copytree(ROOT / part, into / part, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    try:
+        hatch_build.compile_core(into, into)
+    except hatch_build.CoreBuildError as exc:
+        raise CompareError(f"the compiled core could not be built: {exc}") from None
+    return into
+
+
 def run_measure(tree: Path, args: list[str], timeout: float) -> dict[str, Any]:
     """One figure for one tree, in a fresh process with a fixed hash seed and nothing else on the path."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
@@ -86,17 +110,17 @@ def _spread(values: list[float]) -> dict[str, float]:
 def collect(trees: dict[str, Path], rounds: int, games: int, per_setup: int, timeout: float,
             progress: bool = True) -> dict[str, dict[str, Any]]:
     """Every figure: per tree the value of each round (or an 'na' reason)."""
+    sides = list(trees)
     figures: dict[str, dict[str, Any]] = {}
-    for name, _ in PLAYOUTS:
-        figures[f"{name} (decisions/s)"] = {"unit": "decisions/s", "better": "higher", "base": [], "current": [],
-                                          "extra": {"base": [], "current": []}}
-    for name, _, _ in POSITION_FIGURES:
-        figures[f"{name} (µs)"] = {"unit": "µs", "better": "lower", "base": [], "current": [], "extra": {"base": [], "current": []}}
+    for name, unit, better in ([(f"{n} (decisions/s)", "decisions/s", "higher") for n, _ in PLAYOUTS]
+                               + [(f"{n} (µs)", "µs", "lower") for n, _, _ in POSITION_FIGURES]):
+        figures[name] = {"unit": unit, "better": better, **{side: [] for side in sides},
+                         "extra": {side: [] for side in sides}}
     jobs: list[tuple[str, list[str]]] = [(f"{n} (decisions/s)", ["decisions", *a, "--games", str(games)])
                                          for n, a in PLAYOUTS]
     jobs.append(("positions", ["positions", "--per-setup", str(per_setup)]))
     for r in range(rounds):
-        order = ["base", "current"] if r % 2 == 0 else ["current", "base"]
+        order = sides if r % 2 == 0 else sides[::-1]
         for fig, args in jobs:
             for side in order:
                 if progress:
@@ -126,19 +150,27 @@ def _add_positions(figures: dict[str, dict[str, Any]], side: str, out: dict[str,
         figures[name]["extra"][side].append({"positions": len(us)})
 
 
+def _sides(f: dict[str, Any]) -> list[str]:
+    return [side for side in ("base", "current", "compiled") if side in f]
+
+
 def summarise(figures: dict[str, dict[str, Any]]) -> None:
-    """Add median/min/max per side and the round-by-round ratio current/base."""
+    """Add median/min/max per side and the round-by-round ratio of each other side to the base
+    (`ratio_stats`: current/base; `ratio_compiled_stats`: compiled/base)."""
     for f in figures.values():
-        for side in ("base", "current"):
+        sides = _sides(f)
+        for side in sides:
             vals = [v for v in f[side] if v is not None]
             f[side + "_stats"] = _spread(vals) if vals and len(vals) == len(f[side]) else None
-        pairs = [(b, c) for b, c in zip(f["base"], f["current"]) if b and c is not None]
-        f["ratio_stats"] = _spread([c / b for b, c in pairs]) if pairs and len(pairs) == len(f["base"]) else None
+        for side in sides[1:]:
+            pairs = [(b, c) for b, c in zip(f["base"], f[side]) if b and c is not None]
+            key = "ratio_stats" if side == "current" else f"ratio_{side}_stats"
+            f[key] = _spread([c / b for b, c in pairs]) if pairs and len(pairs) == len(f["base"]) else None
         ex = f.pop("extra")
-        answers = {side: {e["answers"] for e in ex[side] if "answers" in e} for side in ("base", "current")}
-        if answers["base"] and answers["current"]:
-            f["same_games"] = answers["base"] == answers["current"] and len(answers["base"]) == 1
-            f["decisions"] = {side: ex[side][0]["decisions"] for side in ("base", "current")}
+        answers = {side: {e["answers"] for e in ex[side] if "answers" in e} for side in sides}
+        if all(answers.values()):
+            f["same_games"] = len(set().union(*answers.values())) == 1
+            f["decisions"] = {side: ex[side][0]["decisions"] for side in sides}
         if ex["current"] and "positions" in ex["current"][0]:
             f["positions"] = ex["current"][0]["positions"]
 
@@ -155,24 +187,30 @@ def _cell(stats: dict[str, float] | None, unit: str) -> str:
     return f"{_fmt(stats['median'], unit)} ({_fmt(stats['min'], unit)}–{_fmt(stats['max'], unit)})"
 
 
+def _ratio(r: dict[str, float] | None) -> str:
+    return "n/a" if r is None else f"{r['median']:.2f}× ({r['min']:.2f}–{r['max']:.2f})"
+
+
 def table(result: dict[str, Any]) -> str:
     """The figures as a readable text table, with notes (n/a reasons, games that differ)."""
     figures = result["figures"]
-    rows = [("figure", f"base {result['base']['commit'][:10]}", "current", "current/base")]
+    compiled = any("compiled" in f for f in figures.values())
+    rows = [("figure", f"base {result['base']['commit'][:10]}", "current", "current/base")
+            + (("compiled", "compiled/base") if compiled else ())]
     notes: list[str] = []
     for name, f in figures.items():
         unit = f["unit"]
-        label = name
-        r = f["ratio_stats"]
-        ratio = "n/a" if r is None else f"{r['median']:.2f}× ({r['min']:.2f}–{r['max']:.2f})"
-        rows.append((label, _cell(f["base_stats"], unit), _cell(f["current_stats"], unit), ratio))
-        for side in ("base", "current"):
+        row = (name, _cell(f["base_stats"], unit), _cell(f["current_stats"], unit), _ratio(f["ratio_stats"]))
+        if compiled:
+            row += (_cell(f.get("compiled_stats"), unit), _ratio(f.get("ratio_compiled_stats")))
+        rows.append(row)
+        for side in _sides(f):
             if f.get("na_" + side):
                 notes.append(f"{name}, {side}: n/a ({f['na_' + side]})")
         if f.get("same_games") is False:
-            d = f["decisions"]
-            notes.append(f"{name}: the two trees played different games ({d['base']} vs {d['current']} decisions)")
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+            d = " vs ".join(str(n) for n in f["decisions"].values())
+            notes.append(f"{name}: the trees played different games ({d} decisions)")
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row))
              for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -182,8 +220,20 @@ def table(result: dict[str, Any]) -> str:
             f"{result['rounds']} rounds, interleaved; CPU time; {result['games']} seeded games per decisions/s "
             f"figure" + (f"; {pos} positions (clone: fastest of 3 calls per position)" if pos else ""),
             "median (min–max over rounds); ratio = current/base, round by round (decisions/s: higher is "
-            "faster; µs: lower is faster)", ""]
+            "faster; µs: lower is faster)"]
+    if compiled:
+        head.append("compiled: the working tree with its core compiled by hatch_build.py (what `pip install .` "
+                    "ships), ratio against the same base")
+    head.append("")
     return "\n".join(head + lines + ([""] + notes if notes else []))
+
+
+def _has_cython() -> bool:
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -196,6 +246,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=900, help="seconds allowed to one measuring process")
     ap.add_argument("--json", type=Path, help="also write every figure and round to this file")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    ap.add_argument("--no-compiled", action="store_true",
+                    help="leave out the working tree with its compiled core (built with Cython: pip install '.[bench]')")
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.games < 1 or args.per_setup < 1:
         ap.error("--rounds, --games and --per-setup must be at least 1")
@@ -206,8 +258,15 @@ def main(argv: list[str] | None = None) -> int:
             commit = extract(args.base, base_tree)
             head = git("rev-parse", "HEAD")
             dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
-            figures = collect({"base": base_tree, "current": ROOT}, args.rounds, args.games, args.per_setup,
-                              args.timeout, progress=not args.quiet)
+            trees = {"base": base_tree, "current": ROOT}
+            if not args.no_compiled and _has_cython():
+                if not args.quiet:
+                    print("building the working tree's compiled core", file=sys.stderr, flush=True)
+                trees["compiled"] = compiled_copy(Path(tmp) / "compiled")
+            elif not args.no_compiled:
+                print("compare: no Cython here, so no compiled column (pip install '.[bench]')", file=sys.stderr)
+            figures = collect(trees, args.rounds, args.games, args.per_setup, args.timeout,
+                              progress=not args.quiet)
     except CompareError as exc:
         print(f"compare: {exc}", file=sys.stderr)
         return 2

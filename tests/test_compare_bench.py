@@ -64,3 +64,27 @@ def test_each_tree_is_measured_from_its_own_files(tmp_path: Path) -> None:
     (tree / "interpreter" / "engine" / "flow.py").unlink()   # a module this revision lacks
     out = compare.run_measure(tree, args, timeout=300)
     assert out.get("na", "").startswith("ImportError"), out   # not the installed flow.py
+
+
+def test_the_compiled_tree_gets_its_own_column_and_ratio_against_the_same_base() -> None:
+    f = _figure("decisions/s", [1000.0, 1200.0], [2000.0, 2400.0])
+    f["compiled"] = [2600.0, 3600.0]
+    f["extra"] = {side: [{"decisions": 9, "answers": "a"}] * 2 for side in ("base", "current", "compiled")}
+    figures = {"Duel random (decisions/s)": f}
+    compare.summarise(figures)
+    assert f["ratio_stats"]["median"] == pytest.approx(2.0)
+    assert f["ratio_compiled_stats"] == {"median": pytest.approx(2.8), "min": 2.6, "max": 3.0}
+    assert f["same_games"] is True
+    text = compare.table({"base": {"rev": "b", "commit": "0" * 40}, "current": {"commit": "1" * 40, "dirty": False},
+                          "rounds": 2, "games": 5, "figures": figures})
+    header = next(line for line in text.splitlines() if line.startswith("figure"))
+    assert header.split()[-2:] == ["compiled", "compiled/base"]
+    row = next(line for line in text.splitlines() if line.startswith("Duel random"))
+    assert row.rstrip().endswith("3,100 (2,600–3,600)  2.80× (2.60–3.00)")
+    f2 = _figure("decisions/s", [1000.0], [2000.0])
+    f2["compiled"] = [2100.0]
+    f2["extra"] = {"base": [{"decisions": 9, "answers": "a"}], "current": [{"decisions": 9, "answers": "a"}],
+                   "compiled": [{"decisions": 8, "answers": "c"}]}
+    compare.summarise({"x": f2})
+    assert f2["same_games"] is False and f2["decisions"] == {"base": 9, "current": 9, "compiled": 8}
+
