@@ -14,6 +14,7 @@ always pure, so an edit takes effect at once.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -41,8 +42,10 @@ def core_modules(tree: Path) -> list[tuple[str, Path]]:
     return out
 
 
-def compile_core(tree: Path, out: Path, jobs: int = 2) -> list[Path]:
-    """Compile `tree`'s core modules into `out` (laid out as packages); return the extension files."""
+def compile_core(tree: Path, out: Path, jobs: int | None = None) -> list[Path]:
+    """Compile `tree`'s core modules into `out` (laid out as packages) with `jobs` processes (default:
+    one per core); return the extension files."""
+    jobs = jobs or os.cpu_count() or 1
     try:
         from Cython.Build import cythonize
         from setuptools import Distribution, Extension
@@ -59,7 +62,7 @@ def compile_core(tree: Path, out: Path, jobs: int = 2) -> list[Path]:
         exts = cythonize(exts, compiler_directives=DIRECTIVES, build_dir=str(temp / "c"), nthreads=jobs,
                          quiet=True, force=True)
         dist = Distribution({"ext_modules": exts, "script_name": "hatch_build.py",
-                             "script_args": ["build_ext", "--build-lib", str(out), "--build-temp",
+                             "script_args": ["-q", "build_ext", "--build-lib", str(out), "--build-temp",
                                              str(temp / "o"), "--parallel", str(jobs)]})
         dist.parse_command_line()
         dist.run_commands()
@@ -67,7 +70,12 @@ def compile_core(tree: Path, out: Path, jobs: int = 2) -> list[Path]:
         raise CoreBuildError(f"{type(exc).__name__}: {exc}") from None
     finally:
         os.chdir(cwd)
-    return sorted(p for p in out.rglob("*") if p.suffix in (".so", ".pyd"))
+        shutil.rmtree(temp, ignore_errors=True)
+    built = []
+    for name, _ in core_modules(tree):
+        *package, module = name.split(".")
+        built += [p for p in out.joinpath(*package).glob(module + ".*") if p.suffix in (".so", ".pyd")]
+    return sorted(built)
 
 
 try:
@@ -89,6 +97,7 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
             return
         root = Path(self.root)
         out = root / "build" / "compiled-core"
+        shutil.rmtree(out, ignore_errors=True)   # nothing of an earlier build goes into the wheel
         try:
             built = compile_core(root, out)
         except CoreBuildError as exc:
@@ -105,6 +114,8 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
 if __name__ == "__main__":
     if len(sys.argv) != 3:
         sys.exit("usage: python hatch_build.py TREE OUT")
+    if Path(sys.argv[2]).resolve() == Path(__file__).resolve().parent:
+        sys.exit("hatch_build.py: not into the checkout itself: the extensions would hide its Python source")
     try:
         print(len(compile_core(Path(sys.argv[1]), Path(sys.argv[2]))), "modules compiled")
     except CoreBuildError as exc:

@@ -112,3 +112,12 @@ def test_a_module_cython_refuses_is_one_error_naming_it(small_tree: Path) -> Non
     (small_tree / "interpreter" / "engine" / "broken.py").write_text("def f(:\n    pass\n")
     with pytest.raises(hatch_build.CoreBuildError, match="broken.py"):
         hatch_build.compile_core(small_tree, small_tree / "out", jobs=1)
+
+
+def test_no_c_compiler_is_one_error_so_the_install_falls_back_to_python(small_tree: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("Cython", reason="pip install '.[bench]' to compile the core")
+    monkeypatch.setenv("CC", str(small_tree / "no-such-compiler"))
+    with pytest.raises(hatch_build.CoreBuildError, match="CompileError|no-such-compiler|exit status"):
+        hatch_build.compile_core(small_tree, small_tree / "out", jobs=1)
+    assert not list((small_tree / "out").rglob("*.so"))
