@@ -56,7 +56,7 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None) -> list[Path]:
     cwd = os.getcwd()
     os.chdir(tree)  # Cython names each extension's source by its path from here
     try:
-        flags = [] if sys.platform == "win32" else ["-g0"]   # no debug symbols: a tenth of the size
+        flags = [] if sys.platform == "win32" else ["-g0"]   # no debug symbols: a fifth of the size
         exts = [Extension(name, [str(src.relative_to(tree))], extra_compile_args=flags)
                 for name, src in core_modules(tree)]
         exts = cythonize(exts, compiler_directives=DIRECTIVES, build_dir=str(temp / "c"), nthreads=jobs,
