@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from pathlib import Path
 
 from interpreter.bots import make_agent
+from interpreter.build_info import engine_build
 from interpreter.content import load_content
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game
@@ -36,14 +36,6 @@ GAMES = [
 SEEDS = 3              # seeds per setup
 MAX_DECISIONS = 1500   # per game: each ends well before (a seeded game is a few hundred decisions)
 EVERY = 37             # every EVERY decisions: clone, save and load, undo and answer again
-
-
-def core() -> dict[str, object]:
-    """Which engine this is: how many of its modules are compiled extensions, and where it lives."""
-    import interpreter.engine.flow as flow
-    folder = Path(flow.__file__).resolve().parent.parent
-    compiled = sorted(p.name for p in folder.rglob("*") if p.suffix in (".so", ".pyd"))
-    return {"compiled_modules": len(compiled), "folder": str(folder)}
 
 
 def play(content_by: dict[tuple[str, ...], object], setup: tuple) -> str:
@@ -91,7 +83,9 @@ def play(content_by: dict[tuple[str, ...], object], setup: tuple) -> str:
 def main() -> int:
     content_by: dict[tuple[str, ...], object] = {}
     games = [play(content_by, (*setup[:4], setup[4] + 100 * k)) for setup in GAMES for k in range(SEEDS)]
-    print(json.dumps({**core(), "games": games}))
+    build = engine_build()
+    print(json.dumps({"compiled_modules": build.compiled, "modules": build.modules, "folder": str(build.folder),
+                      "games": games}))
     return 0
 
 

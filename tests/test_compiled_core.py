@@ -54,7 +54,7 @@ def _skip_or_fail(reason: str) -> None:
 def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Path) -> None:
     installed = _games(None, tmp_path)
     if "error" in installed:
-        _skip_or_fail(f"no installed engine to compare ({installed['error']})")
+        _skip_or_fail(f"no installed engine could play ({installed['error']}): pip install . again")
     folder = Path(installed["folder"])
     assert folder != ROOT / "interpreter", "the installed run imported the checkout"
     if installed["compiled_modules"] == 0:
@@ -63,7 +63,7 @@ def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Pa
     if stale:
         _skip_or_fail(f"the installed engine is not this checkout's ({', '.join(stale[:3])} differ): "
                       "pip install . again")
-    assert installed["compiled_modules"] == len(hatch_build.core_modules(ROOT)), \
+    assert installed["compiled_modules"] == installed["modules"] == len(hatch_build.core_modules(ROOT)), \
         "every module hatch_build.COMPILED names is compiled"
     reference = _games(str(ROOT), tmp_path)
     assert "error" not in reference, reference
@@ -121,3 +121,18 @@ def test_no_c_compiler_is_one_error_so_the_install_falls_back_to_python(small_tr
     with pytest.raises(hatch_build.CoreBuildError, match="CompileError|no-such-compiler|exit status"):
         hatch_build.compile_core(small_tree, small_tree / "out", jobs=1)
     assert not list((small_tree / "out").rglob("*.so"))
+
+
+def test_the_running_build_is_read_from_the_files_and_agrees_with_what_hatch_build_compiles(tmp_path: Path) -> None:
+    from interpreter import build_info
+    assert tuple("interpreter/" + c for c in build_info._CORE) == hatch_build.COMPILED
+    here = build_info.engine_build()
+    assert here.folder == ROOT / "interpreter" and here.compiled == 0
+    assert here.modules == len(hatch_build.core_modules(ROOT))
+    assert here.describe() == f"Python source, {ROOT / 'interpreter'}"
+    assert build_info.EngineBuild(65, 65, tmp_path).describe() == f"compiled core (65 modules), {tmp_path}"
+    assert build_info.EngineBuild(3, 65, tmp_path).describe().startswith("partly compiled (3 of 65 core modules)")
+    r = subprocess.run([sys.executable, "-m", "tools.necro", "--version"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60, check=False)
+    assert r.returncode == 0 and r.stderr == ""
+    assert r.stdout.startswith("necro ") and r.stdout.rstrip().endswith(f"engine: {here.describe()}")

@@ -155,8 +155,24 @@ def cmd_report(args: argparse.Namespace) -> int:
     return report(args.file, fmt=args.input_format, output=args.format, plots=args.plots)
 
 
+class _Version(argparse.Action):
+    """`necro --version`: the package's version and the engine's build (read only when asked)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        from interpreter.build_info import engine_build
+        try:
+            v = version("necronomicon")
+        except PackageNotFoundError:
+            v = "(not installed)"
+        print(f"necro {v}; engine: {engine_build().describe()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="necro", description="The rules-as-data board game engine: validate content, play, replay, run scenarios, simulate, report and show cards, maps and positions.")
+    p.add_argument("--version", action=_Version, nargs=0, help="the version, and whether the engine is compiled")
     sub = p.add_subparsers(dest="command")
     v = sub.add_parser("validate", help="check content folders (built-in content when none given)")
     v.add_argument("dirs", nargs="*", help="folders layered over the built-in content")
