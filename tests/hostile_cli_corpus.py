@@ -218,17 +218,25 @@ def _failed_game_log(tmp: Path) -> Outcome:
     return Outcome(ok and len(err2.strip().splitlines()) == 1, err2.strip()[:300])
 
 
-def necro_process(argv: list[str], tmp: Path) -> subprocess.Popen[str]:
+# Starts `python -m tools.necro ARGV` with Ctrl-C as a terminal gives it (SIG_DFL), or ignored (SIG_IGN, as
+# `nohup` or a script's `&` starts a job), whatever the test run itself inherited (a CI job in the background
+# ignores it, and every child would inherit that).
+_EXEC_WITH_CTRL_C = ("import os, signal, sys; signal.signal(signal.SIGINT, getattr(signal, sys.argv[1])); "
+                     "os.execv(sys.executable, [sys.executable, '-m', 'tools.necro', *sys.argv[2:]])")
+
+
+def necro_process(argv: list[str], tmp: Path, ctrl_c_ignored: bool = False) -> subprocess.Popen[str]:
     """`necro ARGV` as its own process group (so Ctrl-C can be sent to it and its workers)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.Popen([sys.executable, "-m", "tools.necro", *argv], cwd=tmp, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    disposition = "SIG_IGN" if ctrl_c_ignored else "SIG_DFL"
+    return subprocess.Popen([sys.executable, "-c", _EXEC_WITH_CTRL_C, disposition, *argv], cwd=tmp, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
-def ctrl_c(argv: list[str], tmp: Path, after: float | str) -> tuple[int, str, str]:
-    """Start `necro ARGV`, press Ctrl-C after `after` seconds (or once `after` appears in its
-    output: the game is under way), then wait for it."""
-    p = necro_process(argv, tmp)
+def ctrl_c(argv: list[str], tmp: Path, after: float | str, ignored: bool = False) -> tuple[int, str, str]:
+    """Start `necro ARGV` (with Ctrl-C `ignored` from the start, or not), press Ctrl-C after `after`
+    seconds (or once `after` appears in its output: the game is under way), then wait for it."""
+    p = necro_process(argv, tmp, ignored)
     seen = ""
     if isinstance(after, str):
         assert p.stdout is not None
@@ -261,6 +269,19 @@ def _ctrl_c_simulate(after: float) -> Callable[[Path], Outcome]:
         if "finished game(s) kept" in err:
             ok = ok and f"{len(rows)} finished game(s) kept" in err
         return Outcome(ok, f"exit {code}: {err.strip()[-300:]}")
+    return run
+
+
+def _ctrl_c_ignored_simulate(after: float) -> Callable[[Path], Outcome]:
+    """Started with Ctrl-C ignored, `necro simulate` ignores it at every stage (loading, the batch):
+    the batch finishes, every row written, and nothing says it was interrupted."""
+    def run(tmp: Path) -> Outcome:
+        out_file = tmp / "r.jsonl"
+        code, out, err = ctrl_c(["simulate", "--ruleset", "duel", "--games", "40", "--jobs", "2", "--no-progress",
+                                 "--out", str(out_file)], tmp, after, ignored=True)
+        rows = out_file.read_text().splitlines() if out_file.exists() else []
+        ok = code == 0 and len(rows) == 40 and "interrupted" not in err and "Traceback" not in err
+        return Outcome(ok, f"exit {code}, {len(rows)} rows: {err.strip()[-300:]}")
     return run
 
 
@@ -417,6 +438,8 @@ def cases() -> list[Case]:
     out += [Case("play:failed-game-keeps-its-log", "cli", _failed_game_log),
             Case("validate:content-file-linked-to-dev-zero", "cli", _content_link_to_dev_zero)]
     out += [Case(f"ctrl-c:simulate-after-{t}s", "cli", _ctrl_c_simulate(t)) for t in (0.3, 0.6, 1.0, 4.0)]
+    out += [Case(f"ctrl-c:ignored-from-the-start:simulate-after-{t}s", "cli", _ctrl_c_ignored_simulate(t))
+            for t in (0.3, 0.6, 1.5)]
     out += [Case(f"ctrl-c:play-after-{t}s", "cli", _ctrl_c_play(t)) for t in (0.3, 1.0)]
     out += [Case("ctrl-c:play-in-round-2", "cli", _ctrl_c_play("-- round 2:"))]
     out += [Case(f"answer:{k}", "answers", _answer(v)) for k, v in ANSWERS.items()]

@@ -62,7 +62,9 @@ class _CtrlC:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def __enter__(self) -> "_CtrlC":
-        if threading.current_thread() is threading.main_thread():
+        # not when Ctrl-C is ignored (the process was started so): it stays ignored
+        if threading.current_thread() is threading.main_thread() and \
+                signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             self._old = signal.signal(signal.SIGINT, self._handle)
         return self
 

@@ -15,10 +15,13 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 def entry() -> None:
-    """Run `necro` with the process's arguments."""
-    previous = signal.signal(signal.SIGINT, _interrupted)
+    """Run `necro` with the process's arguments. Started with Ctrl-C ignored (`nohup`, a job put in
+    the background by a script), it stays ignored throughout, as Python itself leaves it."""
+    ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    previous = None if ignored else signal.signal(signal.SIGINT, _interrupted)
     from .cli import entry as run
-    signal.signal(signal.SIGINT, previous)
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)
     run()
 
 

@@ -88,6 +88,8 @@ class _Interrupts:
         self._old: Any = None
 
     def __enter__(self) -> "_Interrupts":
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # started ignoring Ctrl-C: it stays so
+            return self
         try:
             self._old = signal.signal(signal.SIGINT, self._handler)
         except ValueError:  # not the main thread: leave Ctrl-C as it is
