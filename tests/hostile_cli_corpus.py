@@ -218,18 +218,21 @@ def _failed_game_log(tmp: Path) -> Outcome:
     return Outcome(ok and len(err2.strip().splitlines()) == 1, err2.strip()[:300])
 
 
-# Starts `python -m tools.necro ARGV` with Ctrl-C as a terminal gives it (SIG_DFL), or ignored (SIG_IGN, as
-# `nohup` or a script's `&` starts a job), whatever the test run itself inherited (a CI job in the background
-# ignores it, and every child would inherit that).
 _EXEC_WITH_CTRL_C = ("import os, signal, sys; signal.signal(signal.SIGINT, getattr(signal, sys.argv[1])); "
-                     "os.execv(sys.executable, [sys.executable, '-m', 'tools.necro', *sys.argv[2:]])")
+                     "os.execv(sys.executable, [sys.executable, '-m', *sys.argv[2:]])")
+
+
+def python_m(module: str, argv: list[str], ctrl_c_ignored: bool = False) -> list[str]:
+    """The command `python -m MODULE ARGV`, started with Ctrl-C as a terminal gives it (SIG_DFL), or
+    ignored (SIG_IGN, as `nohup` or a script's `&` starts a job), whatever the test run itself
+    inherited (a CI job in the background ignores it, and every child would inherit that)."""
+    return [sys.executable, "-c", _EXEC_WITH_CTRL_C, "SIG_IGN" if ctrl_c_ignored else "SIG_DFL", module, *argv]
 
 
 def necro_process(argv: list[str], tmp: Path, ctrl_c_ignored: bool = False) -> subprocess.Popen[str]:
     """`necro ARGV` as its own process group (so Ctrl-C can be sent to it and its workers)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    disposition = "SIG_IGN" if ctrl_c_ignored else "SIG_DFL"
-    return subprocess.Popen([sys.executable, "-c", _EXEC_WITH_CTRL_C, disposition, *argv], cwd=tmp, env=env,
+    return subprocess.Popen(python_m("tools.necro", argv, ctrl_c_ignored), cwd=tmp, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
@@ -448,4 +451,4 @@ def cases() -> list[Case]:
     return out
 
 
-__all__ = ["BUDGETS", "cases", "ctrl_c", "necro_process"]
+__all__ = ["BUDGETS", "cases", "ctrl_c", "necro_process", "python_m"]

@@ -13,6 +13,7 @@ import pytest
 
 from interpreter.content import load_content
 from interpreter.engine.game import Game, replay
+from tests.hostile_cli_corpus import python_m
 from tools.human_seat import group_options
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,7 +106,7 @@ def test_board_help_and_unknown_save_folder(tmp_path: Path) -> None:
 
 def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "tools.cli", "play", *SEATS], stdin=subprocess.PIPE,
+    p = subprocess.Popen(python_m("tools.cli", ["play", *SEATS]), stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=env, text=True)
     assert p.stdin is not None and p.stdout is not None
     p.stdin.write("1\n")
@@ -152,8 +153,8 @@ def test_play_format_json_is_one_object(tmp_path: Path, fmt: str) -> None:
 
 def test_ctrl_c_while_the_bots_play_stops_at_a_decision_and_saves(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "tools.cli", "play", "--agents", "random", "--players", "5",
-                          "--check", "--log", "g.jsonl"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    argv = ["play", "--agents", "random", "--players", "5", "--check", "--log", "g.jsonl"]
+    p = subprocess.Popen(python_m("tools.cli", argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, cwd=tmp_path, env=env, text=True)
     assert p.stdout is not None
     while "round 1: gather-power" not in p.stdout.readline():   # bots are playing (slowly, --check)
