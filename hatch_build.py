@@ -1,9 +1,9 @@
 """The compiled core: the engine's modules compiled to C extensions with Cython when the wheel is built.
 
 `pip install .` runs `CompiledCoreHook` (declared in pyproject.toml): every module of the rule
-engine, the effect language and the search bot (`COMPILED`) is compiled from its unchanged Python
-source and shipped beside that source, so the installed engine imports the extension and plays the
-same games faster. The Python source stays the reference: the checkout runs it, the tests compare
+engine, the effect language and the search bot (`CORE` in interpreter/build_info.py) is compiled
+from its unchanged Python source and shipped beside that source, so the installed engine imports
+the extension and plays the same games faster. The Python source stays the reference: the checkout runs it, the tests compare
 the installed engine's games against it (tests/test_compiled_core.py), and `benchmarks/compare.py`
 measures both. The build falls back to the pure Python wheel, with a warning, when there is no C
 compiler or Cython; `NECRO_PURE_PYTHON=1` asks for the pure wheel, and editable installs are
@@ -13,15 +13,27 @@ always pure, so an edit takes effect at once.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
 
-# The folders and modules compiled: everything that runs during play. The content loader, the
-# paths helper (it reads its own __file__) and the optional RL adapter stay Python.
-COMPILED = ("interpreter/engine", "interpreter/effects", "interpreter/search", "interpreter/bots.py")
+
+def _load_build_info():  # type: ignore[no-untyped-def]
+    """interpreter/build_info.py, by its path: the list of core modules lives there, once (the
+    build has no `interpreter` package to import, and compare.py must not take an installed one)."""
+    path = Path(__file__).resolve().parent / "interpreter" / "build_info.py"
+    spec = importlib.util.spec_from_file_location("_necronomicon_build_info", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module   # dataclasses look their module up while the class is made
+    spec.loader.exec_module(module)
+    return module
+
+
+build_info = _load_build_info()
 # Cython reads annotations as C types by default; the engine's annotations are hints, not contracts.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 
@@ -31,15 +43,9 @@ class CoreBuildError(Exception):
 
 
 def core_modules(tree: Path) -> list[tuple[str, Path]]:
-    """(dotted module name, source) of every module `COMPILED` names under `tree`, in path order."""
-    out = []
-    for entry in COMPILED:
-        base = tree / entry
-        files = ([base] if base.is_file() else []) if base.suffix == ".py" else sorted(base.rglob("*.py"))
-        for p in files:
-            if p.name != "__init__.py":
-                out.append((".".join(p.relative_to(tree).with_suffix("").parts), p))
-    return out
+    """(dotted module name, source) of every core module (`build_info.CORE`) under `tree`, in path order."""
+    return [(".".join(p.relative_to(tree).with_suffix("").parts), p)
+            for p in build_info.core_sources(tree / "interpreter")]
 
 
 def compile_core(tree: Path, out: Path, jobs: int | None = None) -> list[Path]:

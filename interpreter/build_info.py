@@ -1,6 +1,7 @@
-"""Which build of the engine is running: its Python source, or the compiled core that `pip install`
-builds beside that source (hatch_build.py). `necro --version` prints it; the test that compares the
-two builds reads it."""
+"""Which modules make the compiled core, and which build of the engine is running: its Python
+source, or the compiled core that `pip install` builds beside that source (hatch_build.py, which
+reads `CORE` and `core_sources` from this file). `necro --version` prints the build; the test that
+compares the two builds reads it. Standard library only: the build loads this file by its path."""
 from __future__ import annotations
 
 import importlib.machinery
@@ -8,8 +9,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent
-# the folders and modules hatch_build.COMPILED names, relative to this package
-_CORE = ("engine", "effects", "search", "bots.py")
+# The folders and modules compiled, relative to this package: everything that runs during play.
+# The content loader, `paths.py` (it reads its own __file__) and the optional RL adapter stay Python.
+CORE = ("engine", "effects", "search", "bots.py")
+
+
+def core_sources(package: Path) -> list[Path]:
+    """The source of every module `CORE` names in the package folder `package`, in path order."""
+    sources: list[Path] = []
+    for entry in CORE:
+        base = package / entry
+        sources += [base] if base.suffix == ".py" else sorted(base.rglob("*.py"))
+    return [p for p in sources if p.name != "__init__.py" and p.is_file()]
 
 
 @dataclass(frozen=True)
@@ -32,10 +43,6 @@ class EngineBuild:
 def engine_build() -> EngineBuild:
     """The running engine's build, read from the files beside its modules."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    sources: list[Path] = []
-    for entry in _CORE:
-        base = _ROOT / entry
-        sources += [base] if base.suffix == ".py" else sorted(base.rglob("*.py"))
-    sources = [p for p in sources if p.name != "__init__.py" and p.is_file()]
+    sources = core_sources(_ROOT)
     compiled = sum(any(p.with_name(p.stem + sfx).is_file() for sfx in suffixes) for p in sources)
     return EngineBuild(compiled, len(sources), _ROOT)

@@ -64,7 +64,7 @@ def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Pa
         _skip_or_fail(f"the installed engine is not this checkout's ({', '.join(stale[:3])} differ): "
                       "pip install . again")
     assert installed["compiled_modules"] == installed["modules"] == len(hatch_build.core_modules(ROOT)), \
-        "every module hatch_build.COMPILED names is compiled"
+        "every core module (build_info.CORE) is compiled"
     reference = _games(str(ROOT), tmp_path)
     assert "error" not in reference, reference
     assert reference["compiled_modules"] == 0 and Path(reference["folder"]) == ROOT / "interpreter"
@@ -125,7 +125,8 @@ def test_no_c_compiler_is_one_error_so_the_install_falls_back_to_python(small_tr
 
 def test_the_running_build_is_read_from_the_files_and_agrees_with_what_hatch_build_compiles(tmp_path: Path) -> None:
     from interpreter import build_info
-    assert tuple("interpreter/" + c for c in build_info._CORE) == hatch_build.COMPILED
+    assert hatch_build.build_info.CORE == build_info.CORE   # the build reads the same file
+    assert [p for _, p in hatch_build.core_modules(ROOT)] == build_info.core_sources(ROOT / "interpreter")
     here = build_info.engine_build()
     assert here.folder == ROOT / "interpreter" and here.compiled == 0
     assert here.modules == len(hatch_build.core_modules(ROOT))
