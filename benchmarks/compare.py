@@ -22,11 +22,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tarfile
-import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
