@@ -29,5 +29,6 @@ MAX_FOR_ITEMS = 1000               # items one `for` or list comprehension runs 
 MAX_STEPS = 100_000                # loop and comprehension iterations between two decisions, nested ones counted together
 MAX_WINDOW_DEPTH = 24              # windows opened inside windows (abilities triggering each other)
 MAX_ACTIONS_PER_PHASE = 1000       # actions in one Action Phase before the game ends as stalled
-MAX_UNDO = 200                     # positions kept for undo (200 to 400; further back, undo replays the game)
+MAX_UNDO = 200                     # checkpoints kept for undo (200 to 400; further back, undo replays the game)
+CHECKPOINT_EVERY = 8               # answers between two checkpoints (undo and rollback apply at most 7 again)
 MAX_DECISIONS = 200_000            # decisions in one game played by run_game

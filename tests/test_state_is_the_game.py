@@ -3,7 +3,7 @@
 Seeded games of every ruleset and player count, with and without the expansions, by random and
 heuristic bots: at every decision no rule is running as a Python generator, the frames are JSON,
 `clone()` and `from_json()` never run a rule (the driver is switched off while they work), and
-`undo(n)` puts back a kept position without replaying anything.
+`undo(n)` puts back a kept position and applies at most a few answers again (engine/checkpoints.py).
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from interpreter.engine import flow
 from interpreter.engine.agents import HeuristicAgent, RandomAgent
 from interpreter.engine.game import FORMAT, Game
 from interpreter.engine.savefile import SaveError
+from interpreter.limits import CHECKPOINT_EVERY
 
 from .test_copies_property import CASES, FACTIONS, content
 
@@ -84,7 +85,23 @@ def test_clone_and_load_run_no_rule(ruleset: str, players: int, expanded: bool) 
         assert c.digest() == loaded.digest() and c.legal_actions() == loaded.legal_actions()
 
 
-def test_undo_puts_back_a_kept_position_without_replaying() -> None:
+class _CountedRules:
+    """Counts the answers given to the rules inside this block (the driver run with an answer)."""
+
+    def __enter__(self) -> "_CountedRules":
+        self.saved, self.answers = flow.run, 0
+
+        def counted(g: Any, value: Any = None, floor: int = 0) -> None:
+            self.answers += value is not None
+            self.saved(g, value, floor)
+        flow.run = counted  # type: ignore[assignment]
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        flow.run = self.saved  # type: ignore[assignment]
+
+
+def test_undo_puts_back_a_kept_position_and_applies_at_most_a_few_answers_again() -> None:
     g = Game(content(False), "duel", FACTIONS["duel", 2], 7)
     agent = RandomAgent(7)
     saved = []
@@ -92,12 +109,21 @@ def test_undo_puts_back_a_kept_position_without_replaying() -> None:
         d = g.current()
         saved.append((g.to_json(), len(g.log)))
         g.apply(agent.choose(d.player, d.options, d))
-    for n in (1, 5, 17):
-        with _NoRules():
+    again = []
+    for n in (1, 5, 17, 8, 3):
+        with _CountedRules() as rules:
             g.undo(n)
+        again.append(rules.answers)
         data, n_log = saved[len(g.choices)]
         assert g.to_json() == data and len(g.log) == n_log
-    assert len(g.choices) == 60 - 23
+    assert len(g.choices) == 60 - 34
+    # 59, 54, 37, 29, 26 answers: the checkpoints are at 0, 8, 16, ... answers
+    assert again == [59 % CHECKPOINT_EVERY, 54 % CHECKPOINT_EVERY, 37 % CHECKPOINT_EVERY, 29 % CHECKPOINT_EVERY,
+                     26 % CHECKPOINT_EVERY]
+    assert max(again) < CHECKPOINT_EVERY
+    with _NoRules():   # back to a checkpoint: nothing is applied again
+        g.undo(len(g.choices) - 24)
+    assert g.to_json() == saved[24][0]
 
 
 @pytest.mark.parametrize("older", [1, 2])

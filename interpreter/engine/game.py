@@ -5,8 +5,8 @@ The public API: `current()`, `legal_actions()`, `apply()`, `why_illegal()`, `clo
 
 The state is the whole game: where the rules stand is a stack of frames in it (`State.flow`,
 run by engine/flow.py) and the decision waiting for an answer is `State.pending`. So a clone is a
-copy of the state, a save is the state, `apply` keeps the position it started from and puts it
-back when anything fails, and the positions before each answer are kept for `undo`.
+copy of the state, a save is the state, and `apply` and `undo` go back to a kept position
+(engine/checkpoints.py: one every few answers, with the answers since applied again).
 """
 from __future__ import annotations
 
@@ -23,11 +23,10 @@ from .battle import BattleMixin
 from .decisions import Decision, GameError, IllegalAction, match_option
 from .feasible import share_memo
 from .independents import IndependentsMixin
-from . import savefile
+from . import checkpoints, savefile
 from . import flow
 from .phases import PhasesMixin
 from . import doom as _doom, perform as _perform, round as _round, turn as _turn  # noqa: F401 (procedures register)
-from ..limits import MAX_UNDO
 from .state import State
 
 FORMAT = savefile.SAVE_FORMAT   # of saves (logs: savefile.LOG_FORMAT)
@@ -35,24 +34,6 @@ FORMAT = savefile.SAVE_FORMAT   # of saves (logs: savefile.LOG_FORMAT)
 #: what a failing rule or effect may raise while an answer is applied: the game is restored, then a GameError
 _FAILURES = (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError, AttributeError,
              ArithmeticError, MemoryError)
-
-
-def _kept(history: tuple[Any, Any, int] | None, position: Any) -> tuple[Any, Any, int]:
-    """`history` with `position` added. At 2 × MAX_UNDO positions the newest MAX_UNDO are linked
-    anew and the older ones dropped (memory stays bounded; undo further back replays)."""
-    depth = history[2] + 1 if history is not None else 1
-    if depth <= 2 * MAX_UNDO:
-        return (history, position, depth)
-    newest = [position]
-    node = history
-    while node is not None and len(newest) < MAX_UNDO:
-        newest.append(node[1])
-        node = node[0]
-    out: tuple[Any, Any, int] | None = None
-    for i, p in enumerate(reversed(newest)):
-        out = tuple((out, p, i + 1))  # tuple(): Cython would infer a C tuple type nested without end
-    assert out is not None
-    return out
 
 
 def state_digest(state: State) -> str:
@@ -110,9 +91,9 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         # a game loaded from a save keeps its log's length (the events themselves live in the log file)
         self.log: list[dict[str, Any]] = [{"seq": i + 1, "type": "restored"} for i in range(_log_prefix)]
         self.choices: list[str] = []
-        # the positions before the last answers given here, newest first: (earlier, (state, log length,
-        # dice), depth); shared by clones (never changed, only extended), so a clone is cheap
-        self._history: tuple[Any, Any, int] | None = None
+        # the positions kept for rollback and undo (engine/checkpoints.py); shared by clones (never
+        # changed, only extended), so a clone is cheap
+        self._history: checkpoints.History | None = None
         if _state is not None:
             self.s = State.from_dict(_state)
             if not self.s.flow and not self.s.over:   # a position written by hand: play from its phase step
@@ -158,15 +139,40 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         self._pending_of = d
         return obj
 
-    def _position(self) -> tuple[bytes, int, list[int] | None]:
-        """What `_put_back` needs to return here: the state packed (`State.pack`), the log length,
-        the dice. Packed, a kept position is immutable, so clones share it as it is."""
-        return (self.s.pack(), len(self.log), list(self._forced_dice) if self._forced_dice is not None else None)
+    def _checkpoint(self) -> checkpoints.Checkpoint:
+        """The position now, kept (engine/checkpoints.py). Packed, it is immutable, so clones share it."""
+        dice = list(self._forced_dice) if self._forced_dice is not None else None
+        return checkpoints.Checkpoint(self.s.pack(), len(self.log), dice, len(self.choices))
 
-    def _put_back(self, s: bytes, n: int, dice: list[int] | None) -> None:
-        self.s = State.unpack(s)
-        del self.log[n:]
-        self._forced_dice = list(dice) if dice is not None else None
+    def _go_back(self, answers: int) -> bool:
+        """Return to the decision after the first `answers` answers: put back the newest checkpoint
+        at or before it and apply the answers given since again. False (nothing changed) when no
+        such checkpoint is kept."""
+        node = checkpoints.at_or_before(self._history, answers)
+        if node is None:
+            return False
+        c = node[1]
+        again = self.choices[c.answers:answers]
+        self.s = State.unpack(c.state)
+        del self.log[c.log_length:]
+        self._forced_dice = list(c.dice) if c.dice is not None else None
+        self.choices = self.choices[:c.answers]
+        self._history = node
+        hook, self._event_hook = self._event_hook, None   # those events were seen when first logged
+        try:
+            for opt in again:
+                self.steps = 0
+                flow.run(self, opt)
+                self.choices.append(opt)
+        except _FAILURES as exc:   # the rules gave another result for the same answers: never seen
+            self.s = State.unpack(c.state)
+            del self.log[c.log_length:]
+            self.choices = self.choices[:c.answers]
+            raise GameError(f"the answers after decision {c.answers} cannot be applied again "
+                            f"({type(exc).__name__}: {exc}); the game is back at that decision") from exc
+        finally:
+            self._event_hook = hook
+        return True
 
     # ---- the API ----------------------------------------------------------------------------------
     def legal_actions(self) -> list[str]:
@@ -209,15 +215,16 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         if opt is None:
             code, msg = self._explain(d, answer)
             raise IllegalAction(code, msg)
-        kept = self._position()   # the position this answer starts from: put back on any failure
+        answers = len(self.choices)
+        if checkpoints.due(self._history, answers):   # on any failure the game goes back to this decision
+            self._history = checkpoints.kept(self._history, self._checkpoint())
         self.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
             flow.run(self, opt)
         except _FAILURES as exc:
-            self._put_back(*kept)
+            self._go_back(answers)
             raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'; state restored)") from exc
         self.choices.append(opt)
-        self._history = _kept(self._history, kept)   # for undo
 
     def is_over(self) -> bool:
         return self.s.over
@@ -287,26 +294,16 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def undo(self, n: int = 1) -> None:
         """Take back the last `n` answers: the game returns to the decision before them.
 
-        The positions before each answer given to this game (or the game it was cloned from) are
-        kept, so undo puts one back; a game loaded from a file replays its earlier answers instead.
+        It puts back the newest position kept at or before that decision (engine/checkpoints.py)
+        and applies the few answers given since again; a game loaded from a file, or one taken
+        back further than the positions kept, replays its answers from the start instead.
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise IllegalAction("bad-undo", f"undo needs a whole number of decisions, got {n!r}")
         if n > len(self.choices):
             raise IllegalAction("nothing-to-undo", f"only {len(self.choices)} decision(s) can be undone, not {n}")
-        if n == 0:
-            return
-        node, back = self._history, None
-        for _ in range(n):
-            if node is None:
-                break
-            back, node = node[1], node[0]
-        else:   # every position taken back was kept: put the oldest back
-            self._put_back(*back)
-            self.choices = self.choices[:len(self.choices) - n]
-            self._history = node
-            return
-        self._rebuild(len(self.choices) - n)
+        if n and not self._go_back(len(self.choices) - n):
+            self._rebuild(len(self.choices) - n)
 
     def _rebuild(self, keep: int) -> None:
         """This game replayed from its parameters with its first `keep` answers (a game loaded from
