@@ -48,6 +48,17 @@ def core_modules(tree: Path) -> list[tuple[str, Path]]:
             for p in build_info.core_sources(tree / "interpreter")]
 
 
+def compile_flags() -> list[str]:
+    """The C compiler's flags beyond Python's own: no debug symbols (a fifth of the size); with GCC
+    on Linux, calls into libpython straight through its table of addresses instead of the PLT,
+    and no interposition of the module's own functions (about 2% in a Duel, measured)."""
+    if sys.platform == "win32":
+        return []
+    if sys.platform.startswith("linux"):
+        return ["-g0", "-fno-plt", "-fno-semantic-interposition"]
+    return ["-g0"]
+
+
 def compile_core(tree: Path, out: Path, jobs: int | None = None) -> list[Path]:
     """Compile `tree`'s core modules into `out` (laid out as packages) with `jobs` processes (default:
     one per core); return the extension files."""
@@ -62,7 +73,7 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None) -> list[Path]:
     cwd = os.getcwd()
     os.chdir(tree)  # Cython names each extension's source by its path from here
     try:
-        flags = [] if sys.platform == "win32" else ["-g0"]   # no debug symbols: a fifth of the size
+        flags = compile_flags()
         exts = [Extension(name, [str(src.relative_to(tree))], extra_compile_args=flags)
                 for name, src in core_modules(tree)]
         exts = cythonize(exts, compiler_directives=DIRECTIVES, build_dir=str(temp / "c"), nthreads=jobs,

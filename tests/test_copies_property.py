@@ -22,6 +22,7 @@ from interpreter.content.build import Content
 from interpreter.engine.agents import RandomAgent
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
+from interpreter.limits import CHECKPOINT_EVERY
 
 from .conftest import BASIC
 from .figures import add
@@ -224,3 +225,39 @@ def test_an_effect_failing_right_after_a_checkpoint_changes_nothing(tmp_path: Pa
     before, answer = _until_it_fails(g, -1)
     assert answer == "pass"
     assert _observed(g) == before
+
+
+def test_a_failure_at_any_distance_from_a_checkpoint_changes_nothing() -> None:
+    """`apply` keeps a position only every CHECKPOINT_EVERY answers and goes back by applying the
+    answers since again. An event hook that raises makes each of the first 3 × CHECKPOINT_EVERY
+    answers fail once after the rules have changed something (at every distance from its
+    checkpoint); each must leave the game as it was, and the game then ends exactly as a twin
+    given the same answers without failures."""
+    g = Game(content(True), "multiplayer", FACTIONS["multiplayer", 3], 21)
+    twin = Game(content(True), "multiplayer", FACTIONS["multiplayer", 3], 21)
+    agent = RandomAgent(21)
+
+    def boom(event: dict[str, Any]) -> None:
+        raise ValueError(f"boom at event {event['seq']}")
+
+    failed = 0
+    for i in range(200):
+        if g.current() is None:
+            break
+        answer = _answer(g, agent)
+        if i < 3 * CHECKPOINT_EVERY:
+            before = _observed(g)
+            g.set_event_hook(boom)
+            try:
+                g.apply(answer)
+            except GameError as exc:
+                failed += 1
+                assert "boom at event" in str(exc) and _observed(g) == before
+            else:   # an answer that logs nothing cannot fail this way: it went through
+                g.undo(1)
+                assert _observed(g) == before
+            g.set_event_hook(None)
+        g.apply(answer)
+        twin.apply(answer)
+    assert failed >= 2 * CHECKPOINT_EVERY
+    assert _observed(g) == _observed(twin)
