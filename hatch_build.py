@@ -16,9 +16,12 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
+from typing import Any, Callable
 
 
 def _load_build_info():  # type: ignore[no-untyped-def]
@@ -36,6 +39,7 @@ def _load_build_info():  # type: ignore[no-untyped-def]
 build_info = _load_build_info()
 # Cython reads annotations as C types by default; the engine's annotations are hints, not contracts.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
+TRAINING_TIMEOUT = 900   # seconds the training games of a profile-guided build may take
 
 
 class CoreBuildError(Exception):
@@ -59,13 +63,17 @@ def compile_flags() -> list[str]:
     return ["-g0"]
 
 
-def compile_core(tree: Path, out: Path, jobs: int | None = None) -> list[Path]:
+def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = False,
+                 notice: Callable[[str], None] | None = None) -> list[Path]:
     """Compile `tree`'s core modules into `out` (laid out as packages) with `jobs` processes (default:
-    one per core); return the extension files."""
+    one per core); return the extension files. `train`: a profile-guided build, where the compiler
+    supports it (`profiles_supported`): compiled once counting what runs, trained on the games of
+    the tree's `interpreter/build_training.py`, compiled again with the counts. If the training
+    cannot run, the core is compiled without a profile, and `notice` is told why."""
     jobs = jobs or os.cpu_count() or 1
     try:
         from Cython.Build import cythonize
-        from setuptools import Distribution, Extension
+        from setuptools import Extension
     except ImportError as exc:
         raise CoreBuildError(f"Cython and setuptools are needed ({exc})") from None
     tree, out = tree.resolve(), out.resolve()
@@ -74,15 +82,22 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None) -> list[Path]:
     os.chdir(tree)  # Cython names each extension's source by its path from here
     try:
         flags = compile_flags()
-        exts = [Extension(name, [str(src.relative_to(tree))], extra_compile_args=flags)
-                for name, src in core_modules(tree)]
+        exts = [Extension(name, [str(src.relative_to(tree))]) for name, src in core_modules(tree)]
         exts = cythonize(exts, compiler_directives=DIRECTIVES, build_dir=str(temp / "c"), nthreads=jobs,
                          quiet=True, force=True)
-        dist = Distribution({"ext_modules": exts, "script_name": "hatch_build.py",
-                             "script_args": ["-q", "build_ext", "--build-lib", str(out), "--build-temp",
-                                             str(temp / "o"), "--parallel", str(jobs)]})
-        dist.parse_command_line()
-        dist.run_commands()
+        profile: list[str] = []
+        if train and profiles_supported():
+            # the objects of both builds are made at the same paths: GCC finds each one's counts beside it
+            _build_ext(exts, flags + ["-fprofile-generate"], ["-fprofile-generate"], temp / "counting",
+                       temp / "o", jobs)
+            why = _train(tree, temp / "counting", temp / "train")
+            if not why and not any((temp / "o").rglob("*.gcda")):
+                why = "the training games wrote no profile"
+            if why:
+                (notice or print)(f"the compiled core is built without a profile: {why}")
+            else:
+                profile = ["-fprofile-use", "-fprofile-correction", "-Wno-missing-profile"]
+        _build_ext(exts, flags + profile, [], out, temp / "o", jobs)
     except (Exception, SystemExit) as exc:  # cythonize and distutils report failures both ways
         raise CoreBuildError(f"{type(exc).__name__}: {exc}") from None
     finally:
@@ -93,6 +108,55 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None) -> list[Path]:
         *package, module = name.split(".")
         built += [p for p in out.joinpath(*package).glob(module + ".*") if p.suffix in (".so", ".pyd")]
     return sorted(built)
+
+
+def _build_ext(exts: list[Any], cflags: list[str], ldflags: list[str], lib: Path, objects: Path, jobs: int) -> None:
+    """Compile and link `exts` (Cython's C) into `lib`, every object made afresh in `objects`."""
+    from setuptools import Distribution
+    for ext in exts:
+        ext.extra_compile_args, ext.extra_link_args = list(cflags), list(ldflags)
+    dist = Distribution({"ext_modules": exts, "script_name": "hatch_build.py",
+                         "script_args": ["-q", "build_ext", "--force", "--build-lib", str(lib), "--build-temp",
+                                         str(objects), "--parallel", str(jobs)]})
+    dist.parse_command_line()
+    dist.run_commands()
+
+
+def profiles_supported() -> bool:
+    """Whether the C compiler takes GCC's profile options (GCC on Linux; clang's profiles differ)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    try:
+        said = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "Free Software Foundation" in said
+
+
+def _train(tree: Path, counting: Path, run: Path) -> str:
+    """Play `interpreter/build_training.py` on the counting build, in a copy of `tree` at `run` (its
+    Python, its content and the counting extensions); why it could not, or "" when it did."""
+    if not (tree / "interpreter" / "build_training.py").is_file():
+        return "the tree has no interpreter/build_training.py"
+    skip = shutil.ignore_patterns("*.so", "*.pyd", "__pycache__")
+    shutil.copytree(tree / "interpreter", run / "interpreter", ignore=skip)
+    for data in ("content", "schema", "grammar"):
+        if (tree / data).is_dir():
+            shutil.copytree(tree / data, run / data)
+    for ext in counting.rglob("*"):
+        if ext.suffix in (".so", ".pyd"):
+            shutil.copy2(ext, run / ext.relative_to(counting))
+    env = {**os.environ, "PYTHONPATH": str(run), "PYTHONDONTWRITEBYTECODE": "1"}
+    try:
+        done = subprocess.run([sys.executable, "-m", "interpreter.build_training"], cwd=run, env=env,
+                              capture_output=True, text=True, timeout=TRAINING_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return f"the training games took more than {TRAINING_TIMEOUT} s"
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        return f"the training games failed ({lines[-1] if lines else f'exit {done.returncode}'})"
+    return ""
 
 
 try:
@@ -106,6 +170,9 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
 
     PLUGIN_NAME = "custom"
 
+    def _warn(self, why: str) -> None:
+        self.app.display_warning(f"necronomicon: {why}")
+
     def initialize(self, version: str, build_data: dict) -> None:
         if self.target_name != "wheel" or version == "editable":
             return
@@ -115,8 +182,9 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         root = Path(self.root)
         out = root / "build" / "compiled-core"
         shutil.rmtree(out, ignore_errors=True)   # nothing of an earlier build goes into the wheel
+        train = os.environ.get("NECRO_PGO") != "0"
         try:
-            built = compile_core(root, out)
+            built = compile_core(root, out, train=train, notice=self._warn)
         except CoreBuildError as exc:
             self.app.display_warning(f"necronomicon: the compiled core was not built, the engine stays "
                                      f"pure Python ({exc})")
@@ -125,7 +193,8 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
             build_data["force_include"][str(so)] = so.relative_to(out).as_posix()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
-        self.app.display_info(f"necronomicon: compiled core, {len(built)} modules")
+        self.app.display_info(f"necronomicon: compiled core, {len(built)} modules"
+                              + ("" if train else " (NECRO_PGO=0: not profile-guided)"))
 
 
 if __name__ == "__main__":
@@ -134,6 +203,6 @@ if __name__ == "__main__":
     if Path(sys.argv[2]).resolve() == Path(__file__).resolve().parent:
         sys.exit("hatch_build.py: not into the checkout itself: the extensions would hide its Python source")
     try:
-        print(len(compile_core(Path(sys.argv[1]), Path(sys.argv[2]))), "modules compiled")
+        print(len(compile_core(Path(sys.argv[1]), Path(sys.argv[2]), train=True)), "modules compiled")
     except CoreBuildError as exc:
         sys.exit(f"hatch_build.py: {exc}")

@@ -81,10 +81,14 @@ def compiled_copy(into: Path) -> Path:
     for part in TREE_PARTS:
         shutil.copytree(ROOT / part, into / part, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
     try:
-        hatch_build.compile_core(into, into)
+        hatch_build.compile_core(into, into, train=True, notice=_say)   # as `pip install .` builds it
     except hatch_build.CoreBuildError as exc:
         raise CompareError(f"the compiled core could not be built: {exc}") from None
     return into
+
+
+def _say(why: str) -> None:
+    print(f"compare: {why}", file=sys.stderr)
 
 
 def run_measure(tree: Path, args: list[str], timeout: float) -> dict[str, Any]:
@@ -261,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
             trees = {"base": base_tree, "current": ROOT}
             if not args.no_compiled and _has_cython():
                 if not args.quiet:
-                    print("building the working tree's compiled core", file=sys.stderr, flush=True)
+                    print("building the working tree's compiled core as pip install . does (profile-guided: a few minutes)",
+                          file=sys.stderr, flush=True)
                 trees["compiled"] = compiled_copy(Path(tmp) / "compiled")
             elif not args.no_compiled:
                 print("compare: no Cython here, so no compiled column (pip install '.[bench]')", file=sys.stderr)

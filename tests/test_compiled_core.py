@@ -107,6 +107,39 @@ def test_compile_core_builds_an_importable_extension_from_unchanged_source(small
     assert file.endswith(built[0].name) and total == "14" and pair.strip() == "(1, 2)"
 
 
+TRAINING = """import sys
+from interpreter.engine import sums
+if not sums.__file__.endswith(('.so', '.pyd')):
+    sys.exit('trained on ' + sums.__file__)
+for _ in range(1000):
+    sums.total(list(range(50)))
+"""
+
+
+def test_a_trained_build_plays_the_training_games_on_the_counting_extension(small_tree: Path) -> None:
+    pytest.importorskip("Cython", reason="pip install '.[bench]' to compile the core")
+    if not hatch_build.profiles_supported():
+        pytest.skip("the C compiler takes no GCC profiles: the build is not trained")
+    (small_tree / "interpreter" / "build_training.py").write_text(TRAINING)
+    said: list[str] = []
+    built = hatch_build.compile_core(small_tree, small_tree / "out", jobs=1, train=True, notice=said.append)
+    assert said == [] and len(built) == 1   # trained, and the counts were found (else a notice says why)
+    r = subprocess.run([sys.executable, "-S", "-c", "from interpreter.engine import sums; print(sums.total([1, 2, 3]))"],
+                       cwd=small_tree / "out", capture_output=True, text=True, check=False)
+    assert r.returncode == 0 and r.stdout.strip() == "14", r.stderr
+
+
+def test_training_that_fails_gives_a_build_without_a_profile_and_says_why(small_tree: Path) -> None:
+    pytest.importorskip("Cython", reason="pip install '.[bench]' to compile the core")
+    if not hatch_build.profiles_supported():
+        pytest.skip("the C compiler takes no GCC profiles: the build is not trained")
+    (small_tree / "interpreter" / "build_training.py").write_text("raise ValueError('no games today')\n")
+    said: list[str] = []
+    built = hatch_build.compile_core(small_tree, small_tree / "out", jobs=1, train=True, notice=said.append)
+    assert len(built) == 1 and len(said) == 1
+    assert "without a profile" in said[0] and "ValueError: no games today" in said[0]
+
+
 def test_a_module_cython_refuses_is_one_error_naming_it(small_tree: Path) -> None:
     pytest.importorskip("Cython", reason="pip install '.[bench]' to compile the core")
     (small_tree / "interpreter" / "engine" / "broken.py").write_text("def f(:\n    pass\n")
