@@ -3,13 +3,17 @@
 `pip install .` runs `CompiledCoreHook` (declared in pyproject.toml): every module of the rule
 engine, the effect language and the search bot (`CORE` in interpreter/build_info.py) is compiled
 from its unchanged Python source and shipped beside that source, so the installed engine imports
-the extension and plays the same games faster. The Python source stays the reference: the checkout runs it, the tests compare
-the installed engine's games against it (tests/test_compiled_core.py), and `benchmarks/compare.py`
-measures both. The build falls back to the pure Python wheel, with a warning, when there is no C
-compiler or Cython; `NECRO_PURE_PYTHON=1` asks for the pure wheel, and editable installs are
-always pure, so an edit takes effect at once.
+the extension and plays the same games faster. The Python source stays the reference: the
+checkout runs it, the tests compare the installed engine's games against it
+(tests/test_compiled_core.py), and `benchmarks/compare.py` measures both.
 
-    python hatch_build.py TREE OUT      # compile TREE's core into OUT (what compare.py does)
+With GCC the build is profile-guided: compiled once counting what runs, trained on the seeded
+games of interpreter/build_training.py, compiled again with the counts (about 4 minutes on two
+cores; `NECRO_PGO=0` skips the training, about 2 minutes). The build falls back to the pure
+Python wheel, with a warning, when there is no C compiler or Cython; `NECRO_PURE_PYTHON=1` asks
+for the pure wheel, and editable installs are always pure, so an edit takes effect at once.
+
+    python hatch_build.py TREE OUT      # compile TREE's core into OUT, trained (what compare.py does)
 """
 from __future__ import annotations
 

@@ -265,8 +265,8 @@ def main(argv: list[str] | None = None) -> int:
             trees = {"base": base_tree, "current": ROOT}
             if not args.no_compiled and _has_cython():
                 if not args.quiet:
-                    print("building the working tree's compiled core as pip install . does (profile-guided: a few minutes)",
-                          file=sys.stderr, flush=True)
+                    print("building the working tree's compiled core as pip install . does "
+                          "(profile-guided: a few minutes)", file=sys.stderr, flush=True)
                 trees["compiled"] = compiled_copy(Path(tmp) / "compiled")
             elif not args.no_compiled:
                 print("compare: no Cython here, so no compiled column (pip install '.[bench]')", file=sys.stderr)

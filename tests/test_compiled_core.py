@@ -124,8 +124,8 @@ def test_a_trained_build_plays_the_training_games_on_the_counting_extension(smal
     said: list[str] = []
     built = hatch_build.compile_core(small_tree, small_tree / "out", jobs=1, train=True, notice=said.append)
     assert said == [] and len(built) == 1   # trained, and the counts were found (else a notice says why)
-    r = subprocess.run([sys.executable, "-S", "-c", "from interpreter.engine import sums; print(sums.total([1, 2, 3]))"],
-                       cwd=small_tree / "out", capture_output=True, text=True, check=False)
+    r = subprocess.run([sys.executable, "-S", "-c", "from interpreter.engine import sums; "
+                        "print(sums.total([1, 2, 3]))"], cwd=small_tree / "out", capture_output=True, text=True, check=False)
     assert r.returncode == 0 and r.stdout.strip() == "14", r.stderr
 
 
