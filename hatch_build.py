@@ -151,7 +151,9 @@ def _train(tree: Path, counting: Path, run: Path) -> str:
     for ext in counting.rglob("*"):
         if ext.suffix in (".so", ".pyd"):
             shutil.copy2(ext, run / ext.relative_to(counting))
-    env = {**os.environ, "PYTHONPATH": str(run), "PYTHONDONTWRITEBYTECODE": "1"}
+    # the tree first; pip's isolated build environment reaches its packages through PYTHONPATH too
+    path = os.pathsep.join(p for p in (str(run), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
     try:
         done = subprocess.run([sys.executable, "-m", "interpreter.build_training"], cwd=run, env=env,
                               capture_output=True, text=True, timeout=TRAINING_TIMEOUT)
