@@ -18,6 +18,7 @@ for the pure wheel, and editable installs are always pure, so an edit takes effe
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -90,7 +91,9 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
         exts = cythonize(exts, compiler_directives=DIRECTIVES, build_dir=str(temp / "c"), nthreads=jobs,
                          quiet=True, force=True)
         profile: list[str] = []
-        if train and profiles_supported():
+        if train and not profiles_supported():
+            (notice or print)("the C compiler takes no GCC profiles: the compiled core is built without one")
+        elif train:
             # the objects of both builds are made at the same paths: GCC finds each one's counts beside it
             _build_ext(exts, flags + ["-fprofile-generate"], ["-fprofile-generate"], temp / "counting",
                        temp / "o", jobs)
@@ -176,9 +179,6 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
 
     PLUGIN_NAME = "custom"
 
-    def _warn(self, why: str) -> None:
-        self.app.display_warning(f"necronomicon: {why}")
-
     def initialize(self, version: str, build_data: dict) -> None:
         if self.target_name != "wheel" or version == "editable":
             return
@@ -189,18 +189,25 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         out = root / "build" / "compiled-core"
         shutil.rmtree(out, ignore_errors=True)   # nothing of an earlier build goes into the wheel
         train = os.environ.get("NECRO_PGO") != "0"
+        said: list[str] = []
         try:
-            built = compile_core(root, out, train=train, notice=self._warn)
+            built = compile_core(root, out, train=train, notice=said.append)
         except CoreBuildError as exc:
             self.app.display_warning(f"necronomicon: the compiled core was not built, the engine stays "
                                      f"pure Python ({exc})")
             return
+        for why in said:
+            self.app.display_warning(f"necronomicon: {why}")
+        record = out / "interpreter" / build_info.RECORD   # `necro --version` reads it (build_info.py)
+        why = "NECRO_PGO=0" if not train else "; ".join(said)
+        record.write_text(json.dumps({"profile_guided": train and not said, "why": why}) + "\n")
+        built.append(record)
         for so in built:
             build_data["force_include"][str(so)] = so.relative_to(out).as_posix()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
-        self.app.display_info(f"necronomicon: compiled core, {len(built)} modules"
-                              + ("" if train else " (NECRO_PGO=0: not profile-guided)"))
+        self.app.display_info(f"necronomicon: compiled core, {len(built) - 1} modules, "
+                              + ("profile-guided" if train and not said else f"not profile-guided ({why})"))
 
 
 if __name__ == "__main__":

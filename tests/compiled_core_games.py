@@ -85,7 +85,7 @@ def main() -> int:
     games = [play(content_by, (*setup[:4], setup[4] + 100 * k)) for setup in GAMES for k in range(SEEDS)]
     build = engine_build()
     print(json.dumps({"compiled_modules": build.compiled, "modules": build.modules, "folder": str(build.folder),
-                      "games": games}))
+                      "profile_guided": build.profile_guided, "games": games}))
     return 0
 
 

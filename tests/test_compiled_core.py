@@ -65,6 +65,8 @@ def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Pa
                       "pip install . again")
     assert installed["compiled_modules"] == installed["modules"] == len(hatch_build.core_modules(ROOT)), \
         "every core module (build_info.CORE) is compiled"
+    if EXPECTED and hatch_build.profiles_supported() and os.environ.get("NECRO_PGO") != "0":
+        assert installed["profile_guided"] is True, "the install did not train the compiled core (see pip -v)"
     reference = _games(str(ROOT), tmp_path)
     assert "error" not in reference, reference
     assert reference["compiled_modules"] == 0 and Path(reference["folder"]) == ROOT / "interpreter"
@@ -165,8 +167,30 @@ def test_the_running_build_is_read_from_the_files_and_agrees_with_what_hatch_bui
     assert here.modules == len(hatch_build.core_modules(ROOT))
     assert here.describe() == f"Python source, {ROOT / 'interpreter'}"
     assert build_info.EngineBuild(65, 65, tmp_path).describe() == f"compiled core (65 modules), {tmp_path}"
+    assert build_info.EngineBuild(65, 65, tmp_path, True).describe() == \
+        f"compiled core (65 modules, profile-guided), {tmp_path}"
     assert build_info.EngineBuild(3, 65, tmp_path).describe().startswith("partly compiled (3 of 65 core modules)")
     r = subprocess.run([sys.executable, "-m", "tools.necro", "--version"], cwd=ROOT, capture_output=True,
                        text=True, timeout=60, check=False)
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout.startswith("necro ") and r.stdout.rstrip().endswith(f"engine: {here.describe()}")
+
+
+def test_the_build_record_says_whether_the_compiled_core_was_profile_guided(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.machinery
+
+    from interpreter import build_info
+    package = tmp_path / "interpreter"
+    (package / "engine").mkdir(parents=True)
+    (package / "engine" / "flow.py").write_text("")
+    monkeypatch.setattr(build_info, "CORE", ("engine",))
+    monkeypatch.setattr(build_info, "_ROOT", package)
+    assert build_info.engine_build().profile_guided is None   # pure Python: no record read
+    (package / "engine" / ("flow" + importlib.machinery.EXTENSION_SUFFIXES[0])).write_bytes(b"")
+    assert build_info.engine_build().profile_guided is None   # compiled, no record
+    record = package / build_info.RECORD
+    for text, guided in (('{"profile_guided": true, "why": ""}', True), ('{"profile_guided": false}', False),
+                         ("not json", None), ('{"profile_guided": "yes"}', None), ("[1]", None)):
+        record.write_text(text)
+        assert build_info.engine_build().profile_guided is guided, text
