@@ -126,6 +126,23 @@ def test_undo_puts_back_a_kept_position_and_applies_at_most_a_few_answers_again(
     assert g.to_json() == saved[24][0]
 
 
+def test_a_position_changed_by_hand_and_kept_is_what_undo_and_rollback_go_back_to() -> None:
+    g = Game(content(False), "duel", FACTIONS["duel", 2], 11)
+    agent = RandomAgent(11)
+    for _ in range(3):   # no checkpoint is due for 5 more answers
+        d = g.current()
+        g.apply(agent.choose(d.player, d.options, d))
+    p = g.s.players[0]
+    g.s.power[p] += 40
+    g.keep_position()
+    edited = g.to_json()
+    for _ in range(3):
+        d = g.current()
+        g.apply(agent.choose(d.player, d.options, d))
+    g.undo(3)
+    assert g.to_json() == edited and g.s.power[p] >= 40
+
+
 @pytest.mark.parametrize("older", [1, 2])
 def test_an_older_save_is_refused_in_one_line(older: int) -> None:
     g = Game(content(False), "duel", FACTIONS["duel", 2], 3)

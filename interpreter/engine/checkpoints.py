@@ -5,7 +5,8 @@ dice left and how many answers the game had been given there. `Game.apply` makes
 answer only when the newest is CHECKPOINT_EVERY answers old, so most answers pack nothing. Any
 earlier decision is then the newest checkpoint at or before it, with the answers given since
 applied again (at most CHECKPOINT_EVERY - 1 of them). That is exact: the rules read nothing but
-the state (its generator included), the scripted dice and the answers.
+the state (its generator included), the scripted dice and the answers. A change made to the
+state by hand between answers is no answer: `Game.keep_position()` keeps the position after it.
 
 The checkpoints are a linked list, newest first: `(earlier, checkpoint, depth)`. It is never
 changed, only extended, so clones share it. At 2 × MAX_UNDO checkpoints the newest MAX_UNDO are

@@ -144,6 +144,12 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         dice = list(self._forced_dice) if self._forced_dice is not None else None
         return checkpoints.Checkpoint(self.s.pack(), len(self.log), dice, len(self.choices))
 
+    def keep_position(self) -> None:
+        """Keep the position now for undo and rollback. Call it after changing `s` by hand between
+        answers (a test's or a puzzle's setup): going back replays answers from the newest kept
+        position, so a change no answer made is kept only from a position kept after it."""
+        self._history = checkpoints.kept(self._history, self._checkpoint())
+
     def _go_back(self, answers: int) -> bool:
         """Return to the decision after the first `answers` answers: put back the newest checkpoint
         at or before it and apply the answers given since again. False (nothing changed) when no
