@@ -222,7 +222,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             code, msg = self._explain(d, answer)
             raise IllegalAction(code, msg)
         answers = len(self.choices)
-        if checkpoints.due(self._history, answers):   # on any failure the game goes back to this decision
+        if checkpoints.due(self._history, answers):   # one kept every few answers: a failure goes back through it
             self._history = checkpoints.kept(self._history, self._checkpoint())
         self.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
