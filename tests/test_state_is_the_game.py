@@ -15,7 +15,7 @@ import pytest
 
 from interpreter.engine import flow
 from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.game import FORMAT, Game
+from interpreter.engine.game import FORMAT, Game, GameError
 from interpreter.engine.savefile import SaveError
 from interpreter.limits import CHECKPOINT_EVERY
 
@@ -165,3 +165,23 @@ def test_an_older_log_is_refused_in_one_line(tmp_path: Any) -> None:
     with pytest.raises(SaveError) as err:
         read_log(path)
     assert "\n" not in str(err.value) and "old.jsonl" in str(err.value) and "format 1" in str(err.value)
+
+
+def test_answers_that_cannot_be_applied_again_leave_the_game_at_its_checkpoint_and_say_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never seen (the rules are deterministic), but if going back failed half way, the game would
+    be left at the checkpoint it went back to, a whole position, with one GameError saying so."""
+    g = Game(content(False), "duel", FACTIONS["duel", 2], 13)
+    agent = RandomAgent(13)
+    start = g.to_json()
+    for _ in range(5):
+        d = g.current()
+        g.apply(agent.choose(d.player, d.options, d))
+
+    def broken(*_: Any, **__: Any) -> None:
+        raise ValueError("the rules changed")
+    monkeypatch.setattr(flow, "run", broken)
+    with pytest.raises(GameError, match=r"answers after decision 0 cannot be applied again .*the rules changed"):
+        g.undo(1)
+    monkeypatch.undo()
+    assert g.to_json() == start and g.choices == []
