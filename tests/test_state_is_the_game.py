@@ -185,3 +185,24 @@ def test_answers_that_cannot_be_applied_again_leave_the_game_at_its_checkpoint_a
         g.undo(1)
     monkeypatch.undo()
     assert g.to_json() == start and g.choices == []
+
+
+def test_a_masked_copy_undoes_its_own_answers_and_refuses_to_go_back_past_them() -> None:
+    from interpreter.engine.decisions import IllegalAction
+    from interpreter.engine.rng import Rng
+    from interpreter.engine.seat import Seat
+    g = Game(content(False), "duel", FACTIONS["duel", 2], 17)
+    agent = RandomAgent(17)
+    for _ in range(12):
+        d = g.current()
+        g.apply(agent.choose(d.player, d.options, d))
+    copy = Seat(g, g.current().player).masked_copy(Rng(3))
+    start = copy.to_json()
+    for _ in range(3):
+        d = copy.current()
+        copy.apply(agent.choose(d.player, d.options, d))
+    copy.undo(3)
+    assert copy.to_json() == start
+    with pytest.raises(IllegalAction, match="masked"):   # no seed to replay the real game with
+        copy.undo(2)
+    assert copy.to_json() == start

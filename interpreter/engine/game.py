@@ -309,6 +309,9 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         if n > len(self.choices):
             raise IllegalAction("nothing-to-undo", f"only {len(self.choices)} decision(s) can be undone, not {n}")
         if n and not self._go_back(len(self.choices) - n):
+            if "seed" not in self.params:   # a player's masked copy (engine/seat.py): no game to replay
+                raise IllegalAction("nothing-to-undo", "this copy keeps no position that far back, and its "
+                                    "hidden values are masked, so it cannot be replayed")
             self._rebuild(len(self.choices) - n)
 
     def _rebuild(self, keep: int) -> None:
