@@ -94,12 +94,7 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
         if train and not profiles_supported():
             (notice or print)("the C compiler takes no GCC profiles: the compiled core is built without one")
         elif train:
-            # the objects of both builds are made at the same paths: GCC finds each one's counts beside it
-            _build_ext(exts, flags + ["-fprofile-generate"], ["-fprofile-generate"], temp / "counting",
-                       temp / "o", jobs)
-            why = _train(tree, temp / "counting", temp / "train")
-            if not why and not any((temp / "o").rglob("*.gcda")):
-                why = "the training games wrote no profile"
+            why = _counted(tree, exts, flags, temp, jobs)
             if why:
                 (notice or print)(f"the compiled core is built without a profile: {why}")
             else:
@@ -115,6 +110,21 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
         *package, module = name.split(".")
         built += [p for p in out.joinpath(*package).glob(module + ".*") if p.suffix in (".so", ".pyd")]
     return sorted(built)
+
+
+def _counted(tree: Path, exts: list[Any], flags: list[str], temp: Path, jobs: int) -> str:
+    """Build `exts` counting what runs and play the training games on them, leaving each module's
+    counts beside its object in `temp / "o"` (where the next build of the same objects finds
+    them); why that could not be done, or "" when it was."""
+    try:
+        _build_ext(exts, flags + ["-fprofile-generate"], ["-fprofile-generate"], temp / "counting",
+                   temp / "o", jobs)
+    except (Exception, SystemExit) as exc:  # a compiler without GCC's profile runtime, say
+        return f"the counting build failed ({type(exc).__name__}: {exc})"
+    why = _train(tree, temp / "counting", temp / "train")
+    if not why and not any((temp / "o").rglob("*.gcda")):
+        why = "the training games wrote no profile"
+    return why
 
 
 def _build_ext(exts: list[Any], cflags: list[str], ldflags: list[str], lib: Path, objects: Path, jobs: int) -> None:

@@ -194,3 +194,21 @@ def test_the_build_record_says_whether_the_compiled_core_was_profile_guided(tmp_
                          ("not json", None), ('{"profile_guided": "yes"}', None), ("[1]", None)):
         record.write_text(text)
         assert build_info.engine_build().profile_guided is guided, text
+
+
+def test_a_counting_build_that_fails_gives_a_build_without_a_profile(small_tree: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("Cython", reason="pip install '.[bench]' to compile the core")
+    if not hatch_build.profiles_supported():
+        pytest.skip("the C compiler takes no GCC profiles: the build is not trained")
+    (small_tree / "interpreter" / "build_training.py").write_text(TRAINING)
+    real = hatch_build._build_ext
+
+    def no_profile_runtime(exts, cflags, *rest):  # type: ignore[no-untyped-def]
+        if "-fprofile-generate" in cflags:
+            raise SystemExit("error: command 'gcc' failed: cannot find -lgcov")
+        return real(exts, cflags, *rest)
+    monkeypatch.setattr(hatch_build, "_build_ext", no_profile_runtime)
+    said: list[str] = []
+    built = hatch_build.compile_core(small_tree, small_tree / "out", jobs=1, train=True, notice=said.append)
+    assert len(built) == 1 and len(said) == 1 and "counting build failed" in said[0] and "lgcov" in said[0]
