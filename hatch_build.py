@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -143,10 +144,10 @@ def profiles_supported() -> bool:
     """Whether the C compiler takes GCC's profile options (GCC on Linux; clang's profiles differ)."""
     if not sys.platform.startswith("linux"):
         return False
-    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")   # "ccache gcc" too
     try:
-        said = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
+        said = subprocess.run([*cc, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, ValueError, subprocess.SubprocessError):
         return False
     return "Free Software Foundation" in said
 
