@@ -150,6 +150,13 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         position, so a change no answer made is kept only from a position kept after it."""
         self._history = checkpoints.kept(self._history, self._checkpoint())
 
+    def _put_back(self, c: checkpoints.Checkpoint) -> None:
+        """The game exactly as it was at checkpoint `c`: its state, log, scripted dice and answers."""
+        self.s = State.unpack(c.state)
+        del self.log[c.log_length:]
+        self._forced_dice = list(c.dice) if c.dice is not None else None
+        self.choices = self.choices[:c.answers]
+
     def _go_back(self, answers: int) -> bool:
         """Return to the decision after the first `answers` answers: put back the newest checkpoint
         at or before it and apply the answers given since again. False (nothing changed) when no
@@ -159,10 +166,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             return False
         c = node[1]
         again = self.choices[c.answers:answers]
-        self.s = State.unpack(c.state)
-        del self.log[c.log_length:]
-        self._forced_dice = list(c.dice) if c.dice is not None else None
-        self.choices = self.choices[:c.answers]
+        self._put_back(c)
         self._history = node
         hook, self._event_hook = self._event_hook, None   # those events were seen when first logged
         try:
@@ -171,9 +175,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                 flow.run(self, opt)
                 self.choices.append(opt)
         except _FAILURES as exc:   # the rules gave another result for the same answers: never seen
-            self.s = State.unpack(c.state)
-            del self.log[c.log_length:]
-            self.choices = self.choices[:c.answers]
+            self._put_back(c)
             raise GameError(f"the answers after decision {c.answers} cannot be applied again "
                             f"({type(exc).__name__}: {exc}); the game is back at that decision") from exc
         finally:
@@ -223,7 +225,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             raise IllegalAction(code, msg)
         answers = len(self.choices)
         if checkpoints.due(self._history, answers):   # one kept every few answers: a failure goes back through it
-            self._history = checkpoints.kept(self._history, self._checkpoint())
+            self.keep_position()
         self.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
             flow.run(self, opt)
