@@ -18,7 +18,7 @@ from typing import Any
 from .bots import make_agent
 from .content import load_content
 from .engine.game import Game
-from .engine.seat import Seat
+from .engine.seat import hand_seats
 from .paths import content_dir
 
 SEED = 900_000
@@ -59,12 +59,8 @@ def play(mix: list[tuple[str, int, bool, str, int, int]] = MIX) -> int:
         for i in range(games):
             seed = SEED + 100 * k + i
             g = Game(content, ruleset, seats(content, ruleset, players, seed, players >= 5 or expanded), seed)
-            bots = {}
-            for j, p in enumerate(g.s.players):
-                bot = make_agent(agent, seed * 7 + j)
-                if hasattr(bot, "sit"):
-                    bot.sit(Seat(g, p))
-                bots[p] = bot
+            bots = {p: make_agent(agent, seed * 7 + j) for j, p in enumerate(g.s.players)}
+            hand_seats(g, bots)
             for _ in range(most):
                 d = g.current()
                 if d is None:
