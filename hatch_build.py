@@ -212,12 +212,11 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         record = out / "interpreter" / build_info.RECORD   # `necro --version` reads it (build_info.py)
         why = "NECRO_PGO=0" if not train else "; ".join(said)
         record.write_text(json.dumps({"profile_guided": train and not said, "why": why}) + "\n")
-        built.append(record)
-        for so in built:
+        for so in [*built, record]:
             build_data["force_include"][str(so)] = so.relative_to(out).as_posix()
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
-        self.app.display_info(f"necronomicon: compiled core, {len(built) - 1} modules, "
+        self.app.display_info(f"necronomicon: compiled core, {len(built)} modules, "
                               + ("profile-guided" if train and not said else f"not profile-guided ({why})"))
 
 
