@@ -105,7 +105,8 @@ HEARTBEAT = 30.0       # seconds between plain progress lines of search-bot batc
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .batch import finish, play_batch
+    from .batch import finish, play_batch, streamed
+    from .result_stream import ResultSink
     from .results import file_format
     from .runners import ContentArgs, default_jobs, new_ticks, run
     from .simulate import matchups, plan
@@ -129,9 +130,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         factions = pick_factions(content, ruleset, args.players, args.factions)
         Game(content, ruleset, factions, args.seed, args.map)  # refuses a bad set-up with one clear line, before any work
         specs = plan(ruleset, args.games, args.seed, agents, factions=factions, layout=args.map)
+    sink = None
     if args.out:  # refuse a bad destination before the games, not after them
         check_destination(args.out, "--out")
         file_format(args.out, args.format)
+        sink = ResultSink.open(args.out, args.format, specs, overwrite=args.overwrite)   # continues a file of this batch
+        if sink.previous:
+            cut = " (its cut-off last line dropped)" if sink.dropped else ""
+            print(f"necro: continuing {args.out}{cut}: {len(sink.previous)} of {len(specs)} games are there already",
+                  file=sys.stderr)
+        done = sink.done()
+        specs = [s for s in specs if s.index not in done]
     cargs = ContentArgs(tuple(args.content_dir or ()), tuple(e for e in (args.expansions or "").split(",") if e))
     if args.jobs is not None and args.jobs < 1:
         raise ValueError("--jobs must be 1 or more")
@@ -144,10 +153,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     # search bots' games are slow: without a terminal, a plain line now and then says how far it got
     heartbeat = HEARTBEAT if not args.no_progress and not progress and any(is_search(a) for a in agents) else None
     ticks = new_ticks() if (progress or heartbeat) and args.backend != "ray" else None   # decisions, inside games too
-    result = play_batch(specs, lambda stop: run(specs, cargs, backend=args.backend, jobs=args.jobs,
-                                                address=args.address, content=content, stop=stop, ticks=ticks),
-                        progress, ticks=ticks, heartbeat=heartbeat)
-    return finish(result, args.out, args.format, ruleset, jobs_text)
+    failed = (lambda: sink.error is not None) if sink is not None else (lambda: False)  # a full disk stops the batch
+    result = play_batch(specs, lambda stop: streamed(
+        run(specs, cargs, backend=args.backend, jobs=args.jobs, address=args.address, content=content,
+            stop=lambda: stop() or failed(), ticks=ticks), sink), progress, ticks=ticks, heartbeat=heartbeat)
+    result.planned = args.games
+    return finish(result, sink, ruleset, jobs_text)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -219,8 +230,11 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     si.add_argument("--backend", choices=["process", "ray"], default="process")
     si.add_argument("--address", help="the Ray cluster to join (default: start Ray here)")
-    si.add_argument("--out", help="results file: .jsonl or .csv")
+    si.add_argument("--out", help="results file: .jsonl or .csv; each game's row is appended as it finishes, "
+                    "and the same command run again continues it")
     si.add_argument("--format", choices=["jsonl", "csv"], help="results format (default: from --out's extension)")
+    si.add_argument("--overwrite", action="store_true", help="start --out again; without it an existing file of "
+                    "the same batch is continued (its games skipped) and a file of another batch is refused")
     si.add_argument("--no-progress", action="store_true", help="no progress bar (it shows only on a terminal; without one, search-bot batches print a progress line every 30 s)")
     rp = sub.add_parser("report", help="win rates, first-player advantage, game length and plots from a results file")
     rp.add_argument("file", help="a `necro simulate` results file (.jsonl or .csv)")
