@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import os
+import stat
 import time
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,7 @@ class ResultSink:
         self.dropped = dropped          # a cut-off last line was dropped when continuing
         self.appended = 0
         self.error: str | None = None   # the first write that failed (the batch stops then)
+        self.regular = stat.S_ISREG(os.fstat(fd).st_mode)   # not a device or pipe: it can be cut and rewritten
         self._synced = time.monotonic()
 
     @classmethod
@@ -114,12 +116,13 @@ class ResultSink:
                 view = view[n:]
         except OSError as exc:
             cut = ""
-            try:
-                os.ftruncate(self.fd, self.size)   # back to the last whole row
-            except OSError as again:
-                cut = f" (and cutting the part written failed: {again.strerror or again})"
-            raise RowWriteError(f"--out '{self.path}': could not write {what}: {exc.strerror or exc}; the file ends "
-                                f"at its last whole row{cut}") from None
+            if self.regular:
+                try:
+                    os.ftruncate(self.fd, self.size)   # back to the last whole row
+                    cut = "; the file ends at its last whole row"
+                except OSError as again:
+                    cut = f"; cutting the part written failed: {again.strerror or again}"
+            raise RowWriteError(f"--out '{self.path}': could not write {what}: {exc.strerror or exc}{cut}") from None
         self.size += len(data)
 
     def _sync(self) -> None:
@@ -133,7 +136,7 @@ class ResultSink:
         """The end of the batch: fsync, then (when nothing failed) rewrite the file sorted by game."""
         self._sync()
         os.close(self.fd)
-        if self.error is None:
+        if self.error is None and self.regular:
             write_rows(self.path, rows, self.kind)
 
 
