@@ -156,6 +156,7 @@ def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, 
     with _Interrupts(seat) as irq:
         if seat is not None:
             seat.before_read = irq.check
+
         def after(g: Game) -> None:
             if stream is not None:
                 stream.update()
@@ -168,7 +169,9 @@ def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, 
             signum = exc.signum if isinstance(exc, SignalStop) else signal.SIGINT
             stop, status = STOP_SIGNALS[signum], INTERRUPTED if signum == signal.SIGINT else 128 + signum
         except (SeatStopped, OSError) as exc:   # input ended, or the terminal went away (SIGHUP)
-            if isinstance(exc, OSError) and not irq.pending:
+            if isinstance(exc, OSError) and not irq.pending:   # a failed game, as below
+                if stream is not None:
+                    stream.finish(failure_line(game, exc, last))
                 raise
             signum = irq.pending
             stop = STOP_SIGNALS[signum] if signum else str(exc) or "end of input"
