@@ -189,10 +189,35 @@ def test_the_stars_are_right_gives_power_for_elder_signs_traded_in_the_doom_phas
     d = g.current()
     assert d.player == "crawling-chaos" and d.kind == "doom" and "the-stars-are-right" in d.options
     doom = g.s.doom["crawling-chaos"]
-    play(g, "the-stars-are-right")
+    play(g, "the-stars-are-right", "elder-sign-1", "elder-sign-2")
     assert g.s.power["crawling-chaos"] == 1 + 5
     assert g.s.doom["crawling-chaos"] == doom + 5
     assert g.s.elder_signs["crawling-chaos"] == []
+
+
+def test_the_stars_are_right_trades_the_signs_the_player_picks_and_keeps_the_rest(azathoth: Content) -> None:
+    """Core rulebook, Elder Sign Trophies: "you decide when to gain the Doom for each Elder Sign"."""
+    g = doom_game(azathoth, ["the-stars-are-right"])
+    doom = g.s.doom["crawling-chaos"]
+    play(g, "the-stars-are-right")
+    assert g.current().options == ("elder-sign-1", "elder-sign-2")   # at least one sign is traded
+    play(g, "elder-sign-2")
+    assert g.current().options == ("elder-sign-1", "done")
+    play(g, "done")
+    assert g.s.power["crawling-chaos"] == 1 + 3 and g.s.doom["crawling-chaos"] == doom + 3
+    assert g.s.elder_signs["crawling-chaos"] == [2]
+    assert not any(e.get("type") == "elder-signs-revealed" and e.get("values") != [3] for e in g.log)
+
+
+def test_picking_elder_signs_shows_others_their_places_never_their_values(azathoth: Content) -> None:
+    seen = []
+    for signs in ([2, 3], [1, 1]):
+        g = game_at(azathoth, base(phase="doom", power={"crawling-chaos": 1, "black-goat": 0, "yellow-sign": 0},
+                                   spellbooks={"crawling-chaos": ["the-stars-are-right"]},
+                                   **{"elder-signs": {"crawling-chaos": signs}}))
+        play(g, "the-stars-are-right")
+        seen.append((g.current().options, g.view("black-goat")["pending"]))
+    assert seen[0] == seen[1]
 
 
 def test_without_the_stars_are_right_no_power_and_no_doom_phase_trade(azathoth: Content) -> None:
