@@ -231,7 +231,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             flow.run(self, opt)
         except _FAILURES as exc:
             self._go_back(answers)
-            raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'; state restored)") from exc
+            raise GameError(f"{type(exc).__name__}: {exc or 'an internal check failed'} "
+                            f"(after answering '{opt}'; state restored)") from exc
         self.choices.append(opt)
 
     def is_over(self) -> bool:
