@@ -6,7 +6,7 @@ nudged or blown up, a string swapped for another string of the same save, an ite
 doubled or swapped, an entry dropped. `judge` says what loading one did: refused in one line
 (naming a JSON path), or loaded as exactly the position a fresh game reaches with the save's own
 answers, offering that game's options for a few moves of play. Used by tests/test_forged_saves.py
-and, through tests/hostile_corpus.py, by benchmarks/hostile.py (each case in its own process).
+and by benchmarks/hostile.py (`cases()`: each case in its own process, under time and memory limits).
 """
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ import copy
 import json
 import random
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable
 
 from interpreter.bots import make_agent
-from interpreter.content import load_content
 from interpreter.content.build import Content
 from interpreter.engine.decisions import GameError, IllegalAction
 from interpreter.engine.game import Game
+from tests.hostile_corpus import Case, Outcome, content as hostile_content
 
 Json = Any
 FOUR = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
@@ -31,9 +32,9 @@ GAMES = {"duel": ("duel", ["sleeper", "wind-rider"], 2, "random"),
          "heuristic": ("multiplayer", FOUR[:3], 4, "heuristic")}
 
 
-@lru_cache(maxsize=1)
 def content() -> Content:
-    return load_content().require_ok()
+    """The built-in content, loaded once (shared with tests/hostile_corpus.py)."""
+    return hostile_content()
 
 
 def _play(name: str, stop: Callable[[Game], bool], limit: int = 600) -> Game:
@@ -217,21 +218,43 @@ def judge(data: Json, moves: int = 6) -> tuple[str, str]:
             return "half", f"the refusal changed its input: {msg}"
         return ("refused" if "\n" not in msg and 0 < len(msg) <= 600 else "unclear"), msg
     p = data["params"]
-    fresh = Game(content(), p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-                 independents=p.get("independents"))
-    for c in data["choices"]:
-        fresh.apply(c)
-    bot = make_agent("random", len(data["choices"]))
-    for _ in range(moves):
-        if loaded.to_json()["snapshot"] != fresh.to_json()["snapshot"] or loaded.legal_actions() != fresh.legal_actions():
-            return "illegal", f"after {len(loaded.choices)} answers the loaded game is not the position its answers reach"
-        d = loaded.pending
-        if d is None:
-            break
-        answer = bot.choose(d.player, d.options, d)
-        loaded.apply(answer)
-        fresh.apply(answer)
+    try:
+        fresh = Game(content(), p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
+                     independents=p.get("independents"))
+        for c in data["choices"]:
+            fresh.apply(c)
+        bot = make_agent("random", len(data["choices"]))
+        for _ in range(moves):
+            if loaded.to_json()["snapshot"] != fresh.to_json()["snapshot"] or loaded.legal_actions() != fresh.legal_actions():
+                return "illegal", f"after {len(loaded.choices)} answers the loaded game is not the position its answers reach"
+            d = loaded.pending
+            if d is None:
+                break
+            answer = bot.choose(d.player, d.options, d)
+            loaded.apply(answer)
+            fresh.apply(answer)
+    except (GameError, IllegalAction) as exc:   # its own answers do not replay, or play fails: no reachable game
+        return "illegal", f"loaded, but no fresh game plays it: {type(exc).__name__}: {exc}"
     return "reached", f"loaded: the position its {len(data['choices'])} answers reach"
 
 
-__all__ = ["FORGERIES", "GAMES", "content", "forged", "judge", "mutation", "positions", "real_save"]
+#: random mutations the hostile benchmark tries (tests/test_forged_saves.py tries its own 160)
+BENCH_MUTATIONS = range(1000, 1200)
+
+
+def _case(make: Callable[[], Json]) -> Callable[[Path], Outcome]:
+    def run(tmp: Path) -> Outcome:
+        kind, msg = judge(make())
+        return Outcome(kind in ("refused", "reached"), msg, half=kind == "half", illegal=kind == "illegal")
+    return run
+
+
+def cases() -> list[Case]:
+    """The forgeries and the random mutations as cases of the hostile benchmark (benchmarks/hostile.py)."""
+    out = [Case(f"forged-save:{name}", "saves", _case(lambda n=name: forged(n))) for name in FORGERIES]
+    out += [Case(f"forged-save:mutation-{i}", "saves", _case(lambda i=i: mutation(i))) for i in BENCH_MUTATIONS]
+    return out
+
+
+__all__ = ["BENCH_MUTATIONS", "FORGERIES", "GAMES", "cases", "content", "forged", "judge", "mutation", "positions",
+           "real_save"]
