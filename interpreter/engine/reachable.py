@@ -106,11 +106,10 @@ def check_reached(new_game: Callable[[], Any], data: dict[str, Any], where: str,
         if g.choices[-1] != answer:
             raise error(f"{where}: $.choices[{i}]: {_shown(answer)} is not the full label of the option it names "
                         f"({_shown(g.choices[-1])})")
-    found = first_difference(plain(data["snapshot"]), plain(g.s.to_dict()), "$.snapshot")
-    if found is None:
-        dice = list(g._forced_dice) if g._forced_dice is not None else None
-        found = first_difference(plain(data.get("dice")), plain(dice), "$.dice") \
-            or first_difference(data["log_length"], len(g.log), "$.log_length")
+    reached = plain(g.to_json())
+    found = None
+    for key in ("snapshot", "dice", "log_length"):
+        found = found or first_difference(plain(data.get(key)), reached[key], f"$.{key}")
     if found is not None:
         at, what = found
         raise error(f"{where}: {at}: {what} (a save must be the position its {len(choices)} answers reach "

@@ -2,8 +2,10 @@
 
 A file is read through a size cap, parsed with bounded numbers and depth, checked against its
 JSON Schema (schema/save.schema.json, schema/log.schema.json), then against the content (the
-ruleset, factions, layout, expansions it names) and, for a save, the engine's invariants. Any
-bad file is one `SaveError` line naming what is wrong and where (`params.seed`, `line 12`).
+ruleset, factions, layout, expansions it names) and, for a save, the engine's invariants and the
+rules' ranges for its numbers; `Game.from_json` then replays a save's answers and refuses any
+difference from its snapshot (engine/reachable.py). Any bad file is one `SaveError` line naming
+what is wrong and where (`params.seed`, `line 12`, `$.snapshot.ritual`).
 """
 from __future__ import annotations
 
