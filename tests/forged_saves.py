@@ -21,6 +21,7 @@ from interpreter.bots import make_agent
 from interpreter.content.build import Content
 from interpreter.engine.decisions import GameError, IllegalAction
 from interpreter.engine.game import Game
+from interpreter.engine.seat import hand_seats
 from tests.hostile_corpus import Case, Outcome, content as hostile_content
 
 Json = Any
@@ -29,7 +30,8 @@ FOUR = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
 GAMES = {"duel": ("duel", ["sleeper", "wind-rider"], 2, "random"),
          "four": ("multiplayer", FOUR, 2, "random"),
          "four-1": ("multiplayer", FOUR, 1, "random"),
-         "heuristic": ("multiplayer", FOUR[:3], 4, "heuristic")}
+         "heuristic": ("multiplayer", FOUR[:3], 4, "heuristic"),
+         "search": ("duel", ["sleeper", "wind-rider"], 5, "mcts:10")}
 
 
 def content() -> Content:
@@ -42,6 +44,7 @@ def _play(name: str, stop: Callable[[Game], bool], limit: int = 600) -> Game:
     ruleset, factions, seed, agent = GAMES[name]
     g = Game(content(), ruleset, factions, seed)
     bots = {p: make_agent(agent, seed + i) for i, p in enumerate(g.s.players)}
+    hand_seats(g, bots)   # as run_game seats them: the search bot plays on its seat's copies
     while not g.is_over() and len(g.choices) < limit and not stop(g):
         d = g.pending
         g.apply(bots[d.player].choose(d.player, d.options, d))
@@ -61,13 +64,14 @@ def _first_action(g: Game) -> bool:
 @lru_cache(maxsize=1)
 def positions() -> dict[str, Game]:
     """Real positions of seeded games: a retreat, an effect frame holding a unit in its scope, a
-    turn's first action, and positions part-way through three other games."""
+    turn's first action, and positions part-way through games of random, heuristic and search bots."""
     return {"retreat": _play("four", lambda g: g.s.flow[-1]["at"] == "retreat_to"),
             "scope": _play("four-1", _scoped_unit),
             "first-action": _play("duel", _first_action),
             "duel": _play("duel", lambda g: len(g.choices) >= 90),
             "four": _play("four", lambda g: len(g.choices) >= 120),
-            "heuristic": _play("heuristic", lambda g: len(g.choices) >= 150)}
+            "heuristic": _play("heuristic", lambda g: len(g.choices) >= 150),
+            "search": _play("search", lambda g: len(g.choices) >= 40)}
 
 
 def real_save(name: str) -> Json:
@@ -198,7 +202,7 @@ def _mutated(value: Any, rng: random.Random, strings: list[str]) -> Any:
 def mutation(seed: int) -> Json:
     """Random well-formed mutation number `seed`: one value of a real save changed."""
     rng = random.Random(seed)
-    data = real_save(rng.choice(["duel", "four", "heuristic", "retreat", "scope", "first-action"]))
+    data = real_save(rng.choice(["duel", "four", "heuristic", "search", "retreat", "scope", "first-action"]))
     node, key = rng.choice(_places(data))
     node[key] = _mutated(node[key], rng, _strings(data))
     return data
