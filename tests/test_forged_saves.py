@@ -136,3 +136,10 @@ def test_numbers_out_of_the_rules_ranges_are_refused_even_without_the_replay(key
     for check_by_replay in (True, False):
         with pytest.raises(SaveError, match=f"^save: {refusal}"):
             Game.from_json(F.content(), data, check_by_replay=check_by_replay)
+
+
+def test_the_hostile_benchmark_runs_the_forgeries_in_their_own_processes(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import hostile
+    assert hostile.main(["--only", "forged-save:end-turn"]) == 0
+    out = capsys.readouterr().out
+    assert "inputs tried: 1 " in out and "illegal moves from a loaded save: 0" in out, out
