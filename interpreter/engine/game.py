@@ -33,7 +33,7 @@ FORMAT = savefile.SAVE_FORMAT   # of saves (logs: savefile.LOG_FORMAT)
 
 #: what a failing rule or effect may raise while an answer is applied: the game is restored, then a GameError
 _FAILURES = (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError, AttributeError,
-             ArithmeticError, MemoryError, AssertionError)
+             ArithmeticError, MemoryError, AssertionError, StopIteration)
 
 
 def state_digest(state: State) -> str:
