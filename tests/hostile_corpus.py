@@ -29,12 +29,14 @@ Json = Any
 
 @dataclass
 class Outcome:
-    """What a case saw: `clean` (refused with one line of the right kind), the message, and
-    `half` (something a refusal must leave alone was changed)."""
+    """What a case saw: `clean` (refused with one line of the right kind), the message,
+    `half` (something a refusal must leave alone was changed) and `illegal` (a loaded save played
+    other options than a fresh game at its position lists)."""
 
     clean: bool
     message: str
     half: bool = False
+    illegal: bool = False
 
 
 @dataclass(frozen=True)

@@ -286,7 +286,7 @@ def test_glorification_explains_a_refused_summon(azathoth: Content) -> None:
 def test_loyalty_cards_and_taken_spellbooks_survive_a_save(azathoth: Content) -> None:
     g = consequences_game(azathoth, ["madness", "consequences"], doom={"crawling-chaos": 5}, phase="doom")
     play(g, "take-servitor-of-the-outer-gods", "yellow-sign")
-    g2 = Game.from_json(azathoth, g.to_json())
+    g2 = Game.from_json(azathoth, g.to_json(), check_by_replay=False)   # a position set up by hand
     assert g2.s.card_holders == {"servitor-of-the-outer-gods": "yellow-sign"}
     assert g2.s.neutral_taken == {"crawling-chaos": ["consequences"]}
     assert g2.digest() == g.digest()

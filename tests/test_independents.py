@@ -118,7 +118,7 @@ def test_azathoth_fights_with_his_glyph_and_his_state_survives_a_save(expanded: 
     az = next(u for u in g.s.units if u["kind"] == "azathoth")
     assert az["owner"] == "great-cthulhu" and g.combat_of(az, foe="crawling-chaos") == 8
     saved = g.to_json()
-    back = Game.from_json(expanded, saved)
+    back = Game.from_json(expanded, saved, check_by_replay=False)   # a position set up by hand
     assert back.digest() == g.digest()
     assert back.s.markers == {"azathoth": 8} and back.s.loyalty == g.s.loyalty
     assert back.legal_actions() == g.legal_actions()

@@ -10,6 +10,11 @@ from .flow import Call, Proc, Return, ask, frame
 Frame = dict[str, Any]
 
 
+def round_limit(g: Any) -> int:
+    """The last round a game may play (the ruleset's `victory: max-rounds`, an engine safeguard)."""
+    return int(g.ruleset.get("victory", {}).get("max-rounds", 40))
+
+
 class DoomPhase(Proc):
     """The Doom Phase. Per player (`order`, `i`): its doom-phase requirements, then rituals and
     abilities until it is done (`used`: the abilities it used, `done`: it performed the ritual)."""
@@ -89,7 +94,7 @@ class DoomPhase(Proc):
         if s.instant_death or g.doom_reached():
             g.finish("instant death" if s.instant_death else "a player reached the Doom goal")
             return Return()
-        limit = int(g.ruleset.get("victory", {}).get("max-rounds", 40))
+        limit = round_limit(g)
         if s.round >= limit:
             g.finish(f"round limit {limit} reached (engine safeguard)")
             return Return()

@@ -23,7 +23,7 @@ from .battle import BattleMixin
 from .decisions import Decision, GameError, IllegalAction, match_option
 from .feasible import share_memo
 from .independents import IndependentsMixin
-from . import checkpoints, savefile
+from . import checkpoints, reachable, savefile
 from . import flow
 from .phases import PhasesMixin
 from . import doom as _doom, perform as _perform, round as _round, turn as _turn  # noqa: F401 (procedures register)
@@ -33,7 +33,7 @@ FORMAT = savefile.SAVE_FORMAT   # of saves (logs: savefile.LOG_FORMAT)
 
 #: what a failing rule or effect may raise while an answer is applied: the game is restored, then a GameError
 _FAILURES = (RuleError, RecursionError, KeyError, ValueError, TypeError, IndexError, AttributeError,
-             ArithmeticError, MemoryError)
+             ArithmeticError, MemoryError, AssertionError, StopIteration)
 
 
 def state_digest(state: State) -> str:
@@ -231,7 +231,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             flow.run(self, opt)
         except _FAILURES as exc:
             self._go_back(answers)
-            raise GameError(f"{type(exc).__name__}: {exc} (after answering '{opt}'; state restored)") from exc
+            raise GameError(f"{type(exc).__name__}: {exc or 'an internal check failed'} "
+                            f"(after answering '{opt}'; state restored)") from exc
         self.choices.append(opt)
 
     def is_over(self) -> bool:
@@ -262,10 +263,14 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                 "log_length": len(self.log), "dice": dice, "choices": list(self.choices)}
 
     @classmethod
-    def from_json(cls, content: Content, data: dict[str, Any], where: str = "save") -> "Game":
+    def from_json(cls, content: Content, data: dict[str, Any], where: str = "save", *,
+                  check_by_replay: bool = True) -> "Game":
         """The game `to_json` saved, checked in full first (schema/save.schema.json, the content it
-        needs, the rule flow and pending decision, the invariants); no rule runs and no answer is
-        replayed. A bad save is one SaveError line."""
+        needs, the rule flow and pending decision, the invariants), then proven reachable: its
+        answers are replayed from its parameters and must reach exactly its snapshot
+        (engine/reachable.py). A bad save is one SaveError line naming the JSON path. Only a test's
+        or a puzzle's position set up by hand (`_state=`), which no answers reach, is loaded with
+        `check_by_replay=False` (the other checks still run)."""
         if not isinstance(data, dict):
             raise savefile.SaveError(f"{where}: a saved game is a JSON object, not {type(data).__name__}")
         if data.get("format") != FORMAT:
@@ -276,6 +281,11 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data["dice"],
                     independents=p.get("independents"), _state=data["snapshot"],
                     _log_prefix=data["log_length"], _loaded=where)
+            if check_by_replay:
+                reachable.check_reached(lambda: cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"],
+                                                    forced_dice=p.get("forced_dice"),
+                                                    independents=p.get("independents")),
+                                        data, where, savefile.SaveError)
         except savefile.SaveError:
             raise
         except (GameError, RuleError) + savefile.REBUILD_ERRORS as exc:

@@ -2,8 +2,10 @@
 
 A file is read through a size cap, parsed with bounded numbers and depth, checked against its
 JSON Schema (schema/save.schema.json, schema/log.schema.json), then against the content (the
-ruleset, factions, layout, expansions it names) and, for a save, the engine's invariants. Any
-bad file is one `SaveError` line naming what is wrong and where (`params.seed`, `line 12`).
+ruleset, factions, layout, expansions it names) and, for a save, the engine's invariants and the
+rules' ranges for its numbers; `Game.from_json` then replays a save's answers and refuses any
+difference from its snapshot (engine/reachable.py). Any bad file is one `SaveError` line naming
+what is wrong and where (`params.seed`, `line 12`, `$.snapshot.ritual`).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from referencing import Registry, Resource
 from .. import paths
 from ..content.build import Content
 from ..diagnostics import did_you_mean
+from ..effects.compiler import RuleError
 from ..limits import MAX_NUMBER
 from .decisions import GameError
 from .invariants import state_violations
@@ -260,6 +263,7 @@ def check_loaded_state(game: "CheckedGame", where: str = "save") -> None:
                 raise SaveError(f"{where}: snapshot.{key}.{p}: {v} is beyond the limit for numbers ({MAX_NUMBER})")
     if s.first and s.first not in s.players:
         raise SaveError(f"{where}: snapshot.first: '{_short(s.first, 60)}' is not playing")
+    check_ranges(game, where)
     try:
         bad = state_violations(game)
     except REBUILD_ERRORS as exc:
@@ -267,6 +271,31 @@ def check_loaded_state(game: "CheckedGame", where: str = "save") -> None:
     if bad:
         more = f" (and {len(bad) - 3} more)" if len(bad) > 3 else ""
         raise SaveError(f"{where}: the snapshot breaks the rules: {_short('; '.join(bad[:3]), 400)}{more}")
+
+
+def check_ranges(game: "CheckedGame", where: str = "save") -> None:
+    """The numbers of a loaded position within the ranges the rules keep them in: Doom never below
+    0 (it is only gained, paid or lost down to 0), the Ritual marker on its track (this ruleset's,
+    for this many players), the round from 1 to the ruleset's last, winners only of a finished game
+    and among its players."""
+    from .doom import round_limit
+    s = game.s
+    for p, v in s.doom.items():
+        if v < 0:
+            raise SaveError(f"{where}: $.snapshot.doom.{p}: {v} is below 0 (Doom is never lost below 0)")
+    try:
+        track = len(game.ritual_track())
+        last = round_limit(game)
+    except (RuleError, ValueError, TypeError) as exc:
+        raise SaveError(f"{where}: $.params.ruleset: {_short(str(exc))}") from None
+    if not 0 <= s.ritual <= track:
+        raise SaveError(f"{where}: $.snapshot.ritual: {s.ritual} is off the Ritual track (0 to {track} "
+                        f"for {len(s.players)} players in {s.ruleset})")
+    if not 1 <= s.round <= last:
+        raise SaveError(f"{where}: $.snapshot.round: {s.round} is not a round of this game (1 to {last})")
+    if s.winners is not None and (not s.over or any(w not in s.players for w in s.winners)):
+        raise SaveError(f"{where}: $.snapshot.winners: {_short(repr(s.winners), 80)} "
+                        + ("name a player who is not playing" if s.over else "in a game that is not over"))
 
 
 # ---- logs ------------------------------------------------------------------------------------------------
@@ -373,6 +402,6 @@ LIMITS = {
 }
 
 __all__ = ["GameLog", "LIMITS", "MAX_ANSWER", "MAX_CHOICES", "MAX_DEPTH", "MAX_INT_DIGITS", "MAX_LOG_BYTES", "MAX_LOG_LENGTH",
-           "MAX_LOG_LINES", "MAX_SAVE_BYTES", "MAX_STRING", "REBUILD_ERRORS", "SaveError", "check_loaded_state",
+           "MAX_LOG_LINES", "MAX_SAVE_BYTES", "MAX_STRING", "REBUILD_ERRORS", "SaveError", "check_loaded_state", "check_ranges",
            "check_params", "check_save", "check_schema", "parse_json", "parse_log", "read_capped",
            "read_log", "read_save"]
