@@ -14,6 +14,7 @@ from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
 from .flow import Call, Proc, Return
 from .held_conditions import condition_holds
+from .option import parse
 from .state import POOL
 
 # ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
@@ -195,7 +196,7 @@ class Window(Proc):
     def chosen(self, g: Game, f: Frame, value: Any) -> Any:
         cands = f.pop("cands")
         f["at"] = "player"
-        if value == "done":
+        if parse("ability", value).verb == "done":
             f["i"] += 1
             f["used"] = []
             return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .flow import Call, Proc, Return, ask, frame
+from .option import parse
 
 Frame = dict[str, Any]
 
@@ -69,12 +70,13 @@ class DoomPhase(Proc):
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
         p = f["order"][f["i"]]
-        if ans == "done":
+        picked = parse("doom", ans)
+        if picked.verb == "done":
             return self._next(g, f, p)
-        if ans == "ritual":
+        if picked.verb == "ritual":
             f.update(done=True, at="choose")
             return Call(frame("ritual", player=p))
-        ab = next(a for a in self._candidates(g, f, p) if a.id == ans)
+        ab = next(a for a in self._candidates(g, f, p) if a.id == picked.ability)
         return self._use(g, f, ab, p)
 
     def _next(self, g: Any, f: Frame, p: str) -> Any:

@@ -6,6 +6,7 @@ from typing import Any, Callable
 from ...effects.registry import choice
 from ...effects.runtime import Suspend, resumer
 from ..flow import ask
+from ..option import parse, unit_of_label
 from ..feasible import note_no_option
 from .arguments import as_player
 
@@ -23,7 +24,7 @@ def ask_one(ctx: Any, player: Any, kind: str, items: list[Any], prompt: str,
 
 
 def _unit_of(ctx: Any, label: str) -> Any:
-    return ctx.game.s.unit(int(label.rsplit("#", 1)[1]))
+    return ctx.game.s.unit(unit_of_label(label))
 
 
 # ---- choices -----------------------------------------------------------------------------------------------
@@ -62,7 +63,7 @@ def _next_unit(ctx: Any, pick: dict[str, Any]) -> Any:
 
 @resumer("units")
 def _picked_units(ctx: Any, pick: dict[str, Any], ans: str) -> Any:
-    if ans == "done":
+    if parse("unit", ans).verb == "done":
         return pick["picked"]
     u = _unit_of(ctx, ans)
     return _next_unit(ctx, dict(pick, picked=pick["picked"] + [u], left=[x for x in pick["left"] if x["id"] != u["id"]]))
