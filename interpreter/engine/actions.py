@@ -11,7 +11,7 @@ from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position, r
 from .flow import Call, frame
 from . import state as state_module
 from .moves import MovesMixin
-from .option import Option
+from .option import Option, action
 
 
 class ActionsMixin(MovesMixin):
@@ -95,7 +95,7 @@ class ActionsMixin(MovesMixin):
             for a in where:
                 c = self.action_cost(p, "recruit", cost, a, mods)
                 if c <= power:
-                    out.append(Option("action", "recruit", unit_kind=t.id, dst=a, area=a, cost=c))
+                    out.append(action("recruit", c, t.id, a))
         # Summon (a Common Action even when an ability also makes it an Unlimited one)
         out.extend(self.summon_actions(p))
         # Awaken (the faction's Great Old Ones and the Independents nobody controls)
@@ -113,17 +113,17 @@ class ActionsMixin(MovesMixin):
             for a in sorted(set(where)):
                 c = self.action_cost(p, "awaken", cost, a, mods)
                 if c <= power:
-                    out.append(Option("action", "awaken", unit_kind=t.id, dst=a, area=a, cost=c))
+                    out.append(action("awaken", c, t.id, a))
         # Create Gate
         for a in my_areas:
             if a in s.gates or not any(self.utype(u).cls == "cultist" for u in s.units_at(a, p)):
                 continue
             c = self.action_cost(p, "create-gate", self.integer(self.modified("gate-cost", 3, {"area": a}, p), "gate cost"), a, mods)
             if c <= power:
-                out.append(Option("action", "create-gate", area=a, cost=c))
+                out.append(action("create-gate", c, area=a))
         # Move
         if mine and power >= 1:
-            out.append(Option("action", "move", cost=0))
+            out.append(action("move", 0))
         # Battle (a Common Action whether or not Battle is an Unlimited one too: unlimited_actions)
         out.extend(self.battle_actions(p, "battle", my_areas))
         # Capture
@@ -135,7 +135,7 @@ class ActionsMixin(MovesMixin):
                 if self.capture_targets(p, e, a, captors):
                     c = self.action_cost(p, "capture", 1, a, mods)
                     if c <= power:
-                        out.append(Option("action", "capture", area=a, player=e, cost=c))
+                        out.append(action("capture", c, area=a, player=e))
         # Unique actions
         out.extend(self.ability_actions(p, "action"))
         # Spellbook-requirement actions
@@ -167,7 +167,7 @@ class ActionsMixin(MovesMixin):
             for a in gates:
                 c = self.action_cost(p, "summon", cost, a, mods)
                 if c <= s.power[p]:
-                    out.append(Option("action", "summon", unit_kind=t.id, dst=a, area=a, cost=c))
+                    out.append(action("summon", c, t.id, a))
         return out
 
     def may_summon(self, p: str, t: Any) -> bool:
@@ -203,7 +203,7 @@ class ActionsMixin(MovesMixin):
                 if e in present and self._some_combat(mine, e):
                     c = self.action_cost(p, "battle", 1, a, mods)
                     if c <= s.power[p]:
-                        out.append(Option("action", verb, area=a, player=e, cost=c))
+                        out.append(action(verb, c, area=a, player=e))
         return out
 
     def _some_combat(self, units: list[dict[str, Any]], foe: str) -> bool:
@@ -229,13 +229,13 @@ class ActionsMixin(MovesMixin):
         for rid, c in costs.items():
             c2 = self.action_cost(p, "requirement", c)
             if c2 <= self.s.power[p]:
-                out.append(Option("action", "requirement", ability=rid, cost=c2))
+                out.append(action("requirement", c2, ability=rid))
         for r in open_:
             for other in r.together:
                 if r.id < other and r.id in costs and other in costs:
                     c2 = self.action_cost(p, "requirement", costs[r.id] + costs[other])
                     if c2 <= self.s.power[p]:
-                        out.append(Option("action", "requirement", ability=r.id, word=other, cost=c2))
+                        out.append(action("requirement", c2, ability=r.id, word=other))
         return out
 
     def unlimited_actions(self, p: str) -> list[Option]:
@@ -248,14 +248,14 @@ class ActionsMixin(MovesMixin):
                 continue
             if g.get("controller") is None and not g.get("locked"):
                 if any(self.can_control(u, ask) for u in s.units_at(a, p)):
-                    out.append(Option("action", "control-gate", area=a, cost=0))
+                    out.append(action("control-gate", 0, area=a))
             elif s.gate_owner(a) == p:
-                out.append(Option("action", "abandon-gate", area=a, cost=0))
+                out.append(action("abandon-gate", 0, area=a))
         if self.extra_battle_allowed(p):
             out.extend(self.battle_actions(p, "extra-battle"))
         out.extend(self.summon_actions(p, unlimited=True))
         if s.elder_signs[p]:
-            out.append(Option("action", "reveal-elder-signs", cost=0))
+            out.append(action("reveal-elder-signs", 0))
         out.extend(self.ability_actions(p, "unlimited-action"))
         out.extend(self.requirement_actions(p, unlimited=True))
         return out
@@ -280,7 +280,7 @@ class ActionsMixin(MovesMixin):
             for a in areas:
                 c = self.action_cost(p, ab.id, base, a, mods)
                 if c <= power and (not dry or self.all_parts_possible(ab, p, a)):
-                    out.append(Option("action", "ability", ability=ab.id, area=a, cost=c))
+                    out.append(action("ability", c, ability=ab.id, area=a))
         return out
 
     def in_area(self, p: str, action: Option, area: str) -> bool:

@@ -32,9 +32,10 @@ is not part of the label. A label of no form above raises `UnclassifiedOption`.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, Iterable, NamedTuple
 
-__all__ = ["Option", "UnclassifiedOption", "VERBS", "action_verb", "is_done", "label_of", "match_option", "move_label", "options_starting",
+__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move_label", "options_starting",
            "parse", "parse_answer", "unit_label", "unit_of_label", "without_unit_id"]
 
 # every verb an option can have, in a fixed order (the RL encoding's indices follow it)
@@ -53,10 +54,7 @@ class UnclassifiedOption(ValueError):
     """A label of no form in the table above (a new label form: add it here)."""
 
 
-class Option(NamedTuple):
-    """What one option is: the decision `kind` it answers, its `verb`, and the fields that apply
-    (None otherwise; `gate` False). A tuple: cheap to make, compare and hash."""
-
+class _Fields(NamedTuple):
     kind: str
     verb: str
     unit_kind: str | None = None
@@ -72,9 +70,15 @@ class Option(NamedTuple):
     word: str | None = None          # the word picked (`option`, a non-numeric `pick`; a requirement's second id)
     gate: bool = False               # the unit controls the Gate where it stands
 
-    @property
+
+class Option(_Fields):
+    """What one option is: the decision `kind` it answers, its `verb`, and the fields that apply
+    (None otherwise; `gate` False). A tuple (compared and hashed by its fields); its `label` is
+    made the first time it is read and kept."""
+
+    @cached_property
     def label(self) -> str:
-        """The option's text (made on demand)."""
+        """The option's text (`label_of`)."""
         return label_of(self)
 
     def as_json(self) -> dict[str, Any]:
@@ -84,6 +88,31 @@ class Option(NamedTuple):
             if v is not None and v is not False and k != "kind":
                 out[k] = v
         return out
+
+
+# ---- the action listing's records -------------------------------------------------------------------------
+# The listing makes the same actions decision after decision: each record is made once (and its
+# label with it, when first read) and shared, by (verb, unit kind, area, player, ability, second
+# id, cost). Cleared when full.
+_ACTIONS: dict[tuple[Any, ...], Option] = {}
+_ACTIONS_MAX = 20_000
+
+
+def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None = None, player: str | None = None,
+           ability: str | None = None, word: str | None = None) -> Option:
+    """An action of the listing (`kind` 'action'): `recruit`/`summon`/`awaken` a `unit_kind` in
+    `area`, a gate verb in `area`, `battle`/`extra-battle`/`capture` `player` in `area`, an
+    `ability` (ending in `area`), a `requirement` (`ability`, and `word` when two are met together),
+    or a verb alone; `cost` in Power."""
+    key = (verb, cost, unit_kind, area, player, ability, word)
+    o = _ACTIONS.get(key)
+    if o is None:
+        if len(_ACTIONS) >= _ACTIONS_MAX:
+            _ACTIONS.clear()
+        dst = area if verb in PLACE else None
+        o = _ACTIONS[key] = Option("action", verb, unit_kind=unit_kind, dst=dst, area=area, ability=ability,
+                                   player=player, cost=cost, word=word)
+    return o
 
 
 # ---- record -> label ---------------------------------------------------------------------------------------
