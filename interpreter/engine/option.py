@@ -29,6 +29,11 @@ of save format 3 and log format 2. The decision's `kind` comes first, then the l
 
 `cost` is the Power the option costs (the listing's, or the decision's context), else None; it
 is not part of the label. A label of no form above raises `UnclassifiedOption`.
+
+The state still holds labels where it holds answers: the pending decision's options (and its
+`costs`, by label) and the frames of the rule flow that remember what they offered (a Turn's
+`mains`, a Perform's `label`), as saves of format 3 hold them. A procedure reads such a label back
+with `parse` and works on the record's fields.
 """
 from __future__ import annotations
 
