@@ -43,13 +43,13 @@ def test_actions_within_an_area_are_the_turns_actions_in_that_area(duel: Content
                      "spellbooks": {"sleeper": ["capture-a-monster"]},
                      "units": {"sleeper": {"europe": [], "asia": [], "africa": ["tsathoggua", "acolyte"]},
                                "wind-rider": {"africa": ["windigo"], "europe": ["acolyte"]}}})
-    every = {label for label, _ in g.main_actions("sleeper")}
-    within = {label for label, _ in g.main_actions("sleeper", within="africa")}
+    every = {o.label for o in g.main_actions("sleeper")}
+    within = {o.label for o in g.main_actions("sleeper", within="africa")}
     assert within <= every
     assert "ability capture-monster africa" in within and "recruit acolyte africa" in within
     assert "move" in within                          # a unit can leave africa
     assert not any(label.startswith(("battle", "requirement", "ability lethargy")) for label in within)
-    assert {label for label, _ in g.main_actions("sleeper", within="australia")} == set()   # nothing moves in or out
+    assert {o.label for o in g.main_actions("sleeper", within="australia")} == set()   # nothing moves in or out
 
 
 def test_no_action_outside_the_turn_at_zero_power(duel: Content) -> None:

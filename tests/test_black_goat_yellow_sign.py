@@ -61,7 +61,7 @@ def test_group_combat_shub_frenzy_thousand_young_fertility(content: Content) -> 
     costs = [g.unit_cost(BG, g.faction(BG).units[k]) for k in ("ghoul", "fungi", "dark-young")]
     assert costs == [0, 1, 2]                            # The Thousand Young, Shub on the map
     assert [g.doom_value({"owner": BG, "kind": k, "id": 0, "loc": "pool"}) for k in ("ghoul", "fungi", "dark-young")] == [1, 2, 3]
-    assert "summon ghoul africa" in [label for label, _ in g.unlimited_actions(BG)]   # Fertility Cult
+    assert "summon ghoul africa" in [o.label for o in g.unlimited_actions(BG)]   # Fertility Cult
 
 
 def test_thousand_young_limit_without_shub(content: Content) -> None:
@@ -128,7 +128,7 @@ def test_third_eye_lowers_desecrate_to_one(content: Content) -> None:
              "units": {YS: {"africa": ["acolyte", "undead", "king-in-yellow", "hastur"]}, BG: {"asia": ["acolyte"]}},
              "gates": {"asia": BG}, "spellbooks": {YS: ["the-third-eye"]}})
     assert "ability desecrate africa" in g.legal_actions()      # costs 1 with Hastur in play
-    assert [c for label, c in g.main_actions(YS) if label == "ability desecrate africa"] == [1]
+    assert [o.cost for o in g.main_actions(YS) if o.label == "ability desecrate africa"] == [1]
 
 
 def test_desecrate_limit_needs_an_area_without_a_token(content: Content) -> None:

@@ -139,10 +139,10 @@ def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one
     monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
         runs.append(key) if f"/{ability}" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
-    offered = [label for label, _ in g.main_actions(p) if label.startswith(prefix)]
+    offered = [o.label for o in g.main_actions(p) if o.label.startswith(prefix)]
     assert offered and runs == []
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
-    assert [label for label, _ in g.main_actions(p) if label.startswith(prefix)] == offered
+    assert [o.label for o in g.main_actions(p) if o.label.startswith(prefix)] == offered
     assert len(runs) == len(offered)   # each proof was checked by a dry run
     # a dry run of this ability that disagrees (only this one: another proven action listed before
     # it, at the position the seeded game reaches, would otherwise be the one named)
@@ -209,14 +209,14 @@ def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_
     monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
         runs.append(key) if "eliminate-two-cultists" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
-    offered = [label for label, _ in g.main_actions(p) if label.startswith("requirement eliminate-two-cultists")]
+    offered = [o.label for o in g.main_actions(p) if o.label.startswith("requirement eliminate-two-cultists")]
     assert offered and runs == []
     g.__dict__["_removals_quiet"] = False   # a removal that might move units: the dry run again
-    assert [label for label, _ in g.main_actions(p) if label.startswith("requirement")] == offered
+    assert [o.label for o in g.main_actions(p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 1
     g.__dict__["_removals_quiet"] = True
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
-    assert [label for label, _ in g.main_actions(p) if label.startswith("requirement")] == offered
+    assert [o.label for o in g.main_actions(p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 2
     monkeypatch.setattr(feasible, "_search", lambda game, run: False)   # a dry run that disagrees
     with pytest.raises(AssertionError, match="eliminate-two-cultists"):

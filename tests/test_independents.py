@@ -54,7 +54,7 @@ def test_the_same_card_is_played_once_the_content_names_an_interpretation(expand
            "units": {"black-goat": {"africa": ["acolyte", "shub-niggurath"]}, "crawling-chaos": {"asia": ["acolyte"]}},
            "gates": {"africa": "black-goat"}}
     g = _game(modded, pos, ["independent-yog-sothoth"])
-    assert dict(g.main_actions("black-goat"))["awaken independent-yog-sothoth africa"] == 6
+    assert {o.label: o.cost for o in g.main_actions("black-goat")}["awaken independent-yog-sothoth africa"] == 6
     g.apply("awaken independent-yog-sothoth africa")
     assert g.s.power["black-goat"] == 1
 
@@ -140,7 +140,7 @@ def test_spellbooks_on_loyalty_cards_never_count_as_faction_spellbooks(expanded:
     idol = next(u for u in g.s.units if u["kind"] == "test-idol")
     assert g.combat_of(idol, foe="crawling-chaos") == 3          # 1, +2 from its spellbook
     assert not g.extra_battle_allowed("black-goat")              # five faction spellbooks + one on the card
-    assert [l for l, _ in g.unlimited_actions("black-goat") if l.startswith("extra-battle")] == []
+    assert [o for o in g.unlimited_actions("black-goat") if o.verb == "extra-battle"] == []
     assert len(g.s.spellbooks["black-goat"]) == 5
 
 

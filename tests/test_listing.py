@@ -10,6 +10,7 @@ from interpreter.effects.parser import parse
 from interpreter.engine.agents import RandomAgent
 from interpreter.engine.feasible import may_lack_a_part
 from interpreter.engine.game import Game
+from interpreter.engine.option import Option
 
 WHICH = {"choose_player": (1, "players"), "choose_unit": (1, "units")}
 
@@ -72,7 +73,7 @@ def test_listings_ask_action_cost_modifiers_only_where_they_may_apply(monkeypatc
     """`action_mods` skips the action-cost modifiers whose subject guards reject the player (Ice
     Age's surcharge for Wind-rider's own actions); the listings are those of asking every one."""
     content = load_content().require_ok()
-    seen: list[tuple[list[tuple[str, int]], list[tuple[str, int]]]] = []
+    seen: list[tuple[list[Option], list[Option]]] = []
     skipped = 0
     for seed in range(1, 7):
         g = Game(content, "duel", ["sleeper", "wind-rider"], seed)

@@ -10,7 +10,7 @@ from interpreter.content.build import Content
 from interpreter.engine.agents import HeuristicAgent, RandomAgent
 from interpreter.engine.decisions import Decision
 from interpreter.engine.game import Game
-from interpreter.engine.options import VERBS, OptionInfo, UnclassifiedOption, option_info, structured
+from interpreter.engine.options import VERBS, Option, UnclassifiedOption, option_info, structured
 from interpreter.engine.seat import hand_seats
 from interpreter.rl.vocabulary import Vocabulary
 
@@ -20,7 +20,7 @@ TABLES = [("duel", ["great-cthulhu", "crawling-chaos"]), ("two-player", ["black-
           ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign", "wind-rider"])]
 
 
-def _check(g: Game, d: Decision, infos: list[OptionInfo], vocab: Vocabulary) -> None:
+def _check(g: Game, d: Decision, infos: list[Option], vocab: Vocabulary) -> None:
     assert [o.label for o in infos] == list(d.options)
     areas = set(g.layout.areas)
     costs = d.context.get("costs") or {}
@@ -58,7 +58,7 @@ def test_what_an_option_is_depends_on_its_cost_players_and_areas_not_on_earlier_
         monkeypatch: pytest.MonkeyPatch) -> None:
     from interpreter.engine import options
 
-    def info(label: str, players: list[str], areas: list[str], **ctx: object) -> OptionInfo:
+    def info(label: str, players: list[str], areas: list[str], **ctx: object) -> Option:
         return option_info(Decision("red", "option" if label == "blue" else "unit", (label,), "?", dict(ctx)),
                            players, areas)[0]
     cheap = option_info(Decision("red", "action", ("summon ghoul a",), "?", {"costs": {"summon ghoul a": 1}}), ["red"], ["a"])

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
 from interpreter.diagnostics import did_you_mean
-from interpreter.engine.decisions import Decision, IllegalAction, match_option
+from interpreter.engine.decisions import Decision, IllegalAction
 from interpreter.engine.game import Game, GameError
+from interpreter.engine.option import match_option, without_unit_id
 
 from .saves import write_save
 
@@ -34,7 +35,6 @@ Answer with an option's number or its text (the text may leave out the '#unit' p
   help         this text
 Ctrl-C or end of input also saves the game before stopping."""
 _NUMBER = re.compile(r"[0-9]{1,9}")   # ASCII digits only: '²' is a digit to str.isdigit()
-_UNIT_ID = re.compile(r"#(\d+)")
 
 
 class SeatStopped(Exception):
@@ -54,11 +54,11 @@ class Choice:
 
 
 def _unit(game: Game | None, label: str) -> dict[str, Any] | None:
-    m = _UNIT_ID.search(label)
-    if m is None or game is None:
+    uid = without_unit_id(label)[1]
+    if uid is None or game is None:
         return None
     try:
-        return game.s.unit(int(m.group(1)))
+        return game.s.unit(uid)
     except (KeyError, ValueError, AttributeError):
         return None
 
@@ -75,7 +75,7 @@ def _unit_key(game: Game | None, label: str) -> tuple[str, str]:
     if u is None:
         return label, ""
     assert game is not None
-    bare = _UNIT_ID.sub("", label)
+    bare = without_unit_id(label)[0]
     if _controls_gate(game, u) and "(gate)" not in bare:
         bare += " (the gate's controller)"
     return bare, repr(sorted((k, repr(v)) for k, v in u.items() if k != "id"))

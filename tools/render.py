@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.engine.option import action_verb
+
 TEMPLATES = {
     "game": "game: {ruleset} on {layout}, seed {seed}: {factions_text}",
     "phase": "-- round {round}: {phase} phase --",
@@ -74,7 +76,7 @@ def events_text(events: list[dict[str, Any]]) -> list[str]:
             last_action = e.get("action")
         if t == "power" and (not e.get("change") or (nxt.get("type") == "action" and nxt.get("action") == e.get("why"))):
             continue
-        placed = e.get("src") == "pool" and last_action is not None and e.get("why") in (last_action, last_action.split()[0])
+        placed = e.get("src") == "pool" and last_action is not None and e.get("why") in (last_action, action_verb(last_action))
         if t == "unit" and (e.get("why") == "setup" or placed):
             continue
         text = event_text(e)

@@ -118,7 +118,7 @@ def check_expect(game: Game, exp: dict[str, Any]) -> list[str]:
     if "pending" in exp:
         d = game.pending
         cmp("pending decision", exp["pending"], f"{d.player} {d.kind}" if d else None)
-    from interpreter.engine.decisions import match_option
+    from interpreter.engine.option import match_option, options_starting
     opts = game.pending.options if game.pending else ()
     for a in exp.get("legal", []):
         if match_option(opts, str(a)) is None:
@@ -126,7 +126,7 @@ def check_expect(game: Game, exp: dict[str, Any]) -> list[str]:
     for a in exp.get("not-legal", []):
         a = str(a)
         if a.endswith(" *"):   # 'ability x *': no option of that beginning (whatever area or unit follows)
-            hits = [o for o in opts if o.startswith(a[:-1]) or o == a[:-2]]
+            hits = options_starting(opts, a[:-2])
             if hits:
                 out.append(f"not-legal: {a!r} is offered as {hits[0]!r}")
         elif match_option(opts, a) is not None:

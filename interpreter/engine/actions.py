@@ -11,6 +11,7 @@ from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position, r
 from .flow import Call, frame
 from . import state as state_module
 from .moves import MovesMixin
+from .option import Option, action
 
 
 class ActionsMixin(MovesMixin):
@@ -73,13 +74,13 @@ class ActionsMixin(MovesMixin):
         return g is not None and g.get("controller") is None and not g.get("locked")
 
     # ---- enumeration ---------------------------------------------------------------------------
-    def main_actions(self, p: str, within: str | None = None) -> list[tuple[str, int]]:
-        """(label, cost) for every single (non-unlimited) action `p` can take and afford now;
+    def main_actions(self, p: str, within: str | None = None) -> list[Option]:
+        """Every single (non-unlimited) action `p` can take and afford now, with its cost;
         `within` keeps only the actions in that area (see `in_area`)."""
         if within is not None:
-            return [(label, c) for label, c in self.main_actions(p) if self.in_area(p, label, within)]
+            return [o for o in self.main_actions(p) if self.in_area(p, o, within)]
         s = self.s
-        out: list[tuple[str, int]] = []
+        out: list[Option] = []
         power = s.power[p]
         f = self.faction(p)
         mine = s.on_map(p)
@@ -94,7 +95,7 @@ class ActionsMixin(MovesMixin):
             for a in where:
                 c = self.action_cost(p, "recruit", cost, a, mods)
                 if c <= power:
-                    out.append((f"recruit {t.id} {a}", c))
+                    out.append(action("recruit", c, t.id, a))
         # Summon (a Common Action even when an ability also makes it an Unlimited one)
         out.extend(self.summon_actions(p))
         # Awaken (the faction's Great Old Ones and the Independents nobody controls)
@@ -112,17 +113,17 @@ class ActionsMixin(MovesMixin):
             for a in sorted(set(where)):
                 c = self.action_cost(p, "awaken", cost, a, mods)
                 if c <= power:
-                    out.append((f"awaken {t.id} {a}", c))
+                    out.append(action("awaken", c, t.id, a))
         # Create Gate
         for a in my_areas:
             if a in s.gates or not any(self.utype(u).cls == "cultist" for u in s.units_at(a, p)):
                 continue
             c = self.action_cost(p, "create-gate", self.integer(self.modified("gate-cost", 3, {"area": a}, p), "gate cost"), a, mods)
             if c <= power:
-                out.append((f"create-gate {a}", c))
+                out.append(action("create-gate", c, area=a))
         # Move
         if mine and power >= 1:
-            out.append(("move", 0))
+            out.append(action("move", 0))
         # Battle (a Common Action whether or not Battle is an Unlimited one too: unlimited_actions)
         out.extend(self.battle_actions(p, "battle", my_areas))
         # Capture
@@ -134,18 +135,18 @@ class ActionsMixin(MovesMixin):
                 if self.capture_targets(p, e, a, captors):
                     c = self.action_cost(p, "capture", 1, a, mods)
                     if c <= power:
-                        out.append((f"capture {a} {e}", c))
+                        out.append(action("capture", c, area=a, player=e))
         # Unique actions
         out.extend(self.ability_actions(p, "action"))
         # Spellbook-requirement actions
         out.extend(self.requirement_actions(p, unlimited=False))
         return out
 
-    def summon_actions(self, p: str, unlimited: bool = False) -> list[tuple[str, int]]:
-        """(label, cost) of every Summon `p` can afford now; `unlimited`: only of the kinds an
+    def summon_actions(self, p: str, unlimited: bool = False) -> list[Option]:
+        """Every Summon `p` can afford now; `unlimited`: only of the kinds an
         ability lets it summon as an Unlimited Action."""
         s = self.s
-        out: list[tuple[str, int]] = []
+        out: list[Option] = []
         if unlimited and not self.may_modify("unlimited-summon", {"owner": p}):
             return out   # no ability makes a Summon of p's unlimited now
         gates = [a for a in s.controlled_gates(p) if self.is_area(a)]
@@ -166,7 +167,7 @@ class ActionsMixin(MovesMixin):
             for a in gates:
                 c = self.action_cost(p, "summon", cost, a, mods)
                 if c <= s.power[p]:
-                    out.append((f"summon {t.id} {a}", c))
+                    out.append(action("summon", c, t.id, a))
         return out
 
     def may_summon(self, p: str, t: Any) -> bool:
@@ -186,14 +187,13 @@ class ActionsMixin(MovesMixin):
         return any(self.has_all_spellbooks(q) for q in self.s.players)
 
     @staticmethod
-    def as_common_action(label: str) -> str | None:
+    def as_common_action(option: Option) -> Option | None:
         """The Common Action an Unlimited one may still turn out to have been: an extra battle is
         the Battle in its area (core rulebook, Unlimited Battle; Duel rulebook, Extra Battle: "you
         can first perform a Battle, and then decide whether it was Common or Unlimited")."""
-        verb, _, rest = label.partition(" ")
-        return f"battle {rest}" if verb == "extra-battle" else None
+        return option._replace(verb="battle") if option.verb == "extra-battle" else None
 
-    def battle_actions(self, p: str, verb: str, areas: list[str] | None = None) -> list[tuple[str, int]]:
+    def battle_actions(self, p: str, verb: str, areas: list[str] | None = None) -> list[Option]:
         """The battles `p` may declare (`verb`: battle or extra-battle); `areas`: the areas where
         `p` has units, in order, when the caller has just found them."""
         s = self.s
@@ -210,7 +210,7 @@ class ActionsMixin(MovesMixin):
                 if e in present and self._some_combat(mine, e):
                     c = self.action_cost(p, "battle", 1, a, mods)
                     if c <= s.power[p]:
-                        out.append((f"{verb} {a} {e}", c))
+                        out.append(action(verb, c, area=a, player=e))
         return out
 
     def _some_combat(self, units: list[dict[str, Any]], foe: str) -> bool:
@@ -220,7 +220,7 @@ class ActionsMixin(MovesMixin):
         return any(self.combat_of(u, foe, mods) >= 1 for u in units)
 
     @one_position
-    def requirement_actions(self, p: str, unlimited: bool) -> list[tuple[str, int]]:
+    def requirement_actions(self, p: str, unlimited: bool) -> list[Option]:
         out = []
         f = self.faction(p)
         open_ = [r for r in f.requirements if r.when == "action" and r.id not in self.s.requirements[p]
@@ -236,40 +236,41 @@ class ActionsMixin(MovesMixin):
         for rid, c in costs.items():
             c2 = self.action_cost(p, "requirement", c)
             if c2 <= self.s.power[p]:
-                out.append((f"requirement {rid}", c2))
+                out.append(action("requirement", c2, ability=rid))
         for r in open_:
             for other in r.together:
                 if r.id < other and r.id in costs and other in costs:
                     c2 = self.action_cost(p, "requirement", costs[r.id] + costs[other])
                     if c2 <= self.s.power[p]:
-                        out.append((f"requirement {r.id}+{other}", c2))
+                        out.append(action("requirement", c2, ability=r.id, word=other))
         return out
 
-    def unlimited_actions(self, p: str) -> list[tuple[str, int]]:
+    def unlimited_actions(self, p: str) -> list[Option]:
+        """Every Unlimited Action `p` can take and afford now, with its cost."""
         s = self.s
-        out: list[tuple[str, int]] = []
+        out: list[Option] = []
         ask = self.may_modify("can-control-gate", {"owner": p})
         for a, g in sorted(s.gates.items()):
             if not self.is_area(a):
                 continue
             if g.get("controller") is None and not g.get("locked"):
                 if any(self.can_control(u, ask) for u in s.units_at(a, p)):
-                    out.append((f"control-gate {a}", 0))
+                    out.append(action("control-gate", 0, area=a))
             elif s.gate_owner(a) == p:
-                out.append((f"abandon-gate {a}", 0))
+                out.append(action("abandon-gate", 0, area=a))
         if self.extra_battle_allowed(p):
             out.extend(self.battle_actions(p, "extra-battle"))
         out.extend(self.summon_actions(p, unlimited=True))
         if s.elder_signs[p]:
-            out.append(("reveal-elder-signs", 0))
+            out.append(action("reveal-elder-signs", 0))
         out.extend(self.ability_actions(p, "unlimited-action"))
         out.extend(self.requirement_actions(p, unlimited=True))
         return out
 
     @one_position
-    def ability_actions(self, p: str, window: str) -> list[tuple[str, int]]:
-        """The unique actions of a window: 'ability ID', or 'ability ID AREA' once per area where an
-        ability with `where:` may end (its cost modified for that area, e.g. by a surcharge there)."""
+    def ability_actions(self, p: str, window: str) -> list[Option]:
+        """The unique actions of a window: one per ability, or, for an ability with `where:`, one
+        per area where it may end (its cost modified for that area, e.g. by a surcharge there)."""
         out = []
         quiet = removals_are_quiet(self)
         for ab in self.window_abilities(p, window):
@@ -286,29 +287,25 @@ class ActionsMixin(MovesMixin):
             for a in areas:
                 c = self.action_cost(p, ab.id, base, a, mods)
                 if c <= power and (not dry or self.all_parts_possible(ab, p, a)):
-                    out.append((f"ability {ab.id} {a}" if a is not None else f"ability {ab.id}", c))
+                    out.append(action("ability", c, ability=ab.id, area=a))
         return out
 
-    def in_area(self, p: str, label: str, area: str) -> bool:
+    def in_area(self, p: str, action: Option, area: str) -> bool:
         """Whether an action is "in" an area (a spellbook's "take any action in that zone"): it is
         placed, created, captured or awakened there, a unique action that ends there, or a Move
         with a unit leaving or entering it. A battle is not (one battle per area: one is already
         declared there), nor an action that names no area."""
-        words = label.split()
-        verb = words[0]
-        if verb in ("recruit", "summon", "awaken"):
-            return words[2] == area
-        if verb in ("create-gate", "capture"):
-            return words[1] == area
-        if verb == "ability":
-            return len(words) == 3 and words[2] == area
+        verb = action.verb
+        if verb in ("recruit", "summon", "awaken", "create-gate", "capture", "ability"):
+            return action.area == area
         if verb == "move":
             return bool(self.move_options(p, set(), set(), area))
         return False
 
     # ---- execution: the procedures of perform.py, as frames (engine/flow.py) --------------------
     def take_action_call(self, p: str, label: str, cost: int, within: str | None = None) -> Call:
-        """Take an action chosen from the lists above: the one path of every action (perform.py)."""
+        """Take an action chosen from the lists above, answered as `label` (the frame keeps the
+        label, as saves do): the one path of every action (perform.py)."""
         return Call(frame("take-action", player=p, label=label, cost=cost, within=within))
 
     def action_in_call(self, p: str, area: str, why: str) -> Call:

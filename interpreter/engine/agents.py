@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .decisions import Decision
-from .options import OptionInfo, UnclassifiedOption, option_info
+from .options import Option, UnclassifiedOption, option_info
 from .rng import Rng
 from .seat import Seat
 
@@ -41,7 +41,7 @@ class HeuristicAgent:
         """The seat of a player this bot plays."""
         self.seats[seat.player] = seat
 
-    def _unit_value(self, g: Any, o: OptionInfo) -> float:
+    def _unit_value(self, g: Any, o: Option) -> float:
         if g is None or o.unit is None:
             return 0.0
         try:
@@ -57,7 +57,7 @@ class HeuristicAgent:
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
-    def _battle_odds(self, g: Any, player: str, o: OptionInfo) -> float:
+    def _battle_odds(self, g: Any, player: str, o: Option) -> float:
         if g is None or o.area is None or o.player is None:
             return 0.0
         try:
@@ -67,7 +67,7 @@ class HeuristicAgent:
             return 0.0
         return 30.0 if mine > theirs + 1 else -40.0
 
-    def score(self, player: str, o: OptionInfo, d: Decision, g: Any = None) -> float:
+    def score(self, player: str, o: Option, d: Decision, g: Any = None) -> float:
         """How much the bot likes option `o` of decision `d`; `g`: the board (its player's view), if any."""
         if d.kind == "doom":
             if o.verb == "ritual":
@@ -110,7 +110,8 @@ class HeuristicAgent:
             g: Any = _BoardOnRead(seat)
         else:
             g, infos = None, _plain(context)
-        scored = [(self.score(player, o, context, g) + self.rng.below(100) / 1000, o.label) for o in infos]
+        scored = [(self.score(player, o, context, g) + self.rng.below(100) / 1000, label)
+                  for o, label in zip(infos, context.options)]
         return max(scored)[1]
 
 
@@ -128,12 +129,12 @@ class _BoardOnRead:
         return value
 
 
-def _plain(d: Decision) -> list[OptionInfo]:
+def _plain(d: Decision) -> list[Option]:
     """The options with what they are, for a bot without a seat (no map: areas are not told apart)."""
     try:
         return option_info(d, (), ())
     except UnclassifiedOption:
-        return [OptionInfo(o, "option", word=o) for o in d.options]
+        return [Option(d.kind, "option", word=o) for o in d.options]
 
 
 class ScriptedAgent:

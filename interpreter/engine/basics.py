@@ -7,6 +7,7 @@ from typing import Any, Callable
 from ..content.model import ContentModel, Faction, Layout, Ruleset, UnitType
 from ..effects.compiler import LimitError, RuleError
 from ..limits import MAX_DICE, MAX_NUMBER
+from . import option
 from .rng import Rng
 from .state import CHECK_MEMO, State
 
@@ -153,8 +154,7 @@ class GameBasics:
     def unit_label(self, u: dict[str, Any]) -> str:
         """A unit as an option label: 'kind area#id', with ' (gate)' when it controls the gate there."""
         g = self.s.gates.get(u["loc"])
-        mark = " (gate)" if g is not None and g.get("controller") == u["id"] else ""
-        return f"{u['kind']} {u['loc']}{mark}#{u['id']}"
+        return option.unit_label(u["kind"], u["loc"], u["id"], g is not None and g.get("controller") == u["id"])
 
     # ---- log ----------------------------------------------------------------------------------
     def emit(self, type_: str, **fields: Any) -> None:

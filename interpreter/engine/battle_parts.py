@@ -7,6 +7,7 @@ from typing import Any
 
 from .core import BATTLE_MODIFIERS
 from .flow import Proc, Return, ask
+from .option import Option, label_of, parse, unit_of_label
 
 KILLS = ["eliminate", "kill"]   # the results that remove a unit
 
@@ -14,8 +15,8 @@ Frame = dict[str, Any]
 
 
 def _picked(answer: str) -> int:
-    """The unit id of a unit option ('kind area#id')."""
-    return int(answer.rsplit("#", 1)[1])
+    """The unit id of a unit option."""
+    return unit_of_label(answer)
 
 
 def _modifier_applies(g: Any, p: str, ab: Any, mods: list[Any]) -> bool:
@@ -71,10 +72,11 @@ class DeclinesProc(Proc):
                 continue
             f["key"] = ab.key
             f["at"] = "answered"
-            return ask(p, "option", [f"use {ab.id}", f"decline {ab.id}"], f"use {ab.name} in this battle?")
+            return ask(p, "option", [label_of(Option("option", "use", ability=ab.id)),
+                                     label_of(Option("option", "decline", ability=ab.id))], f"use {ab.name} in this battle?")
 
     def answered(self, g: Any, f: Frame, value: Any) -> Any:
-        if value.startswith("decline"):
+        if parse("option", value).verb == "decline":
             p = f["players"][f["pi"]]
             g.battle_record()["declined"].append([p, f["key"]])
             g.emit("declined", player=p, ability=f["key"])

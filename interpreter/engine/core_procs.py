@@ -14,6 +14,7 @@ from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
 from .flow import Call, Proc, Return
 from .held_conditions import condition_holds
+from .option import Option, parse
 from .state import POOL
 
 # ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
@@ -23,6 +24,7 @@ BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assi
 
 Game = Any   # a GameCore (core.py imports this module)
 Frame = dict[str, Any]
+DONE = Option("ability", "done")   # ends the offer of a window's abilities
 
 
 def trigger_loop(abilities: list[str], windows: list[str]) -> str:
@@ -185,7 +187,7 @@ class Window(Proc):
                 return Call(ability_frame(g, ab, p, p, event, area, sid))
             f["cands"] = [[ab.key, ab.id, sid] for ab, sid in cands]
             f["at"] = "chosen"
-            return flow.ask(p, "ability", [ab.id for ab, _ in cands] + ["done"], f"{name}: use an ability?",
+            return flow.ask(p, "ability", [ab.id for ab, _ in cands] + [DONE.label], f"{name}: use an ability?",
                             window=name)
         if f["window"] != "unit-removed":
             f["at"] = "done"
@@ -195,7 +197,7 @@ class Window(Proc):
     def chosen(self, g: Game, f: Frame, value: Any) -> Any:
         cands = f.pop("cands")
         f["at"] = "player"
-        if value == "done":
+        if parse("ability", value) == DONE:
             f["i"] += 1
             f["used"] = []
             return None

@@ -11,7 +11,7 @@ class Decision:
 
     player: str
     kind: str  # action | unit | area | option | ability | spellbook | order | yes-no | ...
-    options: tuple[str, ...]
+    options: tuple[str, ...]   # labels (engine/option.py makes them and reads them back)
     prompt: str
     context: dict[str, Any] = field(default_factory=dict)
 
@@ -37,17 +37,3 @@ class Agent(Protocol):
 
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str: ...
 
-
-def match_option(options: tuple[str, ...], answer: str) -> str | None:
-    """The option an answer names: the exact label; else the first whose label before '#' is the
-    answer (so 'acolyte b' picks an acolyte in area b that controls no gate); else the first
-    whose label before ' (' is the answer (a gate's controller too)."""
-    if answer in options:
-        return answer
-    for o in options:
-        if o.split("#", 1)[0] == answer:
-            return o
-    for o in options:
-        if o.split("#", 1)[0].split(" (", 1)[0] == answer:
-            return o
-    return None

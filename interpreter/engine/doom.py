@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from .flow import Call, Proc, Return, ask, frame
+from .option import Option, parse
 
 Frame = dict[str, Any]
+RITUAL, DONE = Option("doom", "ritual"), Option("doom", "done")
 
 
 def round_limit(g: Any) -> int:
@@ -64,22 +66,24 @@ class DoomPhase(Proc):
         if forced:
             return self._use(g, f, forced[0], p)
         cost = None if f["done"] else g.ritual_cost(p)
+        costs = {}
         if cost is not None and s.power[p] >= cost:
-            labels.append("ritual")
+            labels.append(RITUAL.label)
+            costs[RITUAL.label] = cost
         if not labels:
             return self._next(g, f, p)
-        costs = {"ritual": g.ritual_cost(p) if cost is None else cost} if "ritual" in labels else {}
         f["at"] = "chosen"
-        return ask(p, "doom", labels + ["done"], "Doom Phase: perform a ritual or use an ability?", costs=costs)
+        return ask(p, "doom", labels + [DONE.label], "Doom Phase: perform a ritual or use an ability?", costs=costs)
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
         p = f["order"][f["i"]]
-        if ans == "done":
+        picked = parse("doom", ans)
+        if picked == DONE:
             return self._next(g, f, p)
-        if ans == "ritual":
+        if picked == RITUAL:
             f.update(done=True, at="choose")
             return Call(frame("ritual", player=p))
-        ab = next(a for a in self._candidates(g, f, p) if a.id == ans)
+        ab = next(a for a in self._candidates(g, f, p) if a.id == picked.ability)
         return self._use(g, f, ab, p)
 
     def _next(self, g: Any, f: Frame, p: str) -> Any:

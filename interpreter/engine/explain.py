@@ -6,19 +6,22 @@ from typing import Any
 from ..effects.compiler import RuleError
 from . import neutral
 from .decisions import Decision
+from .option import parse_answer
 
 
 def explain(self: Any, d: Decision, answer: str) -> tuple[str, str]:
-    words = answer.split()
+    """Why `answer` is no option of `d`: what it names (option.parse_answer) checked against the rules."""
+    named = parse_answer(d.kind, answer)
     p = d.player
-    if d.kind == "action" and words:
-        verb = words[0]
+    if d.kind == "action" and named is not None:
+        verb = named.verb
         f = self.faction(p)
-        if verb in ("summon", "recruit", "awaken") and len(words) >= 2:
-            t = (self.awaken_type(p, words[1]) if verb == "awaken"
-                 else f.units.get(words[1]) or (self.kind_type(p, words[1]) if verb == "summon" else None))
+        if verb in ("summon", "recruit", "awaken") and named.unit_kind is not None:
+            kind = named.unit_kind
+            t = (self.awaken_type(p, kind) if verb == "awaken"
+                 else f.units.get(kind) or (self.kind_type(p, kind) if verb == "summon" else None))
             if t is None:
-                return ("unknown-unit", f"{p} has no unit '{words[1]}'")
+                return ("unknown-unit", f"{p} has no unit '{kind}'")
             if not (self.awaken_pool(p, t.id) if verb == "awaken" else self.s.pool(p, t.id)):
                 return ("none-in-pool", f"{verb.capitalize()} {t.name}: none left in your pool")
             try:
@@ -29,17 +32,18 @@ def explain(self: Any, d: Decision, answer: str) -> tuple[str, str]:
                 return ("may-not-summon", f"Summon {t.name}: an ongoing ability forbids summoning it now")
             if cost > self.s.power[p]:
                 return ("not-enough-power", f"{verb.capitalize()} {t.name} costs {cost}, you have {self.s.power[p]}")
-            if verb == "summon" and len(words) >= 3 and self.s.gate_owner(words[2]) != p:
-                return ("no-controlled-gate", f"you control no gate in '{words[2]}'")
-        if verb in ("battle", "extra-battle") and len(words) >= 2 and words[1] in self.s.memory.get("battles", []):
-            return ("one-battle-per-area", f"there was already a battle in '{words[1]}' this turn")
-        if verb == "ability" and len(words) >= 2:
-            why = neutral.refusal(self, words[1])
+            if verb == "summon" and named.area is not None and self.s.gate_owner(named.area) != p:
+                return ("no-controlled-gate", f"you control no gate in '{named.area}'")
+        if verb in ("battle", "extra-battle") and named.area is not None \
+                and named.area in self.s.memory.get("battles", []):
+            return ("one-battle-per-area", f"there was already a battle in '{named.area}' this turn")
+        if verb == "ability" and named.ability is not None:
+            why = neutral.refusal(self, named.ability)
             if why is not None:
                 return why
-            ab = next((a for a in self.active_abilities(p) if a.id == words[1] and a.effect is not None), None)
+            ab = next((a for a in self.active_abilities(p) if a.id == named.ability and a.effect is not None), None)
             if ab is not None and ab.window in ("action", "unlimited-action"):
-                why = why_ability(self, ab, p, words[2] if len(words) >= 3 else None)
+                why = why_ability(self, ab, p, named.area)
                 if why is not None:
                     return why
         if verb == "pass" and not self.can_pass(p):

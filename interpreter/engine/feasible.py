@@ -21,6 +21,7 @@ from ..effects.ast import PAST_REMOVALS, PROVEN
 from ..effects.compiler import RuleError
 from ..effects.registry import REGISTRY
 from . import flow
+from .option import is_done
 
 if TYPE_CHECKING:
     from .core import GameCore
@@ -190,7 +191,7 @@ def _copy(game: "GameCore") -> Any:
 def _shortest_first(options: tuple[str, ...]) -> list[str]:
     """Options in the order a dry run tries them: stopping ('done') first, as it leaves the fewest
     further parts to do."""
-    return sorted(options, key=lambda o: o != "done")
+    return sorted(options, key=lambda o: not is_done(o))
 
 
 def _attempt(game: "GameCore", run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:

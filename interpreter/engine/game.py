@@ -20,11 +20,12 @@ from ..content.build import Content
 from ..effects.compiler import RuleError
 from .actions import ActionsMixin
 from .battle import BattleMixin
-from .decisions import Decision, GameError, IllegalAction, match_option
+from .decisions import Decision, GameError, IllegalAction
 from .feasible import share_memo
 from .independents import IndependentsMixin
 from . import checkpoints, reachable, savefile
 from . import flow
+from .option import Option, match_option
 from .phases import PhasesMixin
 from . import doom as _doom, perform as _perform, round as _round, turn as _turn  # noqa: F401 (procedures register)
 from .state import State
@@ -191,11 +192,16 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         """The pending decision: who must choose, what kind of choice, the options."""
         return self.pending
 
-    def why_illegal(self, answer: str) -> tuple[str, str] | None:
-        """None if `answer` is legal now, else (reason-code, sentence); nothing is changed."""
+    def why_illegal(self, answer: "str | Option") -> tuple[str, str] | None:
+        """None if `answer` (a label, or an `Option` record) is legal now, else (reason-code,
+        sentence); nothing is changed."""
         d = self.pending
         if d is None:
             return ("game-over", "the game is over")
+        if isinstance(answer, Option):
+            if answer.kind != d.kind:
+                return ("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
+            answer = answer.label
         if not isinstance(answer, str):
             return ("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
         if len(answer) > savefile.MAX_ANSWER:
@@ -209,11 +215,16 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         from .explain import explain
         return explain(self, d, answer)
 
-    def apply(self, answer: str) -> None:
-        """Answer the pending decision. Illegal answers raise IllegalAction; the state is unchanged."""
+    def apply(self, answer: "str | Option") -> None:
+        """Answer the pending decision with an option's label (as logs, saves and people give it)
+        or its `Option` record. Illegal answers raise IllegalAction; the state is unchanged."""
         d = self.pending
         if d is None:
             raise IllegalAction("game-over", "the game is over")
+        if isinstance(answer, Option):
+            if answer.kind != d.kind:
+                raise IllegalAction("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
+            answer = answer.label
         if not isinstance(answer, str):
             raise IllegalAction("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
         if len(answer) > savefile.MAX_ANSWER:

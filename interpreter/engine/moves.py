@@ -6,6 +6,7 @@ from collections import deque
 from typing import Any
 
 from .core import GameCore
+from .option import move_label
 
 # per layout (by identity): area -> its neighbours, sorted, without itself (a range-1 move's destinations)
 _NEIGHBOURS: dict[int, tuple[Any, dict[str, list[str]]]] = {}
@@ -42,7 +43,7 @@ class MovesMixin(GameCore):
         return sorted(a for a in seen if a != start)
 
     def move_options(self, p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, int]:
-        """The unit moves `p` can still make and afford in this Move, with their costs: 1 Power each,
+        """The unit moves `p` can still make and afford in this Move (labels), with their costs: 1 Power each,
         plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area."""
         opts: dict[str, int] = {}
         surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
@@ -60,5 +61,5 @@ class MovesMixin(GameCore):
                     if extra < 0:
                         extra = surcharge[dst] = self.action_cost(p, "move", 0, dst)
                 if 1 + extra <= power:
-                    opts[f"{u['kind']} {u['loc']}->{dst}#{u['id']}"] = 1 + extra
+                    opts[move_label(u["kind"], u["loc"], dst, u["id"])] = 1 + extra
         return opts

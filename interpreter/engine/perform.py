@@ -7,8 +7,11 @@ from typing import Any
 
 from ..effects.compiler import RuleError
 from .flow import Call, Proc, Return, ask, frame
+from .option import Option, parse, unit_of_label
 
 Frame = dict[str, Any]
+DECLINE = Option("action", "decline")
+DONE_MOVING = Option("move", "done")
 
 
 class TakeAction(Proc):
@@ -50,14 +53,14 @@ class ActionIn(Proc):
         p, area = f["player"], f["area"]
         if g.s.power[p] <= 0 or g.out_of_actions(p):
             return Return()
-        opts = dict(g.main_actions(p, within=area))
+        opts = {o.label: o.cost for o in g.main_actions(p, within=area)}
         if not opts:
             return Return()
         f.update(costs=opts, at="chosen")
-        return ask(p, "action", [*opts, "decline"], f"{f['why']}: take an action in {area}?", costs=dict(opts))
+        return ask(p, "action", [*opts, DECLINE.label], f"{f['why']}: take an action in {area}?", costs=dict(opts))
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
-        if ans == "decline":
+        if parse("action", ans).verb == DECLINE.verb:
             return Return()
         f["at"] = "done"
         return g.take_action_call(f["player"], ans, f["costs"][ans], within=f["area"])
@@ -69,60 +72,60 @@ class ActionIn(Proc):
 
 
 class Perform(Proc):
-    """Carry out an action chosen from the lists of actions.py; returns the after-action event."""
+    """Carry out an action chosen from the lists of actions.py (its frame keeps the label, read
+    back as an `Option`); returns the after-action event."""
 
     name = "perform"
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         p, label, cost = f["player"], f["label"], f["cost"]
-        words = label.split()
-        verb = words[0]
-        if verb not in ("move",) and cost:
+        act = parse("action", label)
+        verb, area = act.verb, act.area
+        if verb != "move" and cost:
             g.gain_power(p, -cost, label)
         s.memory["action_no"] = s.memory.get("action_no", 0) + 1   # the scope of `once: action`
         g.emit("action", player=p, action=label, cost=cost)
         event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
         f.update(event=event, at="done")
         if verb == "recruit":
-            u = s.pool(p, words[1])[0]
-            g.relocate(u, words[2], "recruit")
-            event["area"] = words[2]
+            u = s.pool(p, act.unit_kind)[0]
+            g.relocate(u, area, "recruit")
+            event["area"] = area
         elif verb == "summon":
-            u = s.pool(p, words[1])[0]
-            g.relocate(u, words[2], "summon")
-            event["area"] = words[2]
+            u = s.pool(p, act.unit_kind)[0]
+            g.relocate(u, area, "summon")
+            event["area"] = area
             event["unit"] = dict(u)
         elif verb == "awaken":
-            return Call(frame("awaken", player=p, kind=words[1], area=words[2]))
+            return Call(frame("awaken", player=p, kind=act.unit_kind, area=area))
         elif verb == "create-gate":
-            s.gates[words[1]] = {"controller": None}
-            g.emit("gate", loc=words[1], change="created", player=p)
-            event["area"] = words[1]
-            return g.window_call("gate-created", {"player": p, "area": words[1]}, g.turn_order())
+            s.gates[area] = {"controller": None}
+            g.emit("gate", loc=area, change="created", player=p)
+            event["area"] = area
+            return g.window_call("gate-created", {"player": p, "area": area}, g.turn_order())
         elif verb == "move":
             return Call(frame("move-action", player=p, within=f["within"]))
         elif verb in ("battle", "extra-battle"):
-            s.memory.setdefault("battles", []).append(words[1])
-            event["area"] = words[1]
-            return g.battle_call(p, words[2], words[1])
+            s.memory.setdefault("battles", []).append(area)
+            event["area"] = area
+            return g.battle_call(p, act.player, area)
         elif verb == "capture":
-            return Call(frame("capture", player=p, victim=words[2], area=words[1]))
+            return Call(frame("capture", player=p, victim=act.player, area=area))
         elif verb == "control-gate":
-            return Call(frame("choose-controller", player=p, area=words[1]))
+            return Call(frame("choose-controller", player=p, area=area))
         elif verb == "abandon-gate":
-            s.gates[words[1]]["controller"] = None
-            g.emit("gate", loc=words[1], change="abandoned", player=p)
+            s.gates[area]["controller"] = None
+            g.emit("gate", loc=area, change="abandoned", player=p)
         elif verb == "reveal-elder-signs":
             g.reveal_elder_signs(p)
         elif verb == "ability":
-            ab = next(a for a in g.active_abilities(p) if a.id == words[1])
-            area = words[2] if len(words) > 2 else None
+            ab = next(a for a in g.active_abilities(p) if a.id == act.ability)
             ctx = g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p), area=area)
             event["area"] = area   # none for an ability without `where:` (declared in windows.py)
             return g.use_ability_call(ab, p, ctx, paid=True)   # its cost was part of the action's
         elif verb == "requirement":
-            f.update(rids=words[1].split("+"), i=0, at="requirement")
+            f.update(rids=[act.ability] if act.word is None else [act.ability, act.word], i=0, at="requirement")
         elif verb == "pass":
             g.gain_power(p, -s.power[p], "pass")
         else:  # pragma: no cover - labels come from the enumerations of actions.py
@@ -155,17 +158,15 @@ class Perform(Proc):
         """What the action's procedure found goes into its event."""
         s = g.s
         event = f["event"]
-        words = f["label"].split()
-        verb = words[0]
-        if verb == "awaken":
-            event["area"] = words[2]
+        act = parse("action", f["label"])
+        verb = act.verb
+        if verb in ("awaken", "capture"):
+            event["area"] = act.area
         elif verb == "move":
             event["spent"] = value
-        elif verb == "capture":
-            event["area"] = words[1]
         elif verb == "control-gate":
-            s.gates[words[1]]["controller"] = value
-            g.emit("gate", loc=words[1], change="controlled", unit=value, player=f["player"])
+            s.gates[act.area]["controller"] = value
+            g.emit("gate", loc=act.area, change="controlled", unit=value, player=f["player"])
         return Return(event)
 
 
@@ -220,18 +221,18 @@ class MoveAction(Proc):
         costs = g.move_options(f["player"], set(f["moved"]), set(f["charged"]), f["within"])
         opts = list(costs)
         if f["moved"]:
-            opts.append("done")
+            opts.append(DONE_MOVING.label)
         if not opts:
             return Return(f["spent"])
         f["at"] = "moved"
         return ask(f["player"], "move", opts, "move a unit (1 Power each)", costs=costs)
 
     def moved(self, g: Any, f: Frame, ans: str) -> Any:
-        if ans == "done":
+        move = parse("move", ans)
+        if move == DONE_MOVING:
             return Return(f["spent"])
         p = f["player"]
-        uid = int(ans.rsplit("#", 1)[1])
-        dst = ans.split("->")[1].split("#")[0]
+        uid, dst = move.unit, move.dst
         u = g.s.unit(uid)
         src = u["loc"]
         extra = 0 if dst in f["charged"] else g.action_cost(p, "move", 0, dst)
@@ -264,7 +265,7 @@ class Capture(Proc):
                    f"{f['player']} captures one of your cultists in {f['area']}: which?")
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
-        u = g.s.unit(int(ans.rsplit("#", 1)[1]))
+        u = g.s.unit(unit_of_label(ans))
         f["at"] = "done"
         return g.remove_unit_call(u, "capture", f["player"])
 

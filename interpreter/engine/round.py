@@ -8,9 +8,12 @@ from typing import Any
 from ..effects.compiler import RuleError
 from ..limits import MAX_ACTIONS_PER_PHASE
 from .flow import Call, Proc, Return, ask, frame
+from .option import Option, parse
 from .state import POOL
 
 Frame = dict[str, Any]
+CLOCKWISE = Option("option", "option", word="clockwise")
+COUNTERCLOCKWISE = Option("option", "option", word="counterclockwise")
 
 #: the procedure that runs each phase step `State.step` names
 PHASES = {"setup": "setup", "action": "action-step", "gather": "gather-power",
@@ -95,13 +98,13 @@ class SetFirst(Proc):
         s.first = f["first"]
         f["at"] = "direction"
         if len(s.players) > 2:
-            return ask(f["first"], "option", ["clockwise", "counterclockwise"], "choose the direction of play")
+            return ask(f["first"], "option", [CLOCKWISE.label, COUNTERCLOCKWISE.label], "choose the direction of play")
         return None
 
     def direction(self, g: Any, f: Frame, d: Any) -> Any:
         s = g.s
         if d is not None:
-            s.direction = 1 if d == "clockwise" else -1
+            s.direction = 1 if parse("option", d) == CLOCKWISE else -1
         first = f["first"]
         g.emit("first-player", player=first, direction=s.direction)
         s.step = {"phase": "action", "player": first}

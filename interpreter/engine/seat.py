@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .options import OptionInfo, option_info
+from .options import Option, option_info
 from .state import State
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class Seat:
         """The public log of the game so far (read it, do not change it)."""
         return self._game.log
 
-    def options(self, d: "Decision") -> "list[OptionInfo]":
+    def options(self, d: "Decision") -> "list[Option]":
         """What each option of this player's decision `d` is (engine/options.py). It reads only
         public facts, the players at the table and the map, so no view is made for it."""
         g = self._game

@@ -8,16 +8,19 @@ from typing import Any
 from ..limits import MAX_ACTIONS_PER_PHASE
 from . import state as state_module
 from .flow import Proc, Return, ask
+from .option import Option, parse
 
 Frame = dict[str, Any]
-DECLINE_SECOND = "decline-second-action"  # a granted second action is optional
+END_TURN = Option("action", "end-turn", cost=0)
+PASS = Option("action", "pass", cost=0)
+DECLINE_SECOND = Option("action", "decline-second-action", cost=0)   # a granted second action is optional
+REVEAL, KEEP = Option("option", "option", word="reveal-elder-signs"), Option("option", "option", word="keep")
 
 
-def _action_key(label: str) -> str:
+def _action_key(action: Option) -> str:
     """What makes two actions 'the same' for "a second, different action": the ability for a
-    unique action, the verb for a common one (two Moves are the same action)."""
-    words = label.split()
-    return " ".join(words[:2]) if words and words[0] in ("ability", "requirement") else words[0]
+    unique action, the verb for a common one (two Moves are the same action). Kept in the frame."""
+    return f"{action.verb} {action.ability}" if action.verb in ("ability", "requirement") else action.verb
 
 
 class Turn(Proc):
@@ -45,7 +48,7 @@ class Turn(Proc):
         f.update(main_done=False, either_done=False, second=None, seen=[], at="choose")
         return None
 
-    def _unlimited(self, g: Any, f: Frame, keep: bool = False) -> list[tuple[str, int]]:
+    def _unlimited(self, g: Any, f: Frame, keep: bool = False) -> list[Option]:
         """The Unlimited Actions `p` may take now. `keep`: the caller's next step is `choose`, at
         this very position (nothing runs in between), which then takes this list instead of
         listing it again (kept on the game, not in the state: tied to this frame and state)."""
@@ -54,14 +57,17 @@ class Turn(Proc):
             g._unlimited_kept = (f, g.s, out)
         return out
 
-    def _list_unlimited(self, g: Any, f: Frame) -> list[tuple[str, int]]:
+    def _list_unlimited(self, g: Any, f: Frame) -> list[Option]:
         offered = g.unlimited_actions(f["player"])
         seen = f["seen"]
+        if not seen:
+            return offered  # type: ignore[no-any-return]
         taken = {label for _, label in seen}
-        if not any(c == 0 and label in taken for label, c in offered):
+        free = [o for o in offered if o.cost == 0 and o.label in taken]
+        if not free:
             return offered  # type: ignore[no-any-return]
         here = g.position_key()
-        return [(label, c) for label, c in offered if not (c == 0 and [here, label] in seen)]
+        return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)]
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -78,24 +84,24 @@ class Turn(Proc):
                         raise AssertionError(f"stale unlimited actions: kept {offered!r}, fresh {fresh!r}")
             else:
                 offered = self._unlimited(g, f)
-            for label, c in offered:
-                opts.setdefault(label, c)
+            for o in offered:
+                opts.setdefault(o.label, o.cost)
         mains: dict[str, int] = {}
         if not f["main_done"]:
-            for label, c in g.main_actions(p):
-                if second is None or _action_key(label) not in second:
-                    mains.setdefault(label, c)
+            for o in g.main_actions(p):
+                if second is None or _action_key(o) not in second:
+                    mains.setdefault(o.label, o.cost)
             if second is not None:
-                mains[DECLINE_SECOND] = 0
+                mains[DECLINE_SECOND.label] = 0
             else:
                 if not mains and not f["either_done"]:
                     g.emit("no-action", player=p)
                     g.gain_power(p, -s.power[p], "no action possible")
                     return Return()
                 if g.can_pass(p) and s.power[p] > 0:
-                    mains["pass"] = 0
+                    mains[PASS.label] = 0
         if f["main_done"] or f["either_done"]:
-            opts["end-turn"] = 0
+            opts[END_TURN.label] = 0
         choices = {**mains, **{k: v for k, v in opts.items() if k not in mains}}
         f.update(mains=list(mains), opts=list(opts), costs=choices, at="chosen")
         return ask(p, "action", list(choices), f"{p}: choose an action", costs=dict(choices))
@@ -104,9 +110,10 @@ class Turn(Proc):
         s = g.s
         p = f["player"]
         mains, opts, costs = f.pop("mains"), f.pop("opts"), f.pop("costs")
-        if ans == "end-turn":
+        verb = parse("action", ans).verb
+        if verb == END_TURN.verb:
             return Return()
-        if ans == DECLINE_SECOND:
+        if verb == DECLINE_SECOND.verb:
             f.update(main_done=True, second=None, at="choose")
             g.emit("declined", player=p, ability="second action")
             if s.power[p] <= 0 and not self._unlimited(g, f, keep=True):
@@ -123,7 +130,7 @@ class Turn(Proc):
                 f["seen"].append(key)
         if ans in mains and ans in opts:
             f["either_done"] = True
-        elif ans in opts and g.as_common_action(ans) in mains:
+        elif ans in opts and (common := g.as_common_action(parse("action", ans))) is not None and common.label in mains:
             f["either_done"] = True   # an extra battle that could have been the Action: decided afterwards
         f.update(action=ans, is_main=is_main, at="acted")
         return g.take_action_call(p, ans, costs[ans])
@@ -131,15 +138,15 @@ class Turn(Proc):
     def acted(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         p = f["player"]
-        ans, is_main = f.pop("action"), f.pop("is_main")
+        action, is_main = parse("action", f.pop("action")), f.pop("is_main")
         granted = s.memory.pop("extra_action", None)
         s.memory["actions"] = s.memory.get("actions", 0) + 1   # limits.MAX_ACTIONS_PER_PHASE
         if is_main:
             if f["second"] is None and granted is not None:   # the first action grants a second one
-                f["second"] = list(granted) + [_action_key(ans)]
+                f["second"] = list(granted) + [_action_key(action)]
             else:                                              # a second action never grants a third
                 f.update(main_done=True, second=None)
-        if ans == "pass" or g.out_of_actions(p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
+        if action.verb == PASS.verb or g.out_of_actions(p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
                                                     and not self._unlimited(g, f, keep=True)):
             return Return()
         if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
@@ -164,13 +171,13 @@ class OfferReveals(Proc):
             q = f["order"][f["i"]]
             if g.reveal_reaches_goal(q):
                 f["at"] = "answered"
-                return ask(q, "option", ["reveal-elder-signs", "keep"],
+                return ask(q, "option", [REVEAL.label, KEEP.label],
                            "reveal your elder signs now (reaching the Doom goal ends the game after this turn)?")
             f["i"] += 1
         return Return()
 
     def answered(self, g: Any, f: Frame, ans: str) -> Any:
-        if ans == "reveal-elder-signs":
+        if parse("option", ans) == REVEAL:
             g.reveal_elder_signs(f["order"][f["i"]])
         f["i"] += 1
         f["at"] = "offer"

@@ -31,7 +31,7 @@ import numpy as np
 import yaml
 
 from ..content.build import Content
-from ..engine.options import VERBS, OptionInfo
+from ..engine.options import VERBS, Option
 
 __all__ = ["OPTION_FIELDS", "Vocabulary", "encode_options"]
 
@@ -100,7 +100,7 @@ def _place(v: str | None) -> str | None:
     return v.split(":", 1)[0] if v is not None and ":" in v else v
 
 
-def encode_options(infos: Iterable[OptionInfo], vocab: Vocabulary, seats: list[str], rows: int) -> np.ndarray:
+def encode_options(infos: Iterable[Option], vocab: Vocabulary, seats: list[str], rows: int) -> np.ndarray:
     """The options as a (rows, len(OPTION_FIELDS)) int32 array (rows past the options are zeros);
     `seats`: the players from the observer on, in seating order."""
     out = np.zeros((rows, len(OPTION_FIELDS)), np.int32)

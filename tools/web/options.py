@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.engine.decisions import Decision
-from interpreter.engine.options import OptionInfo, UnclassifiedOption, option_info
+from interpreter.engine.options import Option, UnclassifiedOption, option_info
 from tools.human_seat import group_options
 
 
-def areas_named(info: OptionInfo, areas: set[str]) -> list[str]:
+def areas_named(info: Option, areas: set[str]) -> list[str]:
     """The map areas an option names, a move's source before its target."""
     named = [info.src, info.dst, info.area]
     return list(dict.fromkeys(a for a in named if a is not None and a in areas))
@@ -26,7 +26,7 @@ def grouped(options: tuple[str, ...] | list[str], areas: set[str], costs: dict[s
     to send, how many are alike, the areas it names and the unit ids it may take (map clicks)."""
     players = list(game.s.players) if game is not None else [player]
     try:
-        infos = {o.label: o for o in option_info(Decision(player, kind, tuple(options), ""), players, areas)}
+        infos = dict(zip(options, option_info(Decision(player, kind, tuple(options), ""), players, areas)))
     except UnclassifiedOption:
         infos = {}     # a label of no known form (the engine's tests keep this from happening): no map clicks
     out = []

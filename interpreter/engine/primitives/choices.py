@@ -6,8 +6,11 @@ from typing import Any, Callable
 from ...effects.registry import choice
 from ...effects.runtime import Suspend, resumer
 from ..flow import ask
+from ..option import Option, parse, unit_of_label
 from ..feasible import note_no_option
 from .arguments import as_player
+
+DONE = Option("unit", "done")   # ends a series of unit picks
 
 
 def ask_one(ctx: Any, player: Any, kind: str, items: list[Any], prompt: str,
@@ -23,7 +26,7 @@ def ask_one(ctx: Any, player: Any, kind: str, items: list[Any], prompt: str,
 
 
 def _unit_of(ctx: Any, label: str) -> Any:
-    return ctx.game.s.unit(int(label.rsplit("#", 1)[1]))
+    return ctx.game.s.unit(unit_of_label(label))
 
 
 # ---- choices -----------------------------------------------------------------------------------------------
@@ -55,14 +58,14 @@ def _next_unit(ctx: Any, pick: dict[str, Any]) -> Any:
     left, picked = pick["left"], pick["picked"]
     if not (left and len(picked) < pick["limit"]):
         return picked
-    done = ["done"] if len(picked) >= pick["need"] else []
+    done = [DONE.label] if len(picked) >= pick["need"] else []
     return Suspend(ask(as_player(ctx, pick["player"]), "unit", [ctx.game.unit_label(u) for u in left] + done,
                        f"{ctx.ability}: {pick['prompt']}"), "units", pick)
 
 
 @resumer("units")
 def _picked_units(ctx: Any, pick: dict[str, Any], ans: str) -> Any:
-    if ans == "done":
+    if parse("unit", ans) == DONE:
         return pick["picked"]
     u = _unit_of(ctx, ans)
     return _next_unit(ctx, dict(pick, picked=pick["picked"] + [u], left=[x for x in pick["left"] if x["id"] != u["id"]]))

@@ -20,6 +20,7 @@ from ...effects.registry import choice, query, verb
 from ...effects.runtime import Suspend, resumer
 from .. import neutral
 from ..flow import ask
+from ..option import is_done
 from .arguments import as_player
 from .choices import ask_one
 
@@ -120,15 +121,20 @@ def _next_sign(ctx: Any, pick: dict[str, Any]) -> Any:
     if not left:
         return picked
     done = ["done"] if picked else []
-    return Suspend(ask(pick["player"], "option", [f"elder-sign-{i}" for i in left] + done,
+    return Suspend(ask(pick["player"], "option", list(_sign_labels(left)) + done,
                        f"{ctx.ability}: {pick['prompt']}"), "elder-signs", pick)
+
+
+def _sign_labels(places: list[int]) -> dict[str, int]:
+    """The option for each face-down elder sign's place (`elder-sign-1` ...), to its place."""
+    return {f"elder-sign-{i}": i for i in places}
 
 
 @resumer("elder-signs")
 def _picked_signs(ctx: Any, pick: dict[str, Any], ans: str) -> Any:
-    if ans == "done":
+    if is_done(ans):
         return pick["picked"]
-    place = int(ans.rsplit("-", 1)[1])
+    place = _sign_labels(pick["left"])[ans]
     return _next_sign(ctx, dict(pick, picked=[*pick["picked"], place], left=[i for i in pick["left"] if i != place]))
 
 

@@ -1,0 +1,325 @@
+"""An option as a record, and its label: the ONE module that makes option labels and reads them back.
+
+An `Option` says what a choice is (its verb, unit, areas, ability, player, cost ...). The action
+listing produces them, the engine performs them by their fields, bots and the RL encoding read
+them. A label is the option's text for logs, saves, the CLI, the web API and scenario files:
+`label_of(option)` makes it and `parse(kind, label)` reads it back; no other module splits or
+matches labels (`tests/test_option_labels.py` checks it). Labels are byte-identical to those
+of save format 3 and log format 2. The decision's `kind` comes first, then the label:
+
+| kind | label | verb and fields |
+|---|---|---|
+| action | `recruit KIND AREA`, `summon KIND AREA`, `awaken KIND AREA` | verb, unit_kind, area (= dst) |
+| action | `create-gate AREA`, `control-gate AREA`, `abandon-gate AREA` | verb, area |
+| action | `battle AREA FOE`, `extra-battle AREA FOE`, `capture AREA FOE` | verb, area, player |
+| action | `ability ID` or `ability ID AREA` (one action per area it ends in) | ability, area |
+| action | `requirement ID` or `requirement ID+ID2` (two met together) | requirement, ability (ID), word (ID2) |
+| action | `move`, `pass`, `end-turn`, `decline`, `decline-second-action`, `reveal-elder-signs` | verb |
+| move | `KIND SRC->DST#ID`, `done` | move-unit: unit_kind, src, dst, unit |
+| unit | `KIND LOC#ID` or `KIND LOC (gate)#ID` (LOC an area, `pool`, `held:...`, `captured:...`), `done` | unit: unit_kind, src, area (if LOC is an area), unit, gate |
+| area | `AREA` | area |
+| player | `FACTION` | player |
+| spellbook | `SPELLBOOK` | spellbook |
+| ability | `ABILITY` (offered in a timing window), `done` | ability |
+| doom | `ritual`, `ABILITY`, `done` | ritual / ability |
+| option | `use ID`, `decline ID` (a battle modifier) | use / decline, ability |
+| option | `FACTION` (a tie for first player) | player |
+| option | any other word (`clockwise`, `keep`, a content `choose` label) | option, word |
+| secret | a face-down pick (`1` .. `6`) | pick, value (a number) or word |
+
+`cost` is the Power the option costs (the listing's, or the decision's context), else None; it
+is not part of the label. A label of no form above raises `UnclassifiedOption`.
+
+The state still holds labels where it holds answers: the pending decision's options (and its
+`costs`, by label) and the frames of the rule flow that remember what they offered (a Turn's
+`mains`, a Perform's `label`), as saves of format 3 hold them. A procedure reads such a label back
+with `parse` and works on the record's fields.
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, Iterable, NamedTuple
+
+__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move_label", "options_starting",
+           "parse", "parse_answer", "unit_label", "unit_of_label", "without_unit_id"]
+
+# every verb an option can have, in a fixed order (the RL encoding's indices follow it)
+VERBS = ("recruit", "summon", "awaken", "create-gate", "control-gate", "abandon-gate", "battle", "extra-battle",
+         "capture", "ability", "requirement", "move", "pass", "end-turn", "decline", "decline-second-action",
+         "reveal-elder-signs", "move-unit", "unit", "area", "player", "spellbook", "ritual", "use", "option",
+         "pick", "done")
+PLACE = ("recruit", "summon", "awaken")
+AT = ("create-gate", "control-gate", "abandon-gate")
+VERSUS = ("battle", "extra-battle", "capture")
+BARE = ("move", "pass", "end-turn", "decline", "decline-second-action", "reveal-elder-signs")
+_GATE = " (gate)"
+
+
+class UnclassifiedOption(ValueError):
+    """A label of no form in the table above (a new label form: add it here)."""
+
+
+class _Fields(NamedTuple):
+    kind: str
+    verb: str
+    unit_kind: str | None = None
+    unit: int | None = None          # the unit's id
+    src: str | None = None           # where the unit is (an area, pool, held:..., captured:...)
+    dst: str | None = None           # where a unit goes (a move; the area a unit is recruited/summoned/awakened in)
+    area: str | None = None          # the area the option acts in or names
+    ability: str | None = None       # an ability id (a requirement's id for `requirement`)
+    player: str | None = None        # a player the option names (a battle's foe, a pick among players)
+    spellbook: str | None = None
+    cost: int | None = None          # Power, when the listing or the decision says it
+    value: int | None = None         # a number picked (a secret die face)
+    word: str | None = None          # the word picked (`option`, a non-numeric `pick`; a requirement's second id)
+    gate: bool = False               # the unit controls the Gate where it stands
+
+
+class Option(_Fields):
+    """What one option is: the decision `kind` it answers, its `verb`, and the fields that apply
+    (None otherwise; `gate` False). A tuple (compared and hashed by its fields); its `label` is
+    made the first time it is read and kept."""
+
+    @cached_property
+    def label(self) -> str:
+        """The option's text (`label_of`)."""
+        return label_of(self)
+
+    def as_json(self) -> dict[str, Any]:
+        """The label and the fields that apply, as plain data (not the decision kind)."""
+        out: dict[str, Any] = {"label": label_of(self)}
+        for k, v in zip(self._fields, self):
+            if v is not None and v is not False and k != "kind":
+                out[k] = v
+        return out
+
+
+# ---- the action listing's records -------------------------------------------------------------------------
+# The listing makes the same actions decision after decision: each record is made once (and its
+# label with it, when first read) and shared, by (verb, unit kind, area, player, ability, second
+# id, cost). Cleared when full.
+_ACTIONS: dict[tuple[Any, ...], Option] = {}
+_ACTIONS_MAX = 20_000
+
+
+def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None = None, player: str | None = None,
+           ability: str | None = None, word: str | None = None) -> Option:
+    """An action of the listing (`kind` 'action'): `recruit`/`summon`/`awaken` a `unit_kind` in
+    `area`, a gate verb in `area`, `battle`/`extra-battle`/`capture` `player` in `area`, an
+    `ability` (ending in `area`), a `requirement` (`ability`, and `word` when two are met together),
+    or a verb alone; `cost` in Power."""
+    key = (verb, cost, unit_kind, area, player, ability, word)
+    o = _ACTIONS.get(key)
+    if o is None:
+        if len(_ACTIONS) >= _ACTIONS_MAX:
+            _ACTIONS.clear()
+        dst = area if verb in PLACE else None
+        o = _ACTIONS[key] = Option("action", verb, unit_kind=unit_kind, dst=dst, area=area, ability=ability,
+                                   player=player, cost=cost, word=word)
+    return o
+
+
+# ---- record -> label ---------------------------------------------------------------------------------------
+def label_of(o: Option) -> str:
+    """The label of option `o` (the table above)."""
+    verb, kind = o.verb, o.kind
+    if verb == "done":
+        return "done"
+    if kind == "action":
+        if verb in PLACE:
+            return f"{verb} {o.unit_kind} {o.area}"
+        if verb in AT:
+            return f"{verb} {o.area}"
+        if verb in VERSUS:
+            return f"{verb} {o.area} {o.player}"
+        if verb == "ability":
+            return f"ability {o.ability}" if o.area is None else f"ability {o.ability} {o.area}"
+        if verb == "requirement":
+            return f"requirement {o.ability}" if o.word is None else f"requirement {o.ability}+{o.word}"
+        return verb
+    if verb == "move-unit":
+        return move_label(o.unit_kind or "", o.src or "", o.dst or "", o.unit or 0)
+    if verb == "unit":
+        return unit_label(o.unit_kind or "", o.src or "", o.unit or 0, o.gate)
+    if verb in ("use", "decline"):
+        return f"{verb} {o.ability}"
+    if verb == "ritual":
+        return "ritual"
+    if verb == "pick":
+        return str(o.value) if o.value is not None else str(o.word)
+    for field in (o.area, o.player, o.spellbook, o.ability, o.word):
+        if field is not None:
+            return field
+    raise UnclassifiedOption(f"a '{kind}' option {o!r} has no label")
+
+
+def move_label(unit_kind: str, src: str, dst: str, uid: int) -> str:
+    """A unit move's label: 'kind src->dst#id'."""
+    return f"{unit_kind} {src}->{dst}#{uid}"
+
+
+def unit_label(unit_kind: str, loc: str, uid: int, gate: bool = False) -> str:
+    """A unit option's label: 'kind loc#id', with ' (gate)' when it controls the Gate there."""
+    return f"{unit_kind} {loc}{_GATE if gate else ''}#{uid}"
+
+
+# ---- label -> record ---------------------------------------------------------------------------------------
+# labels the engine reads back (no players or areas needed), by (kind, label); cleared when full
+_PARSED: dict[tuple[str, str], Option] = {}
+_PARSED_MAX = 20_000
+
+
+def parse(kind: str, label: str, players: Iterable[str] | None = None,
+          areas: Iterable[str] | None = None) -> Option:
+    """The option a label of a `kind` decision stands for (UnclassifiedOption if none). `players`
+    and `areas` (the table's factions, the map's areas) let a `player` pick be checked and a unit
+    option name its area; without them the record says what the label alone says."""
+    if players is None and areas is None:
+        key = (kind, label)
+        o = _PARSED.get(key)
+        if o is None:
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.clear()
+            o = _PARSED[key] = classify(kind, label, None, None)
+        return o
+    return classify(kind, label, None if players is None else frozenset(players),
+                    None if areas is None else frozenset(areas))
+
+
+def classify(kind: str, label: str, players: frozenset[str] | None, areas: frozenset[str] | None) -> Option:
+    """`parse` without its table (`options.option_info` keeps its own)."""
+    def bad(why: str) -> UnclassifiedOption:
+        return UnclassifiedOption(f"a '{kind}' option '{label}': {why}")
+
+    if label == "done" and kind in ("move", "unit", "ability", "doom"):
+        return Option(kind, "done")
+    words = label.split()
+    if kind == "action":
+        if not words:
+            raise bad("no action of this form")
+        verb, args = words[0], words[1:]
+        if verb in PLACE and len(args) == 2:
+            return Option(kind, verb, unit_kind=args[0], area=args[1], dst=args[1])
+        if verb in AT and len(args) == 1:
+            return Option(kind, verb, area=args[0])
+        if verb in VERSUS and len(args) == 2:
+            return Option(kind, verb, area=args[0], player=args[1])
+        if verb == "ability" and len(args) in (1, 2):
+            return Option(kind, verb, ability=args[0], area=args[1] if len(args) == 2 else None)
+        if verb == "requirement" and len(args) == 1:
+            first, _, second = args[0].partition("+")
+            return Option(kind, verb, ability=first, word=second or None)
+        if verb in BARE and not args:
+            return Option(kind, verb)
+        raise bad("no action of this form")
+    if kind == "move":
+        unit_kind, place, uid = _unit_parts(kind, label)
+        if "->" not in place:
+            raise bad("a unit move is 'KIND SRC->DST#ID'")
+        src, dst = place.split("->", 1)
+        return Option(kind, "move-unit", unit_kind=unit_kind, unit=uid, src=src, dst=dst)
+    if kind == "unit":
+        unit_kind, place, uid = _unit_parts(kind, label)
+        gate = place.endswith(_GATE)
+        loc = place[:-len(_GATE)] if gate else place
+        return Option(kind, "unit", unit_kind=unit_kind, unit=uid, src=loc,
+                      area=loc if areas is not None and loc in areas else None, gate=gate)
+    if kind == "area" and len(words) == 1:
+        return Option(kind, "area", area=label)
+    if kind == "player" and (label in players if players is not None else len(words) == 1):
+        return Option(kind, "player", player=label)
+    if kind == "spellbook" and len(words) == 1:
+        return Option(kind, "spellbook", spellbook=label)
+    if kind == "ability" and len(words) == 1:
+        return Option(kind, "ability", ability=label)
+    if kind == "doom" and len(words) == 1:
+        return Option(kind, "ritual") if label == "ritual" else Option(kind, "ability", ability=label)
+    if kind == "option":
+        if len(words) == 2 and words[0] in ("use", "decline"):
+            return Option(kind, words[0], ability=words[1])
+        if players is not None and label in players:
+            return Option(kind, "player", player=label)
+        if len(words) == 1:
+            return Option(kind, "option", word=label)
+    if kind == "secret" and len(words) == 1:
+        try:
+            return Option(kind, "pick", value=int(label))
+        except ValueError:
+            return Option(kind, "pick", word=label)
+    raise bad("no option of this form")
+
+
+def _unit_parts(kind_of_decision: str, label: str) -> tuple[str, str, int]:
+    """`KIND PLACE#ID` -> (kind, place, id)."""
+    head, sep, uid = label.rpartition("#")
+    kind, space, place = head.partition(" ")
+    if not sep or not space or not uid.isdigit():
+        raise UnclassifiedOption(f"a '{kind_of_decision}' option '{label}': a unit is 'KIND PLACE#ID'")
+    return kind, place, int(uid)
+
+
+def unit_of_label(label: str) -> int:
+    """The unit id a unit option's label names ('kind place#id'; a move's label too)."""
+    return _unit_parts("unit", label)[2]
+
+
+def parse_answer(kind: str, answer: str) -> Option | None:
+    """What a typed answer that is no option names, as far as it goes (for saying why it is
+    refused): for an action, its verb and the arguments given, in the label's order; None when
+    it names nothing."""
+    try:
+        return parse(kind, answer)
+    except UnclassifiedOption:
+        pass
+    words = answer.split()
+    if kind != "action" or not words:
+        return None
+    verb, args = words[0], words[1:] + [None, None]
+    if verb in PLACE:
+        return Option(kind, verb, unit_kind=args[0], area=args[1], dst=args[1])
+    if verb in VERSUS:
+        return Option(kind, verb, area=args[0], player=args[1])
+    if verb == "ability":
+        return Option(kind, verb, ability=args[0], area=args[1])
+    return Option(kind, verb)
+
+
+def is_done(label: str) -> bool:
+    """Whether a label is the `done` that ends a series of picks (moves, units, abilities)."""
+    return label == "done"
+
+
+def action_verb(label: str) -> str:
+    """An action label's verb (its first word; '' for an empty label): for reading logs."""
+    words = label.split(None, 1)
+    return words[0] if words else ""
+
+
+# ---- answers typed by people, patterns in scenario files --------------------------------------------------
+def match_option(options: tuple[str, ...], answer: str) -> str | None:
+    """The option an answer names: the exact label; else the first whose label before '#' is the
+    answer (so 'acolyte b' picks an acolyte in area b that controls no gate); else the first
+    whose label before ' (' is the answer (a gate's controller too)."""
+    if answer in options:
+        return answer
+    for o in options:
+        if o.split("#", 1)[0] == answer:
+            return o
+    for o in options:
+        if o.split("#", 1)[0].split(" (", 1)[0] == answer:
+            return o
+    return None
+
+
+def options_starting(options: Iterable[str], head: str) -> list[str]:
+    """The options that are `head` or begin with `head` and a space (a scenario's 'ability x *')."""
+    return [o for o in options if o == head or o.startswith(head + " ")]
+
+
+def without_unit_id(label: str) -> tuple[str, int | None]:
+    """A label without its unit's '#id', and that id (None when it names no unit)."""
+    head, sep, uid = label.rpartition("#")
+    if sep and uid.isdigit() and " " in head:
+        return head, int(uid)
+    return label, None
