@@ -16,6 +16,7 @@ is answered at once, without search.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -58,6 +59,12 @@ class SearchAgent:
         self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372)
         self.seats: dict[str, Seat] = {}
         self.stats = SearchStats()
+        self.halt = threading.Event()   # set from another thread: the search in progress stops at its next playout
+
+    def stop(self) -> None:
+        """Stop the search in progress (from another thread): `choose` returns the best option found so far
+        after at least one playout. Cleared when the next search starts."""
+        self.halt.set()
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player it plays (its view and masked copies: never the game itself)."""
@@ -75,9 +82,12 @@ class SearchAgent:
         root = Node()
         known = known_to(seat)
         n = 0
+        self.halt.clear()
         while True:
             self._playout(root, seat, known)
             n += 1
+            if self.halt.is_set():
+                break
             if self.config.playouts is not None:
                 if n >= self.config.playouts:
                     break
