@@ -17,6 +17,7 @@ from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
 
 from . import checks
+from .guard import RequestRefused
 from .sessions import (MAX_BOT_SECONDS, ContentCache, Session, SessionError, check_seat, key_hash,
                        new_key)
 from .store import GameStore
@@ -44,7 +45,7 @@ class Games:
                 return s
         record = self.store.get(gid) if isinstance(gid, str) and len(gid) < 100 else None
         if record is None:
-            raise SessionError("no such game on this server (it may have expired)")
+            raise RequestRefused("no such game on this server (it may have expired)", 404)
         s = self._restore(record)
         with self._lock:
             s = self._live.setdefault(gid, s)

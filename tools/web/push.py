@@ -20,6 +20,7 @@ class Bell:
         self._events: dict[str, asyncio.Event] = {}
         self._listeners: dict[str, int] = {}
         self.closing = False
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def listening(self) -> int:
@@ -31,13 +32,18 @@ class Bell:
             ev.set()
 
     def close(self) -> None:
-        """Wake and end every stream (the server is stopping)."""
+        """Wake and end every stream (the server is stopping); callable from any thread."""
         self.closing = True
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._ring_all)
+
+    def _ring_all(self) -> None:
         for gid in list(self._events):
             self.ring(gid)
 
     async def stream(self, gid: str, version_of: Callable[[], int]) -> AsyncIterator[str]:
         """The text/event-stream of a game: its version now, then at every change."""
+        self._loop = asyncio.get_running_loop()
         self._listeners[gid] = self._listeners.get(gid, 0) + 1
         try:
             sent = -1
