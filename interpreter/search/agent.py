@@ -59,12 +59,10 @@ class SearchAgent:
         self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372)
         self.seats: dict[str, Seat] = {}
         self.stats = SearchStats()
-        self.halt = threading.Event()   # set from another thread: the search in progress stops at its next playout
-
-    def stop(self) -> None:
-        """Stop the search in progress (from another thread): `choose` returns the best option found so far
-        after at least one playout. Cleared when the next search starts."""
-        self.halt.set()
+        # set from another thread, the search in progress ends after its current playout and answers
+        # the best option found so far; its owner (who may replace it with an Event of their own)
+        # clears it before the next search
+        self.halt = threading.Event()
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player it plays (its view and masked copies: never the game itself)."""
@@ -82,7 +80,6 @@ class SearchAgent:
         root = Node()
         known = known_to(seat)
         n = 0
-        self.halt.clear()
         while True:
             self._playout(root, seat, known)
             n += 1

@@ -197,9 +197,10 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         a = await run_in_threadpool(access, request)
         a.need_seat()
         sent = await body(request, "pause", {})
-        a.session.paused = sent.get("paused", True) is not False
-        if a.session.paused:
-            a.session.stop_thinking()   # a bot mid-thought drops its answer
+        if sent.get("paused", True) is not False:
+            a.session.stop_thinking(pause=True)   # a bot mid-thought drops its answer
+        else:
+            a.session.paused = False
         await changed(a, lambda: None)
         return JSONResponse({"paused": a.session.paused})
 

@@ -112,6 +112,8 @@ class Session:
     version: int = 0           # counts the changes a browser should redraw for
 
     def __post_init__(self) -> None:
+        self._stopped = threading.Event()   # a person's request stopped the bot's thought: drop its answer
+        self._gate = threading.Lock()       # orders a thought's start against Pause and stop_thinking
         for i, p in enumerate(self.game.s.players):
             seat = self.seats.get(p, "human")
             if seat != "human":
@@ -120,8 +122,9 @@ class Session:
                 except ValueError as exc:
                     raise SessionError(str(exc)) from None
                 hand_seats(self.game, {p: agent})              # a bot gets its player's seat, not the game
+                if hasattr(agent, "halt"):
+                    agent.halt = self._stopped                 # the search bot ends its search when it is set
                 self.agents[p] = agent
-        self._stopped = threading.Event()
 
     def seats_of(self, key: str) -> tuple[str, ...] | None:
         """The human seats a player's key holds (maybe none: the creator of a game of bots);
@@ -132,13 +135,12 @@ class Session:
         """Whether `key` is a spectator's."""
         return key_hash(key) in self.watchers
 
-    def stop_thinking(self) -> None:
-        """Stop a bot's search in progress; its answer is dropped (a person's request comes first)."""
-        self._stopped.set()
-        for a in self.agents.values():
-            stop = getattr(a, "stop", None)
-            if stop is not None:
-                stop()
+    def stop_thinking(self, pause: bool = False) -> None:
+        """Stop a bot's thought in progress (a search ends after its current playout) and drop its
+        answer: a person's request comes first. `pause`: no bot moves until resumed."""
+        with self._gate:
+            self.paused = self.paused or pause
+            self._stopped.set()
 
     @property
     def humans(self) -> list[str]:
@@ -159,9 +161,10 @@ class Session:
         """Let the bot whose decision is pending answer it; False when a person (or nobody) must,
         when the game's bots are paused, or when the thought was stopped (nothing applied)."""
         d = self.game.current()
-        if d is None or d.player not in self.agents or self.paused:
-            return False
-        self._stopped.clear()
+        with self._gate:
+            if d is None or d.player not in self.agents or self.paused:
+                return False
+            self._stopped.clear()
         choice = self.agents[d.player].choose(d.player, d.options, d)
         if self._stopped.is_set():
             return False
