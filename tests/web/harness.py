@@ -51,14 +51,15 @@ class Server:
             raise RuntimeError("the web server did not stop")
 
 
-def chromium(width: int = 1600, height: int = 1000) -> Any:
-    """A headless chromium with the browser console log readable (driver.get_log('browser'))."""
+def chromium(width: int = 1600, height: int = 1000, *extra: str) -> Any:
+    """A headless chromium with the browser console log readable (driver.get_log('browser')), its own
+    profile (a browser context of its own: storage, cookies), and `extra` command-line switches."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              f"--window-size={width},{height}", "--force-device-scale-factor=1"):
+              f"--window-size={width},{height}", "--force-device-scale-factor=1", *extra):
         opts.add_argument(a)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(DRIVER), options=opts)

@@ -287,5 +287,5 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Guard(Starlette(routes=routes), door)
-    guard.games, guard.bell = games, bell   # for the server's stop (bell.close ends the event streams)
+    guard.games, guard.bell, guard.replays = games, bell, replays   # for tests, and for the server's stop
     return guard

@@ -73,8 +73,9 @@ class Guard:
     def __init__(self, app: Callable[..., Awaitable[None]], door: Door) -> None:
         self.app = app
         self.door = door
-        self.games: Any = None   # the app's games and bell, set by create_app
+        self.games: Any = None   # the app's games, bell and replays, set by create_app
         self.bell: Any = None
+        self.replays: Any = None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":

@@ -95,6 +95,9 @@ class Replays:
         self._held: OrderedDict[str, Replay] = OrderedDict()
         self._lock = threading.Lock()
 
+    def __len__(self) -> int:
+        return len(self._held)
+
     def open(self, text: str) -> tuple[str, Replay]:
         r = open_replay(self.contents, text)
         rid = secrets.token_urlsafe(12)

@@ -30,8 +30,8 @@ function show(screen) {
 // ---- whose eyes: hot-seat -------------------------------------------------------------------------
 function viewerFor(board) {
   const p = board.pending;
-  if (p && board.seats[p.player] === "human") return p.player;
-  if (board.humans.length === 1) return board.humans[0];
+  if (p && board.held.includes(p.player)) return p.player; // only the seats this link holds
+  if (board.held.length === 1) return board.held[0];
   return S.lastHuman; // between people's turns the last person's view stays (or a spectator's)
 }
 
@@ -200,14 +200,16 @@ async function startGame(id, key, links) {
   $("share").hidden = true;
   if (links && Object.keys(links.seats).length > 1 && links.mine !== undefined) drawShare($("share"), id, links);
   show("board");
-  listen();
   try {
     await refresh();
   } catch (e) {
     toast(`cannot open the game: ${e.message}`, true);
     if (e.code === "refused") forget(id, key);
+    S.game = null;
+    show("setup");
     return;
   }
+  listen();
   const b = S.board;
   remember(id, key, `${b.players.join(", ")}: ${b.held.length ? b.held.join(", ") : "spectator"}`);
 }

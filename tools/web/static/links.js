@@ -5,7 +5,7 @@ const STORE = "necro.games";
 
 export function fromAddress() {
   const q = new URLSearchParams(location.hash.slice(1));
-  return q.get("game") && q.get("key") ? { game: q.get("game"), key: q.get("key") } : null;
+  return q.get("game") ? { game: q.get("game"), key: q.get("key") || "" } : null;
 }
 
 export function linkTo(game, key) {
