@@ -174,3 +174,26 @@ def test_old_finished_games_expire_by_the_stated_rule(tmp_path: Path) -> None:
     store.put("open-idle", {}, over=False, now=now - (IDLE_DAYS + 1) * DAY)
     assert store.expire(now) == 2
     assert [g for g in ("done-old", "done-new", "open-old", "open-idle") if store.get(g) is not None] == ["done-new", "open-old"]
+
+
+def test_serving_the_network_prints_the_links_and_a_warning(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    root = Path(__file__).parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "serve", "--host", "0.0.0.0", "--port", "0",
+                             "--db", str(tmp_path / "g.db"), "--allow-host", "board.lan"], cwd=root,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        while not any("board.lan" in ln for ln in lines) and len(lines) < 20:
+            lines.append(proc.stdout.readline())  # type: ignore[union-attr]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    text = "".join(lines)
+    assert "WARNING: listening on every network address" in text and "friends open http://board.lan:" in text, text
+    assert f"games are kept in {tmp_path / 'g.db'}" in text
+    bad = subprocess.run([sys.executable, "-m", "tools.cli", "serve", "--max-bot-seconds", "1e9", "--db", str(tmp_path / "x.db")],
+                         cwd=root, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "--max-bot-seconds must be above 0 and at most 3600" in bad.stderr
+    assert "Traceback" not in bad.stderr
