@@ -47,16 +47,35 @@ def create(browser: Any, server: Server, seats: list[str], hot_seat: bool, seed:
 
 
 def my_decision(browser: Any) -> bool:
-    """Whether this browser shows its own seat's decision, with buttons."""
+    """Whether this browser shows its own seat's decision with more than one button (one button,
+    alike options, the page answers by itself)."""
     return bool(browser.execute_script(
         "const b = window.necro.board; return !!(b && b.pending && b.held.includes(b.pending.player) "
-        "&& b.pending.player === b.viewer && document.querySelector('#decision .option'))"))
+        "&& b.pending.player === b.viewer && b.pending.groups.length > 1 && document.querySelector('#decision .option'))"))
 
 
 def click_first(browser: Any) -> None:
     steps = board(browser)["steps"]
     browser.execute_script("document.querySelector('#decision .option').click()")
     wait(browser, lambda b: board(b)["steps"] > steps or board(b)["over"])
+
+
+def one_button_decisions(server: Server, gid: str, people: list[str]) -> tuple[int, int]:
+    """(the people's answers, how many of their decisions showed a single button) in a served game."""
+    from interpreter.engine.game import Game
+    from tools.web.options import grouped
+    session = server.app.games.get(gid)
+    played = session.game
+    p = played.params
+    g = Game(session.content, p["ruleset"], p["factions"], p["seed"], p["layout"])
+    answers = single = 0
+    for c in played.choices:
+        d = g.current()
+        if d is not None and d.player in people:
+            answers += 1
+            single += len(grouped(d.options, set(g.layout.areas), None, g, d.player, d.kind)) == 1
+        g.apply(c)
+    return answers, single
 
 
 def play(players: dict[str, Any], until: Callable[[], bool], limit: float = 150) -> int:
@@ -101,17 +120,23 @@ def test_two_friends_and_a_bot_play_to_the_end_through_their_own_links(tmp_path:
         wait(alice, my_decision)
         click_first(alice)
         wait(bob, lambda b: board(b)["steps"] == served_steps(server, gid))
-        play(players, lambda: board(alice)["round"] >= 2)
+        clicks = 1 + play(players, lambda: board(alice)["round"] >= 2)
         # the server stops and starts again mid-game; both pages continue
         before = served_steps(server, gid)
         server.stop()
         server = Server(db=db, port=port)
         assert served_steps(server, gid) == before
-        play(players, lambda: board(alice)["over"] and board(bob)["over"], limit=300)
+        clicks += play(players, lambda: board(alice)["over"] and board(bob)["over"], limit=300)
         for b in players.values():
             wait(b, lambda x: "The game is over" in x.execute_script("return document.getElementById('decision').textContent"))
         assert board(alice)["steps"] == board(bob)["steps"] == served_steps(server, gid)
+        for b in players.values():   # the end screen: standings with Doom, spellbooks, who qualified
+            rows = b.find_elements("css selector", "#standings tr")
+            assert len(rows) == 4 and "Doom" in rows[0].text
         assert server.app.games.get(gid).game.current() is None
+        # a decision showing one button (alike units) was answered for its seat, not clicked
+        answers, single = one_button_decisions(server, gid, list(players))
+        assert single > 0 and answers == clicks + single, (answers, clicks, single)
         for b in players.values():
             assert [e for e in console_errors(b) if "status of 4" not in e] == []
     finally:

@@ -59,6 +59,20 @@ async function redraw() {
   S.board = board;
   render();
   scheduleBot();
+  autoAnswer();
+}
+
+// a decision whose options are all alike (one button) is answered for its seat unless that seat
+// turned the setting off
+const autoKey = () => `necro.auto-one.${S.game}.${S.viewer}`;
+const autoOn = () => localStorage.getItem(autoKey()) !== "off";
+
+function autoAnswer() {
+  const b = S.board, p = b && b.pending;
+  $("auto-one").checked = autoOn();
+  if (!p || !p.groups || p.groups.length !== 1 || !autoOn() || S.curtainFor) return;
+  if (p.player !== S.viewer || !b.held.includes(p.player)) return;
+  setTimeout(() => { if (S.board === b) answer(p.groups[0].answer); }, 0);
 }
 
 function render() {
@@ -306,6 +320,10 @@ $("btn-log").addEventListener("click", saveLog);
 $("btn-pause").addEventListener("click", async () => {
   try { await post(`/api/games/${S.game}/pause`, { paused: !S.board.paused }); } catch (e) { toast(e.message, true); }
   await refresh();
+});
+$("auto-one").addEventListener("change", (e) => {
+  localStorage.setItem(autoKey(), e.target.checked ? "on" : "off");
+  autoAnswer();
 });
 $("share-close").addEventListener("click", () => { $("share").hidden = true; });
 window.addEventListener("hashchange", () => { const a = fromAddress(); if (a && (a.game !== S.game || a.key !== S.key)) startGame(a.game, a.key); });
