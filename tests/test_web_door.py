@@ -142,7 +142,7 @@ def test_a_game_opens_only_to_its_keys(client: TestClient) -> None:
     spec = as_key(links["spectator"])
     seen = client.get(page, headers=spec).json()
     assert seen["viewer"] is None and seen["spectator"] and not any(f["own"] for f in seen["factions"])
-    for route in ("answer", "bot", "undo", "pause"):
+    for route in ("answer", "why", "bot", "undo", "pause"):
         r = client.post(f"{page}/{route}", json={"as": "great-cthulhu", "answer": "pass"}, headers=spec)
         assert r.status_code == 403 and "spectator" in r.json()["message"], route
     # until the game is over, the save and the log (every hand) are for a key holding every person's seat

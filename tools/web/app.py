@@ -177,6 +177,7 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
     @_guarded
     async def why(request: Request) -> Response:
         a = await run_in_threadpool(access, request)
+        a.need_seat()
         said = checks.text((await body(request, "question")).get("answer", ""), "the answer")
 
         def reason() -> Any:

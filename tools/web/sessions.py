@@ -23,7 +23,7 @@ from interpreter.content.build import Content
 from interpreter.bots import AGENTS, is_search, make_agent
 from interpreter.engine.seat import hand_seats
 from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError
+from interpreter.engine.game import Game
 from interpreter.search.budget import parse_agent
 
 SEARCH_SEAT = "mcts:0.5s"   # the search bot at half a CPU second a decision: a strong, patient opponent
