@@ -80,6 +80,21 @@ def test_a_decision_with_one_option_costs_nothing() -> None:
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
 
 
+def test_a_search_halted_from_outside_answers_after_one_playout(base_game: Content) -> None:
+    g = _position_game(base_game, {}, seed=1)
+    bot = SearchAgent(parse_agent("mcts:1000000"), seed=5)
+    bot.sit(Seat(g, "great-cthulhu"))
+    d = g.current()
+    assert d is not None and len(d.options) > 1
+    bot.halt.set()       # as another thread sets it mid-search (the web board's Pause)
+    answer = bot.choose(d.player, d.options, d)
+    assert answer in d.options and bot.stats.playouts == 1
+    bot.halt.clear()
+    bot.config = parse_agent("mcts:3")
+    bot.choose(d.player, d.options, d)
+    assert bot.stats.playouts == 1 + 3
+
+
 def _position_game(content: Content, signs: dict[str, list[int]], seed: int, pos: dict[str, Any] | None = None,
                    independents: list[str] | None = None) -> Game:
     layout = content.model.rulesets["multiplayer"].get("map")["3"]

@@ -25,19 +25,34 @@ THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]
 ROOT = Path(__file__).parent.parent
 
 
+BASE = "http://127.0.0.1:8765"
+KEYS: dict[str, str] = {}   # each game's key holding every person's seat
+SPECTATORS: dict[str, str] = {}
+
+
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url=BASE)
 
 
 def new_game(client: TestClient, seats: dict[str, str], seed: int = 1) -> str:
     r = client.post("/api/games", json={"ruleset": "multiplayer", "factions": THREE, "seats": seats, "seed": seed})
     assert r.status_code == 200, r.text
+    KEYS[r.json()["id"]] = r.json()["links"]["mine"]
+    SPECTATORS[r.json()["id"]] = r.json()["links"]["spectator"]
     return r.json()["id"]
 
 
+def key(gid: str) -> dict[str, str]:
+    return {"x-necro-key": KEYS[gid]}
+
+
 def board(client: TestClient, gid: str, viewer: str = "") -> dict[str, Any]:
-    r = client.get(f"/api/games/{gid}?as={viewer}")
+    """The board as `viewer` sees it ('' : the public view, through the game's spectator link)."""
+    if viewer:
+        r = client.get(f"/api/games/{gid}?as={viewer}", headers=key(gid))
+    else:
+        r = client.get(f"/api/games/{gid}", headers={"x-necro-key": SPECTATORS[gid]})
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -60,7 +75,7 @@ def test_setup_lists_rulesets_factions_with_colours_seats_and_expansions(client:
 def test_a_search_bot_seat_plays_from_its_view(client: TestClient) -> None:
     gid = new_game(client, {"great-cthulhu": "mcts:2:depth=4", "crawling-chaos": "heuristic", "black-goat": "human"})
     for _ in range(6):
-        assert client.post(f"/api/games/{gid}/bot").json()["moved"]
+        assert client.post(f"/api/games/{gid}/bot", headers=key(gid)).json()["moved"]
     assert board(client, gid)["seats"]["great-cthulhu"] == "mcts:2:depth=4"
     r = client.post("/api/games", json={"ruleset": "multiplayer", "factions": THREE, "seats": {"black-goat": "mcts:0s"}})
     assert r.status_code == 400 and "time budget must be above 0" in r.json()["message"]
@@ -82,18 +97,18 @@ def test_the_board_draws_earth_from_its_positions_with_wrapping_borders(client: 
 def test_an_illegal_answer_is_refused_with_the_engines_reason_and_nothing_changes(client: TestClient) -> None:
     gid = new_game(client, {f: "human" for f in THREE})
     before = board(client, gid, "great-cthulhu")
-    r = client.post(f"/api/games/{gid}/answer", json={"as": "great-cthulhu", "answer": "sideways"})
+    r = client.post(f"/api/games/{gid}/answer", json={"as": "great-cthulhu", "answer": "sideways"}, headers=key(gid))
     assert r.status_code == 400 and r.json()["error"] == "not-an-option" and "legal: clockwise" in r.json()["message"]
-    r = client.post(f"/api/games/{gid}/answer", json={"as": "black-goat", "answer": "clockwise"})
+    r = client.post(f"/api/games/{gid}/answer", json={"as": "black-goat", "answer": "clockwise"}, headers=key(gid))
     assert r.status_code == 400 and r.json()["error"] == "not-your-turn"
-    assert client.post(f"/api/games/{gid}/why", json={"answer": "north-america"}).json()["legal"] is False
+    assert client.post(f"/api/games/{gid}/why", json={"answer": "north-america"}, headers=key(gid)).json()["legal"] is False
     assert board(client, gid, "great-cthulhu") == before
 
 
 def test_the_same_seed_and_answers_give_the_same_game_as_the_api_and_necro_play(client: TestClient) -> None:
     gid = new_game(client, {f: "heuristic" for f in THREE}, seed=4)
     for _ in range(150):
-        assert client.post(f"/api/games/{gid}/bot").json()["moved"]
+        assert client.post(f"/api/games/{gid}/bot", headers=key(gid)).json()["moved"]
     content = load_content().require_ok()
     g = Game(content, "multiplayer", THREE, 4)
     agents = {f: make_agent("heuristic", 4 * 31 + i) for i, f in enumerate(THREE)}   # as necro play seeds them
@@ -101,44 +116,47 @@ def test_the_same_seed_and_answers_give_the_same_game_as_the_api_and_necro_play(
     for _ in range(150):
         d = g.current()
         g.apply(agents[d.player].choose(d.player, d.options, d))  # type: ignore[union-attr,attr-defined]
-    save = client.get(f"/api/games/{gid}/save").json()
+    save = client.get(f"/api/games/{gid}/save", headers=key(gid)).json()
     assert save["choices"] == g.choices and save["seats"] == {f: "heuristic" for f in THREE}
 
 
 def test_undo_takes_back_the_persons_answer_and_the_bots_after_it(client: TestClient) -> None:
     gid = new_game(client, {"great-cthulhu": "human", "crawling-chaos": "heuristic", "black-goat": "heuristic"})
     first = board(client, gid, "great-cthulhu")
-    client.post(f"/api/games/{gid}/answer", json={"as": "great-cthulhu", "answer": "clockwise"}).raise_for_status()
+    client.post(f"/api/games/{gid}/answer", json={"as": "great-cthulhu", "answer": "clockwise"}, headers=key(gid)).raise_for_status()
     while board(client, gid, "great-cthulhu")["bot_to_move"]:
-        client.post(f"/api/games/{gid}/bot").raise_for_status()
+        client.post(f"/api/games/{gid}/bot", headers=key(gid)).raise_for_status()
     assert board(client, gid)["steps"] >= 1
-    r = client.post(f"/api/games/{gid}/undo", json={}).json()
+    r = client.post(f"/api/games/{gid}/undo", json={}, headers=key(gid)).json()
     assert r["steps"] == 0
     again = board(client, gid, "great-cthulhu")
     assert again["pending"] == first["pending"] and again["units"] == first["units"]
-    assert client.post(f"/api/games/{gid}/undo", json={}).json()["error"] == "nothing-to-undo"
+    assert client.post(f"/api/games/{gid}/undo", json={}, headers=key(gid)).json()["error"] == "nothing-to-undo"
 
 
 def test_a_click_on_a_log_line_goes_back_to_just_after_it(client: TestClient) -> None:
     gid = new_game(client, {f: "heuristic" for f in THREE}, seed=6)
     for _ in range(60):
-        client.post(f"/api/games/{gid}/bot").raise_for_status()
+        client.post(f"/api/games/{gid}/bot", headers=key(gid)).raise_for_status()
     b = board(client, gid)
     line = next(l for l in b["log"] if l["type"] == "phase" and "action" in l["text"])
-    r = client.post(f"/api/games/{gid}/undo", json={"to_event": line["seq"]}).json()
+    r = client.post(f"/api/games/{gid}/undo", json={"to_event": line["seq"]}, headers=key(gid)).json()
     assert r["undone"] > 0
     after = board(client, gid)
     assert after["log"][-1]["seq"] == line["seq"] and after["phase"] == "action"
-    assert client.post(f"/api/games/{gid}/undo", json={"to_event": "x"}).json()["error"] == "bad-request"
+    assert client.post(f"/api/games/{gid}/undo", json={"to_event": "x"}, headers=key(gid)).json()["error"] == "bad-request"
 
 
 def test_save_and_load_continue_the_same_game(client: TestClient) -> None:
     gid = new_game(client, {f: "heuristic" for f in THREE}, seed=2)
     for _ in range(40):
-        client.post(f"/api/games/{gid}/bot").raise_for_status()
-    save = client.get(f"/api/games/{gid}/save").json()
-    loaded = client.post("/api/load", json={"save": save}).json()["id"]
-    assert board(client, loaded) == board(client, gid)   # the readable log too
+        client.post(f"/api/games/{gid}/bot", headers=key(gid)).raise_for_status()
+    save = client.get(f"/api/games/{gid}/save", headers=key(gid)).json()
+    r = client.post("/api/load", json={"save": save}).json()
+    loaded = r["id"]
+    KEYS[loaded], SPECTATORS[loaded] = r["links"]["mine"], r["links"]["spectator"]
+    same = {k: v for k, v in board(client, gid).items() if k != "version"}
+    assert {k: v for k, v in board(client, loaded).items() if k != "version"} == same   # the readable log too
     bad = client.post("/api/load", json={"save": {"nonsense": 1}})
     assert bad.status_code == 400 and "not a saved game" in bad.json()["message"]
 
@@ -149,13 +167,24 @@ def test_each_seat_sees_only_its_own_elder_sign_values(client: TestClient) -> No
         b = board(client, gid)
         if any(f["elder_signs"] for f in b["factions"]) or b["over"]:
             break
-        client.post(f"/api/games/{gid}/bot").raise_for_status()
+        client.post(f"/api/games/{gid}/bot", headers=key(gid)).raise_for_status()
     holder = next(f for f in board(client, gid)["factions"] if f["elder_signs"])
     other = next(p for p in THREE if p != holder["id"])
-    mine = {f["id"]: f["elder_signs"] for f in board(client, gid, holder["id"])["factions"]}
-    theirs = {f["id"]: f["elder_signs"] for f in board(client, gid, other)["factions"]}
+    # the same position with three people: each reads the board through their own seat's link
+    save = client.get(f"/api/games/{gid}/save", headers=key(gid)).json()
+    made = client.post("/api/load", json={"save": save, "seats": {f: "human" for f in THREE}}).json()
+    seat_keys = made["links"]["seats"]
+
+    def seen_by(player: str, asked: str = "") -> Any:
+        return client.get(f"/api/games/{made['id']}?as={asked}", headers={"x-necro-key": seat_keys[player]})
+    mine = {f["id"]: f["elder_signs"] for f in seen_by(holder["id"]).json()["factions"]}
+    theirs = {f["id"]: f["elder_signs"] for f in seen_by(other).json()["factions"]}
+    assert seen_by(other).json()["viewer"] == other
     assert all(isinstance(v, int) for v in mine[holder["id"]])
     assert set(theirs[holder["id"]]) == {None}
+    # a seat's link reads no other seat's view
+    r = seen_by(other, holder["id"])
+    assert r.status_code == 403 and "does not hold the seat" in r.json()["message"]
 
 
 def test_a_log_replays_step_by_step_and_by_round(client: TestClient) -> None:
@@ -196,7 +225,7 @@ def test_necro_serve_prints_its_url_and_serves_the_board(tmp_path: Path) -> None
     import subprocess
     import sys
     import urllib.request
-    proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "serve", "--port", "0"], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "serve", "--port", "0", "--db", str(tmp_path / "g.db")], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()  # type: ignore[union-attr]
@@ -219,10 +248,10 @@ def test_necro_serve_prints_its_url_and_serves_the_board(tmp_path: Path) -> None
 
 
 def test_an_upload_over_the_cap_is_refused_in_one_line(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    import tools.web.app as app_module
-    monkeypatch.setattr(app_module, "MAX_BODY", 1000)
-    big = b'{"save": "' + b"x" * 5000 + b'"}'
-    r = client.post("/api/load", content=big, headers={"content-type": "application/json"})
-    assert r.status_code == 400 and r.json()["message"] == "the upload is larger than 1,000 bytes"
-    r = client.post("/api/replays", content=b"{}\n" * 2000)
-    assert r.status_code == 400 and "the log is larger than" in r.json()["message"]
+    from tools.web.guard import Door
+    small = TestClient(create_app(door=Door(max_json=1000, max_upload=3000)), base_url=BASE)
+    big = b'{"save": "' + b"x" * 1500 + b'"}'
+    r = small.post("/api/load", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and r.json()["message"] == "the request is larger than 1,000 bytes"
+    r = small.post("/api/replays", content=b"{}\n" * 2000)
+    assert r.status_code == 413 and "larger than 3,000 bytes" in r.json()["message"]

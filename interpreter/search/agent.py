@@ -16,6 +16,7 @@ is answered at once, without search.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -63,6 +64,10 @@ class SearchAgent:
         self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372)
         self.seats: dict[str, Seat] = {}
         self.stats = SearchStats()
+        # set from another thread, the search in progress ends after its current playout and answers
+        # the best option found so far; its owner (who may replace it with an Event of their own)
+        # clears it before the next search
+        self.halt = threading.Event()
         self.repeats = Repeats()
 
     def sit(self, seat: Seat) -> None:
@@ -86,6 +91,8 @@ class SearchAgent:
         while True:
             self._playout(root, seat, known, back)
             n += 1
+            if self.halt.is_set():
+                break
             if self.config.playouts is not None:
                 if n >= self.config.playouts:
                     break

@@ -23,14 +23,16 @@ def browser_available() -> bool:
 class Server:
     """The web board's app served by uvicorn in a daemon thread (stopped by stop())."""
 
-    def __init__(self, content_dirs: list[Path] | None = None, expansions: list[str] | None = None) -> None:
+    def __init__(self, content_dirs: list[Path] | None = None, expansions: list[str] | None = None,
+                 db: Path | None = None, port: int | None = None, **options: Any) -> None:
         import uvicorn
 
         from tools.web.app import create_app
         from tools.web.serve import free_port
-        self.port = free_port()
-        config = uvicorn.Config(create_app(content_dirs, expansions), host="127.0.0.1", port=self.port,
-                                log_level="warning", lifespan="off")
+        self.port = port or free_port()
+        self.app = create_app(content_dirs, expansions, db=db, **options)
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                log_level="warning", lifespan="off", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
@@ -42,18 +44,22 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}/"
 
     def stop(self) -> None:
+        self.app.bell.close()          # the open event streams end, so the server can stop
         self.server.should_exit = True
         self.thread.join(timeout=10)
+        if self.thread.is_alive():
+            raise RuntimeError("the web server did not stop")
 
 
-def chromium(width: int = 1600, height: int = 1000) -> Any:
-    """A headless chromium with the browser console log readable (driver.get_log('browser'))."""
+def chromium(width: int = 1600, height: int = 1000, *extra: str) -> Any:
+    """A headless chromium with the browser console log readable (driver.get_log('browser')), its own
+    profile (a browser context of its own: storage, cookies), and `extra` command-line switches."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-              f"--window-size={width},{height}", "--force-device-scale-factor=1"):
+              f"--window-size={width},{height}", "--force-device-scale-factor=1", *extra):
         opts.add_argument(a)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(DRIVER), options=opts)

@@ -6,7 +6,9 @@ round each choice was made in is measured once, so the viewer can jump to a roun
 """
 from __future__ import annotations
 
+import secrets
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +17,10 @@ from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.savefile import SaveError, check_params, parse_log
 
+from .board import board_json
 from .sessions import ContentCache, SessionError
+
+REPLAYS = 8   # replays held at once; the least recently used is dropped first
 
 
 @dataclass
@@ -80,3 +85,51 @@ def open_replay(contents: ContentCache, text: str) -> Replay:
         raise SessionError(f"the log cannot be replayed: {exc}") from None
     r.rounds, r.logged, r.game = rounds, logged, g
     return r
+
+
+class Replays:
+    """The replays this server holds, by unguessable id, at most REPLAYS of them."""
+
+    def __init__(self, contents: ContentCache) -> None:
+        self.contents = contents
+        self._held: OrderedDict[str, Replay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def open(self, text: str) -> tuple[str, Replay]:
+        r = open_replay(self.contents, text)
+        rid = secrets.token_urlsafe(12)
+        with self._lock:
+            self._held[rid] = r
+            while len(self._held) > REPLAYS:
+                self._held.popitem(last=False)
+        return rid, r
+
+    def board(self, rid: str, where: dict[str, int]) -> dict[str, Any]:
+        """The board at a step, a round's start or just after a log event (`where`), every value shown."""
+        with self._lock:
+            r = self._held.get(rid)
+            if r is None:
+                raise SessionError("no such replay on this server (open the log again)")
+            self._held.move_to_end(rid)
+        with r.lock:
+            if "event" in where:
+                r.goto(r.event_step(where["event"]))
+            elif "round" in where:
+                r.goto(r.round_start(where["round"]))
+            elif "step" in where:
+                r.goto(where["step"])
+            g = r.game
+            view = g.view(None)
+            view["state"] = g.s.to_dict()   # a replay is a public record: every value shown
+            board = board_json(g.content, g.layout, view, g.log, g.ritual_track(), g)
+            for f in board["factions"]:
+                f["own"] = True
+            d = g.current()
+            board.update({"step": r.step, "total": len(r.choices), "seats": {}, "humans": [],
+                          "next": {"player": d.player, "prompt": d.prompt, "answer": r.choices[r.step]}
+                          if d is not None and r.step < len(r.choices) else None,
+                          "digest_ok": (g.digest() == r.digest) if r.step == len(r.choices) and r.digest else None})
+        return board

@@ -1,14 +1,19 @@
-"""Games being played in the browser: the Game, who sits in each seat, and the bots' agents.
+"""Games being played in the browser: the Game, who sits in each seat, the bots' agents and the
+secret keys that let a browser read a seat's view or act for it.
 
 A seat is 'human', a bot name from interpreter.engine.agents (heuristic, random) or the search bot
-with a budget (the menu offers `SEARCH_SEAT`; any valid `mcts:...` name is accepted). Bots are
-handed their player's seat (its view), never the game, and are seeded as `necro play` seeds them, so the same seed, seats and answers give the same game in the
-browser, the terminal and the API.
+with a budget (the menu offers `SEARCH_SEAT`; any valid `mcts:...` name within the server's cap is
+accepted). Bots are handed their player's seat (its view), never the game, and are seeded as `necro
+play` seeds them, so the same seed, seats and answers give the same game in the browser, the
+terminal and the API. A key (`secrets.token_urlsafe`) holds some of a game's human seats, or none (a
+spectator's); the server knows a game only by an unguessable id.
 """
 from __future__ import annotations
 
-import itertools
+import hashlib
+import secrets
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,34 +23,72 @@ from interpreter.content.build import Content
 from interpreter.bots import AGENTS, is_search, make_agent
 from interpreter.engine.seat import hand_seats
 from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError
+from interpreter.engine.game import Game
+from interpreter.search.budget import parse_agent
 
 SEARCH_SEAT = "mcts:0.5s"   # the search bot at half a CPU second a decision: a strong, patient opponent
 SEATS = ["human"] + [a for a in AGENTS if a != "human"] + [SEARCH_SEAT]
+MAX_BOT_SECONDS = 10.0      # the default cap on a search seat's time a decision (necro serve --max-bot-seconds)
+PLAYOUTS_PER_SECOND = 200   # a playout budget is capped at this many per second of the time cap
+CONTENT_SETS = 4            # distinct content sets (expansion choices) held in memory at once
 
 
 class SessionError(Exception):
     """A request the board cannot honour; the message is shown to the person."""
 
 
+def new_key() -> str:
+    """An unguessable secret (144 random bits, URL-safe)."""
+    return secrets.token_urlsafe(18)
+
+
+def key_hash(key: str) -> str:
+    """What the server keeps of a key (the store never holds a key itself)."""
+    return hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
+
+
+def check_seat(seat: str, player: str, max_seconds: float) -> None:
+    """Refuse an unknown seat, or a search bot whose budget passes the server's cap."""
+    if seat not in SEATS and not is_search(seat):
+        raise SessionError(f"unknown seat '{seat[:60]}' for {player}; one of: {', '.join(SEATS)} (or mcts:BUDGET)")
+    if is_search(seat):
+        try:
+            cfg = parse_agent(seat)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
+        if cfg.seconds is not None and cfg.seconds > max_seconds:
+            raise SessionError(f"{player}: this server lets a bot think at most {max_seconds:g}s a decision, not {cfg.seconds:g}s")
+        if cfg.playouts is not None and cfg.playouts > max_seconds * PLAYOUTS_PER_SECOND:
+            raise SessionError(f"{player}: this server lets a bot search at most "
+                               f"{int(max_seconds * PLAYOUTS_PER_SECOND):,} playouts a decision, not {cfg.playouts:,}")
+
+
 class ContentCache:
-    """Content per set of expansions, over the server's --content-dir folders (loaded once each)."""
+    """Content per set of expansions, over the server's --content-dir folders (loaded once each;
+    at most CONTENT_SETS sets kept, the least recently used dropped first)."""
 
     def __init__(self, folders: list[Path], default_expansions: list[str]) -> None:
         self.folders = folders
         self.default = sorted(default_expansions)
-        self._cache: dict[tuple[str, ...], Content] = {}
+        self._cache: OrderedDict[tuple[str, ...], Content] = OrderedDict()
         self._lock = threading.Lock()
         self._available: list[str] | None = None
 
     def get(self, expansions: list[str] | None = None) -> Content:
-        key = tuple(sorted(self.default if expansions is None else (str(e) for e in expansions if e)))
+        key = tuple(sorted(set(self.default if expansions is None else (str(e) for e in expansions if e))))
         with self._lock:
             if key not in self._cache:
+                known = set(self.available_expansions())
+                for e in key:
+                    if e not in known:
+                        raise SessionError(f"no expansion named '{e[:60]}'; one of: {', '.join(sorted(known))}")
                 c = load_content(self.folders, expansions=list(key))
                 if not c.ok:
                     raise SessionError("the content has errors: " + "; ".join(d.message for d in c.report.errors[:3]))
                 self._cache[key] = c
+                while len(self._cache) > CONTENT_SETS:
+                    self._cache.popitem(last=False)
+            self._cache.move_to_end(key)
             return self._cache[key]
 
     def available_expansions(self) -> list[str]:
@@ -61,21 +104,43 @@ class Session:
     content: Content
     seats: dict[str, str]
     seed: int
+    keys: dict[str, tuple[str, ...]] = field(default_factory=dict)   # a player's key's hash -> the human seats it holds
+    watchers: set[str] = field(default_factory=set)                   # the spectators' keys' hashes
     agents: dict[str, Any] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    paused: bool = False
+    version: int = 0           # counts the changes a browser should redraw for
 
     def __post_init__(self) -> None:
+        self._stopped = threading.Event()   # a person's request stopped the bot's thought: drop its answer
+        self._gate = threading.Lock()       # orders a thought's start against Pause and stop_thinking
         for i, p in enumerate(self.game.s.players):
             seat = self.seats.get(p, "human")
-            if seat not in SEATS and not is_search(seat):
-                raise SessionError(f"unknown seat '{seat}' for {p}; one of: {', '.join(SEATS)} (or mcts:BUDGET)")
             if seat != "human":
                 try:
                     agent = make_agent(seat, self.seed * 31 + i)   # as `necro play` seeds its bots
                 except ValueError as exc:
                     raise SessionError(str(exc)) from None
                 hand_seats(self.game, {p: agent})              # a bot gets its player's seat, not the game
+                if hasattr(agent, "halt"):
+                    agent.halt = self._stopped                 # the search bot ends its search when it is set
                 self.agents[p] = agent
+
+    def seats_of(self, key: str) -> tuple[str, ...] | None:
+        """The human seats a player's key holds (maybe none: the creator of a game of bots);
+        None for a spectator's key or a key of no one."""
+        return self.keys.get(key_hash(key))
+
+    def watches(self, key: str) -> bool:
+        """Whether `key` is a spectator's."""
+        return key_hash(key) in self.watchers
+
+    def stop_thinking(self, pause: bool = False) -> None:
+        """Stop a bot's thought in progress (a search ends after its current playout) and drop its
+        answer: a person's request comes first. `pause`: no bot moves until resumed."""
+        with self._gate:
+            self.paused = self.paused or pause
+            self._stopped.set()
 
     @property
     def humans(self) -> list[str]:
@@ -93,14 +158,20 @@ class Session:
         self.game.apply(answer)
 
     def bot_step(self) -> bool:
-        """Let the bot whose decision is pending answer it; False when a person (or nobody) must."""
+        """Let the bot whose decision is pending answer it; False when a person (or nobody) must,
+        when the game's bots are paused, or when the thought was stopped (nothing applied)."""
         d = self.game.current()
-        if d is None or d.player not in self.agents:
+        with self._gate:
+            if d is None or d.player not in self.agents or self.paused:
+                return False
+            self._stopped.clear()
+        choice = self.agents[d.player].choose(d.player, d.options, d)
+        if self._stopped.is_set():
             return False
-        self.game.apply(self.agents[d.player].choose(d.player, d.options, d))
+        self.game.apply(choice)
         return True
 
-    def undo_mine(self) -> int:
+    def undo_mine(self, held: tuple[str, ...]) -> int:
         """Take back the last human answer and the bots' answers after it; how many were undone."""
         players, _ = self._history()
         k = len(players)
@@ -109,16 +180,18 @@ class Session:
         if k == 0:
             raise IllegalAction("nothing-to-undo", "no decision of a person to take back")
         n = len(players) - (k - 1)
+        self.undoable_by(held, n, players)
         self.game.undo(n)
         return n
 
-    def undo_to_event(self, seq: int) -> int:
+    def undo_to_event(self, seq: int, held: tuple[str, ...]) -> int:
         """Go back to the first decision after the log's event `seq`; how many answers were undone."""
-        _, logged = self._history()
+        players, logged = self._history()
         k = next((i for i, n in enumerate(logged) if n >= seq), None)
         if k is None:
             raise IllegalAction("no-such-event", f"the log has no event {seq}")
         n = len(self.game.choices) - k
+        self.undoable_by(held, n, players)
         self.game.undo(n)
         return n
 
@@ -139,63 +212,15 @@ class Session:
     def save(self) -> dict[str, Any]:
         return {**self.game.to_json(), "seats": dict(self.seats)}
 
+    def undo(self, n: int, held: tuple[str, ...]) -> int:
+        """Take back the last `n` answers (each a bot's or one of `held`'s)."""
+        self.undoable_by(held, n, self._history()[0])
+        self.game.undo(n)
+        return n
 
-class Sessions:
-    """Every game this server holds, by id."""
-
-    def __init__(self, contents: ContentCache) -> None:
-        self.contents = contents
-        self._games: dict[str, Session] = {}
-        self._ids = itertools.count(1)
-
-    def _add(self, s: Session) -> str:
-        gid = f"g{next(self._ids)}"
-        self._games[gid] = s
-        return gid
-
-    def get(self, gid: str) -> Session:
-        if gid not in self._games:
-            raise SessionError(f"no game '{gid}' on this server (it may have been restarted)")
-        return self._games[gid]
-
-    def new(self, spec: dict[str, Any]) -> str:
-        content = self.contents.get(spec.get("expansions"))
-        factions = [str(f) for f in spec.get("factions") or []]
-        try:
-            seed = int(spec.get("seed", 1))
-        except (TypeError, ValueError):
-            raise SessionError(f"the seed must be a whole number, not {spec.get('seed')!r}") from None
-        seats = {str(k): str(v) for k, v in (spec.get("seats") or {}).items()}
-        try:
-            game = Game(content, str(spec.get("ruleset")), factions, seed)
-        except GameError as exc:
-            raise SessionError(str(exc)) from None
-        return self._add(Session(game, content, seats, seed))
-
-    def load(self, save: dict[str, Any], seats: dict[str, str] | None = None) -> str:
-        if not isinstance(save, dict) or not isinstance(save.get("params"), dict):
-            raise SessionError("not a saved game (a save is the JSON a board's Save button downloads)")
-        p = save["params"]
-        exps = p.get("expansions", [])
-        content = self.contents.get([e for e in exps if isinstance(e, str)] if isinstance(exps, list) else [])
-        try:
-            game = Game.from_json(content, save)
-        except (GameError, KeyError, TypeError, ValueError) as exc:
-            raise SessionError(f"cannot load the save: {exc}") from None
-        game = _with_log(content, game)
-        chosen = seats or save.get("seats") or {}
-        return self._add(Session(game, content, {str(k): str(v) for k, v in chosen.items()}, int(p.get("seed", 1))))
-
-
-def _with_log(content: Content, loaded: Game) -> Game:
-    """The loaded game with its readable log: a save keeps the position, not the log, so the
-    game is replayed from its parameters and answers; the save is kept if the two disagree."""
-    p = loaded.params
-    try:
-        g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-                 independents=p.get("independents"))
-        for c in loaded.choices:
-            g.apply(c)
-    except (GameError, IllegalAction):
-        return loaded
-    return g if g.digest() == loaded.digest() and g.legal_actions() == loaded.legal_actions() else loaded
+    def undoable_by(self, held: tuple[str, ...], n: int, players: list[str]) -> None:
+        """Refuse to take back the last `n` answers unless each was a bot's or one of `held`'s
+        (a friend's move is not yours to take back)."""
+        for p in players[len(players) - n:]:
+            if p not in self.agents and p not in held:
+                raise IllegalAction("not-yours-to-undo", f"going back that far would take back {p}'s decision")

@@ -1,7 +1,11 @@
 // The JSON API of `necro serve`: every call returns the parsed body or throws an Error whose
-// message is the server's (the engine's) reason.
+// message is the server's (the engine's) reason. A game's calls carry its link's key.
+let key = "";
+export function setKey(k) { key = k || ""; }
+
 export async function call(method, path, body, raw = false) {
   const init = { method, headers: {} };
+  if (key) init.headers["X-Necro-Key"] = key;
   if (body !== undefined) {
     init.body = raw ? body : JSON.stringify(body);
     init.headers["Content-Type"] = raw ? "text/plain" : "application/json";
@@ -20,6 +24,12 @@ export async function call(method, path, body, raw = false) {
 
 export const get = (path) => call("GET", path);
 export const post = (path, body) => call("POST", path, body);
+export async function fetchText(path) {
+  const res = await fetch(path, { headers: key ? { "X-Necro-Key": key } : {} });
+  const text = await res.text();
+  if (!res.ok) { let m = text; try { m = JSON.parse(text).message; } catch { /* plain text */ } throw new Error(m); }
+  return text;
+}
 export const postText = (path, text) => call("POST", path, text, true);
 
 export function download(name, text, type = "application/json") {

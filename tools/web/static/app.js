@@ -1,5 +1,6 @@
 // The page: the new-game form, a game in play (people and bots), and the replay viewer.
-import { get, post, postText, download } from "./api.js";
+import { get, post, postText, download, setKey, fetchText } from "./api.js";
+import { fromAddress, showAddress, remember, forget, drawMyGames, drawShare } from "./links.js";
 import { drawMap } from "./board.js";
 import { drawStatus, drawDecision, drawFactions, drawLog, drawNext } from "./panels.js";
 import { setupForm } from "./setup.js";
@@ -8,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const S = {
   game: null, replay: null, board: null, viewer: null, lastHuman: null, curtainFor: null,
-  sel: null, message: "", paused: false, timer: null, playing: null, busy: false,
+  sel: null, message: "", paused: false, timer: null, playing: null, busy: false, key: null, events: null,
 };
 window.necro = S; // for the tests and the curious
 
@@ -29,14 +30,22 @@ function show(screen) {
 // ---- whose eyes: hot-seat -------------------------------------------------------------------------
 function viewerFor(board) {
   const p = board.pending;
-  if (p && board.seats[p.player] === "human") return p.player;
-  if (board.humans.length === 1) return board.humans[0];
+  if (p && board.held.includes(p.player)) return p.player; // only the seats this link holds
+  if (board.held.length === 1) return board.held[0];
   return S.lastHuman; // between people's turns the last person's view stays (or a spectator's)
 }
 
 async function refresh() {
   if (S.replay) return refreshReplay();
   if (!S.game) return;
+  if (S.refreshing) { S.again = true; return; }   // a push during a refresh: one more after it
+  S.refreshing = true;
+  try {
+    do { S.again = false; await redraw(); } while (S.again);
+  } finally { S.refreshing = false; }
+}
+
+async function redraw() {
   let board = await get(`/api/games/${S.game}?as=${encodeURIComponent(S.viewer || "")}`);
   const want = viewerFor(board);
   if (want !== S.viewer) {
@@ -50,6 +59,20 @@ async function refresh() {
   S.board = board;
   render();
   scheduleBot();
+  autoAnswer();
+}
+
+// a decision whose options are all alike (one button) is answered for its seat unless that seat
+// turned the setting off
+const autoKey = () => `necro.auto-one.${S.game}.${S.viewer}`;
+const autoOn = () => localStorage.getItem(autoKey()) !== "off";
+
+function autoAnswer() {
+  const b = S.board, p = b && b.pending;
+  $("auto-one").checked = autoOn();
+  if (!p || !p.groups || p.groups.length !== 1 || !autoOn() || S.curtainFor) return;
+  if (p.player !== S.viewer || !b.held.includes(p.player)) return;
+  setTimeout(() => { if (S.board === b) answer(p.groups[0].answer); }, 0);
 }
 
 function render() {
@@ -63,7 +86,7 @@ function render() {
   }
   $("curtain").hidden = true;
   $("screen-board").classList.remove("veiled");
-  const mine = !S.replay && b.pending && b.pending.options !== undefined && b.seats[b.pending.player] === "human" && b.pending.player === S.viewer;
+  const mine = !S.replay && b.pending && b.pending.options !== undefined && b.seats[b.pending.player] === "human" && b.pending.player === S.viewer && b.held.includes(S.viewer);
   const groups = mine ? b.pending.groups : [];
   const filter = S.sel ? (g) => matchesSel(g, S.sel) : null;
   const shown = filter ? groups.filter(filter) : groups;
@@ -75,6 +98,7 @@ function render() {
     onAnswer: (ans) => answer(ans), onClear: () => { S.sel = null; render(); },
   };
   drawStatus($("status"), b);
+  if (!S.replay) $("btn-pause").textContent = b.paused ? "Resume bots" : "Pause bots";
   drawMap($("map"), b, ui);
   if (S.replay) drawNext($("decision"), b);
   else drawDecision($("decision"), b, ui);
@@ -117,7 +141,7 @@ function notMine() {
   const p = S.board && S.board.pending;
   if (!p) { toast("The game is over."); return true; }
   if (S.replay) return true;
-  if (p.player !== S.viewer || S.board.seats[p.player] !== "human") {
+  if (p.player !== S.viewer || S.board.seats[p.player] !== "human" || !S.board.held.includes(p.player)) {
     toast(`It is ${p.player}'s decision, not yours.`, true);
     return true;
   }
@@ -173,7 +197,7 @@ function clickUnits(ids, area) {
 // ---- bots at a watchable pace ---------------------------------------------------------------------
 function scheduleBot() {
   clearTimeout(S.timer);
-  if (!S.board || !S.board.bot_to_move || S.paused || S.curtainFor) return;
+  if (!S.board || !S.board.bot_to_move || S.board.paused || !S.board.held.length || S.curtainFor) return;
   const pace = Number(params.get("pace") ?? $("pace").value);
   S.timer = setTimeout(async () => {
     try { await post(`/api/games/${S.game}/bot`); } catch (e) { toast(e.message, true); return; }
@@ -182,11 +206,33 @@ function scheduleBot() {
 }
 
 // ---- games: new, undo, save, load, log ----------------------------------------------------------
-async function startGame(id) {
-  Object.assign(S, { game: id, replay: null, viewer: null, lastHuman: null, curtainFor: null, sel: null, message: "" });
+async function startGame(id, key, links) {
+  Object.assign(S, { game: id, key, replay: null, viewer: null, lastHuman: null, curtainFor: null, sel: null, message: "" });
+  setKey(key);
   clearInterval(S.playing);
+  showAddress(id, key);
+  $("share").hidden = true;
+  if (links && Object.keys(links.seats).length > 1 && links.mine !== undefined) drawShare($("share"), id, links);
   show("board");
-  await refresh();
+  try {
+    await refresh();
+  } catch (e) {
+    toast(`cannot open the game: ${e.message}`, true);
+    if (e.code === "refused") forget(id, key);
+    S.game = null;
+    show("setup");
+    return;
+  }
+  listen();
+  const b = S.board;
+  remember(id, key, `${b.players.join(", ")}: ${b.held.length ? b.held.join(", ") : "spectator"}`);
+}
+
+// push: the server names each change of the game; the page redraws its own view
+function listen() {
+  if (S.events) S.events.close();
+  S.events = new EventSource(`/api/games/${encodeURIComponent(S.game)}/events?key=${encodeURIComponent(S.key)}`);
+  S.events.onmessage = () => { if (S.board && !S.busy) refresh().catch((e) => toast(e.message, true)); };
 }
 
 async function undo() {
@@ -211,20 +257,23 @@ async function jumpTo(seq) {
 }
 
 async function saveGame() {
-  const data = await get(`/api/games/${S.game}/save`);
-  download(`necronomicon-${S.game}.json`, JSON.stringify(data));
+  try {
+    const data = await get(`/api/games/${S.game}/save`);
+    download("necronomicon-save.json", JSON.stringify(data));
+  } catch (e) { toast(e.message, true); }
 }
 
 async function saveLog() {
-  const res = await fetch(`/api/games/${S.game}/log`);
-  download(`necronomicon-${S.game}.jsonl`, await res.text(), "text/plain");
+  try {
+    download("necronomicon-log.jsonl", await fetchText(`/api/games/${S.game}/log`), "text/plain");
+  } catch (e) { toast(e.message, true); }
 }
 
 async function loadSave(file) {
   try {
     const save = JSON.parse(await file.text());
     const r = await post("/api/load", { save });
-    await startGame(r.id);
+    await startGame(r.id, r.links.mine, r.links);
     toast("save loaded");
   } catch (e) { toast(`cannot load: ${e.message}`, true); }
 }
@@ -233,6 +282,7 @@ async function loadSave(file) {
 async function openReplay(text) {
   try {
     const r = await postText("/api/replays", text);
+    if (S.events) S.events.close();
     Object.assign(S, { game: null, replay: r.id, total: r.total, sel: null, curtainFor: null });
     clearTimeout(S.timer);
     show("board");
@@ -260,15 +310,23 @@ function togglePlay() {
 }
 
 // ---- wiring -------------------------------------------------------------------------------------------
-$("btn-new").addEventListener("click", () => { clearTimeout(S.timer); clearInterval(S.playing); S.game = null; S.replay = null; show("setup"); });
+$("btn-new").addEventListener("click", () => {
+  clearTimeout(S.timer); clearInterval(S.playing); if (S.events) S.events.close();
+  S.game = null; S.replay = null; history.replaceState(null, "", "/"); drawMyGames($("my-games")); show("setup");
+});
 $("btn-undo").addEventListener("click", undo);
 $("btn-save").addEventListener("click", saveGame);
 $("btn-log").addEventListener("click", saveLog);
-$("btn-pause").addEventListener("click", () => {
-  S.paused = !S.paused;
-  $("btn-pause").textContent = S.paused ? "Resume bots" : "Pause bots";
-  scheduleBot();
+$("btn-pause").addEventListener("click", async () => {
+  try { await post(`/api/games/${S.game}/pause`, { paused: !S.board.paused }); } catch (e) { toast(e.message, true); }
+  await refresh();
 });
+$("auto-one").addEventListener("change", (e) => {
+  localStorage.setItem(autoKey(), e.target.checked ? "on" : "off");
+  autoAnswer();
+});
+$("share-close").addEventListener("click", () => { $("share").hidden = true; });
+window.addEventListener("hashchange", () => { const a = fromAddress(); if (a && (a.game !== S.game || a.key !== S.key)) startGame(a.game, a.key); });
 $("pace").addEventListener("change", scheduleBot);
 $("file-save").addEventListener("change", (e) => { if (e.target.files[0]) loadSave(e.target.files[0]); e.target.value = ""; });
 $("file-log").addEventListener("change", async (e) => { if (e.target.files[0]) await openReplay(await e.target.files[0].text()); e.target.value = ""; });
@@ -281,5 +339,7 @@ $("rp-go").addEventListener("click", () => refreshReplay(`round=${$("rp-round").
 $("rp-play").addEventListener("click", togglePlay);
 document.addEventListener("keydown", (e) => { if (e.key === "Escape" && S.sel) { S.sel = null; render(); } });
 
-setupForm($("setup-form"), (id) => startGame(id), (msg) => ($("setup-error").textContent = msg));
-show("setup");
+setupForm($("setup-form"), (r) => startGame(r.id, r.links.mine, r.links), (msg) => ($("setup-error").textContent = msg));
+const opened = fromAddress();
+if (opened) startGame(opened.game, opened.key);
+else { drawMyGames($("my-games")); show("setup"); }

@@ -1,5 +1,6 @@
 // The panels beside the map: status (round, phase, ritual track), the pending decision as
 // buttons, each faction's card, and the readable log.
+import { standings } from "./standings.js";
 function h(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -33,7 +34,8 @@ export function drawStatus(box, board) {
 export function drawDecision(box, board, ui) {
   const p = board.pending;
   if (!p) {
-    box.replaceChildren(h("div", { class: "decision over" }, h("h3", {}, "The game is over"), h("p", { id: "result" }, board.result || "")));
+    box.replaceChildren(h("div", { class: "decision over" }, h("h3", {}, "The game is over"), h("p", { id: "result" }, board.result || ""),
+      board.over ? standings(board) : null));
     return;
   }
   const colour = Object.fromEntries(board.factions.map((f) => [f.id, f.colour]));

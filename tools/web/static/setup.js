@@ -75,7 +75,9 @@ export async function setupForm(form, onStarted, onError) {
       seats: Object.fromEntries(factions.map((f, i) => [f, who[i]])),
       expansions: [...exps.querySelectorAll("input:checked")].map((x) => x.value),
     };
-    try { onStarted((await post("/api/games", spec)).id); } catch (err) { onError(err.message); }
+    // not hot-seat: this screen plays the first person's seat; the others get their own links
+    if (!form.querySelector("#f-hotseat").checked) spec.mine = factions.filter((f, i) => who[i] === "human").slice(0, 1);
+    try { onStarted(await post("/api/games", spec)); } catch (err) { onError(err.message); }
   });
   try {
     await load();
