@@ -345,6 +345,7 @@ class Builder(EffectBuilder):
         rulesets = [doc for doc in chosen if doc.kind == "ruleset"]
         if rulesets:
             self._guarded(rulesets[0], self.rulesets, rulesets)
+        self.formulas.report_cycles(self.report)
         check_start_areas(self.model, self.report, self.layouts_at, rulesets)
         self.model.expansions = {doc.expansion for doc in chosen if doc.expansion}
         return self.model

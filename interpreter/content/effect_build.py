@@ -19,6 +19,7 @@ from ..engine.held_conditions import READS
 from ..engine.windows import WINDOW_EVENTS, event_type
 from ..limits import MAX_COUNT, MAX_DICE
 from .files import Document
+from .formula_cycles import SUBJECT, FormulaGraph
 from .model import Ability, Awaken, ContentModel, Modifier, UnitType
 
 # Names every effect may use; which are bound depends on where it runs (see docs/effect-language.md).
@@ -62,6 +63,7 @@ class EffectBuilder:
         self.model = ContentModel()
         self.ids: dict[str, set[str]] = {}
         self.ability_at: dict[str, Pos] = {}   # each ability key built so far -> where its id is
+        self.formulas = FormulaGraph()          # combat and cost formulas and their reads (cycles: formula_cycles.py)
 
 
     # -- compile helpers ----------------------------------------------------------------------
@@ -212,6 +214,11 @@ class EffectBuilder:
             mk = key + ("modifiers", i)
             self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
             val = self._known(m["value"])
+            if m["target"] == "combat":
+                node = ("modifier", akey, str(i))
+                for part, text in (("value", val), ("when", m.get("when"))):
+                    self.formulas.add(node, f"{d['name']} (a modifier of combat)", doc.pos(*mk, part), text,
+                                      {"subject": SUBJECT})
             mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), in_mod),
                                  self.expr(doc, mk + ("value",), val, in_mod) or _const(None),
                                  akey, doc.pos(*mk), self._guards(m.get("when"))))
@@ -249,6 +256,9 @@ class EffectBuilder:
         def value(f: str) -> Any:
             return self.expr(doc, key + (f,), self._known(d.get(f)), NO_EVENT_UNIT) or _const(None)
         self._limit(doc, key + ("combat",), self._known(d.get("combat")), MAX_DICE, "combat (dice rolled)")
+        for f in ("combat", "cost"):
+            self.formulas.add((f, d["id"]), f"the {f} of {d['name']}", doc.pos(*key, f), self._known(d.get(f)),
+                              {"self": d["id"]})
         self._limit(doc, key + ("count",), d.get("count"), MAX_COUNT, "count of units")
         opts = d.get("cost-options")
         if opts is None and isinstance(d.get("cost"), int) and not isinstance(d.get("cost"), bool):
