@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -121,3 +122,52 @@ def test_a_condition_listing_every_unit_again_and_again_is_stopped_by_the_budget
             assert json.dumps(g.to_json(), sort_keys=True) == before
             return
     pytest.fail("the budget never stopped the condition")
+
+
+# ---- YAML aliases: each distinct node is compiled once -------------------------------------------
+LONG = " and ".join(["count([u for u in units(owner: me) if u.kind != 'x' and u.kind != 'y']) >= 0"] * 90)
+
+
+def _aliased(tmp: Path, uses: int, first: str = "&f", text: str = LONG, again: str = "*f") -> Path:
+    lines = [f'  - {{id: a0, name: A0, window: action, text: t, condition: {first} {json.dumps(text)}, effect: nothing}}\n']
+    lines += [f"  - {{id: a{i}, name: A{i}, window: action, text: t, condition: {again}, effect: nothing}}\n"
+              for i in range(1, uses)]
+    return _content(tmp, {"abilities:\n": "abilities:\n" + "".join(lines)})
+
+
+def _compilations(monkeypatch: pytest.MonkeyPatch, folder: Path, text: str) -> tuple[int, int, Any]:
+    """(times `text` was parsed by lark, times it was compiled, the loaded content)."""
+    from interpreter.content import effect_build
+    from interpreter.effects import parser
+    parsed, compiled = [0], [0]
+    real_parse, real_compile = parser._parse, effect_build.EffectBuilder._compile_expr
+
+    def counting_parse(t: str, start: str) -> Any:
+        parsed[0] += t == text
+        return real_parse(t, start)
+
+    def counting_compile(self: Any, doc: Any, key: Any, value: Any, *rest: Any) -> Any:
+        compiled[0] += value == text
+        return real_compile(self, doc, key, value, *rest)
+    monkeypatch.setattr(parser, "_parse", counting_parse)
+    monkeypatch.setattr(parser, "_parsed", type(parser._parsed)())
+    monkeypatch.setattr(effect_build.EffectBuilder, "_compile_expr", counting_compile)
+    loaded = load_content([folder], builtin=False)
+    return parsed[0], compiled[0], loaded
+
+
+def test_a_formula_named_by_600_aliases_is_parsed_and_compiled_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _aliased(tmp_path, 600)
+    c = load_content([folder], builtin=False)   # the real load first: every ability is there
+    assert c.ok and len(c.model.factions["ping"].abilities) == 602
+    parsed, compiled, _ = _compilations(monkeypatch, folder, LONG)
+    assert (parsed, compiled) == (1, 1)
+
+
+def test_copies_written_out_are_each_checked_and_an_alias_reports_once(tmp_path: Path) -> None:
+    bad = "count(units(owner: me)) >"
+    aliased = load_content([_aliased(tmp_path / "a", 50, text=bad)], builtin=False)
+    assert [d.code for d in aliased.report.errors] == ["effect-syntax"]
+    written = load_content([_aliased(tmp_path / "w", 3, text=bad, again=json.dumps(bad))], builtin=False)
+    found = [d for d in written.report.errors if d.code == "effect-syntax"]
+    assert len({(d.line, d.col) for d in found}) == 3

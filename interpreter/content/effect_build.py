@@ -64,6 +64,9 @@ class EffectBuilder:
         self.ids: dict[str, set[str]] = {}
         self.ability_at: dict[str, Pos] = {}   # each ability key built so far -> where its id is
         self.formulas = FormulaGraph()          # combat and cost formulas and their reads (cycles: formula_cycles.py)
+        # each distinct YAML node compiled once, however many aliases name it: (file, position of the
+        # text, what it is compiled as) -> the compiled value (its findings were reported the first time)
+        self.compiled: dict[tuple[Any, ...], Any] = {}
 
 
     # -- compile helpers ----------------------------------------------------------------------
@@ -71,6 +74,14 @@ class EffectBuilder:
              event: EventType | None = None) -> CompileEnv:
         return CompileEnv(self.report, lambda line, col: doc.positions.text_pos(key, line, col),
                           self.ids, EFFECT_VARS, "/".join(map(str, key)), unbound=dict(unbound or {}), event=event)
+
+    def _node(self, doc: Document, key: tuple[object, ...], *how: Any) -> tuple[Any, ...] | None:
+        """The cache key of the effect text at `key` compiled `how`: the YAML node it was written as
+        (an alias shares its anchor's position), None for a value not written as text."""
+        info = doc.positions.scalars.get(tuple(key))
+        if info is None:
+            return None
+        return (doc.path, info.pos.line, info.pos.col, *how)
 
     @staticmethod
     def _window_event(window: str | None) -> tuple[dict[str, str], EventType | None]:
@@ -107,6 +118,16 @@ class EffectBuilder:
                 self.report.error(doc.pos(*key), "type-error", wrong)
                 return None
             return _const(value)
+        node = self._node(doc, key, "expr", _signature(unbound), repr(event), returns)
+        if node is not None and node in self.compiled:
+            return self.compiled[node]
+        compiled = self._compile_expr(doc, key, value, unbound, event, returns)
+        if node is not None:
+            self.compiled[node] = compiled
+        return compiled
+
+    def _compile_expr(self, doc: Document, key: tuple[object, ...], value: Any, unbound: dict[str, str] | None,
+                      event: EventType | None, returns: str | None) -> Any:
         try:
             tree = parse(str(value), start="expr_start")
         except EffectSyntaxError as exc:
@@ -142,6 +163,16 @@ class EffectBuilder:
         (effects/guarded_choices.py)."""
         if text is None:
             return None
+        node = self._node(doc, key, "program", _signature(unbound), repr(event), guard, where)
+        if node is not None and node in self.compiled:
+            return self.compiled[node]
+        compiled = self._compile_program(doc, key, text, unbound, event, guard, where)
+        if node is not None:
+            self.compiled[node] = compiled
+        return compiled
+
+    def _compile_program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None,
+                         event: EventType | None, guard: Any, where: Any) -> Any:
         try:
             tree = parse(str(text))
         except EffectSyntaxError as exc:
@@ -276,6 +307,11 @@ class EffectBuilder:
         return UnitType(faction, d["id"], d["name"], cls or d["class"], int(d.get("count", 1)),
                         value("cost"), tuple(opts) if opts else None, value("combat"), abilities, awaken,
                         doc.pos(*key), tuple(unknown))
+
+
+def _signature(unbound: dict[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """The names unbound where a text is compiled, as a hashable value."""
+    return tuple(sorted((unbound or {}).items()))
 
 
 def _parameters() -> dict[str, list[str]]:
