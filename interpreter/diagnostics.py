@@ -28,7 +28,7 @@ class Diagnostic:
     path: str
     line: int
     col: int
-    severity: str  # "error" | "warning"
+    severity: str  # "error" | "warning" | "reading" (a warning the content declares a reading of the README)
     code: str
     message: str
     logical: str = field(default="", compare=False)
@@ -74,6 +74,19 @@ class Report:
 
     def warning(self, pos: Pos, code: str, message: str, logical: str = "") -> None:
         self.items.append(Diagnostic(pos.path, pos.line, pos.col, "warning", code, _one_line(message), logical))
+
+    def unknown(self, pos: Pos, code: str, message: str, reading: object = None) -> None:
+        """A warning about a value the sources leave unknown; where the content names the README's
+        declared reading of it (`reading:`), a finding of severity 'reading' instead (not a warning)."""
+        if isinstance(reading, str) and reading:
+            self.items.append(Diagnostic(pos.path, pos.line, pos.col, "reading", code,
+                                         _one_line(f"{message} (declared reading: {reading})")))
+        else:
+            self.warning(pos, code, message)
+
+    @property
+    def readings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "reading"]
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -84,3 +84,14 @@ def test_control_characters_in_content_text_are_an_error_and_never_printed(tmp_p
         out = run.stdout + run.stderr
         assert run.returncode != 0 and "\x1b" not in out and "\x07" not in out and "Traceback" not in out
         assert "ping.yaml:3:7" in out and "control-character" in out
+
+
+def test_an_unknown_value_warns_unless_the_content_names_its_declared_reading(tmp_path: Path) -> None:
+    unknown = 'cost: {unknown: "illegible", interpretation: 1}, combat: 1}'
+    warned = load_content([_content(tmp_path / "w", {"cost: 1, combat: 1}": unknown})], builtin=False)
+    assert [(d.code, d.line) for d in warned.report.warnings] == [("unknown-value", 6)]
+    with_reading = unknown.replace("interpretation: 1}", 'interpretation: 1, reading: "README: a house table"}')
+    declared = load_content([_content(tmp_path / "d", {"cost: 1, combat: 1}": with_reading})], builtin=False)
+    assert declared.ok and not declared.report.warnings
+    assert [d.message for d in declared.report.readings] == \
+        ["cost of Grunt is unknown: illegible (played as 1) (declared reading: README: a house table)"]

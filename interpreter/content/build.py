@@ -127,11 +127,13 @@ class Builder(EffectBuilder):
                                            {t["id"]: t["count"] for t in d.get("tokens", [])}, doc.pos(),
                                            doc.expansion, d.get("colour"))
         if d.get("status") == "incomplete":
-            self.report.warning(doc.pos("status"), "incomplete", f"faction '{fid}' is incomplete: {d.get('incomplete-reason', 'no reason given')}")
+            self.report.unknown(doc.pos("status"), "incomplete", f"faction '{fid}' is incomplete: {d.get('incomplete-reason', 'no reason given')}",
+                                d.get("reading"))
 
     def spellbook(self, doc: Document, key: tuple[object, ...], s: dict[str, Any], owner: str) -> Spellbook:
         if s.get("unknown"):
-            self.report.warning(doc.pos(*key), "unknown-value", f"spellbook '{s['name']}' is not fully known: {s['unknown']}")
+            self.report.unknown(doc.pos(*key), "unknown-value", f"spellbook '{s['name']}' is not fully known: {s['unknown']}",
+                                s.get("reading"))
         abilities = tuple(self.ability(doc, key + ("abilities", i), a, owner, f"spellbook:{s['id']}")
                           for i, a in enumerate(s.get("abilities", [])))
         return Spellbook(f"{owner}/{s['id']}", s["id"], s["name"], owner, s.get("text", ""), abilities,
@@ -141,7 +143,8 @@ class Builder(EffectBuilder):
         act = r.get("action")
         when = "action" if act is not None else r.get("when", "state")
         if r.get("unknown"):
-            self.report.warning(doc.pos(*key), "unknown-value", f"requirement '{r['id']}' is unknown: {r['unknown']}")
+            self.report.unknown(doc.pos(*key), "unknown-value", f"requirement '{r['id']}' is unknown: {r['unknown']}",
+                                r.get("reading"))
         elif act is None and "condition" not in r:
             self.report.error(doc.pos(*key), "requirement", "a requirement needs a 'condition' or an 'action'")
         ak = key + ("action",)
@@ -166,7 +169,8 @@ class Builder(EffectBuilder):
         parts = d["parts"]
         incomplete = d.get("incomplete-reason", "marked incomplete") if d.get("status") == "incomplete" else None
         if incomplete:
-            self.report.warning(doc.pos("status"), "incomplete-map", f"map '{d['id']}' is incomplete: {incomplete}")
+            self.report.unknown(doc.pos("status"), "incomplete-map", f"map '{d['id']}' is incomplete: {incomplete}",
+                                d.get("reading"))
         for pname, part in parts.items():
             for ai, a in enumerate(part.get("areas", [])):
                 for si, f in enumerate(a.get("starts", [])):

@@ -212,10 +212,12 @@ class EffectBuilder:
         """Warn about an unknown value; return its reason unless the content names an interpretation."""
         if isinstance(value, dict) and "unknown" in value:
             if "interpretation" in value:
-                self.report.warning(doc.pos(*key), "unknown-value",
-                                    f"{what} is unknown: {value['unknown']} (played as {value['interpretation']!r})")
+                self.report.unknown(doc.pos(*key), "unknown-value",
+                                    f"{what} is unknown: {value['unknown']} (played as {value['interpretation']!r})",
+                                    value.get("reading"))
                 return None
-            self.report.warning(doc.pos(*key), "unknown-value", f"{what} is unknown: {value['unknown']}")
+            self.report.unknown(doc.pos(*key), "unknown-value", f"{what} is unknown: {value['unknown']}",
+                                value.get("reading"))
             return str(value["unknown"])
         return None
 
@@ -259,7 +261,8 @@ class EffectBuilder:
             if d["window"] in ACTION_WINDOWS and "where" in d else unbound
         unknown = d.get("unknown")
         if unknown:
-            self.report.warning(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}")
+            self.report.unknown(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}",
+                                d.get("reading"))
         cost_unknown = self.unknown_of(doc, key + ("cost",), d.get("cost"), f"cost of {d['name']}")
         if "where" in d and d["window"] not in ("action", "unlimited-action"):
             self.report.error(doc.pos(*key, "where"), "misplaced-where",
