@@ -62,7 +62,7 @@ def _split_builtin(items: list[Diagnostic], dirs: list[str], only: bool, all_war
 
 def validate(dirs: list[str], only: bool = False, fmt: str = "text", out: TextIO | None = None,
              all_warnings: bool = False, err: TextIO | None = None) -> int:
-    """Exit status: 0 when no errors, 1 otherwise."""
+    """Print every finding (errors first, each group in file order); exit status: 0 when no errors, 1 otherwise."""
     out = out or sys.stdout
     note = checkout_note() if not only else None
     if note:
@@ -86,6 +86,7 @@ def validate(dirs: list[str], only: bool = False, fmt: str = "text", out: TextIO
     if not all_warnings:   # declared readings (README) are listed on request only
         items = [d for d in items if d.severity != "reading"]
     shown, hidden = _split_builtin(items, dirs, only, all_warnings)
+    shown = [d for d in shown if d.severity == "error"] + [d for d in shown if d.severity != "error"]   # errors first
     for d in shown:
         print(d.render(), file=out)
     if hidden:
