@@ -51,7 +51,7 @@ from benchmarks.soak import SETUPS, agents_for  # noqa: E402
 EFFECT_KEYS = {"effect", "condition", "cost", "combat", "where", "when", "value"}
 DSL_CHARS = "(){}[]:;,.'\"=<>!+-*/% 0123456789abcdefxyz_"
 IDENT = re.compile(r"[a-z][a-z0-9_-]{2,}")
-FINDING = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (error|warning): .+ \[[a-z0-9-]+\]$")
+FINDING = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (error|warning|reading): .+ \[[a-z0-9-]+\]$")
 
 
 # ---- mutations ---------------------------------------------------------------------------------------------

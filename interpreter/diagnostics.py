@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from difflib import get_close_matches
 from typing import Iterable
@@ -27,13 +28,13 @@ class Diagnostic:
     path: str
     line: int
     col: int
-    severity: str  # "error" | "warning"
+    severity: str  # "error" | "warning" | "reading" (a warning the content declares a reading of the README)
     code: str
     message: str
     logical: str = field(default="", compare=False)
 
     def render(self, cwd: str | None = None) -> str:
-        return f"{_rel(self.path, cwd)}:{self.line}:{self.col}: {self.severity}: {self.message} [{self.code}]"
+        return visible(f"{_rel(self.path, cwd)}:{self.line}:{self.col}: {self.severity}: {self.message} [{self.code}]")
 
     def as_json(self, cwd: str | None = None) -> dict[str, object]:
         d = asdict(self)
@@ -74,6 +75,19 @@ class Report:
     def warning(self, pos: Pos, code: str, message: str, logical: str = "") -> None:
         self.items.append(Diagnostic(pos.path, pos.line, pos.col, "warning", code, _one_line(message), logical))
 
+    def unknown(self, pos: Pos, code: str, message: str, reading: object = None) -> None:
+        """A warning about a value the sources leave unknown; where the content names the README's
+        declared reading of it (`reading:`), a finding of severity 'reading' instead (not a warning)."""
+        if isinstance(reading, str) and reading:
+            self.items.append(Diagnostic(pos.path, pos.line, pos.col, "reading", code,
+                                         _one_line(f"{message} (declared reading: {reading})")))
+        else:
+            self.warning(pos, code, message)
+
+    @property
+    def readings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "reading"]
+
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.items if d.severity == "error"]
@@ -94,3 +108,15 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
 
 def render_json(items: Iterable[Diagnostic], cwd: str | None = None) -> str:
     return json.dumps([d.as_json(cwd) for d in items], indent=2)
+
+
+# characters a terminal acts on instead of showing: C0 controls but tab and newline, DEL, C1 controls
+# (escape sequences: clearing the screen, retitling the window), and the bidirectional overrides
+UNSAFE_CHARACTERS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def visible(text: str) -> str:
+    """`text` with every character a terminal would act on written as an escape (`\\x1b`), so
+    printing it shows it instead."""
+    return UNSAFE_CHARACTERS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) <= 0xff
+                                 else f"\\u{ord(m.group()):04x}", text)

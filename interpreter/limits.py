@@ -26,7 +26,9 @@ MAX_INT_DIGITS = len(str(MAX_NUMBER))  # digits of an integer literal before it 
 
 # ---- evaluation (interpreter/effects/compiler.py, interpreter/engine/core.py, phases.py) ----
 MAX_FOR_ITEMS = 1000               # items one `for` or list comprehension runs over
-MAX_STEPS = 100_000                # loop and comprehension iterations between two decisions, nested ones counted together
+MAX_STEPS = 100_000                # loop and comprehension iterations and query results between two decisions
+MAX_FORMULA_DEPTH = 16             # a combat, cost or modifier formula evaluated inside another (a formula that
+                                   # reads itself); far below Python's and the compiled core's stack limits
 MAX_WINDOW_DEPTH = 24              # windows opened inside windows (abilities triggering each other)
 MAX_ACTIONS_PER_PHASE = 1000       # actions in one Action Phase before the game ends as stalled
 MAX_UNDO = 200                     # checkpoints kept for undo (200 to 400; further back, undo replays the game)

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from .diagnostics import Pos, Report
+from .diagnostics import UNSAFE_CHARACTERS, Pos, Report, visible
 from .limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, MAX_NUMBER, MAX_SOURCE_NODES
 
 PathKey = tuple[object, ...]
@@ -134,6 +134,7 @@ def _convert(node: yaml.Node, key: PathKey, positions: Positions, report: Report
                 continue
             k = knode.value
             kpos = _pos(positions.path, knode.start_mark)
+            k = _safe_text(k, kpos, report)
             if k in out:
                 report.error(kpos, "yaml-duplicate-key", f"duplicate key '{k}'")
                 continue
@@ -165,13 +166,24 @@ def _convert(node: yaml.Node, key: PathKey, positions: Positions, report: Report
         if isinstance(value, float) and not abs(value) <= MAX_NUMBER:
             report.error(here, "number-too-large", f"{node.value} is outside the limit for numbers ({MAX_NUMBER})")
             return 0
-        return value
+        return _safe_text(value, here, report) if isinstance(value, str) else value
     except yaml.YAMLError:
         raise
     except Exception as exc:  # noqa: BLE001 - PyYAML's constructors fail with bare errors on bad tagged text
         report.error(here, "yaml-value", f"bad YAML value: {node.value!r} is not a valid {node.tag.rsplit(':', 1)[-1]} "
                      f"({type(exc).__name__})")
         return None
+
+
+def _safe_text(text: str, here: Pos, report: Report) -> str:
+    """`text`, or when it holds a character a terminal would act on (an escape sequence clears the
+    screen or retitles the window when a name is printed), an error and the text with it escaped."""
+    found = UNSAFE_CHARACTERS.search(text)
+    if found is None:
+        return text
+    report.error(here, "control-character", f"text holds the control character {visible(found.group())}; "
+                 "content is printed to terminals and web pages, so write it without control characters")
+    return visible(text)
 
 
 def _block_indent(buffer: str, line_index: int, first: str) -> int:

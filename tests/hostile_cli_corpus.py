@@ -389,7 +389,10 @@ def _budget(effect: str, **kw: Any) -> Callable[[Path], Outcome]:
             c = load_content([_arena(tmp, effect, **kw)], builtin=False).require_ok()
         except ContentError as exc:
             return Outcome(True, f"refused at load: {exc.diagnostics[0].render()[:200]}")
-        g = Game(c, "test-loop", ["ping", "pong"], 1)
+        try:
+            g = Game(c, "test-loop", ["ping", "pong"], 1)
+        except GameError as exc:   # its first decision already strains a budget
+            return one_line(exc, (GameError,))
         before = json.dumps(g.to_json(), sort_keys=True)
         if "ability strike-ping" in g.legal_actions():
             try:
@@ -406,7 +409,46 @@ def _budget(effect: str, **kw: Any) -> Callable[[Path], Outcome]:
     return run
 
 
+SWELL = ("  - id: swell\n    name: Swell\n    window: static\n    text: stronger\n    modifiers:\n"
+         "      - target: combat\n        value: {}\n  - id: strike-ping\n")
+READ_COMBAT = "gain_power(me, combat(first(units(where: 'any'))))"
+
+
+def _sum_of(kind: str) -> str:
+    return json.dumps(f"sum([combat(u) for u in units(kind: '{kind}', where: 'any')])")
+
+
+def _aliases(uses: int) -> dict[str, str]:
+    """`uses` abilities whose condition is one long formula, written once and named by aliases."""
+    long = " and ".join(["count([u for u in units(owner: me) if u.kind != 'x' and u.kind != 'y']) >= 0"] * 90)
+    lines = [f'  - {{id: a0, name: A0, window: action, text: t, condition: &f "{long}", effect: nothing}}\n']
+    lines += [f"  - {{id: a{i}, name: A{i}, window: action, text: t, condition: *f, effect: nothing}}\n"
+              for i in range(1, uses)]
+    return {"abilities:\n": "abilities:\n" + "".join(lines)}
+
+
+def _every_unit_listed(times: int) -> dict[str, str]:
+    every = "units(where: 'any')"
+    listing = f"count([count([count({every}) for b in {every}]) for a in {every}]) < 0"
+    return {'  - {id: r1, text: never, condition: "false"}':
+            "  - {id: r1, text: never, condition: " + json.dumps(" or ".join([listing] * times)) + "}"}
+
+
 BUDGETS: dict[str, Callable[[Path], Outcome]] = {
+    # formulas that read themselves (a finding at load where the text shows it, else a GameError in play)
+    "combat-modifier-reads-its-subject": _budget(READ_COMBAT, ping={"  - id: strike-ping\n":
+                                                                    SWELL.format('"combat(subject) + 1"')}),
+    "combat-sums-its-own-kind": _budget(READ_COMBAT, ping={"cost: 1, combat: 1}": f"cost: 1, combat: {_sum_of('grunt')}}}"}),
+    "two-combats-read-each-other": _budget(READ_COMBAT, ping={
+        "cost: 1, combat: 1}": f"cost: 1, combat: {_sum_of('ping-titan')}}}",
+        "    combat: 4\n": f"    combat: {_sum_of('grunt')}\n"}),
+    "cost-reads-itself": _budget("gain_power(me, cost(first(units(where: 'any'))))",
+                                 ping={"cost: 1, combat: 1}": 'cost: "cost(self)", combat: 1}'}),
+    "combat-modifier-reads-the-kind-it-changes": _budget(READ_COMBAT, ping={"  - id: strike-ping\n": SWELL.format(
+        json.dumps("count([u for u in units(kind: 'grunt', where: 'any') if combat(u) > 0])"))}),
+    "condition-lists-every-unit-again-and-again": _budget("nothing", ping=_every_unit_listed(30)),
+    "200-aliases-of-one-long-formula": _budget("nothing", ping=_aliases(200)),
+    "600-aliases-of-one-long-formula": _budget("nothing", ping=_aliases(600)),
     "nested-for-loops": _budget(f"let xs = {ONES}; for a in xs {{ for b in xs {{ for c in xs {{ nothing }} }} }}"),
     "nested-comprehensions-in-a-condition": _budget("nothing", ping={
         '  - {id: r1, text: never, condition: "false"}':

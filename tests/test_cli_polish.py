@@ -15,22 +15,23 @@ from tools.cli import main
 from tools.validate import checkout_note, validate
 
 
-def test_validate_a_folder_summarises_the_builtin_warnings_in_one_line() -> None:
+def test_validate_a_folder_counts_the_builtin_declared_readings_in_its_summary() -> None:
     out = io.StringIO()
     assert validate(["tests/fixtures/basic"], out=out, err=io.StringIO()) == 0
     lines = out.getvalue().splitlines()
-    assert len(lines) == 2, lines
-    assert lines[0].startswith("(") and "warning(s) about the built-in content not shown; --all-warnings shows them" in lines[0]
+    assert len(lines) == 1, lines
+    assert "; 0 warning(s), " in lines[0] and "declared reading(s) of unknown values (--all-warnings lists them)" in lines[0]
+    n = int(lines[0].split("0 warning(s), ")[1].split()[0])
     full = io.StringIO()
     validate(["tests/fixtures/basic"], out=full, all_warnings=True, err=io.StringIO())
-    n = int(lines[0][1:].split()[0])
-    assert len(full.getvalue().splitlines()) == n + 1 and "warning:" in full.getvalue()
+    listed = [line for line in full.getvalue().splitlines() if ": reading: " in line]
+    assert n > 0 and len(listed) == n and all("(declared reading: README: " in line for line in listed)
 
 
-def test_validate_with_no_folder_lists_the_builtin_warnings() -> None:
+def test_the_builtin_content_has_no_warnings() -> None:
     out = io.StringIO()
-    validate([], out=out, err=io.StringIO())
-    assert "warning:" in out.getvalue() and "not shown" not in out.getvalue()
+    assert validate([], out=out, err=io.StringIO()) == 0
+    assert "warning:" not in out.getvalue() and "; 0 warning(s), " in out.getvalue()
 
 
 def test_validate_in_a_checkout_whose_content_differs_says_which_it_checked(tmp_path: Path) -> None:

@@ -43,7 +43,8 @@ def _repo_root(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_bad_file_reports_exact_position(folder: str, expected: str) -> None:
     out = io.StringIO()
     assert validate([str(BAD / folder)], only=True, out=out) == 1
-    lines = out.getvalue().splitlines()
+    # the minimal factions of tests/bad/ also hold fewer than six spellbooks (a warning)
+    lines = [line for line in out.getvalue().splitlines() if ": warning: " not in line]
     assert lines[0] == expected
     assert lines[-1].startswith(f"{len(lines) - 1} error(s)")
 
@@ -52,7 +53,7 @@ def test_all_errors_are_reported_not_just_the_first() -> None:
     out = io.StringIO()
     validate([str(BAD / "unknown-argument")], only=True, out=out)
     assert "'power' needs argument 'player'" in out.getvalue()
-    assert out.getvalue().splitlines()[-1] == "2 error(s), 0 warning(s)"
+    assert out.getvalue().splitlines()[-1] == "2 error(s), 1 warning(s)"   # and: never six spellbooks
 
 
 def test_json_format_gives_the_same_findings() -> None:
@@ -279,7 +280,7 @@ def test_a_schema_word_list_mismatch_gets_a_did_you_mean(tmp_path: Path, line: s
     (tmp_path / "f.yaml").write_text(text)
     out = io.StringIO()
     assert validate([str(tmp_path)], only=True, out=out) == 1
-    first = out.getvalue().splitlines()[0]
+    first = next(line for line in out.getvalue().splitlines() if ": warning: " not in line)
     assert first.startswith(f"{tmp_path}/{expected}"), first
 
 
@@ -290,4 +291,5 @@ def test_a_requirement_window_mismatch_gets_a_did_you_mean(tmp_path: Path) -> No
     out = io.StringIO()
     validate([str(tmp_path)], only=True, out=out)
     assert "requirements/0/when: unknown value 'after-battel' (did you mean 'after-battle'?)" in out.getvalue()
-    assert out.getvalue().rstrip().splitlines()[0].endswith(", static, state [schema]")
+    errors = [line for line in out.getvalue().rstrip().splitlines() if ": warning: " not in line]
+    assert errors[0].endswith(", static, state [schema]")

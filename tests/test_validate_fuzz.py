@@ -150,6 +150,6 @@ def test_a_finding_that_quotes_text_of_several_lines_is_one_line(tmp_path: Path)
     (tmp_path / "maps" / "extinction.yaml").write_text(text.replace("incomplete-reason: >-", "incomplete-reason: |"),
                                                        encoding="utf-8")
     content = load_content([tmp_path])
-    quoted = [d for d in content.report.warnings if d.code == "incomplete-map"]
+    quoted = [d for d in content.report.warnings + content.report.readings if d.code == "incomplete-map"]
     assert quoted and all("\n" not in d.render() for d in quoted)
     assert "No available source prints this board, so its full set of zones" in quoted[0].render()

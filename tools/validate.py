@@ -62,7 +62,7 @@ def _split_builtin(items: list[Diagnostic], dirs: list[str], only: bool, all_war
 
 def validate(dirs: list[str], only: bool = False, fmt: str = "text", out: TextIO | None = None,
              all_warnings: bool = False, err: TextIO | None = None) -> int:
-    """Exit status: 0 when no errors, 1 otherwise."""
+    """Print every finding (errors first, each group in file order); exit status: 0 when no errors, 1 otherwise."""
     out = out or sys.stdout
     note = checkout_note() if not only else None
     if note:
@@ -82,7 +82,11 @@ def validate(dirs: list[str], only: bool = False, fmt: str = "text", out: TextIO
     if fmt == "json":
         print(render_json(items), file=out)
         return 1 if errors else 0
+    readings = [d for d in items if d.severity == "reading"]
+    if not all_warnings:   # declared readings (README) are listed on request only
+        items = [d for d in items if d.severity != "reading"]
     shown, hidden = _split_builtin(items, dirs, only, all_warnings)
+    shown = [d for d in shown if d.severity == "error"] + [d for d in shown if d.severity != "error"]   # errors first
     for d in shown:
         print(d.render(), file=out)
     if hidden:
@@ -94,5 +98,6 @@ def validate(dirs: list[str], only: bool = False, fmt: str = "text", out: TextIO
     summary = (f"{len(m.factions)} factions, {len(m.layouts)} map layouts, {len(m.rulesets)} rulesets, "
                f"{len(m.neutral_units)} neutral units, {len(m.neutral_spellbooks)} neutral spellbooks, "
                f"{len(m.loyalty_cards)} loyalty cards") if m else ""
-    print(f"ok: content is valid ({summary}; {len(warnings)} warning(s))", file=out)
+    declared = f", {len(readings)} declared reading(s) of unknown values (--all-warnings lists them)" if readings else ""
+    print(f"ok: content is valid ({summary}; {len(warnings)} warning(s){declared})", file=out)
     return 0

@@ -14,9 +14,11 @@ from . import schema_check
 from .effect_build import RESULTS, EffectBuilder
 from .files import Document, discover
 from .model import Ability, Area, ContentModel, Faction, Layout, NeutralCard, Requirement, Ruleset, Spellbook, UnitType
-from .start_areas import check_start_areas
+from .start_areas import check_start_areas, six_spellbooks
 
 CLASSES = {"cultist", "monster", "terror", "great-old-one"}
+# what checking a document with schema errors may run into (a missing key, a value of the wrong type)
+MALFORMED = (KeyError, TypeError, AttributeError, ValueError, IndexError)
 
 
 @dataclass
@@ -48,38 +50,46 @@ class Builder(EffectBuilder):
         ids["result"] = set(RESULTS)
         from ..content.schema_check import _validators  # noqa: F401  (schemas loaded once)
         for doc in chosen:
-            d = doc.data
-            k = doc.kind
-            if k == "faction":
-                ids["faction"].add(d["id"])
-                for u in d.get("units", []) + d.get("great-old-ones", []):
-                    ids["kind"].add(u["id"])
-                for s in d.get("spellbooks", []):
-                    ids["spellbook"].add(s["id"])
-                    ids["ability"].update(a["id"] for a in s.get("abilities", []))
-                ids["ability"].update(a["id"] for a in d.get("abilities", []))
-                for u in d.get("units", []) + d.get("great-old-ones", []):
-                    ids["ability"].update(a["id"] for a in u.get("abilities", []))
-                ids["token"].update(t["id"] for t in d.get("tokens", []))
-            elif k == "map":
-                for part in d.get("parts", {}).values():
-                    ids["area"].update(a["id"] for a in part.get("areas", []))
-            elif k == "neutral-unit":
-                ids["kind"].add(d["unit"]["id"])
-                ids["ability"].update(a["id"] for a in d["unit"].get("abilities", []) + d.get("abilities", []))
-            elif k == "neutral-spellbook":
-                ids["spellbook"].add(d["spellbook"]["id"])
-                ids["ability"].update(a["id"] for a in d["spellbook"].get("abilities", []))
-            elif k == "loyalty-card":
-                ids["kind"].add(d["great-old-one"]["id"])
-                ids["faction"].add(d["id"])
-                ids["ability"].update(a["id"] for a in d["great-old-one"].get("abilities", []))
-                for s in d.get("spellbooks", []):
-                    ids["spellbook"].add(s["id"])
-                    ids["ability"].update(a["id"] for a in s.get("abilities", []))
-            elif k == "token":
-                ids["token"].add(d["id"])
+            try:
+                self._collect_doc(doc, ids)
+            except MALFORMED:
+                if id(doc) not in self.broken:
+                    raise   # pragma: no cover - a valid document always has its ids
         self.ids = ids
+
+    def _collect_doc(self, doc: Document, ids: dict[str, set[str]]) -> None:
+        """The ids one document defines, into `ids` (a document with schema errors: those it has)."""
+        d = doc.data
+        k = doc.kind
+        if k == "faction":
+            ids["faction"].add(d["id"])
+            for u in d.get("units", []) + d.get("great-old-ones", []):
+                ids["kind"].add(u["id"])
+            for s in d.get("spellbooks", []):
+                ids["spellbook"].add(s["id"])
+                ids["ability"].update(a["id"] for a in s.get("abilities", []))
+            ids["ability"].update(a["id"] for a in d.get("abilities", []))
+            for u in d.get("units", []) + d.get("great-old-ones", []):
+                ids["ability"].update(a["id"] for a in u.get("abilities", []))
+            ids["token"].update(t["id"] for t in d.get("tokens", []))
+        elif k == "map":
+            for part in d.get("parts", {}).values():
+                ids["area"].update(a["id"] for a in part.get("areas", []))
+        elif k == "neutral-unit":
+            ids["kind"].add(d["unit"]["id"])
+            ids["ability"].update(a["id"] for a in d["unit"].get("abilities", []) + d.get("abilities", []))
+        elif k == "neutral-spellbook":
+            ids["spellbook"].add(d["spellbook"]["id"])
+            ids["ability"].update(a["id"] for a in d["spellbook"].get("abilities", []))
+        elif k == "loyalty-card":
+            ids["kind"].add(d["great-old-one"]["id"])
+            ids["faction"].add(d["id"])
+            ids["ability"].update(a["id"] for a in d["great-old-one"].get("abilities", []))
+            for s in d.get("spellbooks", []):
+                ids["spellbook"].add(s["id"])
+                ids["ability"].update(a["id"] for a in s.get("abilities", []))
+        elif k == "token":
+            ids["token"].add(d["id"])
 
     def faction(self, doc: Document) -> None:
         d = doc.data
@@ -117,11 +127,13 @@ class Builder(EffectBuilder):
                                            {t["id"]: t["count"] for t in d.get("tokens", [])}, doc.pos(),
                                            doc.expansion, d.get("colour"))
         if d.get("status") == "incomplete":
-            self.report.warning(doc.pos("status"), "incomplete", f"faction '{fid}' is incomplete: {d.get('incomplete-reason', 'no reason given')}")
+            self.report.unknown(doc.pos("status"), "incomplete", f"faction '{fid}' is incomplete: {d.get('incomplete-reason', 'no reason given')}",
+                                d.get("reading"))
 
     def spellbook(self, doc: Document, key: tuple[object, ...], s: dict[str, Any], owner: str) -> Spellbook:
         if s.get("unknown"):
-            self.report.warning(doc.pos(*key), "unknown-value", f"spellbook '{s['name']}' is not fully known: {s['unknown']}")
+            self.report.unknown(doc.pos(*key), "unknown-value", f"spellbook '{s['name']}' is not fully known: {s['unknown']}",
+                                s.get("reading"))
         abilities = tuple(self.ability(doc, key + ("abilities", i), a, owner, f"spellbook:{s['id']}")
                           for i, a in enumerate(s.get("abilities", [])))
         return Spellbook(f"{owner}/{s['id']}", s["id"], s["name"], owner, s.get("text", ""), abilities,
@@ -131,7 +143,8 @@ class Builder(EffectBuilder):
         act = r.get("action")
         when = "action" if act is not None else r.get("when", "state")
         if r.get("unknown"):
-            self.report.warning(doc.pos(*key), "unknown-value", f"requirement '{r['id']}' is unknown: {r['unknown']}")
+            self.report.unknown(doc.pos(*key), "unknown-value", f"requirement '{r['id']}' is unknown: {r['unknown']}",
+                                r.get("reading"))
         elif act is None and "condition" not in r:
             self.report.error(doc.pos(*key), "requirement", "a requirement needs a 'condition' or an 'action'")
         ak = key + ("action",)
@@ -156,7 +169,8 @@ class Builder(EffectBuilder):
         parts = d["parts"]
         incomplete = d.get("incomplete-reason", "marked incomplete") if d.get("status") == "incomplete" else None
         if incomplete:
-            self.report.warning(doc.pos("status"), "incomplete-map", f"map '{d['id']}' is incomplete: {incomplete}")
+            self.report.unknown(doc.pos("status"), "incomplete-map", f"map '{d['id']}' is incomplete: {incomplete}",
+                                d.get("reading"))
         for pname, part in parts.items():
             for ai, a in enumerate(part.get("areas", [])):
                 for si, f in enumerate(a.get("starts", [])):
@@ -320,19 +334,27 @@ class Builder(EffectBuilder):
             self._limit(doc, ("count",), d.get("count"), MAX_COUNT, "count of tokens")
             self.model.tokens[d["id"]] = int(d.get("count", 0))
 
-    def _guarded(self, doc: Document, step: Any, *args: Any) -> None:
-        """Run one document's step; a file too deep for the stack is a finding on that file, and
-        the other files are still checked (effect text has its own depth limit; this is the net)."""
+    def _guarded(self, doc: Document, step: Any, *args: Any, docs: list[Document] | None = None) -> None:
+        """Run one document's step (or the step of `docs`); a file too deep for the stack is a finding
+        on that file, and the other files are still checked (effect text has its own depth limit;
+        this is the net)."""
         try:
             step(*args)
+        except MALFORMED:
+            if not any(id(d) in self.broken for d in docs or [doc]):
+                raise
+            # a document with schema errors is checked as far as its shape allows (the schema
+            # errors say what is wrong with the rest)
         except RecursionError:
             self.report.error(doc.pos(), "too-deep", "this file is nested too deeply to check "
                               "(Python's recursion limit was reached while compiling it)")
 
     def run(self) -> ContentModel:
         self.layouts_at = {}
-        valid = [doc for doc in self.docs if schema_check.check(doc, self.report)]
-        chosen = self._layer(valid)
+        # a document with schema errors is still checked where its shape allows, and the ids it
+        # defines are known (no "unknown reference" elsewhere because of its mistake)
+        self.broken = {id(doc) for doc in self.docs if not schema_check.check(doc, self.report)}
+        chosen = self._layer([doc for doc in self.docs if id(doc) not in self.broken or _buildable(doc)])
         self.collect_ids(chosen)
         for doc in chosen:
             if doc.kind == "faction":
@@ -344,8 +366,14 @@ class Builder(EffectBuilder):
                 self._guarded(doc, self.neutral, doc)
         rulesets = [doc for doc in chosen if doc.kind == "ruleset"]
         if rulesets:
-            self._guarded(rulesets[0], self.rulesets, rulesets)
-        check_start_areas(self.model, self.report, self.layouts_at, rulesets)
+            self._guarded(rulesets[0], self.rulesets, rulesets, docs=rulesets)
+        self.formulas.report_cycles(self.report)
+        six_spellbooks(self.model, self.report)
+        try:
+            check_start_areas(self.model, self.report, self.layouts_at, rulesets)
+        except MALFORMED:
+            if not self.broken:
+                raise   # pragma: no cover - checked documents make a well-formed model
         self.model.expansions = {doc.expansion for doc in chosen if doc.expansion}
         return self.model
 
@@ -362,6 +390,11 @@ class Builder(EffectBuilder):
                 continue
             chosen[key] = doc
         return list(chosen.values())
+
+
+def _buildable(doc: Document) -> bool:
+    """A document with schema errors that still names a known kind and an id (checked further)."""
+    return doc.kind in schema_check.KINDS and doc.id is not None
 
 
 def _unknowns(node: Any, path: str) -> list[str]:

@@ -19,6 +19,7 @@ from ..engine.held_conditions import READS
 from ..engine.windows import WINDOW_EVENTS, event_type
 from ..limits import MAX_COUNT, MAX_DICE
 from .files import Document
+from .formula_cycles import SUBJECT, FormulaGraph
 from .model import Ability, Awaken, ContentModel, Modifier, UnitType
 
 # Names every effect may use; which are bound depends on where it runs (see docs/effect-language.md).
@@ -62,6 +63,10 @@ class EffectBuilder:
         self.model = ContentModel()
         self.ids: dict[str, set[str]] = {}
         self.ability_at: dict[str, Pos] = {}   # each ability key built so far -> where its id is
+        self.formulas = FormulaGraph()          # combat and cost formulas and their reads (cycles: formula_cycles.py)
+        # each distinct YAML node compiled once, however many aliases name it: (file, position of the
+        # text, what it is compiled as) -> the compiled value (its findings were reported the first time)
+        self.compiled: dict[tuple[Any, ...], Any] = {}
 
 
     # -- compile helpers ----------------------------------------------------------------------
@@ -69,6 +74,14 @@ class EffectBuilder:
              event: EventType | None = None) -> CompileEnv:
         return CompileEnv(self.report, lambda line, col: doc.positions.text_pos(key, line, col),
                           self.ids, EFFECT_VARS, "/".join(map(str, key)), unbound=dict(unbound or {}), event=event)
+
+    def _node(self, doc: Document, key: tuple[object, ...], *how: Any) -> tuple[Any, ...] | None:
+        """The cache key of the effect text at `key` compiled `how`: the YAML node it was written as
+        (an alias shares its anchor's position), None for a value not written as text."""
+        info = doc.positions.scalars.get(tuple(key))
+        if info is None:
+            return None
+        return (doc.path, info.pos.line, info.pos.col, *how)
 
     @staticmethod
     def _window_event(window: str | None) -> tuple[dict[str, str], EventType | None]:
@@ -105,6 +118,16 @@ class EffectBuilder:
                 self.report.error(doc.pos(*key), "type-error", wrong)
                 return None
             return _const(value)
+        node = self._node(doc, key, "expr", _signature(unbound), repr(event), returns)
+        if node is not None and node in self.compiled:
+            return self.compiled[node]
+        compiled = self._compile_expr(doc, key, value, unbound, event, returns)
+        if node is not None:
+            self.compiled[node] = compiled
+        return compiled
+
+    def _compile_expr(self, doc: Document, key: tuple[object, ...], value: Any, unbound: dict[str, str] | None,
+                      event: EventType | None, returns: str | None) -> Any:
         try:
             tree = parse(str(value), start="expr_start")
         except EffectSyntaxError as exc:
@@ -140,6 +163,16 @@ class EffectBuilder:
         (effects/guarded_choices.py)."""
         if text is None:
             return None
+        node = self._node(doc, key, "program", _signature(unbound), repr(event), guard, where)
+        if node is not None and node in self.compiled:
+            return self.compiled[node]
+        compiled = self._compile_program(doc, key, text, unbound, event, guard, where)
+        if node is not None:
+            self.compiled[node] = compiled
+        return compiled
+
+    def _compile_program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None,
+                         event: EventType | None, guard: Any, where: Any) -> Any:
         try:
             tree = parse(str(text))
         except EffectSyntaxError as exc:
@@ -179,10 +212,12 @@ class EffectBuilder:
         """Warn about an unknown value; return its reason unless the content names an interpretation."""
         if isinstance(value, dict) and "unknown" in value:
             if "interpretation" in value:
-                self.report.warning(doc.pos(*key), "unknown-value",
-                                    f"{what} is unknown: {value['unknown']} (played as {value['interpretation']!r})")
+                self.report.unknown(doc.pos(*key), "unknown-value",
+                                    f"{what} is unknown: {value['unknown']} (played as {value['interpretation']!r})",
+                                    value.get("reading"))
                 return None
-            self.report.warning(doc.pos(*key), "unknown-value", f"{what} is unknown: {value['unknown']}")
+            self.report.unknown(doc.pos(*key), "unknown-value", f"{what} is unknown: {value['unknown']}",
+                                value.get("reading"))
             return str(value["unknown"])
         return None
 
@@ -212,6 +247,11 @@ class EffectBuilder:
             mk = key + ("modifiers", i)
             self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
             val = self._known(m["value"])
+            if m["target"] == "combat":
+                node = ("modifier", akey, str(i))
+                for part, text in (("value", val), ("when", m.get("when"))):
+                    self.formulas.add(node, f"{d['name']} (a modifier of combat)", doc.pos(*mk, part), text,
+                                      {"subject": SUBJECT})
             mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), in_mod),
                                  self.expr(doc, mk + ("value",), val, in_mod) or _const(None),
                                  akey, doc.pos(*mk), self._guards(m.get("when"))))
@@ -221,7 +261,8 @@ class EffectBuilder:
             if d["window"] in ACTION_WINDOWS and "where" in d else unbound
         unknown = d.get("unknown")
         if unknown:
-            self.report.warning(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}")
+            self.report.unknown(doc.pos(*key), "unknown-value", f"ability '{d['name']}' is not fully known: {unknown}",
+                                d.get("reading"))
         cost_unknown = self.unknown_of(doc, key + ("cost",), d.get("cost"), f"cost of {d['name']}")
         if "where" in d and d["window"] not in ("action", "unlimited-action"):
             self.report.error(doc.pos(*key, "where"), "misplaced-where",
@@ -249,6 +290,9 @@ class EffectBuilder:
         def value(f: str) -> Any:
             return self.expr(doc, key + (f,), self._known(d.get(f)), NO_EVENT_UNIT) or _const(None)
         self._limit(doc, key + ("combat",), self._known(d.get("combat")), MAX_DICE, "combat (dice rolled)")
+        for f in ("combat", "cost"):
+            self.formulas.add((f, d["id"]), f"the {f} of {d['name']}", doc.pos(*key, f), self._known(d.get(f)),
+                              {"self": d["id"]})
         self._limit(doc, key + ("count",), d.get("count"), MAX_COUNT, "count of units")
         opts = d.get("cost-options")
         if opts is None and isinstance(d.get("cost"), int) and not isinstance(d.get("cost"), bool):
@@ -266,6 +310,11 @@ class EffectBuilder:
         return UnitType(faction, d["id"], d["name"], cls or d["class"], int(d.get("count", 1)),
                         value("cost"), tuple(opts) if opts else None, value("combat"), abilities, awaken,
                         doc.pos(*key), tuple(unknown))
+
+
+def _signature(unbound: dict[str, str] | None) -> tuple[tuple[str, str], ...]:
+    """The names unbound where a text is compiled, as a hashable value."""
+    return tuple(sorted((unbound or {}).items()))
 
 
 def _parameters() -> dict[str, list[str]]:

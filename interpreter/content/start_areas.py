@@ -1,4 +1,6 @@
-"""Load-time check that factions can be placed. A game starts with each faction choosing one of its
+"""Load-time checks that a faction can play: that it can be placed, and that it can win by spellbooks.
+
+Placement: a game starts with each faction choosing one of its
 start areas on the layout: a faction that no area of a complete layout names in `starts:` cannot
 play there. A faction that can play on no layout at all is a warning at the faction; a ruleset
 that seats a faction by default on a layout without its start area cannot start its own default
@@ -36,3 +38,14 @@ def check_start_areas(model: ContentModel, report: Report, layouts_at: dict[str,
                                  f"ruleset '{doc.id}' seats faction '{f}' on layout '{lid}' for {count} players, "
                                  f"but no area of that layout ({at.path}:{at.line}:{at.col}) is a start area "
                                  "for it: the ruleset's default game cannot start")
+
+
+def six_spellbooks(model: ContentModel, report: Report) -> None:
+    """A faction that can never hold six spellbooks is a warning: each one is taken on earning a
+    requirement, from the faction's own or (with an expansion) the neutral spellbooks."""
+    neutral = len(model.neutral_spellbooks)
+    for f in model.factions.values():
+        if len(f.requirements) < 6 or len(f.spellbooks) + neutral < 6:
+            why = f"{len(f.requirements)} requirement(s)" if len(f.requirements) < 6 else \
+                f"{len(f.spellbooks)} spellbook(s)" + (f" and {neutral} neutral spellbook(s)" if neutral else "")
+            report.warning(f.pos, "six-spellbooks", f"faction '{f.id}' can never hold six spellbooks: it has {why}")

@@ -21,7 +21,7 @@ from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
 from .closures import args_of, binary_of, field_of, var_of
-from .runtime import LimitError, RuleError, bounded, number, ticker
+from .runtime import LimitError, RuleError, bounded, number, spend_for, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, static_type
 
 # re-exported: the engine and tests import these from here
@@ -275,15 +275,21 @@ class Compiler:
         args = self._bind_args(node, prim, env)
         fn = prim.fn
         if prim.variadic:
-            return lambda ctx: fn(ctx, where, *args(ctx))  # type: ignore[misc]
+            def variadic(ctx: Any) -> Any:
+                result = fn(ctx, where, *args(ctx))  # type: ignore[misc]
+                spend_for(ctx, result, where)
+                return result
+            return variadic
 
         def call(ctx: Any) -> Any:
             try:
-                return fn(ctx, **args(ctx))  # type: ignore[arg-type]
+                result = fn(ctx, **args(ctx))  # type: ignore[arg-type]
             except RuleError:
                 raise
             except (TypeError, ValueError, KeyError) as exc:
                 raise RuleError(f"{where}: {prim.name}: {exc}") from None
+            spend_for(ctx, result, where)
+            return result
         return call
 
     def _gen_call(self, node: A.Call, prim: Primitive, env: CompileEnv) -> Callable[[Any], Any]:

@@ -1,6 +1,7 @@
 """Parse effect-language text into the frozen syntax tree (lark LALR, positions kept)."""
 from __future__ import annotations
 
+from collections import OrderedDict
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -211,8 +212,37 @@ def _check_size(tree: Tree) -> None:  # type: ignore[type-arg]
                 raise EffectSyntaxError(f"{shown} is larger than the limit for numbers ({MAX_NUMBER})", *_pos(node))
 
 
+# Parsed texts, kept while their characters add up to at most this many: content names one text in
+# several places (a condition is compiled, narrowed and proven; a YAML alias repeats it), and each
+# distinct text is parsed once. Trees are frozen, so sharing one is safe.
+PARSE_CACHE_CHARS = 50 * MAX_TEXT
+_parsed: OrderedDict[tuple[str, str], A.Program | A.Expr | EffectSyntaxError] = OrderedDict()
+_parsed_chars = [0]
+
+
 def parse(text: str, start: str = "program") -> A.Program | A.Expr:
-    """Parse a program (or, with start='expr', an expression). Raises EffectSyntaxError."""
+    """Parse a program (or, with start='expr', an expression). Raises EffectSyntaxError. The same
+    text is parsed once (see PARSE_CACHE_CHARS)."""
+    key = (text, start)
+    found = _parsed.get(key)
+    if found is None:
+        try:
+            found = _parse(text, start)
+        except EffectSyntaxError as exc:
+            found = exc
+        _parsed[key] = found
+        _parsed_chars[0] += len(text)
+        while _parsed_chars[0] > PARSE_CACHE_CHARS and len(_parsed) > 1:
+            (old, _), _ = _parsed.popitem(last=False)
+            _parsed_chars[0] -= len(old)
+    else:
+        _parsed.move_to_end(key)
+    if isinstance(found, EffectSyntaxError):
+        raise EffectSyntaxError(found.message, found.line, found.col)
+    return found
+
+
+def _parse(text: str, start: str) -> A.Program | A.Expr:
     if len(text) > MAX_TEXT:
         raise EffectSyntaxError(f"effect text is {len(text)} characters; the limit is {MAX_TEXT}", 1, 1)
     try:

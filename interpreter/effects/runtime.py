@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable
 
-from ..limits import MAX_NUMBER
+from ..limits import MAX_FORMULA_DEPTH, MAX_NUMBER
 
 
 class RuleError(Exception):
@@ -17,6 +17,28 @@ class LimitError(RuleError):
     adds its position and ability on the way out (`located` then)."""
 
     located = False
+
+
+class FormulaDepthError(RuleError):
+    """Combat, cost or modifier formulas nested deeper than limits.MAX_FORMULA_DEPTH: a formula that
+    reads itself, directly or through others. Each formula the error passes through on its way out
+    adds its name (`through`), so the message names the cycle, innermost formula first."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(where)
+        self.where = where
+        self.chain: list[str] = []   # innermost first
+
+    def through(self, name: str) -> None:
+        if len(self.chain) <= 2 * MAX_FORMULA_DEPTH:
+            self.chain.append(name)
+
+    def __str__(self) -> str:
+        names = self.chain or [self.where]
+        turn = next((names[:p] for p in range(1, len(names) // 2 + 1) if names[:p] == names[p:2 * p]), names)
+        cycle = turn[::-1] + [turn[-1]]
+        return (f"{names[0]}: formulas nested more than {MAX_FORMULA_DEPTH} deep, a formula that reads itself "
+                f"({' -> '.join(cycle)})")
 
 
 def get_field(obj: Any, name: str, where: str, ctx: Any) -> Any:
@@ -77,6 +99,14 @@ def ticker(ctx: Any) -> Callable[[str], None]:
     """The context's step counter (every loop and comprehension iteration spends one step)."""
     tick = getattr(ctx, "tick", None)
     return tick if tick is not None else (lambda where: None)
+
+
+def spend_for(ctx: Any, result: Any, where: str) -> None:
+    """A query's cost in evaluation steps: one, and one more per item of the list it returns (the
+    units, areas or players it visited), spent from the context's budget (MAX_STEPS)."""
+    spend = getattr(ctx, "spend", None)
+    if spend is not None:
+        spend(len(result) + 1 if result.__class__ is list else 1, where)
 
 
 

@@ -31,6 +31,7 @@ class GameBasics:
         self._forced_dice: list[int] | None = None
         self._event_hook: Callable[[dict[str, Any]], None] | None = None
         self.steps = 0                # evaluation steps spent since the last decision (limits.MAX_STEPS)
+        self.formula_depth = 0        # formulas being evaluated inside each other (limits.MAX_FORMULA_DEPTH)
 
     def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
         """Call `hook(event)` after every logged event (checking mode); None switches it off."""

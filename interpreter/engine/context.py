@@ -86,7 +86,15 @@ class EffectCtx:
         g.steps += 1
         if g.steps > MAX_STEPS:
             raise RuleError(f"{where}: {self.ability or 'an effect'}: more than {MAX_STEPS} evaluation steps before "
-                            "the next decision (loop and comprehension iterations, nested ones counted together)")
+                            "the next decision (loop iterations and query results, nested ones counted together)")
+
+    def spend(self, steps: int, where: str) -> None:
+        """Spend `steps` evaluation steps at once (a query: one, and one per item it returns)."""
+        g = self.game
+        g.steps += steps
+        if g.steps > MAX_STEPS:
+            raise RuleError(f"{where}: {self.ability or 'an effect'}: more than {MAX_STEPS} evaluation steps before "
+                            "the next decision (loop iterations and query results, nested ones counted together)")
 
     def bind(self, name: str, value: Any) -> None:
         self.scopes[-1][name] = value

@@ -8,6 +8,8 @@ from typing import Any
 
 from ..content.model import Ability, Requirement, UnitType
 from ..effects.compiler import RuleError
+from ..effects.runtime import FormulaDepthError
+from ..limits import MAX_FORMULA_DEPTH
 from ..effects.subject_guards import rejects
 from . import flow, neutral
 from . import state as state_module
@@ -127,7 +129,8 @@ class GameCore(GameBasics):
         if "cost" in t.unknown:
             raise RuleError(f"{t.name}: its cost is unknown and no interpretation is given")
         fixed = getattr(t.cost, "const", None)   # a plain number: no context to make
-        base = self.integer(fixed if fixed is not None else t.cost(self.ctx(owner)), f"cost of {t.name}")
+        base = self.integer(fixed if fixed is not None else self.formula(t.cost, self.ctx(owner), f"cost of {t.name}"),
+                            f"cost of {t.name}")
         subject = {"kind": t.id, "class": t.cls, "owner": owner}
         if t.cls == "great-old-one":
             cost = self.modified("awaken-cost", base, subject, owner)
@@ -142,7 +145,7 @@ class GameCore(GameBasics):
         t = self.utype(u)
         opts = t.cost_options
         if not opts:
-            opts = (self.integer(t.cost(self.ctx(u["owner"])), f"cost of {t.name}"),)
+            opts = (self.integer(self.formula(t.cost, self.ctx(u["owner"]), f"cost of {t.name}"), f"cost of {t.name}"),)
         return math.ceil(Fraction(sum(opts), len(opts)))
 
     def combat_of(self, u: dict[str, Any], foe: str | None = None, mods: Any = None) -> int:
@@ -152,7 +155,8 @@ class GameCore(GameBasics):
         if "combat" in t.unknown:
             raise RuleError(f"{t.name}: its combat is unknown and no interpretation is given")
         fixed = getattr(t.combat, "const", None)   # a plain number: no context to make
-        base = self.integer(fixed if fixed is not None else t.combat(self.ctx(u["owner"], self_unit=u, foe=foe)),
+        base = self.integer(fixed if fixed is not None else
+                            self.formula(t.combat, self.ctx(u["owner"], self_unit=u, foe=foe), f"combat of {t.name}"),
                             f"combat of {t.name}")
         return max(0, self.integer(self.modified("combat", base, u, u["owner"], mods), f"combat of {t.name}"))
 
@@ -164,6 +168,17 @@ class GameCore(GameBasics):
             mods = self.modifiers_of(target)
         if not mods:
             return value
+        depth = self.formula_depth
+        if depth >= MAX_FORMULA_DEPTH:
+            raise FormulaDepthError(f"the modifiers of {target}")
+        self.formula_depth = depth + 1
+        try:
+            return self._apply_modifiers(target, value, subject, mods)
+        finally:
+            self.formula_depth = depth
+
+    def _apply_modifiers(self, target: str, value: Any, subject: Any,
+                         mods: list[tuple[str | None, Ability, Any]]) -> Any:
         s = self.s
         declined = s.battle.get("declined", []) if s.battle is not None and target in BATTLE_MODIFIERS else []
         grants = s.grants
@@ -177,9 +192,28 @@ class GameCore(GameBasics):
             ctx = self.ctx(owner, ability=ab, subject=subject, value=value) if grants else \
                 EffectCtx(self, owner, ability=ab.name, subject=subject, value=value)   # what ctx() makes without grants
             when = m.when
-            if when is None or when(ctx):
-                value = m.value(ctx)
+            try:
+                if when is None or when(ctx):
+                    value = m.value(ctx)
+            except FormulaDepthError as exc:
+                exc.through(f"{ab.name} (a modifier of {target})")
+                raise
         return value
+
+    def formula(self, fn: Any, ctx: EffectCtx, name: str) -> Any:
+        """`fn(ctx)`: a unit's combat or cost formula, evaluated inside at most
+        limits.MAX_FORMULA_DEPTH other formulas (a formula that reads itself ends in a RuleError)."""
+        depth = self.formula_depth
+        if depth >= MAX_FORMULA_DEPTH:
+            raise FormulaDepthError(name)
+        self.formula_depth = depth + 1
+        try:
+            return fn(ctx)
+        except FormulaDepthError as exc:
+            exc.through(name)
+            raise
+        finally:
+            self.formula_depth = depth
 
     def may_modify(self, target: str, fields: dict[str, Any]) -> bool:
         """Whether an active modifier of `target` may apply to a subject with these `fields`: False
