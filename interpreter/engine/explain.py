@@ -48,8 +48,8 @@ def explain(self: Any, d: Decision, answer: str) -> tuple[str, str]:
                     return why
         if verb == "pass" and not self.can_pass(p):
             return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
-    if d.kind == "doom" and len(words) == 1:   # a Doom-phase ability, e.g. taking a loyalty card
-        why = neutral.refusal(self, words[0])
+    if d.kind == "doom" and named is not None and named.ability is not None:   # e.g. taking a loyalty card
+        why = neutral.refusal(self, named.ability)
         if why is not None:
             return why
     shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")
