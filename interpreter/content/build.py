@@ -163,7 +163,7 @@ class Builder(EffectBuilder):
                 for si, f in enumerate(a.get("starts", [])):
                     if f not in self.ids["faction"] and f not in self.unloaded_factions:
                         self.report.error(doc.pos("parts", pname, "areas", ai, "starts", si), "unknown-reference",
-                                          f"unknown faction '{f}'{did_you_mean(f, self.ids['faction'])}")
+                                          f"unknown faction '{f}'{did_you_mean(f, self.ids['faction'] | self.unloaded_factions)}")
         for li, lay in enumerate(d["layouts"]):
             areas: dict[str, Area] = {}
             adjacent: dict[str, set[str]] = {}
