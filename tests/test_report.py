@@ -30,6 +30,9 @@ def test_wilson_interval_matches_known_values(k: int, n: int, lo: float, hi: flo
 
 def test_wilson_edge_cases() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
+    # the interval always holds the observed rate exactly (a faction that wins every game: 1.0, not 0.999...)
+    for n in range(1, 300):
+        assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0
     with pytest.raises(ValueError):
         wilson(3, 2)
 
@@ -116,6 +119,14 @@ def test_report_prints_tables_and_writes_png_plots(tmp_path: Path, capsys: pytes
     for p in plots.iterdir():
         w, h = _png_size(p)
         assert w >= 300 and h >= 200
+
+
+def test_plots_draw_a_faction_that_wins_every_game(tmp_path: Path) -> None:
+    # at 10 of 10 the Wilson bound used to fall a hair below the rate: a negative whisker, and --plots exit 1
+    path = tmp_path / "r.jsonl"
+    write_rows(path, [row(g, [A, B], [A], first=A) for g in range(10)])
+    assert main(["report", str(path), "--plots", str(tmp_path / "plots")]) == 0
+    assert (tmp_path / "plots" / "win_rates.png").is_file()
 
 
 def test_report_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
