@@ -76,12 +76,13 @@ SIMULATE: dict[str, Callable[[Path], Outcome]] = {
 
 
 def _full_disk(tmp: Path) -> Outcome:
-    """/dev/full: every write fails as on a full disk (found only when writing, after the games)."""
+    """/dev/full: every write fails as on a full disk (found at the first row, which stops the batch)."""
     if not Path("/dev/full").exists():  # pragma: no cover - not Linux
         return Outcome(True, "no /dev/full here")
     code, out, err = run_cli([*SIM, "--out", "/dev/full", "--format", "jsonl"])
     lines = err.strip().splitlines()
-    ok = code == 1 and len(lines) == 1 and "could not write 2 rows" in lines[0] and "2 games (duel)" in out
+    ok = code == 1 and len(lines) == 1 and "could not write game 0's row: No space left" in lines[0] \
+        and "1 games (duel)" in out
     return Outcome(ok, err.strip()[:300])
 
 

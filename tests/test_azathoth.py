@@ -189,10 +189,35 @@ def test_the_stars_are_right_gives_power_for_elder_signs_traded_in_the_doom_phas
     d = g.current()
     assert d.player == "crawling-chaos" and d.kind == "doom" and "the-stars-are-right" in d.options
     doom = g.s.doom["crawling-chaos"]
-    play(g, "the-stars-are-right")
+    play(g, "the-stars-are-right", "elder-sign-1", "elder-sign-2")
     assert g.s.power["crawling-chaos"] == 1 + 5
     assert g.s.doom["crawling-chaos"] == doom + 5
     assert g.s.elder_signs["crawling-chaos"] == []
+
+
+def test_the_stars_are_right_trades_the_signs_the_player_picks_and_keeps_the_rest(azathoth: Content) -> None:
+    """Core rulebook, Elder Sign Trophies: "you decide when to gain the Doom for each Elder Sign"."""
+    g = doom_game(azathoth, ["the-stars-are-right"])
+    doom = g.s.doom["crawling-chaos"]
+    play(g, "the-stars-are-right")
+    assert g.current().options == ("elder-sign-1", "elder-sign-2")   # at least one sign is traded
+    play(g, "elder-sign-2")
+    assert g.current().options == ("elder-sign-1", "done")
+    play(g, "done")
+    assert g.s.power["crawling-chaos"] == 1 + 3 and g.s.doom["crawling-chaos"] == doom + 3
+    assert g.s.elder_signs["crawling-chaos"] == [2]
+    assert not any(e.get("type") == "elder-signs-revealed" and e.get("values") != [3] for e in g.log)
+
+
+def test_picking_elder_signs_shows_others_their_places_never_their_values(azathoth: Content) -> None:
+    seen = []
+    for signs in ([2, 3], [1, 1]):
+        g = game_at(azathoth, base(phase="doom", power={"crawling-chaos": 1, "black-goat": 0, "yellow-sign": 0},
+                                   spellbooks={"crawling-chaos": ["the-stars-are-right"]},
+                                   **{"elder-signs": {"crawling-chaos": signs}}))
+        play(g, "the-stars-are-right")
+        seen.append((g.current().options, g.view("black-goat")["pending"]))
+    assert seen[0] == seen[1]
 
 
 def test_without_the_stars_are_right_no_power_and_no_doom_phase_trade(azathoth: Content) -> None:
@@ -211,10 +236,11 @@ def test_the_stars_are_right_gives_nothing_for_a_trade_in_the_action_phase(azath
 
 # ---- loyalty cards -----------------------------------------------------------------------------------------
 def test_an_illegible_card_is_refused_with_a_reason_and_the_state_unchanged(azathoth: Content) -> None:
-    g = game_at(azathoth, base(doom={"crawling-chaos": 5}))
+    g = game_at(azathoth, base(phase="doom", doom={"crawling-chaos": 5}))
+    assert g.current().kind == "doom" and "take-servitor-of-the-outer-gods" in g.current().options
     before = g.digest()
     with pytest.raises(IllegalAction) as exc:
-        g.apply("ability take-star-vampire")
+        g.apply("take-star-vampire")
     assert exc.value.code == "unknown-card" and "Star Vampire (combat ability)" in exc.value.message
     assert g.digest() == before
     assert azathoth.model.neutral_cards["star-vampire"].unknown
@@ -234,9 +260,9 @@ def test_a_card_with_an_interpreted_value_is_offered_and_plays_as_interpreted(az
 
 
 def test_paying_doom_is_not_an_invariant_violation_but_losing_it_otherwise_is(azathoth: Content) -> None:
-    g = game_at(azathoth, base(doom={"crawling-chaos": 5}))
+    g = game_at(azathoth, base(phase="doom", doom={"crawling-chaos": 5}))
     before = {"doom": dict(g.s.doom), "ritual": g.s.ritual, "log": len(g.log)}
-    play(g, "ability take-servitor-of-the-outer-gods", "black-goat")
+    play(g, "take-servitor-of-the-outer-gods", "black-goat")
     assert violations(g, before) == []
     g.s.doom["crawling-chaos"] -= 1
     assert any("Doom went down" in v for v in violations(g, before))
@@ -258,19 +284,27 @@ def test_glorification_explains_a_refused_summon(azathoth: Content) -> None:
 
 
 def test_loyalty_cards_and_taken_spellbooks_survive_a_save(azathoth: Content) -> None:
-    g = consequences_game(azathoth, ["madness", "consequences"], doom={"crawling-chaos": 5})
-    play(g, "ability take-servitor-of-the-outer-gods", "yellow-sign", "end-turn")
+    g = consequences_game(azathoth, ["madness", "consequences"], doom={"crawling-chaos": 5}, phase="doom")
+    play(g, "take-servitor-of-the-outer-gods", "yellow-sign")
     g2 = Game.from_json(azathoth, g.to_json())
     assert g2.s.card_holders == {"servitor-of-the-outer-gods": "yellow-sign"}
     assert g2.s.neutral_taken == {"crawling-chaos": ["consequences"]}
     assert g2.digest() == g.digest()
 
 
+def test_a_neutral_monster_is_acquired_in_the_doom_phase_not_as_an_action(azathoth: Content) -> None:
+    """Core rulebook, Doom Phase, Special Events and Abilities: "acquiring Neutral Monsters"."""
+    g = game_at(azathoth, base(doom={"crawling-chaos": 5}))
+    assert not [a for a in g.legal_actions() if "take-" in a]
+    g = game_at(azathoth, base(phase="doom", doom={"crawling-chaos": 5}))
+    assert g.current().player == "crawling-chaos" and "take-servitor-of-the-outer-gods" in g.current().options
+
+
 def test_the_base_game_offers_no_neutral_content() -> None:
     c = load_content(expansions=[]).require_ok()
     assert not c.model.neutral_cards and not c.model.neutral_spellbooks
-    g = game_at(c, base(doom={"crawling-chaos": 5}))
-    assert not [a for a in g.legal_actions() if a.startswith("ability take-")]
+    g = game_at(c, base(phase="doom", doom={"crawling-chaos": 5}))
+    assert g.current().kind == "doom" and not [a for a in g.current().options if a.startswith("take-")]
     with pytest.raises(PositionError):
         game_at(c, base(**{"neutral-cards": {"servitor-of-the-outer-gods": "yellow-sign"}}))
 
@@ -316,12 +350,13 @@ def test_seeded_random_games_with_the_expansion_finish_and_use_it(azathoth: Cont
 
 
 def test_a_held_card_is_refused_with_its_holder_named(azathoth: Content) -> None:
-    g = game_at(azathoth, base(doom={"crawling-chaos": 5}))
-    play(g, "ability take-servitor-of-the-outer-gods", "yellow-sign")
-    assert g.why_illegal("ability take-servitor-of-the-outer-gods") == (
+    g = game_at(azathoth, base(phase="doom", doom={"crawling-chaos": 5}))
+    play(g, "take-servitor-of-the-outer-gods", "yellow-sign")
+    assert g.current().kind == "doom"
+    assert g.why_illegal("take-servitor-of-the-outer-gods") == (
         "card-taken", "the Servitor of the Outer Gods card is held by yellow-sign")
     with pytest.raises(IllegalAction):
-        play(g, "end-turn", "ability take-servitor-of-the-outer-gods")
+        play(g, "take-servitor-of-the-outer-gods")
     assert g.s.card_holders == {"servitor-of-the-outer-gods": "yellow-sign"}
 
 
@@ -334,12 +369,11 @@ def test_a_neutral_spellbook_counts_for_nyarlathoteps_combat(azathoth: Content) 
 
 
 def test_the_servitor_card_goes_only_to_another_player_and_glorification_binds_only_its_holder(azathoth: Content) -> None:
-    g = game_at(azathoth, base(doom={"crawling-chaos": 5}))
-    play(g, "ability take-servitor-of-the-outer-gods")
+    g = game_at(azathoth, base(phase="doom", doom={"crawling-chaos": 5}))
+    play(g, "take-servitor-of-the-outer-gods")
     assert set(g.current().options) == {"black-goat", "yellow-sign"}
-    play(g, "black-goat", "end-turn")
+    play(g, "black-goat")
     # Crawling Chaos (no card) still summons; the Black Goat (the holder) may summon only Servitors
-    assert "summon nightgaunt north-america" in g.legal_actions()
     assert g.may_summon("crawling-chaos", azathoth.model.factions["crawling-chaos"].units["nightgaunt"])
     assert not g.may_summon("black-goat", azathoth.model.factions["black-goat"].units["ghoul"])
     assert g.may_summon("black-goat", azathoth.model.neutral_units["servitor-of-the-outer-gods"])

@@ -14,18 +14,21 @@ from interpreter.engine.game import Game
 from .test_copies_property import CASES, FACTIONS, content
 
 DECISIONS = 400
-#: answers and final state of each case, played by the generator version (commit ea954b1)
+#: answers and final state of each case, played by the generator version (commit ea954b1); since
+#: changed on purpose by rules fixed as printed (issue #30): every expanded case by the Azathoth
+#: neutral monsters' cards, now taken in the Doom Phase; multiplayer-5 by The Thousand Forms, whose
+#: enemies now choose their shares
 EXPECTED = {
     "duel-2": "2c21b95246e3134a",
-    "duel-2-expanded": "55b0914b9197fea0",
+    "duel-2-expanded": "dc6e260857e1e402",
     "two-player-2": "7405a0c0a04d4b56",
-    "two-player-2-expanded": "54d1f25e06f3c634",
+    "two-player-2-expanded": "15c3906825dd8208",
     "multiplayer-3": "62fc7b5477c187a2",
-    "multiplayer-3-expanded": "5361702e88bbe884",
+    "multiplayer-3-expanded": "3925c1f68113d90d",
     "multiplayer-4": "e2bfeb76b7d2a45d",
-    "multiplayer-4-expanded": "034e599ff70ceb49",
-    "multiplayer-5": "01210a985ee2f152",
-    "multiplayer-5-expanded": "2bf1b359b681a04a",
+    "multiplayer-4-expanded": "5cc2b751a8b93649",
+    "multiplayer-5": "671962924f5d672e",
+    "multiplayer-5-expanded": "eb7ba17cdb17ed66",
 }
 
 

@@ -45,3 +45,20 @@ def test_until_fails_when_the_script_leaves_a_question_open(basic: Content) -> N
     spec["script"] = ["capture b blue"]   # the victim's choice is left unanswered
     out = run_spec(spec, basic)
     assert out.failures[0].startswith("after the script: not at 'phase first-player'; waiting on blue")
+
+
+def test_a_scenario_may_name_the_expansions_it_plays_with(default_content: Content | None, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from tools.scenario import run_scenarios
+    assert default_content is not None and default_content.model.neutral_cards   # the default: every expansion
+    path = ROOT / "core" / "ritual.yaml"
+    cache: dict[tuple[str, ...], Content] = {}
+    base = content_for({"expansions": []}, path, default_content, cache)
+    assert not base.model.neutral_cards and not base.model.loyalty_cards
+    assert content_for({"expansions": ["azathoth"]}, path, default_content, cache).model.neutral_cards
+    for bad in ("expansions: azathoth", "expansions: [atlantis]"):
+        f = tmp_path / "bad.yaml"
+        f.write_text(f"name: bad\n{bad}\nruleset: duel\nfactions: [sleeper, wind-rider]\n")
+        assert run_scenarios([str(f)]) == 1
+        out = capsys.readouterr().out.splitlines()
+        assert len(out) == 2 and out[0].startswith(f"FAIL {f}: ") and "expansion" in out[0], out

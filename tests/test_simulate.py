@@ -135,7 +135,13 @@ def test_ctrl_c_keeps_the_finished_games_and_exits_with_one_line(
     assert code == 130
     assert [json.loads(l)["game"] for l in out.read_text().splitlines()] == [0, 1]
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"necro: interrupted after 2 of 6 games; 2 finished game(s) kept in {out}"]
+    assert err == [f"necro: interrupted after 2 of 6 games; 2 finished game(s) kept in {out}; "
+                   "run the same command again to continue"]
+    played: list[int] = []
+    monkeypatch.setattr(runners, "play_one", lambda content, spec: played.append(spec.index) or real(content, spec))
+    assert main(["simulate", "--ruleset", "duel", "--games", "6", "--jobs", "1", "--no-progress", "--out", str(out)]) == 0
+    assert [json.loads(l)["game"] for l in out.read_text().splitlines()] == [0, 1, 2, 3, 4, 5]
+    assert played == [2, 3, 4, 5]   # the same command again plays only the games not in the file
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -7,14 +7,16 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
-from .results import write_rows
 from .simulate import GameSpec
+
+if TYPE_CHECKING:
+    from .result_stream import ResultSink
 
 Row = dict[str, Any]
 
@@ -44,6 +46,7 @@ class BatchResult:
     planned: int
     interrupted: bool
     seconds: float
+    played: int | None = None   # games played by this run (None: all the rows; a continued file has more)
 
 
 class _CtrlC:
@@ -131,8 +134,10 @@ def summary_lines(result: BatchResult, ruleset: str, jobs_text: str) -> list[str
     """The closing summary: games, wins per faction, failed games, games/s."""
     rows = result.rows
     ok = [r for r in rows if r.get("outcome") != "error"]
-    rate = len(rows) / result.seconds if result.seconds > 0 else 0.0
-    lines = [f"{len(rows)} games ({ruleset}) in {result.seconds:.1f} s: {rate:.1f} games/s, {jobs_text}"]
+    played = len(rows) if result.played is None else result.played
+    rate = played / result.seconds if result.seconds > 0 else 0.0
+    earlier = f" (and {len(rows) - played} from an earlier run)" if played != len(rows) else ""
+    lines = [f"{played} games ({ruleset}) in {result.seconds:.1f} s: {rate:.1f} games/s, {jobs_text}{earlier}"]
     agents = Counter(a for r in rows for a in r.get("agents") or [])
     if agents:
         lines.append("  agents: " + ", ".join(f"{a} ({n} seats)" for a, n in sorted(agents.items())))
@@ -157,30 +162,47 @@ def summary_lines(result: BatchResult, ruleset: str, jobs_text: str) -> list[str
     return lines
 
 
-def finish(result: BatchResult, out: str | None, fmt: str | None, ruleset: str, jobs_text: str,
+def streamed(rows: Iterator[Row], sink: "ResultSink | None") -> Iterator[Row]:
+    """The backend's rows, each appended to the results file as it arrives (`--out`)."""
+    for row in rows:
+        if sink is not None:
+            sink.append(row)
+        yield row
+
+
+def finish(result: BatchResult, sink: "ResultSink | None", ruleset: str, jobs_text: str,
            stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """Write the rows, print the summary; the exit status (130 interrupted, 1 a game failed)."""
+    """Close the results file (rewritten sorted by game), print the summary of the whole batch
+    (rows from an earlier run included); the exit status (130 interrupted, 1 a game or a write failed)."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     failed_write = False
-    if out:
+    result.played = len(result.rows)
+    if sink is not None:
+        result.rows = sorted([*sink.previous, *result.rows], key=lambda r: r["game"])
         try:
-            write_rows(out, result.rows, fmt)
-        except OSError as exc:  # e.g. a disk that filled up: one line; the summary is still printed
-            print(f"necro: error: --out '{out}': could not write {len(result.rows)} rows: {exc.strerror or exc}",
-                  file=stderr)
-            out, failed_write = None, True
+            sink.close(result.rows)
+        except OSError as exc:  # e.g. a disk that filled up: the appended rows are all there, unsorted
+            sink.error = sink.error or (f"--out '{sink.path}': could not rewrite it sorted by game: "
+                                        f"{exc.strerror or exc}; its rows are whole, in the order the games finished")
+        if sink.error is not None:
+            print(f"necro: error: {sink.error}", file=stderr)
+            failed_write = True
     for line in summary_lines(result, ruleset, jobs_text):
         print(line, file=stdout)
-    if out:
-        print(f"wrote {len(result.rows)} rows to {out}", file=stdout)
+    if sink is not None:
+        earlier = f" ({len(sink.previous)} from an earlier run, {sink.appended} new)" if sink.previous else ""
+        print(f"{'wrote' if sink.error is None else 'kept'} {len(sink.previous) + sink.appended} rows in {sink.path}{earlier}",
+              file=stdout)
     if result.interrupted:
-        kept = f"; {len(result.rows)} finished game(s) kept" + (f" in {out}" if out else "")
-        print(f"necro: interrupted after {len(result.rows)} of {result.planned} games{kept}", file=stderr)
+        where = f" in {sink.path}" if sink is not None else ""
+        again = "; run the same command again to continue" if sink is not None else ""
+        print(f"necro: interrupted after {len(result.rows)} of {result.planned} games; "
+              f"{len(result.rows)} finished game(s) kept{where}{again}", file=stderr)
         return 130
     if failed_write or any(r.get("outcome") == "error" for r in result.rows):
         return 1
     return 0
 
 
-__all__ = ["BatchResult", "finish", "play_batch", "summary_lines"]
+__all__ = ["BatchResult", "finish", "play_batch", "streamed", "summary_lines"]

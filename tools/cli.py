@@ -21,6 +21,7 @@ def _content(args: argparse.Namespace, log: GameLog | None = None):  # noqa: ANN
 
 
 def _new_game(args: argparse.Namespace) -> Game:
+    args.seed = 1 if args.seed is None else args.seed
     check_seed(args.seed)
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
@@ -30,8 +31,9 @@ def _new_game(args: argparse.Namespace) -> Game:
 
 
 def _resumed_game(args: argparse.Namespace) -> Game:
-    """The game in a save file, over the expansions it was played with (unless --expansions)."""
-    from .saves import load_saved_game
+    """The game in a save file, over the expansions it was played with (unless --expansions), with
+    the seats the save keeps (unless --agents; a save without seats: heuristic bots)."""
+    from .saves import load_saved_game, saved_seats
     given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents") if getattr(args, k) is not None]
     if given:
         raise GameError(f"--resume continues the saved game's own set-up; drop {', '.join(given)}")
@@ -40,7 +42,14 @@ def _resumed_game(args: argparse.Namespace) -> Game:
         params = data.get("params")
         exps = params.get("expansions", []) if isinstance(params, dict) else []
         args.expansions = ",".join(exps) if isinstance(exps, list) and all(isinstance(e, str) for e in exps) else ""
-    return load_saved_game(_content(args), args.resume, data)
+    game = load_saved_game(_content(args), args.resume, data)
+    if args.agents is None:
+        seats = saved_seats(data, game.params["factions"], args.resume)
+        args.agents = ",".join(seats) if seats else "heuristic"
+    if args.seed is None:
+        args.seed = game.params["seed"]   # the bots are seeded as in the game that was saved
+    check_seed(args.seed)
+    return game
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -48,12 +57,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.log:
         check_destination(args.log, "--log")
     game = _resumed_game(args) if args.resume else _new_game(args)
-    names = [a.strip() for a in args.agents.split(",")]
+    names = [a.strip() for a in (args.agents or "heuristic").split(",")]
     agents, seat = make_seats(game.params["factions"], names, args.seed,
                               out=sys.stderr if args.format == "json" else None)
+    seats = dict(zip(game.params["factions"], names * len(game.params["factions"]) if len(names) == 1 else names))
     if args.resume and args.format != "json":
-        print(f"resumed {args.resume}: {len(game.choices)} decisions so far, round {game.s.round}")
-    return play_session(game, agents, seat, quiet=args.quiet, check=args.check, log=args.log, fmt=args.format)
+        print(f"resumed {args.resume}: {len(game.choices)} decisions so far, round {game.s.round}; "
+              f"seats: {', '.join(f'{f} {a}' for f, a in seats.items())}")
+    return play_session(game, agents, seat, quiet=args.quiet, check=args.check, log=args.log, fmt=args.format,
+                        seats=seats)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -65,16 +77,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.upto is None and log.error is not None:
         return _replay_failure(game, log)
     diverged = args.upto is None and log.digest is not None and log.digest != game.digest()
+    if log.partial:
+        cut = "; its last line was cut off and is left out" if log.cut else ""
+        print(f"necro: {args.file} is a partial log: the game stopped (was it killed?) before its log was "
+              f"finished{cut}; replayed the {len(log.choices)} answers it has", file=sys.stderr)
     if getattr(args, "format", "text") == "json":
         import json
         from .play_session import summary
-        print(json.dumps({**summary(game), "log_digest": log.digest, "diverged": diverged, "upto": args.upto},
-                         sort_keys=True))
+        print(json.dumps({**summary(game), "log_digest": log.digest, "diverged": diverged, "upto": args.upto,
+                          "partial": log.partial}, sort_keys=True))
         return 1 if diverged else 0
     if diverged:
         print(f"replay diverged: log digest {log.digest}, replayed {game.digest()}", file=sys.stderr)
         return 1
-    print(game.result_line())
+    print(game.result_line() if game.s.over else
+          f"game not over: round {game.s.round}, {len(game.choices)} decisions, next: {game.pending.player if game.pending else '-'}")
     return 0
 
 
@@ -105,7 +122,8 @@ HEARTBEAT = 30.0       # seconds between plain progress lines of search-bot batc
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .batch import finish, play_batch
+    from .batch import finish, play_batch, streamed
+    from .result_stream import ResultSink
     from .results import file_format
     from .runners import ContentArgs, default_jobs, new_ticks, run
     from .simulate import matchups, plan
@@ -129,9 +147,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         factions = pick_factions(content, ruleset, args.players, args.factions)
         Game(content, ruleset, factions, args.seed, args.map)  # refuses a bad set-up with one clear line, before any work
         specs = plan(ruleset, args.games, args.seed, agents, factions=factions, layout=args.map)
+    sink = None
     if args.out:  # refuse a bad destination before the games, not after them
         check_destination(args.out, "--out")
         file_format(args.out, args.format)
+        sink = ResultSink.open(args.out, args.format, specs, overwrite=args.overwrite)   # continues a file of this batch
+        if sink.previous:
+            cut = " (its cut-off last line dropped)" if sink.dropped else ""
+            print(f"necro: continuing {args.out}{cut}: {len(sink.previous)} of {len(specs)} games are there already",
+                  file=sys.stderr)
+        done = sink.done()
+        specs = [s for s in specs if s.index not in done]
     cargs = ContentArgs(tuple(args.content_dir or ()), tuple(e for e in (args.expansions or "").split(",") if e))
     if args.jobs is not None and args.jobs < 1:
         raise ValueError("--jobs must be 1 or more")
@@ -144,10 +170,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     # search bots' games are slow: without a terminal, a plain line now and then says how far it got
     heartbeat = HEARTBEAT if not args.no_progress and not progress and any(is_search(a) for a in agents) else None
     ticks = new_ticks() if (progress or heartbeat) and args.backend != "ray" else None   # decisions, inside games too
-    result = play_batch(specs, lambda stop: run(specs, cargs, backend=args.backend, jobs=args.jobs,
-                                                address=args.address, content=content, stop=stop, ticks=ticks),
-                        progress, ticks=ticks, heartbeat=heartbeat)
-    return finish(result, args.out, args.format, ruleset, jobs_text)
+    failed = (lambda: sink.error is not None) if sink is not None else (lambda: False)  # a full disk stops the batch
+    result = play_batch(specs, lambda stop: streamed(
+        run(specs, cargs, backend=args.backend, jobs=args.jobs, address=args.address, content=content,
+            stop=lambda: stop() or failed(), ticks=ticks), sink), progress, ticks=ticks, heartbeat=heartbeat)
+    result.planned = args.games
+    return finish(result, sink, ruleset, jobs_text)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -181,12 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--all-warnings", action="store_true",
                    help="with folders to check, list the built-in content's own warnings too (default: one summary line)")
     pl = sub.add_parser("play", help="play one complete seeded game between bots")
-    pl.add_argument("--seed", type=int, default=1)
+    pl.add_argument("--seed", type=int, help="the game's seed (default 1); with --resume, the bots' (default: the saved game's)")
     pl.add_argument("--ruleset")
     pl.add_argument("--players", type=int)
     pl.add_argument("--factions", help="comma list, in seating order")
-    pl.add_argument("--agents", default="heuristic", help="one agent for all seats or a comma list per seat "
-                    "(random, heuristic, human, mcts[:budget][:policy])")
+    pl.add_argument("--agents", help="one agent for all seats or a comma list per seat "
+                    "(random, heuristic, human, mcts[:budget][:policy]); default heuristic, or with --resume the "
+                    "seats the save keeps")
     pl.add_argument("--map", help="map layout id (default: the ruleset's for this player count)")
     pl.add_argument("--log", help="write the JSON-lines game log here")
     pl.add_argument("--expansions", help="comma list of expansions to enable")
@@ -219,8 +248,11 @@ def build_parser() -> argparse.ArgumentParser:
     si.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     si.add_argument("--backend", choices=["process", "ray"], default="process")
     si.add_argument("--address", help="the Ray cluster to join (default: start Ray here)")
-    si.add_argument("--out", help="results file: .jsonl or .csv")
+    si.add_argument("--out", help="results file: .jsonl or .csv; each game's row is appended as it finishes, "
+                    "and the same command run again continues it")
     si.add_argument("--format", choices=["jsonl", "csv"], help="results format (default: from --out's extension)")
+    si.add_argument("--overwrite", action="store_true", help="start --out again; without it an existing file of "
+                    "the same batch is continued (its games skipped) and a file of another batch is refused")
     si.add_argument("--no-progress", action="store_true", help="no progress bar (it shows only on a terminal; without one, search-bot batches print a progress line every 30 s)")
     rp = sub.add_parser("report", help="win rates, first-player advantage, game length and plots from a results file")
     rp.add_argument("file", help="a `necro simulate` results file (.jsonl or .csv)")
@@ -276,7 +308,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    """The console script: like main(), but quiet when the reader goes away (e.g. `| head`)."""
+    """The console script: like main(), but quiet when the reader goes away (e.g. `| head`) or
+    standard output or error was closed (`>&-`: what would go there is dropped)."""
+    import os
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - for the process's life
     try:
         code = main()
         sys.stdout.flush()
@@ -284,7 +321,6 @@ def entry() -> None:
         print("necro: interrupted", file=sys.stderr)
         code = 130
     except BrokenPipeError:
-        import os
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 0
     sys.exit(code)

@@ -125,6 +125,8 @@ class HumanSeat:
         self.on_rewind = on_rewind        # told after an undo (the session's log printer)
         self.reading = False              # True while waiting for a line (Ctrl-C is safe then)
         self._mine: list[int] | None = [] # indices in game.choices of decisions a person made
+        self.seats: dict[str, str] | None = None  # faction -> agent name, kept in a `save FILE`
+        self.before_read: Callable[[], None] | None = None  # called before waiting for a line
 
     def observe(self, game: Any) -> None:
         """The seat reads the game for the status line, the board, undo and save."""
@@ -164,11 +166,15 @@ class HumanSeat:
                     return ans
 
     def _read(self) -> str:
-        self.out.write("> ")
-        self.out.flush()
-        self.reading = True
         try:
+            self.reading = True
+            if self.before_read is not None:
+                self.before_read()   # a stop signal that came just before (it raises)
+            self.out.write("> ")
+            self.out.flush()
             line = self.inp.readline()
+        except OSError as exc:   # the terminal is gone (closed: EIO)
+            raise SeatStopped(f"the terminal failed: {exc.strerror or exc}") from None
         finally:
             self.reading = False
         if not line:
@@ -274,7 +280,7 @@ class HumanSeat:
             self.say("save needs a file name: save FILE")
             return
         try:
-            write_save(self.game, path)
+            write_save(self.game, path, self.seats)
         except OSError as exc:
             self.say(f"cannot save to '{path}': {exc.strerror or exc}")
             return

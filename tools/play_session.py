@@ -1,30 +1,34 @@
-"""`necro play`'s session: seats, the readable log, saving on Ctrl-C / end of input / `quit`,
-`--resume`, `--log` and the closing line (text or `--format json`).
+"""`necro play`'s session: seats, the readable log, saving on Ctrl-C / SIGTERM / SIGHUP / end of
+input / `quit`, `--resume`, `--log` and the closing line (text or `--format json`).
 
-Ctrl-C while a person is typing stops at once; while the bots play it stops after the decision
-being applied, so the saved game is always at a decision boundary. Either way the game is written
-with Game.to_json (continue it with `necro play --resume FILE`) and the exit status is 130.
+Ctrl-C, SIGTERM or SIGHUP (the terminal closed) while a person is typing stops at once; while the
+bots play it stops after the decision being applied, so the saved game is always at a decision
+boundary. Either way the game is saved whole (Game.to_json with the seats' agents; continue it with
+`necro play --resume FILE`) and the exit status is 128 + the signal (130 for Ctrl-C).
 """
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from interpreter.bots import make_agent
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.play import run_game
 
-from .game_log import failure_line, recording, write_log
+from .game_log import LogStream, failure_line, recording
 from .human_seat import HumanSeat, SeatQuit, SeatStopped
 from .render import events_text
-from .saves import default_save_path, write_save
+from .saves import save_to_new_file, write_save
 
-__all__ = ["LogPrinter", "make_seats", "play_session", "write_save", "default_save_path"]
+__all__ = ["LogPrinter", "SignalStop", "make_seats", "play_session", "write_save", "save_to_new_file"]
 
 INTERRUPTED = 130
+#: the signals that stop a game and save it, and what the message says of each
+STOP_SIGNALS = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)",
+                signal.SIGHUP: "the terminal was closed (SIGHUP)"}
 
 
 class LogPrinter:
@@ -55,21 +59,31 @@ def make_seats(factions: list[str], names: list[str], seed: int, inp: TextIO | N
     if len(names) != len(factions):
         raise GameError(f"--agents names {len(names)} agents for {len(factions)} players")
     humans = [f for f, a in zip(factions, names) if a == "human"]
+    if humans and (inp or sys.stdin) is None:
+        raise GameError("standard input is closed, so no one can answer for the human seat(s) "
+                        f"{', '.join(humans)}; run necro play from a terminal, or give bots: --agents heuristic")
     seat = HumanSeat(humans, inp, out) if humans else None
     agents = {f: seat if a == "human" else make_agent(a, seed * 31 + i)
               for i, (f, a) in enumerate(zip(factions, names))}
     return agents, seat
 
 
-def _save_and_say(game: Game, why: str, err: TextIO) -> None:
+def _save_and_say(game: Game, why: str, err: TextIO, seats: dict[str, str] | None) -> None:
     try:
-        path = default_save_path(game)
-        write_save(game, path)
+        path = save_to_new_file(game, seats)
     except OSError as exc:
-        print(f"necro: {why}; the game could not be saved: {exc}", file=err)
+        _say(f"necro: {why}; the game could not be saved: {exc.strerror or exc}", err)
         return
-    print(f"necro: {why}; game saved to {path} ({len(game.choices)} decisions)\n"
-          f"continue with: necro play --resume {path}", file=err)
+    _say(f"necro: {why}; game saved to {path} ({len(game.choices)} decisions)\n"
+         f"continue with: necro play --resume {path}", err)
+
+
+def _say(text: str, out: TextIO) -> None:
+    """Print, unless the terminal is gone (after SIGHUP writing to it fails)."""
+    try:
+        print(text, file=out, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def summary(game: Game) -> dict[str, Any]:
@@ -80,78 +94,112 @@ def summary(game: Game) -> dict[str, Any]:
             "decisions": len(game.choices), "digest": game.digest(), "result": game.result_line()}
 
 
+class SignalStop(KeyboardInterrupt):
+    """A stop signal (Ctrl-C, SIGTERM, SIGHUP) came: the game is saved and the program stops."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(STOP_SIGNALS.get(signum, f"signal {signum}"))
+        self.signum = signum
+
+
 class _Interrupts:
-    """Ctrl-C at the prompt stops at once; during the bots' play, after the current decision."""
+    """A stop signal at the prompt stops at once; during the bots' play, after the current decision.
+    A signal this process was started ignoring (`nohup`: SIGHUP) stays ignored."""
 
     def __init__(self, seat: HumanSeat | None) -> None:
-        self.seat, self.pending = seat, False
-        self._old: Any = None
+        self.seat, self.pending = seat, 0
+        self._old: dict[int, Any] = {}
 
     def __enter__(self) -> "_Interrupts":
-        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:   # started ignoring Ctrl-C: it stays so
-            return self
-        try:
-            self._old = signal.signal(signal.SIGINT, self._handler)
-        except ValueError:  # not the main thread: leave Ctrl-C as it is
-            self._old = None
+        for signum in STOP_SIGNALS:
+            try:
+                if signal.getsignal(signum) is not signal.SIG_IGN:
+                    self._old[signum] = signal.signal(signum, self._handler)
+            except ValueError:  # not the main thread: leave the signals as they are
+                break
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
+        for signum, old in self._old.items():
+            signal.signal(signum, old)
 
     def _handler(self, signum: int, frame: object) -> None:
         if self.seat is not None and self.seat.reading:
-            raise KeyboardInterrupt
-        self.pending = True
+            raise SignalStop(signum)
+        self.pending = self.pending or signum
 
     def check(self) -> None:
         if self.pending:
-            raise KeyboardInterrupt
+            raise SignalStop(self.pending)
 
 
 def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, quiet: bool = False,
                  check: bool = False, log: str | None = None, fmt: str = "text",
-                 out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Play the game to its end (or until a stop); the exit status."""
-    out, err = out or sys.stdout, err or sys.stderr
+                 out: TextIO | None = None, err: TextIO | None = None, seats: dict[str, str] | None = None) -> int:
+    """Play the game to its end (or until a stop); the exit status. `seats` (faction -> agent name)
+    is kept in a save, so that `--resume` seats the same people and bots."""
+    out = out or sys.stdout or open(os.devnull, "w", encoding="utf-8")   # noqa: SIM115 - stdout closed
+    err = err or sys.stderr or out
     printer = LogPrinter(game, out, quiet=quiet or fmt == "json")
+    stream = LogStream(log, game, err) if log else None
     if seat is not None:
-        seat.on_rewind = printer.rewind
+        seat.seats = seats
+
+        def rewound() -> None:
+            printer.rewind()
+            if stream is not None:
+                stream.restart()
+        seat.on_rewind = rewound
     printer()
     stop: str | None = None
+    status = 0
     with _Interrupts(seat) as irq:
+        if seat is not None:
+            seat.before_read = irq.check
+
         def after(g: Game) -> None:
+            if stream is not None:
+                stream.update()
             printer(g)
             irq.check()
         recorded, last = recording(agents, game)
         try:
             run_game(game, recorded, after, check=check)
-        except KeyboardInterrupt:
-            stop = "interrupted (Ctrl-C)"
-        except SeatStopped:
-            stop = "end of input"
+        except KeyboardInterrupt as exc:
+            signum = exc.signum if isinstance(exc, SignalStop) else signal.SIGINT
+            stop, status = STOP_SIGNALS[signum], INTERRUPTED if signum == signal.SIGINT else 128 + signum
+        except (SeatStopped, OSError) as exc:   # input ended, or the terminal went away (SIGHUP)
+            if isinstance(exc, OSError) and not irq.pending:   # a failed game, as below
+                if stream is not None:
+                    stream.finish(failure_line(game, exc, last))
+                raise
+            signum = irq.pending
+            stop = STOP_SIGNALS[signum] if signum else str(exc) or "end of input"
+            status = (INTERRUPTED if signum in (0, signal.SIGINT) else 128 + signum)
         except SeatQuit:
             stop = "quit"
         except Exception as exc:   # a failed game: its log keeps the failure, to inspect and replay it
-            if log:
-                write_log(log, game, failure_line(game, exc, last))
+            if stream is not None:
+                stream.finish(failure_line(game, exc, last))
             raise
-    printer()
-    if stop is not None:
-        print(file=out)
-        _save_and_say(game, stop, err)
-    if log:
+        if stop is not None:   # the terminal may be gone (SIGHUP): writing to it must not stop the save
+            try:
+                printer()
+            except (OSError, ValueError):
+                pass
+            _say("", out)
+            _save_and_say(game, stop, err, seats)
+    if stream is not None:
         try:
-            Path(log).write_text("\n".join(game.log_lines()) + "\n", encoding="utf-8")
+            stream.finish()
         except OSError as exc:
-            print(f"necro: error: cannot write the log to '{log}': {exc.strerror or exc}", file=err)
-            return INTERRUPTED if stop not in (None, "quit") else 1
+            _say(f"necro: error: {exc}", err)
+            return status if stop is not None else 1
     if stop is not None:
-        return 0 if stop == "quit" else INTERRUPTED
+        return status
+    printer()
     if fmt == "json":
         print(json.dumps(summary(game), sort_keys=True), file=out)
     else:
         print(game.result_line(), file=out)
     return 0
-

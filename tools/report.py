@@ -301,7 +301,10 @@ def report(path: str, fmt: str | None = None, output: str = "text", plots: str |
     """Read a results file, print its report (text or JSON) and write plots when asked."""
     if not Path(path).is_file():
         raise OSError(f"no results file '{path}'")
-    rows = read_rows(path, fmt)
+    skipped: list[str] = []
+    rows = read_rows(path, fmt, skipped)
+    for warning in skipped:   # a cut-off last line: the report is of the whole rows before it
+        print(f"necro: warning: {warning}", file=sys.stderr)
     if not rows:
         raise ValueError(f"{path}: no result rows")
     rep = compute(rows)

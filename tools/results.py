@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from .atomic_file import replaced
 from .simulate import FIELDS
 
 FORMATS = ("jsonl", "csv")
@@ -28,10 +29,11 @@ def file_format(path: str | Path, fmt: str | None = None) -> str:
 
 
 def write_rows(path: str | Path, rows: Iterable[dict[str, Any]], fmt: str | None = None) -> int:
-    """Write rows (sorted by game index) and return how many were written."""
+    """Write rows (sorted by game index) and return how many were written. The file is replaced
+    whole or not at all: the rows go to a temporary file in the same folder, fsynced, renamed."""
     ordered = sorted(rows, key=lambda r: r["game"])
     kind = file_format(path, fmt)
-    with open(path, "w", encoding="utf-8", newline="") as fh:
+    with replaced(path, newline="") as fh:
         if kind == "jsonl":
             for r in ordered:
                 fh.write(json.dumps({k: r.get(k) for k in FIELDS}) + "\n")
@@ -128,40 +130,79 @@ def _lines(fh: Any, path: str | Path) -> Iterator[str]:
         yield line
 
 
-def read_rows(path: str | Path, fmt: str | None = None) -> list[dict[str, Any]]:
+class _Tail:
+    """The file's lines (through `_lines`), noting whether the last one read lacks its newline:
+    only a file's last line can, and then it was cut off while being written."""
+
+    def __init__(self, fh: Any, path: str | Path) -> None:
+        self.fh, self.path, self.cut = fh, path, False
+
+    def __iter__(self) -> Iterator[str]:
+        for line in _lines(self.fh, self.path):
+            self.cut = not line.endswith("\n")
+            yield line
+
+
+def _parse(tail: _Tail, kind: str, path: str | Path, rows: list[tuple[int, Any]]) -> None:
+    """Rows parsed into `rows` as (line, row); a line that does not parse raises ValueError."""
+    if kind == "jsonl":
+        for n, line in enumerate(tail, 1):
+            if line.strip():
+                try:
+                    rows.append((n, json.loads(line, parse_int=_bounded_int, parse_constant=_no_constant)))
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"{path}:{n}: not a JSON line ({exc.msg})") from None
+                except (ValueError, RecursionError) as exc:
+                    raise ValueError(f"{path}:{n}: not a result row ({str(exc)[:80] or 'nested too deeply'})") from None
+            if len(rows) > MAX_ROWS:
+                raise ValueError(f"{path}: more than {MAX_ROWS:,} rows")
+        return
+    n = 1
+    try:
+        for n, rec in enumerate(csv.DictReader(tail), 2):
+            try:
+                rows.append((n, {k: _uncell(k, v) for k, v in rec.items() if k in FIELDS}))
+            except (ValueError, TypeError, RecursionError) as exc:
+                raise ValueError(f"{path}:{n}: bad CSV cell ({str(exc)[:80]})") from None
+            if len(rows) > MAX_ROWS:
+                raise ValueError(f"{path}: more than {MAX_ROWS:,} rows")
+    except csv.Error as exc:
+        raise ValueError(f"{path}:{n + 1}: not a CSV results file ({exc})") from None
+
+
+def read_rows(path: str | Path, fmt: str | None = None, skipped: list[str] | None = None) -> list[dict[str, Any]]:
     """Read a results file back into rows. Every row is checked first: a malformed one stops the
-    read with one line naming the file and line (no report is made from part of a file)."""
+    read with one line naming the file and line (no report is made from part of a file). The one
+    exception is a last line cut off while it was written (no newline at its end, and it does not
+    read as a row): with `skipped` it is left out and a warning added there; without, it is
+    refused with a message that says so."""
     kind = file_format(path, fmt)
     rows: list[tuple[int, Any]] = []
+    cut: str | None = None
     try:
         with open(path, encoding="utf-8", newline="") as fh:
-            if kind == "jsonl":
-                for n, line in enumerate(_lines(fh, path), 1):
-                    if line.strip():
-                        try:
-                            rows.append((n, json.loads(line, parse_int=_bounded_int, parse_constant=_no_constant)))
-                        except json.JSONDecodeError as exc:
-                            raise ValueError(f"{path}:{n}: not a JSON line ({exc.msg})") from None
-                        except (ValueError, RecursionError) as exc:
-                            raise ValueError(f"{path}:{n}: not a result row ({str(exc)[:80] or 'nested too deeply'})") from None
-                    if len(rows) > MAX_ROWS:
-                        raise ValueError(f"{path}: more than {MAX_ROWS:,} rows")
-            else:
-                for n, rec in enumerate(csv.DictReader(_lines(fh, path)), 2):
-                    try:
-                        rows.append((n, {k: _uncell(k, v) for k, v in rec.items() if k in FIELDS}))
-                    except (ValueError, TypeError, RecursionError) as exc:
-                        raise ValueError(f"{path}:{n}: bad CSV cell ({str(exc)[:80]})") from None
-                    if len(rows) > MAX_ROWS:
-                        raise ValueError(f"{path}: more than {MAX_ROWS:,} rows")
+            tail = _Tail(fh, path)
+            try:
+                _parse(tail, kind, path, rows)
+            except ValueError as exc:
+                if not (tail.cut and fh.read(1) == ""):
+                    raise
+                cut = str(exc)
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    except csv.Error as exc:
-        raise ValueError(f"{path}: not a CSV results file ({exc})") from None
-    for n, r in rows:
+    for i, (n, r) in enumerate(rows):
         why = row_problem(r)
         if why is not None:
+            if i == len(rows) - 1 and tail.cut and cut is None:
+                cut = f"{path}:{n}: bad result row: {why}"
+                rows.pop()
+                break
             raise ValueError(f"{path}:{n}: bad result row: {why}")
+    if cut is not None:
+        why = f"{cut}: the last line is cut off (a run killed while writing it?)"
+        if skipped is None:
+            raise ValueError(f"{why}; run the same `necro simulate` command again to finish the file")
+        skipped.append(f"{why}; skipped it")
     return [r for _, r in rows]
 
 

@@ -103,8 +103,35 @@ _WORKER_CONTENT: Content | None = None
 _WORKER_TICKS: Any = None
 
 
-def _init_worker(args: ContentArgs, ticks: Any = None) -> None:
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
+
+
+def _end_with_parent(parent: int) -> None:
+    """This worker is killed when the process that started it dies (even by kill -9): on Linux by
+    PR_SET_PDEATHSIG, elsewhere by a thread that watches the parent's pid."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):   # pragma: no cover - not Linux
+        armed = False
+    if not armed:   # pragma: no cover - not Linux
+        import threading
+        import time
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:   # the parent died before the signal was armed
+        os._exit(1)
+
+
+def _init_worker(args: ContentArgs, ticks: Any = None, parent: int | None = None) -> None:
     global _WORKER_CONTENT, _WORKER_TICKS  # noqa: PLW0603 - one content per worker process
+    if parent is not None:
+        _end_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _WORKER_TICKS = ticks
     if _WORKER_CONTENT is None:  # not inherited from the parent by fork
@@ -120,12 +147,14 @@ def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _
              content: Content | None = None, ticks: Any = None) -> Iterator[Row]:
     """The batch on `jobs` worker processes, one game per task so that every finished game is
     yielded at once. When `stop()` turns true (Ctrl-C) the games not started are cancelled and
-    the workers are ended at once: only the games still being played are lost. Forked workers
+    the workers are ended at once: only the games still being played are lost. The workers also
+    end when this process dies, even by kill -9 (`_end_with_parent`). Forked workers
     inherit `content` (the same `args` loaded) instead of loading it again."""
     global _WORKER_CONTENT  # noqa: PLW0603
     fork = multiprocessing.get_start_method() == "fork"
     _WORKER_CONTENT = content if fork else None
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(args, ticks))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                               initargs=(args, ticks, os.getpid()))
     stopped = False
     try:
         queue = iter(specs)

@@ -6,6 +6,9 @@ control); `position.markers` and `position.loyalty-spellbooks` set track markers
 loyalty cards; `expect` may check `markers`, `loyalty-spellbooks` and `independents` (card -> the
 controlling player, or null for the general pool).
 
+`expansions: [names]` plays the scenario with only those expansions (`[]`: the base game); without
+it, with every one.
+
 `expect.legal` / `expect.not-legal` name options of the pending decision; a `not-legal` entry ending
 in ` *` (`"ability x *"`) refuses every option that begins with it, whatever area or unit follows."""
 from __future__ import annotations
@@ -201,13 +204,22 @@ def _reached(game: Game, until: str) -> bool:
 
 
 def content_for(spec: dict[str, Any], path: Path, default: Content, cache: dict[tuple[str, ...], Content]) -> Content:
-    """The content a scenario names: `content: [dirs]` alone, or `content-layer: [dirs]` over the built-in tree."""
-    dirs, layered = spec.get("content"), spec.get("content-layer")
-    if not dirs and not layered:
+    """The content a scenario names: `content: [dirs]` alone, or `content-layer: [dirs]` over the built-in
+    tree; with every expansion, or only those `expansions: [names]` lists (`[]`: the base game)."""
+    from interpreter.diagnostics import ContentError
+    dirs, layered, wanted = spec.get("content"), spec.get("content-layer"), spec.get("expansions")
+    if wanted is not None and not (isinstance(wanted, list) and all(isinstance(x, str) for x in wanted)):
+        raise ValueError(f"expansions: should be a list of expansion names, not {wanted!r}")
+    if not dirs and not layered and wanted is None:
         return default
-    key = ("alone" if dirs else "layered",) + tuple(str((path.parent / d).resolve()) for d in dirs or layered)
+    folders = tuple(str((path.parent / d).resolve()) for d in dirs or layered or [])
+    key = ("alone" if dirs else "layered", *folders, "expansions", *(wanted if wanted is not None else ["all"]))
     if key not in cache:
-        cache[key] = load_content([Path(k) for k in key[1:]], builtin=not dirs, expansions="all").require_ok()
+        try:
+            cache[key] = load_content([Path(k) for k in folders], builtin=not dirs,
+                                      expansions="all" if wanted is None else list(wanted)).require_ok()
+        except ContentError as exc:
+            raise ValueError(" ".join(str(exc).split())) from None
     return cache[key]
 
 

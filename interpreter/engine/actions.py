@@ -185,6 +185,14 @@ class ActionsMixin(MovesMixin):
             return self.has_all_spellbooks(p)
         return any(self.has_all_spellbooks(q) for q in self.s.players)
 
+    @staticmethod
+    def as_common_action(label: str) -> str | None:
+        """The Common Action an Unlimited one may still turn out to have been: an extra battle is
+        the Battle in its area (core rulebook, Unlimited Battle; Duel rulebook, Extra Battle: "you
+        can first perform a Battle, and then decide whether it was Common or Unlimited")."""
+        verb, _, rest = label.partition(" ")
+        return f"battle {rest}" if verb == "extra-battle" else None
+
     def battle_actions(self, p: str, verb: str, areas: list[str] | None = None) -> list[tuple[str, int]]:
         """The battles `p` may declare (`verb`: battle or extra-battle); `areas`: the areas where
         `p` has units, in order, when the caller has just found them."""

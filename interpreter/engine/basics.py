@@ -218,12 +218,15 @@ class GameBasics:
         self.s.elder_signs[p].append(value)
         self.emit("elder-sign", player=p, why=why)
 
-    def reveal_elder_signs(self, p: str) -> None:
-        signs = self.s.elder_signs[p]
+    def reveal_elder_signs(self, p: str, indices: list[int] | None = None) -> None:
+        """`p` trades its face-down elder signs (all, or those at `indices`) for their Doom."""
+        held = self.s.elder_signs[p]
+        chosen = set(range(len(held)) if indices is None else indices)
+        signs = [v for i, v in enumerate(held) if i in chosen]
         if not signs:
             return
         total = sum(signs)
         self.s.revealed[p] += total
-        self.s.elder_signs[p] = []
+        self.s.elder_signs[p] = [v for i, v in enumerate(held) if i not in chosen]
         self.emit("elder-signs-revealed", player=p, values=sorted(signs))
         self.gain_doom(p, total, "elder signs")

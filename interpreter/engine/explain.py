@@ -44,6 +44,10 @@ def explain(self: Any, d: Decision, answer: str) -> tuple[str, str]:
                     return why
         if verb == "pass" and not self.can_pass(p):
             return ("no-voluntary-drop", f"you cannot drop to 0 Power with {self.s.power[p]} Power")
+    if d.kind == "doom" and len(words) == 1:   # a Doom-phase ability, e.g. taking a loyalty card
+        why = neutral.refusal(self, words[0])
+        if why is not None:
+            return why
     shown = ", ".join(d.options[:12]) + (" ..." if len(d.options) > 12 else "")
     said = answer if answer.isprintable() else repr(answer)[1:-1]   # one line, whatever was typed
     return ("not-an-option", f"'{said}' is not a legal choice for {d.player} ({d.prompt}); legal: {shown}")

@@ -280,6 +280,8 @@ class GameLog:
     error: dict[str, Any] | None = None
     lines: int = 0
     where: str = "log"
+    partial: bool = False   # no 'digest' or 'error' line: the game was stopped while its log was written
+    cut: bool = False       # its last line was cut off mid-way (and left out)
 
 
 def _check_event(rec: Any, where: str) -> None:
@@ -298,6 +300,7 @@ def parse_log(lines: list[str], where: str = "log") -> GameLog:
     if len(lines) > MAX_LOG_LINES:
         raise SaveError(f"{where}: {len(lines)} lines (a log has at most {MAX_LOG_LINES})")
     found: dict[str, tuple[int, dict[str, Any]]] = {}
+    answers: list[tuple[int, dict[str, Any]]] = []   # 'answer' lines after the last 'choices' line
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -308,22 +311,46 @@ def parse_log(lines: list[str], where: str = "log") -> GameLog:
         kind = rec.get("type") if isinstance(rec, dict) else None
         if kind == "choices" and rec.get("format") != LOG_FORMAT:
             raise SaveError(format_refusal(at, rec.get("format", 1), LOG_FORMAT, "log"))
-        if kind in ("choices", "digest", "error"):
+        if kind in ("choices", "digest", "error", "answer"):
             check_schema(rec, "log", at)
-            found[kind] = (n, rec)
+            if kind == "answer":
+                answers.append((n, rec))
+            else:
+                found[kind] = (n, rec)
+                answers = [] if kind == "choices" else answers
         else:  # an event: what the schema's `event` says, checked by hand (logs have thousands)
             _check_event(rec, at)
     if "choices" not in found:
         raise SaveError(f"{where}: the log has no 'choices' line (write one with `necro play --log FILE`)")
     n, rec = found["choices"]
-    return GameLog(params=rec["params"], choices=list(rec["choices"]),
+    choices = list(rec["choices"])
+    for n, a in answers:   # a log being written: the answers since its 'choices' line, in order
+        if a["n"] != len(choices):
+            raise SaveError(f"{where}:{n}: n: answer {a['n']} where answer {len(choices)} comes next")
+        choices.append(a["answer"])
+    if len(choices) > MAX_CHOICES:
+        raise SaveError(f"{where}: {len(choices)} answers (at most {MAX_CHOICES})")
+    return GameLog(params=rec["params"], choices=choices,
                    digest=found["digest"][1]["digest"] if "digest" in found else None,
-                   error=found["error"][1] if "error" in found else None, lines=len(lines), where=where)
+                   error=found["error"][1] if "error" in found else None, lines=len(lines), where=where,
+                   partial="digest" not in found and "error" not in found)
 
 
 def read_log(path: str | Path) -> GameLog:
-    """A log file read through the size cap and checked line by line."""
-    return parse_log(read_capped(path, MAX_LOG_BYTES, "game log").splitlines(), str(path))
+    """A log file read through the size cap and checked line by line. A last line cut off while
+    it was written (no newline at its end, and not JSON) is left out, and the log is marked so."""
+    text = read_capped(path, MAX_LOG_BYTES, "game log")
+    lines = text.splitlines()
+    cut = False
+    if lines and not text.endswith(("\n", "\r")):
+        try:
+            parse_json(lines[-1], str(path))
+        except SaveError:
+            lines.pop()
+            cut = True
+    log = parse_log(lines, str(path))
+    log.cut = cut
+    return log
 
 
 def read_save(path: str | Path) -> dict[str, Any]:

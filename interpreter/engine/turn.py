@@ -123,6 +123,8 @@ class Turn(Proc):
                 f["seen"].append(key)
         if ans in mains and ans in opts:
             f["either_done"] = True
+        elif ans in opts and g.as_common_action(ans) in mains:
+            f["either_done"] = True   # an extra battle that could have been the Action: decided afterwards
         f.update(action=ans, is_main=is_main, at="acted")
         return g.take_action_call(p, ans, costs[ans])
 

@@ -13,6 +13,7 @@ from . import (  # noqa: F401  (each import registers that module's primitives)
     neutral_content,
     numbers_and_lists,
     players,
+    shared_costs,
     tracks_and_secrets,
     turns,
     units,

@@ -7,8 +7,9 @@
   ``take_spellbook``: the spellbooks on a card, what a player could take now (its own faction's while
   a slot is left, or a neutral one from the general supply), a choice among them, and moving them
   off and onto the card (see ``interpreter/engine/neutral.py`` for the slot rule).
-- ``elder_sign_value`` / ``reveal_elder_signs``: the total of a player's face-down elder signs, and
-  trading them all for Doom now.
+- ``elder_sign_value`` / ``reveal_elder_signs`` / ``choose_elder_signs``: the total of a player's
+  face-down elder signs, trading them (all, or some) for Doom now, and the player's pick of some of
+  them by their place (1 = its first face-down sign), which others may see; their values stay hidden.
 """
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.registry import choice, query, verb
+from ...effects.runtime import Suspend, resumer
 from .. import neutral
+from ..flow import ask
 from .arguments import as_player
 from .choices import ask_one
 
@@ -88,13 +91,51 @@ def _take_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
         raise RuleError(f"{ctx.where}: {exc}") from None
 
 
-@query("elder_sign_value", returns="int", player="player")
-def _es_value(ctx: Any, player: Any) -> int:
-    """The total value of a player's face-down elder signs."""
-    return sum(ctx.game.s.elder_signs[as_player(ctx, player)])
+@query("elder_sign_value", returns="int", player="player", which=("list", None))
+def _es_value(ctx: Any, player: Any, which: Any = None) -> int:
+    """The total value of a player's face-down elder signs (only those at the places `which`, as `choose_elder_signs` gives them, when given)."""
+    p = as_player(ctx, player)
+    signs = ctx.game.s.elder_signs[p]
+    return sum(signs) if which is None else sum(signs[i] for i in _places(ctx, p, which))
 
 
-@verb("reveal_elder_signs", player="player")
-def _reveal(ctx: Any, player: Any) -> None:
-    """The player trades all its face-down elder signs for their Doom now."""
-    ctx.game.reveal_elder_signs(as_player(ctx, player))
+@verb("reveal_elder_signs", player="player", which=("list", None))
+def _reveal(ctx: Any, player: Any, which: Any = None) -> None:
+    """The player trades its face-down elder signs (all, or those at the places `which`) for their Doom now."""
+    p = as_player(ctx, player)
+    ctx.game.reveal_elder_signs(p, None if which is None else _places(ctx, p, which))
+
+
+@choice("choose_elder_signs", returns="list", player="player", prompt=("str", "choose elder signs"))
+def _choose_signs(ctx: Any, player: Any, prompt: str = "choose elder signs") -> Any:
+    """The player picks one or more of its face-down elder signs by their places (`elder-sign-1` ...; values stay hidden), one at a time; the places picked."""
+    p = as_player(ctx, player)
+    count = len(ctx.game.s.elder_signs[p])
+    return _next_sign(ctx, {"player": p, "prompt": prompt, "left": list(range(1, count + 1)), "picked": []})
+
+
+def _next_sign(ctx: Any, pick: dict[str, Any]) -> Any:
+    """Ask for the next elder sign of `choose_elder_signs` (its state: `pick`), or the places picked."""
+    left, picked = pick["left"], pick["picked"]
+    if not left:
+        return picked
+    done = ["done"] if picked else []
+    return Suspend(ask(pick["player"], "option", [f"elder-sign-{i}" for i in left] + done,
+                       f"{ctx.ability}: {pick['prompt']}"), "elder-signs", pick)
+
+
+@resumer("elder-signs")
+def _picked_signs(ctx: Any, pick: dict[str, Any], ans: str) -> Any:
+    if ans == "done":
+        return pick["picked"]
+    place = int(ans.rsplit("-", 1)[1])
+    return _next_sign(ctx, dict(pick, picked=[*pick["picked"], place], left=[i for i in pick["left"] if i != place]))
+
+
+def _places(ctx: Any, player: str, which: Any) -> list[int]:
+    """The indices of the elder signs at the places `which` (1 = the first face-down sign), checked."""
+    count = len(ctx.game.s.elder_signs[player])
+    if not isinstance(which, list) or any(type(i) is not int or not 1 <= i <= count for i in which) \
+            or len(set(which)) != len(which):
+        raise RuleError(f"{ctx.where}: {which!r} are not places of {player}'s {count} face-down elder signs")
+    return [i - 1 for i in which]
