@@ -5,6 +5,7 @@
     python benchmarks/soak.py --ruleset all --games 500 --expansions independents,azathoth
     python benchmarks/soak.py --ruleset all --games 500 --agents heuristic      # or mixed, or random,heuristic,...
     python benchmarks/soak.py --ruleset all --games 40 --agents mixed+mcts:6:depth=10   # search bots too
+    python benchmarks/soak.py --games 1000 --expansions published --featuring sleeper-full --agents mixed+mcts:4:depth=8
 
 With `--ruleset all` each seed picks its ruleset, player count, factions and seating from the seed
 (`setup_for`), so a failure names a seed that reproduces it alone. Invariants are checked after
@@ -58,6 +59,21 @@ def setup_for(seed: int, ruleset: str = "all") -> tuple[str, list[str]]:
     return rs, combo
 
 
+def setup_featuring(seed: int, featured: list[str], content: Content) -> tuple[str, list[str]]:
+    """A multiplayer seating for a soak of expansion factions: one of `featured` (by the seed) with
+    2 to 4 of the six seed factions (3, 4 or 5 players, from the seed), shuffled. A seed faction
+    that starts in the same place (the Duel's board of the same faction) is left out."""
+    r = random.Random(seed)
+    n = r.choice([3, 4, 5])
+    star = featured[seed % len(featured)]
+    starts = {fid: {a.id for lay in content.model.layouts.values() for a in lay.areas.values() if fid in a.starts}
+              for fid in [star, *CORE, *DUEL]}
+    others = [f for f in CORE + DUEL if not starts[f] & starts[star]]
+    seats = [star, *r.sample(others, n - 1)]
+    r.shuffle(seats)
+    return "multiplayer", seats
+
+
 AGENT_KINDS = {"random": RandomAgent, "heuristic": HeuristicAgent}
 SEARCH_MIX = "mixed+"   # `mixed+mcts:6:depth=10`: seats cycle random, heuristic and that search bot
 
@@ -93,8 +109,9 @@ def _agent(name: str, seed: int) -> Any:
 def soak(ruleset: str, games: int, players: int | None = None, factions: list[str] | None = None,
          seed0: int = 0, check: bool = True, content: Content | None = None,
          progress: int = 0, every_event: bool = True, expansions: tuple[str, ...] = (),
-         agents: str = "random") -> dict[str, Any]:
-    """Play `games` seeded bot games (`agents`: see agents_for); `ruleset` may be 'all' (mixed by seed).
+         agents: str = "random", featuring: list[str] | None = None) -> dict[str, Any]:
+    """Play `games` seeded bot games (`agents`: see agents_for); `ruleset` may be 'all' (mixed by seed);
+    `featuring` names factions one of which plays every game (`setup_featuring`).
     With `check`, invariants are checked after every decision, and after every logged event unless not `every_event`."""
     content = content or load_content(expansions=list(expansions)).require_ok()   # the base game unless named
     failures: list[str] = []
@@ -104,7 +121,9 @@ def soak(ruleset: str, games: int, players: int | None = None, factions: list[st
     decisions = states = events = 0
     t = time.perf_counter()
     for k, seed in enumerate(range(seed0, seed0 + games)):
-        if ruleset == "all" and not factions:
+        if featuring:
+            rs, seats = setup_featuring(seed, featuring, content)
+        elif ruleset == "all" and not factions:
             rs, seats = setup_for(seed)
         else:
             rs = ruleset
@@ -162,6 +181,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="random (default), heuristic, a search bot (mcts:6:depth=10), mixed (random and "
                          "heuristic seats alternate), mixed+SEARCH (random, heuristic and that search bot), "
                          "or a comma list per seat")
+    ap.add_argument("--featuring", default="",
+                    help="comma list of (expansion) factions: every game seats one of them with 2-4 seed factions")
     a = ap.parse_args(argv)
     try:
         agents_for(a.agents, 0, ["a", "b", "c"] if "," not in a.agents else a.agents.split(","))
@@ -169,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(str(exc))
     r = soak(a.ruleset, a.games, a.players, seed0=a.seed, check=not a.no_check, progress=a.progress,
              every_event=not a.decisions_only, expansions=tuple(e for e in a.expansions.split(",") if e),
-             agents=a.agents)
-    print(summary(r, a.ruleset, not a.no_check, not a.decisions_only))
+             agents=a.agents, featuring=[f for f in a.featuring.split(",") if f] or None)
+    print(summary(r, "featuring " + a.featuring if a.featuring else a.ruleset, not a.no_check, not a.decisions_only))
     for f in r["failures"][:20]:
         print("  " + f)
     return 1 if r["failures"] else 0

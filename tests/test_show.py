@@ -55,6 +55,10 @@ def test_unknown_faction_is_one_line_with_a_suggestion(capsys: pytest.CaptureFix
 def test_without_a_name_the_factions_are_listed(builtin: Content, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "faction"]) == 0
     out = capsys.readouterr().out
+    for fid, f in builtin.model.factions.items():   # an expansion's factions only when it is loaded
+        assert (fid in out) == (f.expansion is None), fid
+    assert main(["show", "faction", "--expansions", "published"]) == 0
+    out = capsys.readouterr().out
     for fid in builtin.model.factions:
         assert fid in out
 

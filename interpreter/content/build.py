@@ -43,6 +43,7 @@ class Builder(EffectBuilder):
 
     # -- kinds -------------------------------------------------------------------------------
     layouts_at: dict[str, Pos]   # where each layout's id is written (set by `run`)
+    unloaded_factions: set[str] = set()   # factions of expansions left out of this load (by `load_content`)
 
     def collect_ids(self, chosen: list[Document]) -> None:
         ids: dict[str, set[str]] = {k: set() for k in ("kind", "faction", "area", "spellbook", "ability", "token")}
@@ -174,9 +175,9 @@ class Builder(EffectBuilder):
         for pname, part in parts.items():
             for ai, a in enumerate(part.get("areas", [])):
                 for si, f in enumerate(a.get("starts", [])):
-                    if f not in self.ids["faction"]:
+                    if f not in self.ids["faction"] and f not in self.unloaded_factions:
                         self.report.error(doc.pos("parts", pname, "areas", ai, "starts", si), "unknown-reference",
-                                          f"unknown faction '{f}'{did_you_mean(f, self.ids['faction'])}")
+                                          f"unknown faction '{f}'{did_you_mean(f, self.ids['faction'] | self.unloaded_factions)}")
         for li, lay in enumerate(d["layouts"]):
             areas: dict[str, Area] = {}
             adjacent: dict[str, set[str]] = {}
@@ -192,7 +193,8 @@ class Builder(EffectBuilder):
                         self.report.error(doc.pos("parts", pname, "areas", ai, "id"), "duplicate-id",
                                           f"area '{a['id']}' appears twice in layout '{lay['id']}'")
                     areas[a["id"]] = Area(a["id"], a["name"], a["terrain"] == "ocean", a.get("glyph"),
-                                          tuple(a.get("starts", [])), tuple(a.get("symbols", [])),
+                                          tuple(f for f in a.get("starts", []) if f not in self.unloaded_factions),
+                                          tuple(a.get("symbols", [])),
                                           _point(a.get("position")),
                                           tuple(_point(q) for q in a["shape"]) if a.get("shape") else None)
                 for src, dsts in part.get("adjacent", {}).items():
@@ -431,8 +433,16 @@ def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
         unknown = set(expansions) - {d.expansion for d in docs if d.expansion}
         for name in sorted(unknown):
             report.error(Pos(str(dirs[0])), "unknown-expansion", f"no expansion named '{name}'")
+        left_out = [d for d in docs if d.expansion is not None and d.expansion not in expansions]
         docs = [d for d in docs if d.expansion is None or d.expansion in expansions]
-    model = Builder(docs, report).run()
+    else:
+        left_out = []
+    builder = Builder(docs, report)
+    # a map's `starts:` may name a faction of an expansion this game leaves out (the printed board
+    # carries every faction's glyph): that name is skipped, not an unknown faction
+    builder.unloaded_factions = {d.data.get("id") for d in left_out if d.kind == "faction"} - \
+        {d.data.get("id") for d in docs if d.kind == "faction"}
+    model = builder.run()
     return Content(model, report, dirs)
 
 

@@ -16,6 +16,7 @@ __all__ = ["faction_json", "faction_list_json", "layout_json", "map_list_json", 
 def faction_list_json(model: ContentModel) -> list[dict[str, Any]]:
     """One entry per faction: id, name, where it comes from, spellbooks, Great Old Ones, units."""
     return [{"id": fid, "name": f.name, "from": f"expansion {f.expansion}" if f.expansion else origin(f.pos.path),
+             "provenance": raw_document(f).get("provenance", "rulebook"),
              "spellbooks": len(f.spellbooks), "great_old_ones": [g.name for g in f.goos],
              "units": [u.name for u in f.units.values() if u.cls != "great-old-one"]}
             for fid, f in sorted(model.factions.items())]
@@ -24,8 +25,10 @@ def faction_list_json(model: ContentModel) -> list[dict[str, Any]]:
 def faction_json(model: ContentModel, faction_id: str) -> dict[str, Any]:
     """A faction's card: its content document as written, where it comes from and its start areas."""
     f = model.factions[faction_id]
+    doc = raw_document(f)
     return {"id": f.id, "name": f.name, "file": shown_path(f.pos.path), "expansion": f.expansion,
-            "starts": start_areas(model, f.id), "document": raw_document(f)}
+            "provenance": doc.get("provenance", "rulebook"), "source": doc.get("source"),
+            "starts": start_areas(model, f.id), "document": doc}
 
 
 def map_list_json(model: ContentModel) -> list[dict[str, Any]]:

@@ -189,6 +189,11 @@ def faction_card(model: ContentModel, faction_id: str, source: bool = False) -> 
     head = Text()
     if doc.get("description"):
         head.append(doc["description"] + "\n", style="italic")
+    if doc.get("provenance") == "public-description":
+        head.append(PUBLIC_NOTE + "\n", style="bold yellow")
+    if doc.get("source"):
+        head.append("Source: ", style="bold")
+        head.append(doc["source"] + "\n")
     head.append_text(_setup(model, f))
     parts: list[Any] = [head, *_units(doc, source), *_goos(doc, source), _abilities(doc, source),
                         _spellbooks(doc, source), _requirements(doc, source)]
@@ -197,13 +202,19 @@ def faction_card(model: ContentModel, faction_id: str, source: bool = False) -> 
     return Panel(Group(*parts), title=f"[bold]{f.name}[/] ({f.id})", subtitle=subtitle, subtitle_align="right")
 
 
+PUBLIC_NOTE = "Taken from public descriptions of the published card, not from a rulebook shipped here."
+
+
 def faction_list(model: ContentModel) -> Table:
     """One row per faction: id, name, what it has, where it comes from."""
     t = _table("Factions", "id", "name", "from", "spellbooks", "Great Old Ones", "units")
     for fid in sorted(model.factions):
         f = model.factions[fid]
         units = ", ".join(u.name for u in f.units.values() if u.cls != "great-old-one")
-        t.add_row(fid, f.name, f"expansion {f.expansion}" if f.expansion else origin(f.pos.path),
+        where = f"expansion {f.expansion}" if f.expansion else origin(f.pos.path)
+        if raw_document(f).get("provenance") == "public-description":
+            where += " (public descriptions)"
+        t.add_row(fid, f.name, where,
                   str(len(f.spellbooks)), ", ".join(g.name for g in f.goos), units)
     return t
 
