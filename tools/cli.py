@@ -276,7 +276,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    """The console script: like main(), but quiet when the reader goes away (e.g. `| head`)."""
+    """The console script: like main(), but quiet when the reader goes away (e.g. `| head`). The
+    first run after an install that fell back to pure Python says so (`first_run_notice`)."""
+    from interpreter.build_info import first_run_notice
+    notice = first_run_notice()
+    if notice:
+        print(notice, file=sys.stderr)
     try:
         code = main()
         sys.stdout.flush()
