@@ -53,7 +53,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                               out=sys.stderr if args.format == "json" else None)
     if args.resume and args.format != "json":
         print(f"resumed {args.resume}: {len(game.choices)} decisions so far, round {game.s.round}")
-    return play_session(game, agents, seat, quiet=args.quiet, check=args.check, log=args.log, fmt=args.format)
+    return play_session(game, agents, seat, quiet=args.quiet, check=args.check, log=args.log, fmt=args.format,
+                        ids=args.ids)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -74,7 +75,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if diverged:
         print(f"replay diverged: log digest {log.digest}, replayed {game.digest()}", file=sys.stderr)
         return 1
-    print(game.result_line())
+    from .words import words_for
+    print(words_for(game.content).text(game.result_line()))   # as `necro play` says it
     return 0
 
 
@@ -197,6 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--check", action="store_true", help="verify the engine's invariants after every logged event and every decision")
     pl.add_argument("--resume", metavar="FILE", help="continue a saved game (written by `save FILE`, `quit`, Ctrl-C or end of input)")
     pl.add_argument("--format", choices=["text", "json"], default="text", help="json: one JSON object at the end, no log")
+    pl.add_argument("--ids", action="store_true",
+                    help="the log and the prompts name things by their content ids (great-cthulhu), as files do, not by name")
     r = sub.add_parser("replay", help="replay a game log and print its result")
     r.add_argument("file")
     r.add_argument("--upto", type=int, help="stop after this many choices")

@@ -21,6 +21,7 @@ from .game_log import failure_line, recording, write_log
 from .human_seat import HumanSeat, SeatQuit, SeatStopped
 from .render import events_text
 from .saves import default_save_path, write_save
+from .words import Words, words_for
 
 __all__ = ["LogPrinter", "make_seats", "play_session", "write_save", "default_save_path"]
 
@@ -28,16 +29,18 @@ INTERRUPTED = 130
 
 
 class LogPrinter:
-    """Prints the game's new log events as readable lines after every decision."""
+    """Prints the game's new log events as readable lines (in content names, unless `words` is
+    `Words.ids()`) after every decision."""
 
-    def __init__(self, game: Game, out: TextIO, quiet: bool = False) -> None:
+    def __init__(self, game: Game, out: TextIO, quiet: bool = False, words: Words | None = None) -> None:
         self.game, self.out, self.quiet = game, out, quiet
+        self.words = words if words is not None else words_for(game.content)
         self.shown = 0
 
     def __call__(self, game: Game | None = None) -> None:
         g = self.game
         if not self.quiet:
-            for line in events_text(g.log[self.shown:]):
+            for line in events_text(g.log[self.shown:], self.words):
                 print(line, file=self.out)
             self.out.flush()
         self.shown = len(g.log)
@@ -112,12 +115,15 @@ class _Interrupts:
 
 def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, quiet: bool = False,
                  check: bool = False, log: str | None = None, fmt: str = "text",
-                 out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Play the game to its end (or until a stop); the exit status."""
+                 out: TextIO | None = None, err: TextIO | None = None, ids: bool = False) -> int:
+    """Play the game to its end (or until a stop); the exit status. `ids`: the log and the prompts
+    name things by their content ids, as files and scripts do, instead of their names."""
     out, err = out or sys.stdout, err or sys.stderr
-    printer = LogPrinter(game, out, quiet=quiet or fmt == "json")
+    words = words_for(game.content, ids)
+    printer = LogPrinter(game, out, quiet=quiet or fmt == "json", words=words)
     if seat is not None:
         seat.on_rewind = printer.rewind
+        seat.words = words
     printer()
     stop: str | None = None
     with _Interrupts(seat) as irq:
@@ -152,6 +158,6 @@ def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, 
     if fmt == "json":
         print(json.dumps(summary(game), sort_keys=True), file=out)
     else:
-        print(game.result_line(), file=out)
+        print(words.text(game.result_line()), file=out)
     return 0
 

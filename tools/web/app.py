@@ -19,6 +19,8 @@ from starlette.staticfiles import StaticFiles
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import GameError
 
+from tools.words import words_for
+
 from .board import board_json
 from .replays import Replay, open_replay
 from .sessions import SEATS, ContentCache, Session, SessionError, Sessions
@@ -122,7 +124,8 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         body = await _body(request)
         with s.lock:
             reason = s.game.why_illegal(str(body.get("answer", "")))
-        return JSONResponse({"legal": reason is None, "error": reason and reason[0], "message": reason and reason[1]})
+        said = words_for(s.game.content).text(reason[1]) if reason else None   # the reason in content names
+        return JSONResponse({"legal": reason is None, "error": reason and reason[0], "message": said})
 
     @_guarded
     async def bot(request: Request) -> Response:
@@ -194,7 +197,9 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
                 f["own"] = True
             d = g.current()
             board.update({"step": r.step, "total": len(r.choices), "seats": {}, "humans": [],
-                          "next": {"player": d.player, "prompt": d.prompt, "answer": r.choices[r.step]}
+                          "next": {"player": d.player, "prompt": d.prompt, "answer": r.choices[r.step],
+                                   "question": words_for(g.content).question(d, g),
+                                   "answer_words": words_for(g.content).text(r.choices[r.step])}
                           if d is not None and r.step < len(r.choices) else None,
                           "digest_ok": (g.digest() == r.digest) if r.step == len(r.choices) and r.digest else None})
         return JSONResponse(board)

@@ -1,7 +1,7 @@
 // The page: the new-game form, a game in play (people and bots), and the replay viewer.
 import { get, post, postText, download } from "./api.js";
 import { drawMap } from "./board.js";
-import { drawStatus, drawDecision, drawFactions, drawLog, drawNext } from "./panels.js";
+import { drawStatus, drawDecision, drawFactions, drawLog, drawNext, nameOf } from "./panels.js";
 import { setupForm } from "./setup.js";
 
 const $ = (id) => document.getElementById(id);
@@ -118,7 +118,7 @@ function notMine() {
   if (!p) { toast("The game is over."); return true; }
   if (S.replay) return true;
   if (p.player !== S.viewer || S.board.seats[p.player] !== "human") {
-    toast(`It is ${p.player}'s decision, not yours.`, true);
+    toast(`It is ${nameOf(S.board, p.player)}'s decision, not yours.`, true);
     return true;
   }
   return false;
