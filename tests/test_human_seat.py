@@ -37,10 +37,10 @@ def test_status_line_costs_grouping_and_the_log_of_moves_and_payments(tmp_path: 
     out = r.stdout
     assert "round 1 · action phase · Great Cthulhu's turn · Power/Doom: Great Cthulhu 8/0, Crawling Chaos 8/0" in out
     assert "summon Shoggoth South Pacific  · 2 Power" in out
-    assert "Acolyte South Pacific->Australia (x5)  · 1 Power" in out
-    assert "Acolyte South Pacific->Australia (x5)" in out           # six Acolytes: not 36 labels
-    assert "Acolyte South Pacific->Australia (the gate's controller)" in out
-    assert out.count("Acolyte South Pacific->Antarctica") == 4       # 2 menus x (controller, the others)
+    assert "Acolyte South Pacific -> Australia (x5)  · 1 Power" in out
+    assert "Acolyte South Pacific -> Australia (x5)" in out           # six Acolytes: not 36 labels
+    assert "Acolyte South Pacific -> Australia (the gate's controller)" in out
+    assert out.count("Acolyte South Pacific -> Antarctica") == 4       # 2 menus x (controller, the others)
     assert "Great Cthulhu pays 1 Power (move); 7 Power now" in out
     assert "Great Cthulhu's Acolyte: South Pacific -> Australia (move)" in out
     assert "gate in South Pacific: abandoned" not in out             # the plain Acolyte went, not the controller

@@ -52,6 +52,7 @@ class Choice:
 
     shown: str
     labels: tuple[str, ...]
+    plain: str = ""   # the line in the engine's ids (`acolyte south-pacific->australia`), which may be typed too
 
 
 def _unit(game: Game | None, label: str) -> dict[str, Any] | None:
@@ -96,13 +97,14 @@ def group_options(options: tuple[str, ...], game: Game | None = None, player: st
         u = _unit(game, labels[0])
         if u is not None and u.get("owner") and u.get("owner") != player:
             shown += f" [{u['owner']}]"
+        plain = shown
         if words is not None and decision is not None:
             shown = words.option(decision, shown)
         elif words is not None:
             shown = words.text(shown)
         if len(labels) > 1:
             shown += f" (x{len(labels)})"
-        out.append(Choice(shown, tuple(labels)))
+        out.append(Choice(shown, tuple(labels), plain))
     return out
 
 
@@ -214,7 +216,8 @@ class HumanSeat:
             return line
         typed = line.casefold()
         for c in menu:   # the words shown (in any case), or the words before a spellbook's text
-            if typed in (c.shown.casefold(), c.shown.split(" (x", 1)[0].casefold(), c.shown.split(": ", 1)[0].casefold()):
+            if typed in (c.shown.casefold(), c.shown.split(" (x", 1)[0].casefold(), c.shown.split(": ", 1)[0].casefold(),
+                         c.plain.casefold()):
                 return c.labels[0]
         m = match_option(d.options, line)
         if m is not None:

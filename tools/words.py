@@ -21,6 +21,7 @@ __all__ = ["Words", "words_for", "WINDOW_WHEN", "content_names", "bookkeeping_ke
 # may carry a unit number (`acolyte#7`) or a possessive (`black-goat's`).
 _TOKEN = re.compile(r"(?<![A-Za-z0-9'-])([a-z0-9][a-z0-9]*(?:-[a-z0-9]+)*)(#\d+)?(?![A-Za-z0-9]|-[A-Za-z0-9])")
 _UNIT_NUMBER = re.compile(r"#\d+")
+_ARROW = re.compile(r" *-> *")   # a move's arrow between names (`South Pacific -> Australia`)
 _DOUBLED = re.compile(r"^([^:\n]{1,80}): \1: ")
 
 # When each timing window opens, as a prompt says it ({player}, {area}, {kind} from the window's
@@ -131,7 +132,7 @@ class Words:
 
         def one(m: re.Match[str]) -> str:
             return names.get(m.group(1), m.group(1))
-        out = _UNIT_NUMBER.sub("", _TOKEN.sub(one, line))
+        out = _ARROW.sub(" -> ", _UNIT_NUMBER.sub("", _TOKEN.sub(one, line)))
         return _DOUBLED.sub(r"\1: ", out)
 
     def option(self, d: Decision, label: str) -> str:
@@ -209,14 +210,17 @@ _CACHE: dict[int, tuple[Any, Words]] = {}
 
 def words_for(model: Any, ids: bool = False) -> Words:
     """The words of a loaded content model (`Content.model` or a game's `content`), made once."""
-    if ids or model is None:
+    if model is None:
         return Words.ids()
+    if ids:   # ids as they are; bookkeeping stays hidden
+        return Words(bookkeeping=bookkeeping_keys(model))
     kept = _CACHE.get(id(model))
     if kept is not None and kept[0] is model:
         return kept[1]
     texts = {b.id: " ".join(b.text.split()) for f in model.factions.values() for b in f.spellbooks.values()}
     texts.update({b.id: " ".join(b.text.split()) for b in model.neutral_spellbooks.values()})
-    made = Words({**ENGINE_WORDS, **content_names(model)}, texts, bookkeeping_keys(model))
+    windows = {w: w.replace("-", " ") for w in WINDOW_WHEN if "-" in w}   # a phase or a timing, in words
+    made = Words({**windows, **ENGINE_WORDS, **content_names(model)}, texts, bookkeeping_keys(model))
     if len(_CACHE) > 8:
         _CACHE.clear()
     _CACHE[id(model)] = (model, made)

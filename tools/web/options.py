@@ -36,7 +36,7 @@ def grouped(options: tuple[str, ...] | list[str], areas: set[str], costs: dict[s
     for choice in group_options(tuple(options), game, player, words, decision):
         first = choice.labels[0]
         info = infos.get(first)
-        g: dict[str, Any] = {"label": choice.shown.replace("->", " \u2192 "), "answer": first,
+        g: dict[str, Any] = {"label": choice.shown.replace(" -> ", " \u2192 ").replace("->", " \u2192 "), "answer": first,
                              "count": len(choice.labels), "areas": areas_named(info, areas) if info else [],
                              "units": [u for o in choice.labels if (u := getattr(infos.get(o), "unit", None)) is not None],
                              "options": list(choice.labels)}
