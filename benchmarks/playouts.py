@@ -7,7 +7,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's engine, not an installed copy
+_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(_ROOT))
+from benchmarks.engine_choice import use_checkout_code  # noqa: E402
+
+sys.path.remove(str(_ROOT))
+use_checkout_code(_ROOT, sys.argv)   # this checkout's code, compiled where an installed build has it
 
 from interpreter.content import load_content
 from interpreter.engine.agents import RandomAgent

@@ -102,6 +102,8 @@ def test_an_opponents_unrevealed_secret_pick_gives_the_same_inputs_and_choice(bo
         assert d is not None and d.player == "black-goat" and d.kind == "secret"
         seat = Seat(g, "black-goat")
         assert len(seat.open_picks()) == 1                  # crawling-chaos's, not yet revealed
+        copy = seat.masked_copy(Rng(1))                     # what a search bot plays on: the real answers,
+        assert secret in g.choices and copy.choices == []   # the face-down pick among them, stay behind
         inputs.append(_inputs(seat, d))
         agent = make_agent(bot, 11)
         hand_seats(g, {"black-goat": agent})

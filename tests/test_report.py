@@ -30,6 +30,9 @@ def test_wilson_interval_matches_known_values(k: int, n: int, lo: float, hi: flo
 
 def test_wilson_edge_cases() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
+    # the interval always holds the observed rate exactly (a faction that wins every game: 1.0, not 0.999...)
+    for n in range(1, 300):
+        assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0
     with pytest.raises(ValueError):
         wilson(3, 2)
 
@@ -112,10 +115,44 @@ def test_report_prints_tables_and_writes_png_plots(tmp_path: Path, capsys: pytes
                   "Spellbook order"):
         assert title in out
     names = sorted(p.name for p in plots.iterdir())
-    assert names == ["doom_by_round.png", "game_length.png", "win_rates.png"]
+    assert names == ["doom_by_round.png", "game_length.png", "six_spellbooks.png", "win_rates.png"]
     for p in plots.iterdir():
         w, h = _png_size(p)
         assert w >= 300 and h >= 200
+
+
+def test_plots_draw_a_faction_that_wins_every_game(tmp_path: Path) -> None:
+    # at 10 of 10 the Wilson bound used to fall a hair below the rate: a negative whisker, and --plots exit 1
+    path = tmp_path / "r.jsonl"
+    write_rows(path, [row(g, [A, B], [A], first=A) for g in range(10)])
+    assert main(["report", str(path), "--plots", str(tmp_path / "plots")]) == 0
+    assert (tmp_path / "plots" / "win_rates.png").is_file()
+
+
+def test_six_spellbooks_counts_who_filled_their_books_and_how_those_games_ended(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    six = [f"b{i}" for i in range(6)]
+    rows = [row(0, [A, B], [A], first=A, books={A: six, B: ["z"]}),      # A holds six and wins
+            row(1, [A, B], [], first=A, books={A: six, B: six}),         # both hold six, nobody wins
+            row(2, [A, B], [B], first=B, books={A: six, B: ["z"]}),      # A holds six, B wins
+            row(3, [A, B], [B], first=B, books={A: ["x"], B: ["z"]})]
+    by = {d["faction"]: d for d in compute(rows)["six_spellbooks"]}
+    assert (by[A]["held"], by[A]["won"], by[A]["other_won"], by[A]["nobody_won"]) == (3, 1, 1, 1)
+    assert (by[B]["held"], by[B]["won"], by[B]["other_won"], by[B]["nobody_won"]) == (1, 0, 0, 1)
+    assert by[A]["rate"] == 0.75 and by[A]["games"] == 4
+    path = tmp_path / "r.jsonl"
+    write_rows(path, rows)
+    assert main(["report", str(path)]) == 0
+    assert "Six spellbooks" in capsys.readouterr().out
+
+
+def test_mixed_bot_pools_are_reported_per_faction_and_agent() -> None:
+    rows = [{**row(g, [A, B], [A] if g % 2 else [B], first=A), "agents": ["mcts:0.5s", "heuristic"]}
+            for g in range(4)]
+    rows += [{**row(4 + g, [A, B], [A], first=A), "agents": ["heuristic", "random"]} for g in range(2)]
+    got = {(d["faction"], d["agent"]): (d["wins"], d["games"]) for d in compute(rows)["faction_agents"]}
+    assert got == {(A, "mcts:0.5s"): (2, 4), (A, "heuristic"): (2, 2), (B, "heuristic"): (2, 4),
+                   (B, "random"): (0, 2)}
 
 
 def test_report_json_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

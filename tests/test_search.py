@@ -2,6 +2,7 @@
 no reading of hidden information, and whole games with a modder's faction."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -164,3 +165,20 @@ def test_it_plays_a_modders_faction_to_the_end() -> None:
                     ["mcts:2:depth=5:heuristic", "random", "random"], seed=1, layout="drowned-coast")
     assert g.is_over() and "drowned-choir" in g.result_line()
     assert bots["drowned-choir"].stats.searched > 0 and isinstance(bots["sleeper"], RandomAgent)
+
+
+def test_a_time_budget_counts_only_the_thinking_threads_cpu() -> None:
+    """Another thread's work does not eat a bot's budget (two bots thinking at once each get their own)."""
+    import threading
+    from interpreter.search import agent as search_agent
+
+    def spin() -> None:
+        end = time.thread_time() + 0.3
+        while time.thread_time() < end:
+            pass
+
+    before = search_agent.cpu_clock()
+    other = threading.Thread(target=spin)
+    other.start()
+    other.join()
+    assert search_agent.cpu_clock() - before < 0.15   # the 0.3 s spent by the other thread is not counted

@@ -90,7 +90,7 @@ def test_ending_the_game_with_nobody_qualified_is_no_prize(core: Content) -> Non
     g.s.ritual = 1
     going_on = values(g)["great-cthulhu"]
     g.s.over, g.s.winners = True, []
-    assert values(g)["great-cthulhu"] <= 0.1 < going_on
+    assert values(g) == dict.fromkeys(g.s.players, 0.0) and going_on > 0   # a loss for all, no best loss to spoil for
 
 
 def test_for_two_players_without_the_spellbook_rule_the_chance_is_a_two_way_softmax(core: Content) -> None:
@@ -132,3 +132,20 @@ def test_root_spreads_a_share_of_the_prior_evenly_over_the_roots_options(core: C
     assert priors[1.0] == pytest.approx([1 / n] * n)                      # all spread: even
     assert priors[0.5] == pytest.approx([(a + 1 / n) / 2 for a in priors[0.0]])
     assert sum(priors[0.5]) == pytest.approx(1)
+
+
+def test_free_answers_that_only_undo_earlier_ones_are_left_out(core: Content) -> None:
+    """Abandoning a Gate and controlling it again is no move: the bot does not search, nor play, the way back."""
+    g = Game(core, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    g.apply(g.current().options[0])
+    d = g.current()
+    assert d.player == "great-cthulhu" and "abandon-gate south-pacific" in d.options
+    bot = SearchAgent(parse_agent("mcts:8"), 1)
+    seat = Seat(g, d.player)
+    bot.sit(seat)
+    bot.choose(d.player, d.options, d)           # it stands here once
+    g.apply("abandon-gate south-pacific")         # then (say) gives the Gate up, a free action
+    d = g.current()
+    assert d.player == "great-cthulhu" and "control-gate south-pacific" in d.options
+    assert bot.repeats.back_again(seat, d) == {"control-gate south-pacific"}   # the way back; `move` begins an action
+    assert bot.choose(d.player, d.options, d) != "control-gate south-pacific"

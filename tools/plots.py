@@ -1,5 +1,6 @@
-"""PNG plots of a balance report (matplotlib, Agg backend): win rates with their intervals, Doom
-and Power by round, and the game-length histogram."""
+"""PNG plots of a balance report (matplotlib, Agg backend): win rates with their intervals (per agent
+where several played), Doom and Power by round, the game-length histogram, and who ended holding six
+spellbooks."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -46,18 +47,22 @@ def _subtitle(rep: dict[str, Any]) -> str:
 
 
 def win_rates(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any], path: Path) -> Path:
-    """Horizontal bars of each faction's win rate with 95% Wilson whiskers and the fair share."""
-    rows = list(reversed(rep["factions"]))  # the best at the top
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.45 * max(1, len(rows))), dpi=DPI)
+    """Horizontal bars of each faction's win rate with 95% Wilson whiskers and the fair share; where
+    several agents played, one bar per faction and agent (pooling two bots' play would measure neither)."""
+    mixed = len(rep.get("agents", [])) > 1
+    order = {d["faction"]: i for i, d in enumerate(rep["factions"])}
+    rows = (sorted(rep["faction_agents"], key=lambda d: (order[d["faction"]], d["agent"])) if mixed
+            else rep["factions"])
+    rows = list(reversed(rows))  # the best at the top
+    fig, ax = plt.subplots(figsize=(7, 1.2 + (0.6 if mixed else 0.45) * max(1, len(rows))), dpi=DPI)
     ys = range(len(rows))
     rates = [100 * d["rate"] for d in rows]
     lo = [100 * (d["rate"] - d["ci"][0]) for d in rows]
     hi = [100 * (d["ci"][1] - d["rate"]) for d in rows]
     ax.barh(list(ys), rates, color=[colours[d["faction"]] for d in rows], height=0.6,
             xerr=[lo, hi], capsize=4, error_kw={"elinewidth": 1.2, "ecolor": "#333333"})
-    mixed = len(rep.get("agents", [])) > 1  # then each bar says who played the faction
-    ax.set_yticks(list(ys), [f"{names[d['faction']]}  ({d['games']})"
-                             + (f"\n{', '.join(d.get('agents', {}))}" if mixed else "") for d in rows])
+    ax.set_yticks(list(ys), [f"{names[d['faction']]}  ({d['games']})" + (f"\n{d['agent']}" if mixed else "")
+                             for d in rows], fontsize=8 if mixed else None)
     for y, d in zip(ys, rows):
         ax.text(100 * d["ci"][1] + 1.5, y, f"{100 * d['rate']:.0f}%", va="center", fontsize=9)
     fair = rep["first_player"].get("fair")
@@ -65,8 +70,34 @@ def win_rates(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any
         ax.axvline(100 * fair, color="grey", linestyle="--", linewidth=1, label=f"fair share ({100 * fair:.0f}%)")
         ax.legend(loc="lower right", fontsize=8, frameon=False)
     ax.set_xlim(0, 100)
-    ax.set_xlabel("games won (%), with 95% Wilson interval; games played in brackets")
-    ax.set_title(f"Win rate per faction ({_subtitle(rep)})")
+    ax.set_xlabel("games won (%), with 95% Wilson interval; " + ("seats" if mixed else "games") + " played in brackets")
+    ax.set_title(f"Win rate per faction{' and agent' if mixed else ''} ({_subtitle(rep)})")
+    ax.grid(axis="x", alpha=0.3)
+    ax.spines[["top", "right"]].set_visible(False)
+    return _save(fig, path)
+
+
+def six_spellbooks(rep: dict[str, Any], names: dict[str, str], path: Path) -> Path:
+    """Per faction, the share of its games it ended holding six spellbooks, split by how they ended
+    (it won, another won, nobody won), with the 95% interval of the whole share."""
+    rows = list(reversed(rep["six_spellbooks"]))
+    fig, ax = plt.subplots(figsize=(7, 1.4 + 0.45 * max(1, len(rows))), dpi=DPI)
+    ys = list(range(len(rows)))
+    left = [0.0] * len(rows)
+    for key, label, colour in (("won", "and won", "#55a868"), ("other_won", "another won", "#c44e52"),
+                               ("nobody_won", "nobody won", "#8c8c8c")):
+        part = [100 * d[key] / d["games"] if d["games"] else 0.0 for d in rows]
+        ax.barh(ys, part, left=left, color=colour, height=0.6, label=label)
+        left = [a + b for a, b in zip(left, part)]
+    for y, d in zip(ys, rows):
+        ax.errorbar(100 * d["rate"], y, xerr=[[100 * (d["rate"] - d["ci"][0])], [100 * (d["ci"][1] - d["rate"])]],
+                    color="#333333", capsize=4, elinewidth=1.2)
+        ax.text(100 * d["ci"][1] + 1.5, y, f"{d['held']} of {d['games']}", va="center", fontsize=9)
+    ax.set_yticks(ys, [names[d["faction"]] for d in rows])
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("games ended holding six spellbooks (%), with the 95% Wilson interval")
+    ax.set_title(f"Six spellbooks, and how those games ended ({_subtitle(rep)})")
+    ax.legend(loc="best", fontsize=8, frameon=False)
     ax.grid(axis="x", alpha=0.3)
     ax.spines[["top", "right"]].set_visible(False)
     return _save(fig, path)
@@ -124,14 +155,15 @@ def _save(fig: Any, path: Path) -> Path:
 
 
 def write_plots(rep: dict[str, Any], rows: list[dict[str, Any]], folder: Path) -> list[Path]:
-    """Write win_rates.png, doom_by_round.png and game_length.png into `folder`; their paths."""
+    """Write win_rates.png, doom_by_round.png, game_length.png and six_spellbooks.png into `folder`; their paths."""
     folder.mkdir(parents=True, exist_ok=True)
     factions = sorted({f for r in rows for f in r.get("factions") or []})
     names = faction_names(factions)
     colours = _colours(factions)
     return [win_rates(rep, names, colours, folder / "win_rates.png"),
             by_round(rep, names, colours, folder / "doom_by_round.png"),
-            game_length(rep, folder / "game_length.png")]
+            game_length(rep, folder / "game_length.png"),
+            six_spellbooks(rep, names, folder / "six_spellbooks.png")]
 
 
-__all__ = ["by_round", "faction_names", "game_length", "win_rates", "write_plots"]
+__all__ = ["by_round", "faction_names", "game_length", "six_spellbooks", "win_rates", "write_plots"]

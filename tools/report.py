@@ -30,11 +30,13 @@ def compute(rows: list[Row]) -> dict[str, Any]:
         "rulesets": sorted({r["ruleset"] for r in ok if r.get("ruleset")}),
         "agents": agent_rates(ok),
         "factions": win_rates(ok),
+        "faction_agents": faction_agent_rates(ok),
         "humanity": proportion(sum(1 for r in ok if not r["winners"]), len(ok)),
         "matchups": matchup_rates(ok),
         "first_player": first_player_advantage(ok),
         "length": game_length(ok),
         "spellbooks": spellbook_order(ok),
+        "six_spellbooks": six_spellbooks(ok),
         "doom_by_round": by_round(ok, "doom_by_round"),
         "power_by_round": by_round(ok, "power_by_round"),
     }
@@ -62,6 +64,39 @@ def win_rates(rows: list[Row]) -> list[dict[str, Any]]:
             by[f][a] += 1
     out = [{"faction": f, **proportion(wins[f], played[f]), "shared": shared[f], "agents": dict(sorted(by[f].items()))}
            for f in played]
+    return sorted(out, key=lambda d: (-d["rate"], d["faction"]))
+
+
+def faction_agent_rates(rows: list[Row]) -> list[dict[str, Any]]:
+    """Per faction and the agent that played it: seats, wins and the 95% interval, so a file mixing bot
+    pools never pools their play into one figure. Ordered as `win_rates`, then by agent."""
+    played: Counter[tuple[str, str]] = Counter()
+    wins: Counter[tuple[str, str]] = Counter()
+    for r in rows:
+        for f, a in seats(r):
+            played[f, a] += 1
+            wins[f, a] += f in r["winners"]
+    out = [{"faction": f, "agent": a, **proportion(wins[f, a], played[f, a])} for f, a in played]
+    return sorted(out, key=lambda d: (d["faction"], d["agent"]))
+
+
+def six_spellbooks(rows: list[Row], books: int = 6) -> list[dict[str, Any]]:
+    """Per faction: the games it ended holding `books` spellbooks (the 95% interval of that share), and of
+    those how many it won, another faction won, and nobody won: a faction that fills its spellbooks but
+    cannot reach the Doom to win shows as games ending with nobody winning."""
+    played: Counter[str] = Counter()
+    held: dict[str, Counter[str]] = defaultdict(Counter)
+    for r in rows:
+        for f in r["factions"]:
+            played[f] += 1
+            if len((r.get("spellbooks") or {}).get(f) or []) >= books:
+                end = "won" if f in r["winners"] else "other_won" if r["winners"] else "nobody_won"
+                held[f][end] += 1
+    out = []
+    for f in played:
+        share = proportion(sum(held[f].values()), played[f])
+        out.append({"faction": f, "games": played[f], "held": share["wins"], "rate": share["rate"], "ci": share["ci"],
+                    "won": held[f]["won"], "other_won": held[f]["other_won"], "nobody_won": held[f]["nobody_won"]})
     return sorted(out, key=lambda d: (-d["rate"], d["faction"]))
 
 
@@ -199,6 +234,12 @@ def render(rep: dict[str, Any], out: TextIO | None = None) -> None:
         for d in rep["agents"]:
             t.add_row(d["agent"], str(d["games"]), str(d["wins"]), _pct(d))
         con.print(t)
+        t = Table(title="Win rate per faction and agent (95% Wilson interval)")
+        for c in ("faction", "agent", "seats", "wins", "win rate [95% CI]"):
+            t.add_column(c, justify="left" if c in ("faction", "agent") else "right")
+        for d in rep["faction_agents"]:
+            t.add_row(d["faction"], d["agent"], str(d["games"]), str(d["wins"]), _pct(d))
+        con.print(t)
     if len(rep["matchups"]) > 1:
         t = Table(title="Win rate per matchup (95% Wilson interval)")
         for c in ("matchup", "games", "win rate [95% CI] per faction", "no winner"):
@@ -236,6 +277,19 @@ def render(rep: dict[str, Any], out: TextIO | None = None) -> None:
             mean = "\n".join(f"{b} {m['mean_position']:.1f} ({100 * m['taken']:.0f}%)" for b, m in v["spellbooks"].items())
             t.add_row(f, first, mean, end_section=True)
         con.print(t)
+    _render_six(rep, con)
+
+
+def _render_six(rep: dict[str, Any], con: Console) -> None:
+    """The table of games each faction ended with six spellbooks, and how those games ended."""
+    if not any(d["held"] for d in rep["six_spellbooks"]):
+        return
+    t = Table(title="Six spellbooks: games a faction ended holding six, and how they ended")
+    for c in ("faction", "games", "with six [95% CI]", "won", "another won", "nobody won"):
+        t.add_column(c, justify="left" if c == "faction" else "right")
+    for d in rep["six_spellbooks"]:
+        t.add_row(d["faction"], str(d["games"]), _pct(d), str(d["won"]), str(d["other_won"]), str(d["nobody_won"]))
+    con.print(t)
 
 
 def _ordinal(k: int) -> str:

@@ -27,7 +27,8 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # the interval holds the observed rate; at 0 and n rounding could leave it a hair outside
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def proportion(successes: int, trials: int) -> dict[str, float | int | list[float]]:

@@ -308,10 +308,13 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise IllegalAction("bad-undo", f"undo needs a whole number of decisions, got {n!r}")
+        masked = "seed" not in self.params   # a player's masked copy (engine/seat.py): no game to replay
         if n > len(self.choices):
-            raise IllegalAction("nothing-to-undo", f"only {len(self.choices)} decision(s) can be undone, not {n}")
+            raise IllegalAction("nothing-to-undo", f"only {len(self.choices)} decision(s) can be undone, not {n}"
+                                + ("; this copy's hidden values are masked, so it cannot go back past its own "
+                                   "answers" if masked else ""))
         if n and not self._go_back(len(self.choices) - n):
-            if "seed" not in self.params:   # a player's masked copy (engine/seat.py): no game to replay
+            if masked:
                 raise IllegalAction("nothing-to-undo", "this copy keeps no position that far back, and its "
                                     "hidden values are masked, so it cannot be replayed")
             self._rebuild(len(self.choices) - n)

@@ -93,7 +93,7 @@ class Seat:
     def masked_copy(self, rng: "Rng") -> "Game":
         """A playable copy at the pending decision with every hidden value masked (others' face-down
         signs and the bag None, the generator and seed 0, no scripted dice, position digests in
-        the flow blanked, no undo history, a fresh memo) and others' unrevealed secret picks drawn
+        the flow blanked, no undo history and no answers, a fresh memo) and others' unrevealed secret picks drawn
         afresh with `rng` among the options of the same question."""
         g = self._game.clone()
         for st in _secret_waits(g.s.flow):      # the picks others made face down: drawn afresh
@@ -102,6 +102,7 @@ class Seat:
                     r["value"] = st["options"][rng.below(len(st["options"]))]
         _mask_live(g, self.player)
         g._history = None   # the positions kept for undo hold the real values: a masked copy cannot be undone
+        g.choices = []      # the real answers include others' face-down picks: the copy counts its own from here
         g._memo = None      # facts derived from the real position are worked out again from the copy's
         return g
 

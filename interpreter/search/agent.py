@@ -28,8 +28,13 @@ from ..engine.rng import Rng
 from ..engine.seat import Seat
 from .budget import SearchConfig, parse_agent
 from .determinize import Known, determinize, known_to
+from .repeats import Repeats
 from .reward import values
 from .tree import Node
+
+# A time budget counts the CPU time of the thinking thread alone: two bots thinking at once in one
+# process (the web board, threads of a batch) each get their whole budget, not a share of the process's.
+cpu_clock: Callable[[], float] = time.thread_time
 
 __all__ = ["SearchAgent", "SearchStats", "make_search_agent"]
 
@@ -58,6 +63,7 @@ class SearchAgent:
         self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372)
         self.seats: dict[str, Seat] = {}
         self.stats = SearchStats()
+        self.repeats = Repeats()
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player it plays (its view and masked copies: never the game itself)."""
@@ -71,33 +77,36 @@ class SearchAgent:
         seat = self.seats.get(player)
         if seat is None:
             raise ValueError(f"the search bot needs {player}'s seat: call sit(Seat(game, '{player}')) before choose()")
-        t0 = time.process_time()
+        t0 = cpu_clock()
+        back = self.repeats.back_again(seat, context)   # free answers that only undo earlier ones
+        options = tuple(o for o in options if o not in back)
         root = Node()
         known = known_to(seat)
         n = 0
         while True:
-            self._playout(root, seat, known)
+            self._playout(root, seat, known, back)
             n += 1
             if self.config.playouts is not None:
                 if n >= self.config.playouts:
                     break
-            elif time.process_time() - t0 >= (self.config.seconds or 0.0):
+            elif cpu_clock() - t0 >= (self.config.seconds or 0.0):
                 break
         self.stats.searched += 1
         self.stats.playouts += n
-        self.stats.cpu += time.process_time() - t0
+        self.stats.cpu += cpu_clock() - t0
         return root.best(options)
 
-    def _playout(self, root: Node, seat: Seat, known: Known) -> None:
-        """One determinization, one walk down the tree, one rollout, one backup."""
+    def _playout(self, root: Node, seat: Seat, known: Known, back: frozenset[str] = frozenset()) -> None:
+        """One determinization, one walk down the tree (leaving out the root's options in `back`),
+        one rollout, one backup."""
         g = determinize(seat, self.rng, known)
         policy = self._policy(g)
         path = [root]
         try:
             if self.config.prior:
-                self._descend_puct(g, root, path)
+                self._descend_puct(g, root, path, back)
             else:
-                self._descend_uct(g, root, path)
+                self._descend_uct(g, root, path, back)
             for _ in range(self.config.depth):
                 d = g.current()
                 if d is None:
@@ -109,14 +118,15 @@ class SearchAgent:
         for nd in path:
             nd.update(v)
 
-    def _descend_uct(self, g: Game, node: Node, path: list[Node]) -> None:
+    def _descend_uct(self, g: Game, node: Node, path: list[Node], back: frozenset[str] = frozenset()) -> None:
         """Down the tree by UCT to the first untried option, which is added (tried at random)."""
         while not g.is_over():
             d = g.current()
             assert d is not None
-            untried = node.untried(d.options)
+            options = _without(d.options, back) if node is path[0] else d.options
+            untried = node.untried(options)
             if untried:
-                for o in d.options:
+                for o in options:
                     if o in node.children:
                         node.children[o].avail += 1
                 o = untried[self.rng.below(len(untried))]
@@ -124,12 +134,12 @@ class SearchAgent:
                 g.apply(o)
                 path.append(node.children[o])
                 return
-            o = node.select(d.options, d.player, self.config.c)
+            o = node.select(options, d.player, self.config.c)
             g.apply(o)
             node = node.children[o]
             path.append(node)
 
-    def _descend_puct(self, g: Game, node: Node, path: list[Node]) -> None:
+    def _descend_puct(self, g: Game, node: Node, path: list[Node], back: frozenset[str] = frozenset()) -> None:
         """Down the tree by PUCT, the heuristic bot's scores as the prior, to the first child not
         yet visited (a decision with one option is passed through without a node of its own)."""
         while not g.is_over():
@@ -138,22 +148,26 @@ class SearchAgent:
             if len(d.options) == 1:
                 g.apply(d.options[0])
                 continue
-            if any(o not in node.children for o in d.options):
-                priors = self._priors(g, d)
+            options = _without(d.options, back) if node is path[0] else d.options
+            if any(o not in node.children for o in options):
+                priors = self._priors(g, d, options)
                 if node is path[0] and self.config.root:   # the root: every option gets a look
                     e = self.config.root
                     priors = [(1 - e) * x + e / len(priors) for x in priors]
-                node.expand(d.options, priors)
-            o = node.select_puct(d.options, d.player, self.config.c)
+                node.expand(options, priors)
+            o = node.select_puct(options, d.player, self.config.c)
             g.apply(o)
             node = node.children[o]
             path.append(node)
             if node.visits == 0:
                 return
 
-    def _priors(self, g: Game, d: Decision) -> list[float]:
-        """The heuristic bot's liking of each option as probabilities (softmax at the prior temperature)."""
+    def _priors(self, g: Game, d: Decision, options: tuple[str, ...]) -> list[float]:
+        """The heuristic bot's liking of each of `options` as probabilities (softmax at the prior temperature)."""
         infos = option_info(d, g.s.players, g.layout.areas)
+        if options is not d.options:
+            keep = set(options)
+            infos = [i for i in infos if i.label in keep]
         scores = [self.rollout_bot.score(d.player, o, d, g) for o in infos]
         top = max(scores)
         w = [math.exp((x - top) / self.config.prior) for x in scores]
@@ -170,6 +184,13 @@ class SearchAgent:
             return lambda d: bot.choose(d.player, d.options, d)
         rng = self.rng
         return lambda d: d.options[rng.below(len(d.options))]
+
+
+def _without(options: tuple[str, ...], back: frozenset[str]) -> tuple[str, ...]:
+    """The options not in `back` (all of them when `back` is empty or would leave none)."""
+    if not back:
+        return options
+    return tuple(o for o in options if o not in back) or options
 
 
 class _SampledSeat(Seat):

@@ -2,8 +2,8 @@
 `mcts:400:random`, `mcts:0.5s:random:depth=80:c=0.7:prior=0:root=0`. The defaults are the strongest
 settings measured (benchmarks/strength.py): heuristic rollouts, depth 30, c 1, prior 10, root 0.5.
 
-Parts after `mcts`, in any order: a budget (a whole number of playouts, or seconds of CPU time
-per decision ending in `s`), a rollout policy (`random` or `heuristic`), `depth=N` (rollout
+Parts after `mcts`, in any order: a budget (a whole number of playouts, or seconds of the thinking
+thread's CPU time per decision, ending in `s`), a rollout policy (`random` or `heuristic`), `depth=N` (rollout
 decisions before the position is estimated), `c=X` (the exploration constant) and `prior=T`
 (search guided by the heuristic bot's scores of the options, softmax at temperature T: PUCT) and
 `root=E` (a share E of the root's prior spread evenly over its options, so that with few playouts

@@ -1,8 +1,11 @@
 """What a finished or cut-off playout is worth to each seat (a value in [0, 1] per player).
 
-A finished game: 0.9 x the player's share of the victory (1 for a sole winner, 1/k for each of k
-sharing it, 0 when humanity wins) plus 0.1 x the player's Doom over the highest Doom (so among
-lost games, closer ones are better). A playout cut off at the depth cap is estimated the same
+A finished game that someone won: 0.9 x the player's share of the victory (1 for a sole winner,
+1/k for each of k sharing it) plus 0.1 x the player's Doom over the highest Doom (so among lost
+games, closer ones are better: a tiebreak that keeps the search pressing towards a win). A game
+nobody won (humanity wins) is worth 0 to every seat: the rules make it a loss for all, and giving it
+the Doom term made it a seat's best loss, so a seat that could not qualify yet ended games by Doom
+(spoiling cost it nothing, where playing on kept its chance to qualify). A playout cut off at the depth cap is estimated the same
 way from a score built only from public facts:
 
     score = Doom + face-down Elder Signs x their mean value + gates controlled
@@ -44,6 +47,8 @@ def values(game: Game) -> dict[str, float]:
     players = list(s.players)
     if s.over:
         winners = list(s.winners or [])
+        if not winners:
+            return dict.fromkeys(players, 0.0)
         share = {p: (1 / len(winners) if p in winners else 0.0) for p in players}
         return _mix(share, {p: float(s.doom[p]) for p in players})
     score = {p: _score(game, p) for p in players}
