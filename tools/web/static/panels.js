@@ -49,7 +49,7 @@ export function drawDecision(box, board, ui) {
   let groups = p.groups || [];
   const filtered = ui.filter ? groups.filter(ui.filter) : groups;
   const buttons = filtered.map((g) => h("button", {
-    type: "button", class: "option", "data-answer": g.answer, title: g.options.length > 1 ? g.options.join("\n") : g.answer,
+    type: "button", class: "option", "data-answer": g.answer, title: g.count > 1 ? `${g.label}: any of ${g.count} alike` : g.label,
     onclick: () => ui.onAnswer(g.answer),
   }, g.label,
      g.cost ? h("span", { class: "cost" }, ` \u00b7 ${g.cost} Power`) : null));
