@@ -157,8 +157,11 @@ def test_ctrl_c_while_the_bots_play_stops_at_a_decision_and_saves(tmp_path: Path
     p = subprocess.Popen(python_m("tools.cli", argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, cwd=tmp_path, env=env, text=True)
     assert p.stdout is not None
-    while "round 1: gather-power" not in p.stdout.readline():   # bots are playing (slowly, --check)
-        pass
+    for line in p.stdout:   # bots are playing (slowly, --check); the log names the phase in words
+        if "round 1: gather power" in line:
+            break
+    else:
+        pytest.fail("the game's log ended before the Gather Power phase")
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
     if p.returncode == 0:
