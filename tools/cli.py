@@ -200,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--resume", metavar="FILE", help="continue a saved game (written by `save FILE`, `quit`, Ctrl-C or end of input)")
     pl.add_argument("--format", choices=["text", "json"], default="text", help="json: one JSON object at the end, no log")
     pl.add_argument("--ids", action="store_true",
-                    help="the log and the prompts name things by their content ids (great-cthulhu), as files do, not by name")
+                    help="the log and the prompts name things by their content ids (lower-case-with-hyphens), as files do, not by name")
     r = sub.add_parser("replay", help="replay a game log and print its result")
     r.add_argument("file")
     r.add_argument("--upto", type=int, help="stop after this many choices")

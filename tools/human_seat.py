@@ -52,7 +52,7 @@ class Choice:
 
     shown: str
     labels: tuple[str, ...]
-    plain: str = ""   # the line in the engine's ids (`acolyte south-pacific->australia`), which may be typed too
+    plain: str = ""   # the line in the engine's ids (`unit-kind area-a->area-b`), which may be typed too
 
 
 def _unit(game: Game | None, label: str) -> dict[str, Any] | None:

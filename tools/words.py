@@ -1,7 +1,7 @@
 """The game's words for people: engine text (log lines, prompts, option labels) with every content id
-replaced by its content name (`great-cthulhu` -> `Great Cthulhu`, `south-pacific` -> `South Pacific`),
-unit numbers (`#9`) dropped, prompts phrased from the decision (`Great Cthulhu: use Devolve after
-Black Goat's action?`) and spellbook picks shown with each book's text.
+replaced by its content name (a faction's `some-faction` -> its `name:`, `Some Faction`),
+unit numbers (`#9`) dropped, prompts phrased from the decision (`<Faction>: use <Ability> after
+<Other Faction>'s action?`) and spellbook picks shown with each book's text.
 
 The engine's labels stay its vocabulary (logs, saves, answers); this module only presents them.
 `Words.ids()` is the identity, for `--ids` and scripts. The names come from the loaded content,
@@ -17,11 +17,11 @@ from interpreter.engine.decisions import Decision
 
 __all__ = ["Words", "words_for", "WINDOW_WHEN", "content_names", "bookkeeping_keys", "window_phrase"]
 
-# An id as it appears in engine text: lower-case words joined by hyphens (`great-cthulhu`), which
-# may carry a unit number (`acolyte#7`) or a possessive (`black-goat's`).
-_TOKEN = re.compile(r"(?<![A-Za-z0-9'-])([a-z0-9][a-z0-9]*(?:-[a-z0-9]+)*)(#\d+)?(?![A-Za-z0-9]|-[A-Za-z0-9])")
+# An id as it appears in engine text: lower-case words joined by hyphens (`some-faction`), which
+# may carry a unit number (`some-unit#7`) or a possessive (`some-faction's`).
+_TOKEN = re.compile(r"(?<![A-Za-z0-9-])([a-z0-9][a-z0-9]*(?:-[a-z0-9]+)*)(#\d+)?(?![A-Za-z0-9]|-[A-Za-z0-9])")
 _UNIT_NUMBER = re.compile(r"#\d+")
-_ARROW = re.compile(r" *-> *")   # a move's arrow between names (`South Pacific -> Australia`)
+_ARROW = re.compile(r" *-> *")   # a move's arrow between names (`Area One -> Area Two`)
 _DOUBLED = re.compile(r"^([^:\n]{1,80}): \1: ")
 
 # When each timing window opens, as a prompt says it ({player}, {area}, {kind} from the window's
@@ -143,11 +143,11 @@ class Words:
         return shown
 
     def prompt(self, d: Decision, game: Any = None) -> str:
-        """What is being decided, once prefixed by who decides: `Great Cthulhu: choose an action`."""
+        """What is being decided, once prefixed by who decides: `<Faction>: choose an action`."""
         return f"{self.name(d.player)}: {self.question(d, game)}"
 
     def question(self, d: Decision, game: Any = None) -> str:
-        """What is being decided, without who decides (`use Devolve after Black Goat's action?`)."""
+        """What is being decided, without who decides (`use <Ability> after <Faction>'s action?`)."""
         who = self.name(d.player)
         said = d.prompt
         for prefix in (f"{d.player}: ", f"{who}: "):   # the engine's own prefix is not repeated
