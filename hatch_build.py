@@ -7,11 +7,13 @@ the extension and plays the same games faster. The Python source stays the refer
 checkout runs it, the tests compare the installed engine's games against it
 (tests/test_compiled_core.py), and `benchmarks/compare.py` measures both.
 
-With GCC the build is profile-guided: compiled once counting what runs, trained on the seeded
-games of interpreter/build_training.py, compiled again with the counts (about 4 minutes on two
-cores; `NECRO_PGO=0` skips the training, about 2 minutes). The build falls back to the pure
-Python wheel, with a warning, when there is no C compiler or Cython; `NECRO_PURE_PYTHON=1` asks
-for the pure wheel, and editable installs are always pure, so an edit takes effect at once.
+`NECRO_PGO=1` asks for a profile-guided build (GCC): compiled once counting what runs, trained on
+the seeded games of interpreter/build_training.py, compiled again with the counts (about 4 minutes
+on two cores instead of 2, some 10% faster play). The build falls back to the pure Python wheel
+when there is no C compiler or Cython; pip hides a build's output unless `-v`, so the wheel then
+carries a record of why (`build_info.RECORD`) that `necro --version` and the first `necro` run
+print. `NECRO_PURE_PYTHON=1` asks for the pure wheel, and editable installs are always pure, so
+an edit takes effect at once.
 
     python hatch_build.py TREE OUT      # compile TREE's core into OUT, trained (what compare.py does)
 """
@@ -46,6 +48,12 @@ build_info = _load_build_info()
 # Cython reads annotations as C types by default; the engine's annotations are hints, not contracts.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 TRAINING_TIMEOUT = 900   # seconds the training games of a profile-guided build may take
+
+
+def profile_guided_asked(env: dict[str, str] | os._Environ[str]) -> bool:
+    """Whether the environment asks for the profile-guided build (`NECRO_PGO=1`; off by default,
+    as the training games double the install's time)."""
+    return env.get("NECRO_PGO", "").strip() == "1"
 
 
 class CoreBuildError(Exception):
@@ -193,32 +201,39 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
     def initialize(self, version: str, build_data: dict) -> None:
         if self.target_name != "wheel" or version == "editable":
             return
-        if os.environ.get("NECRO_PURE_PYTHON") == "1":
-            self.app.display_info("necronomicon: NECRO_PURE_PYTHON=1, building the pure Python wheel")
-            return
         root = Path(self.root)
         out = root / "build" / "compiled-core"
         shutil.rmtree(out, ignore_errors=True)   # nothing of an earlier build goes into the wheel
-        train = os.environ.get("NECRO_PGO") != "0"
+        if os.environ.get("NECRO_PURE_PYTHON") == "1":
+            self.app.display_info("necronomicon: NECRO_PURE_PYTHON=1, building the pure Python wheel")
+            return
+        train = profile_guided_asked(os.environ)
         said: list[str] = []
         try:
             built = compile_core(root, out, train=train, notice=said.append)
         except CoreBuildError as exc:
+            # pip shows this only with -v: the record makes `necro --version` and the first run say it
             self.app.display_warning(f"necronomicon: the compiled core was not built, the engine stays "
                                      f"pure Python ({exc})")
+            self._ship(build_data, out, [], {"compiled": False, "profile_guided": False, "why": str(exc)})
             return
         for why in said:
             self.app.display_warning(f"necronomicon: {why}")
-        record = out / "interpreter" / build_info.RECORD   # `necro --version` reads it (build_info.py)
-        why = "NECRO_PGO=0" if not train else "; ".join(said)
-        record.write_text(json.dumps({"profile_guided": train and not said, "why": why}) + "\n")
-        for so in [*built, record]:
-            build_data["force_include"][str(so)] = so.relative_to(out).as_posix()
+        why = "; ".join(said) if train else "NECRO_PGO=1 not set"
+        self._ship(build_data, out, built, {"compiled": True, "profile_guided": train and not said, "why": why})
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
         self.app.display_info(f"necronomicon: compiled core, {len(built)} modules, "
                               + ("profile-guided" if train and not said else f"not profile-guided ({why})"))
 
+    @staticmethod
+    def _ship(build_data: dict, out: Path, built: list[Path], facts: dict[str, Any]) -> None:
+        """Put `built` and the build record (`facts`, which `necro --version` reads) into the wheel."""
+        record = out / "interpreter" / build_info.RECORD
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(json.dumps(facts) + "\n")
+        for path in [*built, record]:
+            build_data["force_include"][str(path)] = path.relative_to(out).as_posix()
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:

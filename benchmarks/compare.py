@@ -81,7 +81,8 @@ def compiled_copy(into: Path) -> Path:
     for part in TREE_PARTS:
         shutil.copytree(ROOT / part, into / part, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
     try:
-        hatch_build.compile_core(into, into, train=True, notice=_say)   # as `pip install .` builds it
+        # as `pip install .` builds it: profile-guided only when NECRO_PGO=1 asks
+        hatch_build.compile_core(into, into, train=hatch_build.profile_guided_asked(os.environ), notice=_say)
     except hatch_build.CoreBuildError as exc:
         raise CompareError(f"the compiled core could not be built: {exc}") from None
     return into

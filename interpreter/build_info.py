@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent
-# written beside the modules by the build of the compiled core: {"profile_guided": bool, "why": str}
+# written beside the modules by the wheel's build: {"compiled": bool, "profile_guided": bool, "why": str}
 RECORD = "_core_build.json"
+# written beside the record once the first `necro` run has said that the build fell back to Python
+TOLD = "_core_build.told"
 # The folders and modules compiled, relative to this package: everything that runs during play.
 # The content loader, `paths.py` (it reads its own __file__) and the optional RL adapter stay Python.
 CORE = ("engine", "effects", "search", "bots.py")
@@ -29,14 +31,19 @@ def core_sources(package: Path) -> list[Path]:
 @dataclass(frozen=True)
 class EngineBuild:
     """How many of the core's modules are compiled extensions, whether the build was profile-guided
-    (None: no record of it), and where the engine lives."""
+    (None: no record of it), where the engine lives, and why the install could not compile the core
+    ("" when it did not try, or did)."""
     compiled: int
     modules: int
     folder: Path
     profile_guided: bool | None = None
+    fallback: str = ""
 
     def describe(self) -> str:
-        if self.compiled == 0:
+        if self.compiled == 0 and self.fallback:
+            kind = (f"Python source: the install could not build the compiled core ({self.fallback}); "
+                    "`pip install -v .` shows the build")
+        elif self.compiled == 0:
             kind = "Python source"
         elif self.compiled == self.modules:
             guided = {True: ", profile-guided", False: ", not profile-guided", None: ""}[self.profile_guided]
@@ -46,13 +53,44 @@ class EngineBuild:
         return f"{kind}, {self.folder}"
 
 
+def _record(folder: Path) -> dict:
+    """The build record beside the modules in `folder` ({} when there is none, or it is unreadable)."""
+    try:
+        facts = json.loads((folder / RECORD).read_text())
+    except (OSError, ValueError):
+        return {}
+    return facts if isinstance(facts, dict) else {}
+
+
 def engine_build() -> EngineBuild:
     """The running engine's build, read from the files beside its modules."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     sources = core_sources(_ROOT)
     compiled = sum(any(p.with_name(p.stem + sfx).is_file() for sfx in suffixes) for p in sources)
+    facts = _record(_ROOT)
+    guided = facts.get("profile_guided") if compiled else None
+    return EngineBuild(compiled, len(sources), _ROOT, guided if isinstance(guided, bool) else None,
+                       _fallback(facts))
+
+
+def _fallback(facts: dict) -> str:
+    """Why the wheel's build fell back to pure Python, from its record ("" when it did not)."""
+    if facts.get("compiled") is not False:
+        return ""
+    why = facts.get("why")
+    return why[:300] if isinstance(why, str) and why else "no reason recorded"
+
+
+def first_run_notice() -> str:
+    """The line the first `necro` run prints when the install fell back to pure Python (pip hides
+    the build's own warning), once: "" after it was said, and whenever the core is compiled."""
+    why = _fallback(_record(_ROOT))
+    told = _ROOT / TOLD
+    if not why or told.exists():
+        return ""
     try:
-        guided = json.loads((_ROOT / RECORD).read_text()).get("profile_guided") if compiled else None
-    except (OSError, ValueError, AttributeError):
-        guided = None
-    return EngineBuild(compiled, len(sources), _ROOT, guided if isinstance(guided, bool) else None)
+        told.write_text("said\n")
+    except OSError:
+        pass   # a read-only install: it is said on every run rather than never
+    return (f"necro: the engine runs as pure Python, slower: the install could not build the compiled core "
+            f"({why}). `necro --version` says which engine runs; `pip install -v .` shows the build.")

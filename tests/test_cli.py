@@ -13,7 +13,12 @@ from tools.cli import main
 def test_play_default_is_a_complete_game_ending_with_the_result(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--seed", "3"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
-    assert out[0].startswith("game: multiplayer on earth-3w5e, seed 3: great-cthulhu, crawling-chaos, black-goat, yellow-sign")
+    assert out[0].startswith("game: Cthulhu Wars, 3 to 5 players on Earth, 3-player West and 5-player East, seed 3: "
+                             "Great Cthulhu, Crawling Chaos, Black Goat, Yellow Sign")   # names, not ids
+    assert main(["play", "--seed", "3", "--ids"]) == 0    # ids for scripts: the same game
+    ids = capsys.readouterr().out.strip().splitlines()
+    assert ids[0].startswith("game: multiplayer on earth-3w5e, seed 3: great-cthulhu, crawling-chaos, black-goat, yellow-sign")
+    assert len(ids) == len(out)
     last = out[-1]
     assert last.split(" | ")[0].startswith(("winner:", "shared victory:", "humanity wins"))
     assert "| round " in last and "doom:" in last

@@ -35,15 +35,15 @@ def test_status_line_costs_grouping_and_the_log_of_moves_and_payments(tmp_path: 
     # clockwise; move; acolyte to australia (one of the 5 non-controllers); done
     r = necro(["play", *SEATS], "1\nmove\nacolyte south-pacific->australia\ndone\n", tmp_path)
     out = r.stdout
-    assert "round 1 · action phase · great-cthulhu's turn · Power/Doom: great-cthulhu 8/0, crawling-chaos 8/0" in out
-    assert "summon shoggoth south-pacific  · 2 Power" in out
-    assert "acolyte south-pacific->australia (x5)  · 1 Power" in out
-    assert "acolyte south-pacific->australia (x5)" in out           # six Acolytes: not 36 labels
-    assert "acolyte south-pacific->australia (the gate's controller)" in out
-    assert out.count("acolyte south-pacific->antarctica") == 4       # 2 menus x (controller, the others)
-    assert "great-cthulhu pays 1 Power (move); 7 Power now" in out
-    assert "great-cthulhu's acolyte: south-pacific -> australia (move)" in out
-    assert "gate in south-pacific: abandoned" not in out             # the plain Acolyte went, not the controller
+    assert "round 1 · action phase · Great Cthulhu's turn · Power/Doom: Great Cthulhu 8/0, Crawling Chaos 8/0" in out
+    assert "summon Shoggoth South Pacific  · 2 Power" in out
+    assert "Acolyte South Pacific -> Australia (x5)  · 1 Power" in out
+    assert "Acolyte South Pacific -> Australia (x5)" in out           # six Acolytes: not 36 labels
+    assert "Acolyte South Pacific -> Australia (the gate's controller)" in out
+    assert out.count("Acolyte South Pacific -> Antarctica") == 4       # 2 menus x (controller, the others)
+    assert "Great Cthulhu pays 1 Power (move); 7 Power now" in out
+    assert "Great Cthulhu's Acolyte: South Pacific -> Australia (move)" in out
+    assert "gate in South Pacific: abandoned" not in out             # the plain Acolyte went, not the controller
     assert r.returncode == 130 and "Traceback" not in r.stderr
 
 
@@ -157,8 +157,11 @@ def test_ctrl_c_while_the_bots_play_stops_at_a_decision_and_saves(tmp_path: Path
     p = subprocess.Popen(python_m("tools.cli", argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, cwd=tmp_path, env=env, text=True)
     assert p.stdout is not None
-    while "round 1: gather-power" not in p.stdout.readline():   # bots are playing (slowly, --check)
-        pass
+    for line in p.stdout:   # bots are playing (slowly, --check); the log names the phase in words
+        if "round 1: gather power" in line:
+            break
+    else:
+        pytest.fail("the game's log ended before the Gather Power phase")
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
     if p.returncode == 0:

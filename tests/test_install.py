@@ -21,3 +21,92 @@ def test_paths_point_at_real_folders() -> None:
     assert paths.grammar_file().is_file()
     assert any(paths.schema_dir().glob("*.schema.json"))
     assert sys.version_info >= (3, 11)
+
+
+def test_the_profile_guided_build_is_asked_for_with_necro_pgo_1() -> None:
+    import hatch_build
+    assert not hatch_build.profile_guided_asked({})             # the default: compiled, not trained
+    assert not hatch_build.profile_guided_asked({"NECRO_PGO": "0"})
+    assert not hatch_build.profile_guided_asked({"NECRO_PGO": "yes"})
+    assert hatch_build.profile_guided_asked({"NECRO_PGO": "1"})
+    assert hatch_build.profile_guided_asked({"NECRO_PGO": " 1\n"})
+
+
+class _App:
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def display_info(self, text: str) -> None:
+        self.said.append(text)
+
+    display_warning = display_info
+
+
+def _hook(root: Path):  # type: ignore[no-untyped-def]
+    import hatch_build
+    # class attributes over hatchling's properties, whether or not hatchling is installed here
+    hook_class = type("Hook", (hatch_build.CompiledCoreHook,), {"target_name": "wheel", "root": str(root),
+                                                               "app": _App(), "__init__": lambda self: None})
+    return hook_class()
+
+
+def test_a_build_that_cannot_compile_ships_a_record_of_why(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """No compiler: the wheel is pure Python and carries the reason, which --version and the first run read."""
+    import json
+
+    import hatch_build
+    from interpreter import build_info
+
+    def no_compiler(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise hatch_build.CoreBuildError("error: command 'gcc' failed: No such file or directory")
+    monkeypatch.setattr(hatch_build, "compile_core", no_compiler)
+    monkeypatch.delenv("NECRO_PURE_PYTHON", raising=False)
+    hook, data = _hook(tmp_path), {"force_include": {}}
+    hook.initialize("standard", data)
+    assert "pure_python" not in data and any("not built" in line for line in hook.app.said)
+    (source, target), = data["force_include"].items()
+    assert target == f"interpreter/{build_info.RECORD}"
+    facts = json.loads(Path(source).read_text())
+    assert facts["compiled"] is False and "gcc" in facts["why"]
+
+    package = tmp_path / "installed" / "interpreter"   # the installed package, as the wheel lays it out
+    (package / "engine").mkdir(parents=True)
+    (package / "engine" / "flow.py").write_text("")
+    Path(source).replace(package / build_info.RECORD)
+    monkeypatch.setattr(build_info, "CORE", ("engine",))
+    monkeypatch.setattr(build_info, "_ROOT", package)
+    build = build_info.engine_build()
+    assert build.compiled == 0 and "gcc" in build.fallback
+    assert build.describe().startswith("Python source: the install could not build the compiled core (")
+    first = build_info.first_run_notice()
+    assert first.startswith("necro: the engine runs as pure Python") and "gcc" in first
+    assert build_info.first_run_notice() == ""     # said once
+    (package / build_info.TOLD).unlink()
+    (package / build_info.RECORD).write_text('{"compiled": true, "profile_guided": false, "why": "NECRO_PGO=1 not set"}')
+    assert build_info.first_run_notice() == "" and build_info.engine_build().fallback == ""
+
+
+def test_the_default_build_records_that_it_was_not_profile_guided(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    import hatch_build
+    asked: list[bool] = []
+
+    def compiled(root, out, train, notice):  # type: ignore[no-untyped-def]
+        asked.append(train)
+        so = out / "interpreter" / "engine" / "flow.so"
+        so.parent.mkdir(parents=True)
+        so.write_bytes(b"")
+        return [so]
+    monkeypatch.setattr(hatch_build, "compile_core", compiled)
+    monkeypatch.delenv("NECRO_PURE_PYTHON", raising=False)
+    for env, guided in (("", False), ("1", True)):
+        monkeypatch.setenv("NECRO_PGO", env)
+        hook, data = _hook(tmp_path), {"force_include": {}}
+        hook.initialize("standard", data)
+        assert data["pure_python"] is False and len(data["force_include"]) == 2
+        record = next(Path(s) for s, t in data["force_include"].items() if t.endswith(".json"))
+        facts = json.loads(record.read_text())
+        assert facts["compiled"] is True and facts["profile_guided"] is guided
+        assert ("profile-guided" if guided else "not profile-guided (NECRO_PGO=1 not set)") in hook.app.said[-1]
+    assert asked == [False, True]

@@ -86,9 +86,9 @@ def test_the_guides_commands_run_and_the_seeded_game_finishes(tmp_path: Path, ca
         argv, _ = command(*words)
         assert main(outside(argv)) == 0, argv
     out = capsys.readouterr().out
-    assert "The Drowned Choir (drowned-choir)" in out and "Ulvaroth, the Unsung" in out
+    assert "The Drowned Choir" in out and "(drowned-choir)" not in out and "Ulvaroth, the Unsung" in out
     assert (tmp_path / "drowned-coast.png").read_bytes()[:4] == b"\x89PNG"
-    assert re.search(r"^(winner: |shared victory: |humanity wins).* \| round \d+ \| doom: drowned-choir \d+", out, re.M)
+    assert re.search(r"^(winner: |shared victory: |humanity wins).* \| round \d+ \| doom: The Drowned Choir \d+", out, re.M)
     assert "start of round 3" in out
     log = next(tmp_path.glob("*.jsonl")).read_text(encoding="utf-8").splitlines()
     game = replay(load_content([FIXED], expansions=[]).require_ok(), log)
@@ -100,4 +100,4 @@ def test_random_games_with_the_new_faction_keep_the_invariants(seed: int, capsys
     assert main(["play", "--content-dir", str(FIXED), "--ruleset", "multiplayer", "--map", "drowned-coast",
                  "--factions", "drowned-choir,sleeper,wind-rider", "--agents", "random", "--seed", str(seed),
                  "--quiet", "--check"]) == 0
-    assert "doom: drowned-choir" in capsys.readouterr().out
+    assert "doom: The Drowned Choir" in capsys.readouterr().out

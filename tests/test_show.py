@@ -26,7 +26,7 @@ def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_faction_card_shows_units_goos_abilities_and_requirements(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "faction", "wind-rider"]) == 0
     out = capsys.readouterr().out
-    assert "The Wind-Rider (wind-rider)" in out
+    assert "The Wind-Rider" in out and "(wind-rider)" not in out   # the name; --ids adds the id
     assert "Gnoph-Keh" in out and "count(pool(me, kind:" not in out  # a cost written as an expression...
     assert "varies" in out and "as much Power as you have Gnoph-Keh in your pool" in out  # ...reads in words
     assert "Rhan-Tegoth" in out and "ceil(doom(enemy) / 2)" not in out
@@ -55,12 +55,17 @@ def test_unknown_faction_is_one_line_with_a_suggestion(capsys: pytest.CaptureFix
 def test_without_a_name_the_factions_are_listed(builtin: Content, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["show", "faction"]) == 0
     out = capsys.readouterr().out
+    for f in builtin.model.factions.values():        # by name
+        if f.expansion is None:
+            assert f.name in out, f.name
+    assert main(["show", "faction", "--ids"]) == 0
+    listed = capsys.readouterr().out
     for fid, f in builtin.model.factions.items():   # an expansion's factions only when it is loaded
-        assert (fid in out) == (f.expansion is None), fid
-    assert main(["show", "faction", "--expansions", "published"]) == 0
-    out = capsys.readouterr().out
+        assert (fid in listed) == (f.expansion is None), fid
+    assert main(["show", "faction", "--ids", "--expansions", "published"]) == 0
+    listed = capsys.readouterr().out
     for fid in builtin.model.factions:
-        assert fid in out
+        assert fid in listed
 
 
 def test_map_table_lists_every_area_with_its_neighbours(builtin: Content, capsys: pytest.CaptureFixture[str]) -> None:
@@ -121,7 +126,8 @@ def test_state_is_rendered_as_text(base_game: Content, duel_log: Path, capsys: p
     game, _ = position_at(base_game, duel_log, round_no=2)
     assert "start of round 2" in out and "Ritual track: " in out
     for p in game.s.players:
-        row = next(line for line in out.splitlines() if line.startswith(f"│ {p}"))
+        name = game.content.factions[p].name
+        row = next(line for line in out.splitlines() if line.startswith(f"│ {name}"))
         assert f"│ {game.s.power[p]} " in row and f"│ {game.s.doom[p]} " in row
     home = game.layout.areas[game.s.home["sleeper"]].name
     assert home in out

@@ -118,17 +118,17 @@ def test_play_by_buttons_and_map_clicks_then_undo(browser: Any, server: Server) 
     assert s["pending"]["kind"] == "action" and s["phase"] == "action"
     # on an action, a click on an area with no option is read as a summon there, and refused with the reason
     click(browser, '#map .area[data-area="europe"]')
-    wait(browser, lambda b: "you control no gate in 'europe'" in why(b))
+    wait(browser, lambda b: "you control no gate in 'Europe'" in why(b))   # in names
     # a summon names its area: clicking the area filters the options to the ones there
     click(browser, '#map .area[data-area="south-pacific"]')
     wait(browser, lambda b: b.find_elements("id", "clear-filter"))
     labels = [b.text for b in css(browser, "#decision .option")]
-    assert labels and all("south-pacific" in t for t in labels)
-    click_option(browser, "summon deep-one")
+    assert labels and all("South Pacific" in t for t in labels)
+    click_option(browser, "summon Deep One")   # buttons read content names
     s = my_turn(browser)
     units = [u for u in s["units"] if u["owner"] == "great-cthulhu" and u["kind"] == "deep-one"]
     assert len(units) == 1
-    click_option(browser, "end-turn")
+    click_option(browser, "end the turn")
     s = my_turn(browser)
     # move: 'move' first, then the acolytes' chip (6 alike grouped) and a destination on the map
     steps = s["steps"]
@@ -142,8 +142,8 @@ def test_play_by_buttons_and_map_clicks_then_undo(browser: Any, server: Server) 
     click(browser, '#map .area[data-area="antarctica"]')
     # the Gate's controller is not alike the other five acolytes: the two moves there remain as buttons
     wait(browser, lambda b: [x.text for x in css(b, "#decision .option")] and all(
-        "antarctica" in x.text for x in css(b, "#decision .option")))
-    click_option(browser, "acolyte south-pacific \u2192 antarctica (x5)")
+        "Antarctica" in x.text for x in css(b, "#decision .option")))
+    click_option(browser, "Acolyte South Pacific \u2192 Antarctica (x5)")
     moved = [u for u in state(browser)["units"] if u["owner"] == "great-cthulhu" and u["loc"] == "antarctica"]
     assert len(moved) == 1
     # undo: back to before the move's answers, as many times as asked

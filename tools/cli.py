@@ -65,7 +65,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         print(f"resumed {args.resume}: {len(game.choices)} decisions so far, round {game.s.round}; "
               f"seats: {', '.join(f'{f} {a}' for f, a in seats.items())}")
     return play_session(game, agents, seat, quiet=args.quiet, check=args.check, log=args.log, fmt=args.format,
-                        seats=seats)
+                        seats=seats, ids=args.ids)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -90,8 +90,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if diverged:
         print(f"replay diverged: log digest {log.digest}, replayed {game.digest()}", file=sys.stderr)
         return 1
-    print(game.result_line() if game.s.over else
-          f"game not over: round {game.s.round}, {len(game.choices)} decisions, next: {game.pending.player if game.pending else '-'}")
+    from .words import words_for
+    print(words_for(game.content).text(game.result_line() if game.s.over else   # in words, as `necro play` says it
+          f"game not over: round {game.s.round}, {len(game.choices)} decisions, next: {game.pending.player if game.pending else '-'}"))
     return 0
 
 
@@ -226,6 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--check", action="store_true", help="verify the engine's invariants after every logged event and every decision")
     pl.add_argument("--resume", metavar="FILE", help="continue a saved game (written by `save FILE`, `quit`, Ctrl-C or end of input)")
     pl.add_argument("--format", choices=["text", "json"], default="text", help="json: one JSON object at the end, no log")
+    pl.add_argument("--ids", action="store_true",
+                    help="the log and the prompts name things by their content ids (lower-case-with-hyphens), as files do, not by name")
     r = sub.add_parser("replay", help="replay a game log and print its result")
     r.add_argument("file")
     r.add_argument("--upto", type=int, help="stop after this many choices")
@@ -309,11 +312,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def entry() -> None:
     """The console script: like main(), but quiet when the reader goes away (e.g. `| head`) or
-    standard output or error was closed (`>&-`: what would go there is dropped)."""
+    standard output or error was closed (`>&-`: what would go there is dropped). The first run
+    after an install that fell back to pure Python says so (`first_run_notice`)."""
     import os
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - for the process's life
+    from interpreter.build_info import first_run_notice
+    notice = first_run_notice()
+    if notice:
+        print(notice, file=sys.stderr)
     try:
         code = main()
         sys.stdout.flush()

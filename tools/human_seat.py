@@ -21,6 +21,7 @@ from interpreter.engine.game import Game, GameError
 from interpreter.engine.option import match_option, without_unit_id
 
 from .saves import write_save
+from .words import Words, words_for
 
 __all__ = ["HumanSeat", "SeatStopped", "SeatQuit", "Choice", "group_options", "status_line"]
 
@@ -51,6 +52,7 @@ class Choice:
 
     shown: str
     labels: tuple[str, ...]
+    plain: str = ""   # the line in the engine's ids (`unit-kind area-a->area-b`), which may be typed too
 
 
 def _unit(game: Game | None, label: str) -> dict[str, Any] | None:
@@ -81,9 +83,11 @@ def _unit_key(game: Game | None, label: str) -> tuple[str, str]:
     return bare, repr(sorted((k, repr(v)) for k, v in u.items() if k != "id"))
 
 
-def group_options(options: tuple[str, ...], game: Game | None = None, player: str = "") -> list[Choice]:
+def group_options(options: tuple[str, ...], game: Game | None = None, player: str = "",
+                  words: Words | None = None, decision: Decision | None = None) -> list[Choice]:
     """The menu: options naming identical units (same kind, owner, place and state, and alike in
-    controlling a gate or not) are one line; the others keep their own."""
+    controlling a gate or not) are one line; the others keep their own. With `words` (and the
+    `decision` they come from) each line is in content names."""
     groups: dict[tuple[str, str], list[str]] = {}
     for o in options:
         groups.setdefault(_unit_key(game, o), []).append(o)
@@ -93,18 +97,25 @@ def group_options(options: tuple[str, ...], game: Game | None = None, player: st
         u = _unit(game, labels[0])
         if u is not None and u.get("owner") and u.get("owner") != player:
             shown += f" [{u['owner']}]"
+        plain = shown
+        if words is not None and decision is not None:
+            shown = words.option(decision, shown)
+        elif words is not None:
+            shown = words.text(shown)
         if len(labels) > 1:
             shown += f" (x{len(labels)})"
-        out.append(Choice(shown, tuple(labels)))
+        out.append(Choice(shown, tuple(labels), plain))
     return out
 
 
-def status_line(game: Game) -> str:
-    """'round 2 · action phase · Power/Doom: a 6/1, b 3/0' for the decision now pending."""
+def status_line(game: Game, words: Words | None = None) -> str:
+    """'round 2 · action phase · Power/Doom: a 6/1, b 3/0' for the decision now pending (in
+    content names with `words`)."""
     s = game.s
+    w = words or Words.ids()
     phase = s.step.get("phase", s.phase)
-    turn = f" · {s.step['player']}'s turn" if s.step.get("player") else ""
-    pd = ", ".join(f"{p} {s.power[p]}/{s.doom[p]}" for p in s.players)
+    turn = f" · {w.name(s.step['player'])}'s turn" if s.step.get("player") else ""
+    pd = ", ".join(f"{w.name(p)} {s.power[p]}/{s.doom[p]}" for p in s.players)
     return f"round {s.round} · {phase} phase{turn} · Power/Doom: {pd}"
 
 
@@ -127,6 +138,7 @@ class HumanSeat:
         self._mine: list[int] | None = [] # indices in game.choices of decisions a person made
         self.seats: dict[str, str] | None = None  # faction -> agent name, kept in a `save FILE`
         self.before_read: Callable[[], None] | None = None  # called before waiting for a line
+        self.words: Words | None = None   # None: the game's content names (set to Words.ids() for --ids)
 
     def observe(self, game: Any) -> None:
         """The seat reads the game for the status line, the board, undo and save."""
@@ -181,16 +193,22 @@ class HumanSeat:
             raise SeatStopped("end of input")
         return line.strip()
 
+    def _words(self) -> Words:
+        if self.words is not None:
+            return self.words
+        return words_for(getattr(self.game, "content", None))
+
     def _show(self, d: Decision, status: bool = True) -> None:
+        w = self._words()
         if status and self.game is not None:
-            self.say("\n" + status_line(self.game))
-        self.say(f"[{d.player}] {d.prompt}")
+            self.say("\n" + status_line(self.game, w))
+        self.say(w.prompt(d, self.game) if w.names else f"[{d.player}] {d.prompt}")
         for i, c in enumerate(self._menu(d), 1):
             self.say(f"  {i:>3}. {c.shown}{_cost(d, c.labels[0])}")
         self.say("(type a number or an option; help for commands)")
 
     def _menu(self, d: Decision) -> list[Choice]:
-        return group_options(d.options, self.game, d.player)
+        return group_options(d.options, self.game, d.player, self._words(), d)
 
     def _answer(self, d: Decision, line: str) -> str | None:
         menu = self._menu(d)
@@ -202,8 +220,10 @@ class HumanSeat:
             return None
         if line in d.options:
             return line
-        for c in menu:
-            if line in (c.shown, c.shown.split(" (x", 1)[0]):
+        typed = line.casefold()
+        for c in menu:   # the words shown (in any case), or the words before a spellbook's text
+            if typed in (c.shown.casefold(), c.shown.split(" (x", 1)[0].casefold(), c.shown.split(": ", 1)[0].casefold(),
+                         c.plain.casefold()):
                 return c.labels[0]
         m = match_option(d.options, line)
         if m is not None:
@@ -221,7 +241,8 @@ class HumanSeat:
         from rich.console import Console
         from .views.position_view import render_position
         width = 100 if isinstance(self.out, io.StringIO) else None
-        Console(file=self.out, highlight=False, width=width).print(render_position(self.game, "now"))
+        Console(file=self.out, highlight=False, width=width).print(
+            render_position(self.game, "now", ids=not self._words().names))
 
     def _record(self) -> None:
         if self.game is not None and self._mine is not None:

@@ -22,6 +22,7 @@ from .game_log import LogStream, failure_line, recording
 from .human_seat import HumanSeat, SeatQuit, SeatStopped
 from .render import events_text
 from .saves import save_to_new_file, write_save
+from .words import Words, words_for
 
 __all__ = ["LogPrinter", "SignalStop", "make_seats", "play_session", "write_save", "save_to_new_file"]
 
@@ -32,16 +33,18 @@ STOP_SIGNALS = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminat
 
 
 class LogPrinter:
-    """Prints the game's new log events as readable lines after every decision."""
+    """Prints the game's new log events as readable lines (in content names, unless `words` is
+    `Words.ids()`) after every decision."""
 
-    def __init__(self, game: Game, out: TextIO, quiet: bool = False) -> None:
+    def __init__(self, game: Game, out: TextIO, quiet: bool = False, words: Words | None = None) -> None:
         self.game, self.out, self.quiet = game, out, quiet
+        self.words = words if words is not None else words_for(game.content)
         self.shown = 0
 
     def __call__(self, game: Game | None = None) -> None:
         g = self.game
         if not self.quiet:
-            for line in events_text(g.log[self.shown:]):
+            for line in events_text(g.log[self.shown:], self.words):
                 print(line, file=self.out)
             self.out.flush()
         self.shown = len(g.log)
@@ -135,15 +138,19 @@ class _Interrupts:
 
 def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, quiet: bool = False,
                  check: bool = False, log: str | None = None, fmt: str = "text",
-                 out: TextIO | None = None, err: TextIO | None = None, seats: dict[str, str] | None = None) -> int:
+                 out: TextIO | None = None, err: TextIO | None = None, seats: dict[str, str] | None = None,
+                 ids: bool = False) -> int:
     """Play the game to its end (or until a stop); the exit status. `seats` (faction -> agent name)
-    is kept in a save, so that `--resume` seats the same people and bots."""
+    is kept in a save, so that `--resume` seats the same people and bots. `ids`: the log and the
+    prompts name things by their content ids, as files and scripts do, instead of their names."""
     out = out or sys.stdout or open(os.devnull, "w", encoding="utf-8")   # noqa: SIM115 - stdout closed
     err = err or sys.stderr or out
-    printer = LogPrinter(game, out, quiet=quiet or fmt == "json")
+    words = words_for(game.content, ids)
+    printer = LogPrinter(game, out, quiet=quiet or fmt == "json", words=words)
     stream = LogStream(log, game, err) if log else None
     if seat is not None:
         seat.seats = seats
+        seat.words = words
 
         def rewound() -> None:
             printer.rewind()
@@ -201,5 +208,5 @@ def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, 
     if fmt == "json":
         print(json.dumps(summary(game), sort_keys=True), file=out)
     else:
-        print(game.result_line(), file=out)
+        print(words.text(game.result_line()), file=out)
     return 0

@@ -5,6 +5,8 @@ from typing import Any
 
 from interpreter.engine.option import action_verb
 
+from .words import Words
+
 TEMPLATES = {
     "game": "game: {ruleset} on {layout}, seed {seed}: {factions_text}",
     "phase": "-- round {round}: {phase} phase --",
@@ -33,10 +35,19 @@ TEMPLATES = {
 }
 
 
-def event_text(e: dict[str, Any]) -> str | None:
+def event_text(e: dict[str, Any], words: Words | None = None) -> str | None:
+    """The line for one event, in content names when `words` has them (None: silent, or a
+    bookkeeping ability that players never see)."""
     template = TEMPLATES.get(e["type"])
     if template is None:
         return None
+    if words is not None and e["type"] == "ability" and e.get("ability") in words.bookkeeping:
+        return None
+    line = _filled(template, e)
+    return words.text(line) if words is not None else line
+
+
+def _filled(template: str, e: dict[str, Any]) -> str:
     extra = {"factions_text": ", ".join(e.get("factions", [])),
              "cost_text": f" ({e['cost']} Power)" if e.get("cost") else "",
              "who": e.get("player") or "rules",
@@ -63,7 +74,7 @@ def _place(loc: Any) -> str:
     return "the pool" if loc == "pool" else str(loc)
 
 
-def events_text(events: list[dict[str, Any]]) -> list[str]:
+def events_text(events: list[dict[str, Any]], words: Words | None = None) -> list[str]:
     """The readable lines for a run of events, saying each thing once: a payment that the next
     action line already shows with its cost, a unit placed by the action just shown, a setup
     placement (see `board`) and a Power change of 0 are left out."""
@@ -79,7 +90,7 @@ def events_text(events: list[dict[str, Any]]) -> list[str]:
         placed = e.get("src") == "pool" and last_action is not None and e.get("why") in (last_action, action_verb(last_action))
         if t == "unit" and (e.get("why") == "setup" or placed):
             continue
-        text = event_text(e)
+        text = event_text(e, words)
         if text:
             out.append(text)
     return out

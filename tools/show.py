@@ -38,6 +38,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         p.add_argument("--format", choices=["text", "json"], default="text", help="json: the view as one JSON document")
         p.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
         p.add_argument("--expansions", help="comma list of expansions to enable")
+    for p in (f, s):
+        p.add_argument("--ids", action="store_true", help="name things by their content ids too, as files and scripts do")
 
 
 def _content(args: argparse.Namespace) -> Content:
@@ -76,7 +78,7 @@ def cmd_show(args: argparse.Namespace, console: Console | None = None) -> int:
     if args.what == "faction":
         from .views.faction_card import print_faction
         fid = find("faction", args.name, model.factions, {k: f.name for k, f in model.factions.items()}) if args.name else None
-        print_faction(model, fid, console, source=bool(getattr(args, "source", False)))
+        print_faction(model, fid, console, source=bool(getattr(args, "source", False)), ids=bool(args.ids))
     elif args.what == "map":
         from .views.map_view import map_list, map_png, map_table, pick_layout
         if not args.name and not args.layout:
@@ -91,5 +93,5 @@ def cmd_show(args: argparse.Namespace, console: Console | None = None) -> int:
     elif args.what == "state":
         from .views.position_view import position_at, render_position
         game, where = position_at(content, Path(args.log), round_no=args.round, step=args.step)
-        console.print(render_position(game, where))
+        console.print(render_position(game, where, ids=bool(args.ids)))
     return 0

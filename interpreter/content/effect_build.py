@@ -276,7 +276,7 @@ class EffectBuilder:
                                 **({"guard": d.get("condition"), "where": d.get("where")}
                                    if d["window"] in ACTION_WINDOWS else {})),
             optional=d.get("optional", True), once=d.get("once"), anywhere=d.get("anywhere", False),
-            modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key),
+            modifiers=tuple(mods), text=d.get("text", ""), pos=doc.pos(*key), bookkeeping=d.get("bookkeeping", False),
             where=self.expr(doc, key + ("where",), d.get("where"), NO_AREA, returns="areas"),
             # an unknown ability with an interpretation plays as written (the effect is the reading)
             unknown=(None if d.get("interpretation") else unknown) or cost_unknown)

@@ -45,6 +45,8 @@ class Ability:
     # an action ability that ends in an area: the areas it may end in (one action offered per area,
     # its cost modified for that area, the area bound as `area` in the effect)
     where: Ev | None = None
+    # a rule's bookkeeping (a tally, say), not an ability on the card: never shown to players as one
+    bookkeeping: bool = False
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,16 @@ from rich.text import Text
 from interpreter.content.model import ContentModel, Faction
 from interpreter.paths import content_dir
 
+from ..words import window_phrase
+
 TIMING = {"action": "Action", "unlimited-action": "Unlimited action", "static": "Ongoing"}
 
 
 def timing(ability: dict[str, Any], source: bool = False) -> str:
-    """A readable timing label for an ability document: its window, its cost, how often."""
-    label = TIMING.get(ability.get("window", ""), ability.get("window", "?"))
+    """A readable timing label for an ability document: its window in words, its cost, how often."""
+    window = str(ability.get("window", "?"))
+    phrase = window_phrase(window)
+    label = TIMING.get(window) or phrase[:1].upper() + phrase[1:]
     cost = ability.get("cost")
     if cost not in (None, 0) or (cost is not None and ability.get("window") in ("action", "unlimited-action")):
         label += f" ({_value(cost, source)} Power)"
@@ -152,9 +156,12 @@ def _goos(doc: dict[str, Any], source: bool) -> list[Any]:
 
 
 def _abilities(doc: dict[str, Any], source: bool) -> Text:
-    items = [(a["name"], timing(a, source), a.get("text", "") + _effect_note(a, source)) for a in doc.get("abilities", [])]
+    """The abilities on the card (a rule's `bookkeeping: true` tally is not one)."""
+    shown = [a for a in doc.get("abilities", []) if not a.get("bookkeeping")]
+    items = [(a["name"], timing(a, source), a.get("text", "") + _effect_note(a, source)) for a in shown]
     for u in doc.get("units", []) + doc.get("great-old-ones", []):
-        items += [(f"{a['name']} [{u['name']}]", timing(a, source), a.get("text", "") + _effect_note(a, source)) for a in u.get("abilities", [])]
+        items += [(f"{a['name']} [{u['name']}]", timing(a, source), a.get("text", "") + _effect_note(a, source))
+                  for a in u.get("abilities", []) if not a.get("bookkeeping")]
     return _section("Abilities", items)
 
 
@@ -172,7 +179,7 @@ def _requirements(doc: dict[str, Any], source: bool) -> Text:
         act = r.get("action")
         how = []
         if "condition" in r:
-            how.append(f"at {r['when']}" if r.get("when", "state") != "state" else "whenever it holds")
+            how.append(window_phrase(str(r["when"])) if r.get("when", "state") != "state" else "whenever it holds")
         if act is not None:
             how.append(f"{'unlimited ' if act.get('unlimited') else ''}action, {_value(act.get('cost', 0), source)} Power")
         if r.get("together"):
@@ -181,9 +188,10 @@ def _requirements(doc: dict[str, Any], source: bool) -> Text:
     return _section("Spellbook requirements", items)
 
 
-def faction_card(model: ContentModel, faction_id: str, source: bool = False) -> Panel:
+def faction_card(model: ContentModel, faction_id: str, source: bool = False, ids: bool = False) -> Panel:
     """The whole card as one rich renderable; `source` adds the effect-language text (formulas,
-    conditions, effects) that modders write, which a reader otherwise gets in words."""
+    conditions, effects) that modders write, which a reader otherwise gets in words; `ids` adds
+    the faction's id to its title."""
     f = model.factions[faction_id]
     doc = raw_document(f)
     head = Text()
@@ -199,22 +207,22 @@ def faction_card(model: ContentModel, faction_id: str, source: bool = False) -> 
                         _spellbooks(doc, source), _requirements(doc, source)]
     status = doc.get("status", "")
     subtitle = shown_path(f.pos.path) + (f" · {status}" if status else "") + (f" · expansion {f.expansion}" if f.expansion else "")
-    return Panel(Group(*parts), title=f"[bold]{f.name}[/] ({f.id})", subtitle=subtitle, subtitle_align="right")
+    return Panel(Group(*parts), title=f"[bold]{f.name}[/]" + (f" ({f.id})" if ids or source else ""), subtitle=subtitle, subtitle_align="right")
 
 
 PUBLIC_NOTE = "Taken from public descriptions of the published card, not from a rulebook shipped here."
 
 
-def faction_list(model: ContentModel) -> Table:
-    """One row per faction: id, name, what it has, where it comes from."""
-    t = _table("Factions", "id", "name", "from", "spellbooks", "Great Old Ones", "units")
-    for fid in sorted(model.factions):
+def faction_list(model: ContentModel, ids: bool = False) -> Table:
+    """One row per faction: its name (and id, with `ids`), what it has, where it comes from."""
+    t = _table("Factions", *(["id"] if ids else []), "name", "from", "spellbooks", "Great Old Ones", "units")
+    for fid in sorted(model.factions, key=lambda i: model.factions[i].name.casefold()):
         f = model.factions[fid]
         units = ", ".join(u.name for u in f.units.values() if u.cls != "great-old-one")
         where = f"expansion {f.expansion}" if f.expansion else origin(f.pos.path)
         if raw_document(f).get("provenance") == "public-description":
             where += " (public descriptions)"
-        t.add_row(fid, f.name, where,
+        t.add_row(*([fid] if ids else []), f.name, where,
                   str(len(f.spellbooks)), ", ".join(g.name for g in f.goos), units)
     return t
 
@@ -225,6 +233,7 @@ def origin(path: str) -> str:
     return "built-in" if shown.startswith("built-in ") else Path(path).parent.parent.name or shown
 
 
-def print_faction(model: ContentModel, faction_id: str | None, console: Console, source: bool = False) -> None:
+def print_faction(model: ContentModel, faction_id: str | None, console: Console, source: bool = False,
+                  ids: bool = False) -> None:
     """Print one faction's card, or the list of factions when no id is given."""
-    console.print(faction_card(model, faction_id, source) if faction_id else faction_list(model))
+    console.print(faction_card(model, faction_id, source, ids) if faction_id else faction_list(model, ids))

@@ -20,6 +20,7 @@ from interpreter.engine.game import Game, replay
 from interpreter.engine.savefile import SaveError, read_log
 from interpreter.engine.state import POOL
 
+from ..words import Words, words_for
 from .lookup import ShowError
 
 
@@ -61,20 +62,20 @@ def _group(game: Game, units: list[dict[str, Any]]) -> str:
     return ", ".join(f"{n} {k}" if n > 1 else k for k, n in sorted(counts.items()))
 
 
-def _players(game: Game) -> Table:
+def _players(game: Game, w: Words) -> Table:
     s = game.s
     t = Table(title="Players (seating order)", title_justify="left", title_style="bold")
     for c in ("faction", "Power", "Doom", "elder signs", "gates", "spellbooks"):
         t.add_column(c, overflow="fold")
     for p in s.players:
         mark = " (first)" if p == s.first else ""
-        books = ", ".join(s.spellbooks[p]) or "-"
-        t.add_row(p + mark, str(s.power[p]), str(s.doom[p]), str(len(s.elder_signs[p])),
+        books = ", ".join(w.name(b) for b in s.spellbooks[p]) or "-"
+        t.add_row(w.name(p) + mark, str(s.power[p]), str(s.doom[p]), str(len(s.elder_signs[p])),
                   str(len(s.controlled_gates(p))), f"{len(s.spellbooks[p])}: {books}")
     return t
 
 
-def _areas(game: Game) -> Table:
+def _areas(game: Game, w: Words) -> Table:
     s = game.s
     t = Table(title="Map (areas with units, gates or tokens)", title_justify="left", title_style="bold")
     for c in ("area", "gate", "units"):
@@ -87,19 +88,19 @@ def _areas(game: Game) -> Table:
         gate = ""
         if aid in s.gates:
             ctrl = s.controller(aid)
-            gate = f"{ctrl['owner']} ({_unit_name(game, ctrl)})" if ctrl else "abandoned"
+            gate = f"{w.name(ctrl['owner'])} ({_unit_name(game, ctrl)})" if ctrl else "abandoned"
             gate += " locked" if s.gates[aid].get("locked") else ""
-        by_owner = [f"{p}: {_group(game, s.units_at(aid, p))}" for p in s.players if s.units_at(aid, p)]
-        by_owner += [f"token {tk['id']}" + (f" ({tk['owner']})" if tk.get("owner") else "") for tk in tokens]
+        by_owner = [f"{w.name(p)}: {_group(game, s.units_at(aid, p))}" for p in s.players if s.units_at(aid, p)]
+        by_owner += [w.text(f"token {tk['id']}" + (f" ({tk['owner']})" if tk.get("owner") else "")) for tk in tokens]
         t.add_row(game.layout.areas[aid].name, gate, "\n".join(by_owner))
     return t
 
 
-def _off_map(game: Game) -> Text:
+def _off_map(game: Game, w: Words) -> Text:
     s = game.s
     lines = []
     for loc in sorted({u["loc"] for u in s.units if u["loc"] != POOL and u["loc"] not in game.layout.areas}):
-        lines.append(f"{loc}: " + "; ".join(f"{p}: {_group(game, s.units_at(loc, p))}" for p in s.players if s.units_at(loc, p)))
+        lines.append(w.text(f"{loc}: ") + "; ".join(f"{w.name(p)}: {_group(game, s.units_at(loc, p))}" for p in s.players if s.units_at(loc, p)))
     return Text("Off the map: " + (" | ".join(lines) if lines else "nothing"))
 
 
@@ -111,16 +112,19 @@ def _ritual(game: Game) -> Text:
     return Text("Ritual track: " + " ".join(cells) + f" {end}" + ("  (instant death)" if s.instant_death else ""))
 
 
-def render_position(game: Game, where: str) -> Group:
-    """The position as rich text: header, players, ritual track, map, off-map units, next decision."""
+def render_position(game: Game, where: str, ids: bool = False) -> Group:
+    """The position as rich text: header, players, ritual track, map, off-map units, next decision
+    (in content names; `ids`: in ids, as files name things)."""
     s = game.s
+    w = words_for(game.content, ids)
     head = Text()
-    head.append(f"{s.ruleset} on {s.layout}, seed {s.seed}: {where}\n", style="bold")
+    head.append(f"{w.name(s.ruleset)} on {w.name(s.layout)}, seed {s.seed}: {where}\n", style="bold")
     phase = s.step.get("phase", s.phase)
-    head.append(f"round {s.round}, {phase} phase" + (f", {s.step['player']}'s turn" if s.step.get("player") else ""))
+    head.append(f"round {s.round}, {phase} phase" + (f", {w.name(s.step['player'])}'s turn" if s.step.get("player") else ""))
     if s.surcharge:
         head.append(f", surcharge {s.surcharge}")
     d = game.current()
-    nxt = (f"next: {d.player} chooses ({d.kind}) — {d.prompt}; {len(d.options)} options"
-           if d else f"game over: {game.result_line()}")
-    return Group(head, _players(game), _ritual(game), _areas(game), _off_map(game), Text(nxt))
+    nxt = (f"next: {w.prompt(d, game)} ({len(d.options)} options)" if d and w.names
+           else f"next: {d.player} chooses ({d.kind}) — {d.prompt}; {len(d.options)} options" if d
+           else f"game over: {w.text(game.result_line())}")
+    return Group(head, _players(game, w), _ritual(game), _areas(game, w), _off_map(game, w), Text(nxt))

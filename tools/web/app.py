@@ -22,6 +22,8 @@ from starlette.staticfiles import StaticFiles
 from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import GameError
 
+from tools.words import words_for
+
 from . import checks
 from .board import board_json
 from .games import Games
@@ -182,7 +184,8 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
 
         def reason() -> Any:
             with a.session.lock:
-                return a.session.game.why_illegal(said)
+                why = a.session.game.why_illegal(said)
+                return why and (why[0], words_for(a.session.game.content).text(why[1]))   # in content names
         r = await run_in_threadpool(reason)
         return JSONResponse({"legal": r is None, "error": r and r[0], "message": r and r[1]})
 

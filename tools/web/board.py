@@ -11,6 +11,7 @@ from interpreter.content.model import ContentModel, Layout
 from tools.render import event_text
 from tools.views.colours import faction_colours
 from tools.views.layout import area_positions, crosses_edge, drawn_size
+from tools.words import words_for
 
 from .options import grouped
 
@@ -106,19 +107,24 @@ def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: l
     (`game` lets alike options be grouped by their units' records, which are public)."""
     st = view["state"]
     areas = set(layout.areas)
+    words = words_for(model)
     units = []
     for u in st["units"]:
         name, cls = unit_info(model, u["owner"], u["kind"])
-        units.append({**u, "name": name, "cls": cls})
+        units.append({**u, "name": name, "cls": cls, "owner_name": words.name(u["owner"])})
     gates = {loc: {"controller": g.get("controller"), "owner": _gate_owner(st, loc), "locked": bool(g.get("locked"))}
              for loc, g in st["gates"].items()}
     pending = view["pending"]
+    if pending is not None:   # `question`: the prompt in words, for people (`prompt` stays the engine's)
+        d = game.current() if game is not None else None
+        question = words.question(d, game) if d is not None else words.text(pending["prompt"])
+        pending = {**pending, "question": question}
     if pending is not None and "options" in pending:
         pending = {**pending, "groups": grouped(pending["options"], areas, pending.get("costs"), game, pending["player"],
-                                               pending["kind"])}
+                                               pending["kind"], words)}
     lines = []
     for e in log:
-        text = event_text(e)
+        text = event_text(e, words)
         if text:
             lines.append({"seq": e.get("seq"), "text": text, "type": e["type"], "round": e.get("round")})
     phase = (st.get("step") or {}).get("phase") or st["phase"]   # where the rules stand (State.phase is a position's label)
@@ -126,8 +132,9 @@ def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: l
             "direction": st["direction"], "players": st["players"],
             "ritual": {"track": ruleset_track, "position": st["ritual"], "instant_death": st["instant_death"]},
             "map": map_json(layout), "units": [u for u in units if u["loc"] in areas], "gates": gates,
-            "tokens": [t for t in st.get("tokens", []) if t.get("loc") in areas],
+            "tokens": [{**t, "name": words.name(t.get("id"))} for t in st.get("tokens", []) if t.get("loc") in areas],
             "offboard": [u for u in units if u["loc"] not in areas and u["loc"] != "pool"],
             "factions": factions_json(model, st, view["player"]), "pending": pending,
-            "over": view["over"], "winners": view["winners"], "result": view["result"],
+            "over": view["over"], "winners": view["winners"],
+            "result": words.text(view["result"]) if isinstance(view["result"], str) else view["result"],
             "es_bag": len(st["es_bag"]), "log": lines[-LOG_TAIL:]}

@@ -12,6 +12,7 @@ from typing import Any
 from interpreter.engine.decisions import Decision
 from interpreter.engine.options import Option, UnclassifiedOption, option_info
 from tools.human_seat import group_options
+from tools.words import Words
 
 
 def areas_named(info: Option, areas: set[str]) -> list[str]:
@@ -21,19 +22,21 @@ def areas_named(info: Option, areas: set[str]) -> list[str]:
 
 
 def grouped(options: tuple[str, ...] | list[str], areas: set[str], costs: dict[str, Any] | None = None,
-            game: Any = None, player: str = "", kind: str = "action") -> list[dict[str, Any]]:
-    """One entry per group of alike options of a decision of `kind`: the label shown, the answer
-    to send, how many are alike, the areas it names and the unit ids it may take (map clicks)."""
+            game: Any = None, player: str = "", kind: str = "action", words: Words | None = None) -> list[dict[str, Any]]:
+    """One entry per group of alike options of a decision of `kind`: the label shown (in content
+    names with `words`), the answer to send, how many are alike, the areas it names and the unit
+    ids it may take (map clicks)."""
     players = list(game.s.players) if game is not None else [player]
+    decision = Decision(player, kind, tuple(options), "")
     try:
-        infos = dict(zip(options, option_info(Decision(player, kind, tuple(options), ""), players, areas)))
+        infos = {o.label: o for o in option_info(decision, players, areas)}
     except UnclassifiedOption:
         infos = {}     # a label of no known form (the engine's tests keep this from happening): no map clicks
     out = []
-    for choice in group_options(tuple(options), game, player):
+    for choice in group_options(tuple(options), game, player, words, decision):
         first = choice.labels[0]
         info = infos.get(first)
-        g: dict[str, Any] = {"label": choice.shown.replace("->", " \u2192 "), "answer": first,
+        g: dict[str, Any] = {"label": choice.shown.replace(" -> ", " \u2192 ").replace("->", " \u2192 "), "answer": first,
                              "count": len(choice.labels), "areas": areas_named(info, areas) if info else [],
                              "units": [u for o in choice.labels if (u := getattr(infos.get(o), "unit", None)) is not None],
                              "options": list(choice.labels)}

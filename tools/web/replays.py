@@ -17,6 +17,8 @@ from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.savefile import SaveError, check_params, parse_log
 
+from tools.words import words_for
+
 from .board import board_json
 from .sessions import ContentCache, SessionError
 
@@ -129,7 +131,9 @@ class Replays:
                 f["own"] = True
             d = g.current()
             board.update({"step": r.step, "total": len(r.choices), "seats": {}, "humans": [],
-                          "next": {"player": d.player, "prompt": d.prompt, "answer": r.choices[r.step]}
+                          "next": {"player": d.player, "prompt": d.prompt, "answer": r.choices[r.step],
+                                   "question": words_for(g.content).question(d, g),
+                                   "answer_words": words_for(g.content).text(r.choices[r.step])}
                           if d is not None and r.step < len(r.choices) else None,
                           "digest_ok": (g.digest() == r.digest) if r.step == len(r.choices) and r.digest else None})
         return board

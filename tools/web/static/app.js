@@ -2,7 +2,7 @@
 import { get, post, postText, download, setKey, fetchText } from "./api.js";
 import { fromAddress, showAddress, remember, forget, drawMyGames, drawShare } from "./links.js";
 import { drawMap } from "./board.js";
-import { drawStatus, drawDecision, drawFactions, drawLog, drawNext } from "./panels.js";
+import { drawStatus, drawDecision, drawFactions, drawLog, drawNext, nameOf } from "./panels.js";
 import { setupForm } from "./setup.js";
 
 const $ = (id) => document.getElementById(id);
@@ -142,7 +142,7 @@ function notMine() {
   if (!p) { toast("The game is over."); return true; }
   if (S.replay) return true;
   if (p.player !== S.viewer || S.board.seats[p.player] !== "human" || !S.board.held.includes(p.player)) {
-    toast(`It is ${p.player}'s decision, not yours.`, true);
+    toast(`It is ${nameOf(S.board, p.player)}'s decision, not yours.`, true);
     return true;
   }
   return false;

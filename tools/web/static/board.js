@@ -1,6 +1,7 @@
 // The map as SVG, drawn from the board JSON: areas at their content positions, borders (a border
 // that wraps around the map's edge is drawn as two stubs), Gates with their controllers, units
 // stacked by owner and kind, tokens. Clicks are reported through the handlers passed in.
+import { nameOf } from "./panels.js";
 const NS = "http://www.w3.org/2000/svg";
 const SCALE = 1200, PAD = 70, R = 56;
 
@@ -66,13 +67,13 @@ export function drawMap(svg, board, ui) {
     if (gate) {
       const ring = el("circle", { cx: x - R * 0.74, cy: y + R * 0.64, r: 9, class: "gate" + (gate.owner ? "" : " abandoned") }, g);
       if (gate.owner) ring.setAttribute("style", `stroke:${colour[gate.owner] || "#333"}`);
-      el("title", {}, ring).textContent = gate.owner ? `Gate controlled by ${gate.owner}` : "abandoned Gate";
+      el("title", {}, ring).textContent = gate.owner ? `Gate controlled by ${nameOf(board, gate.owner)}` : "abandoned Gate";
     }
     const toks = board.tokens.filter((t) => t.loc === a.id);
     toks.forEach((t, i) => {
       const d = el("rect", { x: x + R - 22 - i * 14, y: y - R + 6, width: 11, height: 11, class: "token", transform: `rotate(45 ${x + R - 16 - i * 14} ${y - R + 12})` }, g);
       if (t.owner) d.setAttribute("style", `fill:${colour[t.owner] || "#999"}`);
-      el("title", {}, d).textContent = t.id + (t.owner ? ` (${t.owner})` : "");
+      el("title", {}, d).textContent = (t.name || t.id) + (t.owner ? ` (${nameOf(board, t.owner)})` : "");
     });
     g.addEventListener("click", (ev) => { ev.stopPropagation(); ui.onArea(a.id); });
     drawUnits(g, byArea[a.id] || [], x, y, colour, gate, ui);
@@ -83,7 +84,7 @@ function drawUnits(g, units, x, y, colour, gate, ui) {
   const stacks = new Map();
   for (const u of units) {
     const key = `${u.owner}|${u.kind}`;
-    if (!stacks.has(key)) stacks.set(key, { owner: u.owner, kind: u.kind, name: u.name, cls: u.cls, ids: [] });
+    if (!stacks.has(key)) stacks.set(key, { owner: u.owner, ownerName: u.owner_name || u.owner, kind: u.kind, name: u.name, cls: u.cls, ids: [] });
     stacks.get(key).ids.push(u.id);
   }
   const list = [...stacks.values()].sort((p, q) => (p.owner < q.owner ? -1 : p.owner > q.owner ? 1 : (q.cls === "great-old-one") - (p.cls === "great-old-one")));
@@ -110,7 +111,7 @@ function drawUnits(g, units, x, y, colour, gate, ui) {
       el("rect", { x: cx, y: cy, width: w, height: h, rx: 4, style: `fill:${colour[s.owner] || "#777"}` }, chip);
       const t = el("text", { x: cx + w / 2, y: cy + h - 5 }, chip);
       t.textContent = text;
-      el("title", {}, chip).textContent = `${s.owner}: ${s.ids.length} \u00d7 ${s.name}` + (ctrl ? " (one controls the Gate)" : "");
+      el("title", {}, chip).textContent = `${s.ownerName}: ${s.ids.length} \u00d7 ${s.name}` + (ctrl ? " (one controls the Gate)" : "");
       chip.addEventListener("click", (ev) => { ev.stopPropagation(); ui.onUnits(s.ids, g.dataset.area); });
       cx += w + gap;
     }

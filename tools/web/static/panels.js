@@ -12,8 +12,10 @@ function h(tag, attrs = {}, ...kids) {
   return e;
 }
 
-// a prompt without the player's name in front (it is shown, in colour, already)
-const promptOf = (p) => (p.prompt.startsWith(p.player + ": ") ? p.prompt.slice(p.player.length + 2) : p.prompt);
+// the question in words, without the player's name in front (it is shown, in colour, already)
+const promptOf = (p) => p.question ?? (p.prompt.startsWith(p.player + ": ") ? p.prompt.slice(p.player.length + 2) : p.prompt);
+// a faction's name (people read names; ids are for the API)
+export const nameOf = (board, id) => (board.factions.find((f) => f.id === id) || {}).name || id;
 
 export function drawStatus(box, board) {
   const r = board.ritual;
@@ -39,7 +41,7 @@ export function drawDecision(box, board, ui) {
     return;
   }
   const colour = Object.fromEntries(board.factions.map((f) => [f.id, f.colour]));
-  const who = h("b", { style: `color:${colour[p.player] || "inherit"}` }, p.player);
+  const who = h("b", { style: `color:${colour[p.player] || "inherit"}` }, nameOf(board, p.player));
   const seat = board.seats[p.player] || "";
   if (!ui.mine) {
     const waiting = seat && seat !== "human" ? `the ${seat} bot is choosing\u2026` : "waiting for this player";
@@ -49,7 +51,7 @@ export function drawDecision(box, board, ui) {
   let groups = p.groups || [];
   const filtered = ui.filter ? groups.filter(ui.filter) : groups;
   const buttons = filtered.map((g) => h("button", {
-    type: "button", class: "option", "data-answer": g.answer, title: g.options.length > 1 ? g.options.join("\n") : g.answer,
+    type: "button", class: "option", "data-answer": g.answer, title: g.count > 1 ? `${g.label}: any of ${g.count} alike` : g.label,
     onclick: () => ui.onAnswer(g.answer),
   }, g.label,
      g.cost ? h("span", { class: "cost" }, ` \u00b7 ${g.cost} Power`) : null));
@@ -93,7 +95,7 @@ export function drawNext(box, board) {
   const n = board.next;
   const colour = Object.fromEntries(board.factions.map((f) => [f.id, f.colour]));
   box.replaceChildren(h("div", { class: "decision others" },
-    n ? [h("p", {}, h("b", { style: `color:${colour[n.player] || "inherit"}` }, n.player), ": ", promptOf(n)),
-         h("p", {}, "answers ", h("b", { id: "next-answer" }, n.answer))]
+    n ? [h("p", {}, h("b", { style: `color:${colour[n.player] || "inherit"}` }, nameOf(board, n.player)), ": ", promptOf(n)),
+         h("p", {}, "answers ", h("b", { id: "next-answer", title: n.answer }, n.answer_words ?? n.answer))]
       : h("p", {}, board.over ? board.result : "the log ends here")));
 }
