@@ -94,8 +94,8 @@ def test_a_signal_at_the_prompt_saves_the_game_with_its_seats_and_resume_seats_t
     # exactly what the message says to run: the human seat is a person again, the other a random bot
     resumed = _necro("play", "--resume", save.name, cwd=tmp_path, input="quit\n", stdin=None)
     assert resumed.returncode == 0, resumed.stderr
-    assert "seats: sleeper human, wind-rider random" in resumed.stdout
-    assert "[sleeper]" in resumed.stdout and "> " in resumed.stdout
+    assert "seats: The Sleeper human, The Wind-Rider random" in resumed.stdout   # in the game's words
+    assert "The Sleeper: " in resumed.stdout and "> " in resumed.stdout
     # flags override the saved seats
     bots = _necro("play", "--resume", save.name, "--agents", "random", "--quiet", cwd=tmp_path)
     assert bots.returncode == 0 and ("winner" in bots.stdout or "humanity" in bots.stdout), bots.stderr

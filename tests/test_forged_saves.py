@@ -113,7 +113,7 @@ def test_the_web_boards_load_refuses_a_forged_save() -> None:
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
     from tools.web.app import create_app
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url="http://127.0.0.1:8765")   # a name the server answers to
     r = client.post("/api/load", json={"save": F.forged("pending-player-changed")})
     assert r.status_code == 400 and "$.snapshot.pending.player" in r.json()["message"], r.text
     r = client.post("/api/load", json={"save": F.real_save("duel")})

@@ -62,8 +62,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                               out=sys.stderr if args.format == "json" else None)
     seats = dict(zip(game.params["factions"], names * len(game.params["factions"]) if len(names) == 1 else names))
     if args.resume and args.format != "json":
-        print(f"resumed {args.resume}: {len(game.choices)} decisions so far, round {game.s.round}; "
-              f"seats: {', '.join(f'{f} {a}' for f, a in seats.items())}")
+        from .words import words_for
+        print(f"resumed {args.resume}: {len(game.choices)} decisions so far, round {game.s.round}; seats: "
+              + ", ".join(f"{words_for(game.content, args.ids).name(f)} {a}" for f, a in seats.items()))
     return play_session(game, agents, seat, quiet=args.quiet, check=args.check, log=args.log, fmt=args.format,
                         seats=seats, ids=args.ids)
 

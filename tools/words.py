@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.engine.decisions import Decision
+from interpreter.engine.option import is_done
 
 __all__ = ["Words", "words_for", "WINDOW_WHEN", "content_names", "bookkeeping_keys", "window_phrase"]
 
@@ -162,7 +163,7 @@ class Words:
         return self.text(said)
 
     def _window_prompt(self, d: Decision, window: str, game: Any) -> str:
-        abilities = [o for o in d.options if o != "done"]
+        abilities = [o for o in d.options if not is_done(o)]
         what = self.name(abilities[0]) if len(abilities) == 1 else "an ability"
         when = _when(window, _window_event(game, window), d.player, self)
         return f"use {what} {when}?" if when else f"use {what}?"

@@ -11,7 +11,7 @@ from ..diagnostics import ContentError, Pos, Report, did_you_mean
 from ..effects import ast as A
 from ..limits import MAX_COUNT, MAX_ROUNDS
 from . import schema_check
-from .effect_build import RESULTS, EffectBuilder
+from .effect_build import RESULTS, EffectBuilder, unknowns_under
 from .files import Document, discover
 from .model import Ability, Area, ContentModel, Faction, Layout, NeutralCard, Requirement, Ruleset, Spellbook, UnitType
 from .start_areas import check_start_areas, six_spellbooks
@@ -326,7 +326,7 @@ class Builder(EffectBuilder):
             reqs = tuple(self.requirement(doc, ("requirements", i), r, d["id"]) for i, r in enumerate(d.get("requirements", [])))
             self.model.loyalty_cards[d["id"]] = Faction(d["id"], d["name"], {}, (), {g.id: g}, reqs, books, {},
                                                         doc.pos(), doc.expansion)
-            self.model.loyalty_unknowns[d["id"]] = tuple(_unknowns(d, d["id"]))
+            self.model.loyalty_unknowns[d["id"]] = tuple(unknowns_under(d, d["id"]))
             if "counterpart" in d:
                 self.model.loyalty_counterparts[d["id"]] = d["counterpart"]
                 if d["counterpart"] not in self.ids["faction"]:
@@ -397,20 +397,6 @@ class Builder(EffectBuilder):
 def _buildable(doc: Document) -> bool:
     """A document with schema errors that still names a known kind and an id (checked further)."""
     return doc.kind in schema_check.KINDS and doc.id is not None
-
-
-def _unknowns(node: Any, path: str) -> list[str]:
-    """Every value under `node` recorded as unknown without an interpretation, as 'path: reason'."""
-    out: list[str] = []
-    if isinstance(node, dict):
-        if isinstance(node.get("unknown"), str) and "interpretation" not in node:
-            out.append(f"{path}: {node['unknown']}")
-        for k, v in node.items():
-            out.extend(_unknowns(v, f"{path}.{k}"))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out.extend(_unknowns(v, f"{path}[{i}]"))
-    return out
 
 
 ALL_EXPANSIONS = "all"

@@ -343,3 +343,17 @@ def _registry_tables(size: int) -> tuple[dict[str, list[str]], dict[str, tuple[i
     pure = frozenset(prim.name for prim in prims
                      if prim.sort == "query" or (prim.sort == "choice" and len(prim.params) < 2))
     return params, lists, pure
+
+
+def unknowns_under(node: Any, path: str) -> list[str]:
+    """Every value under `node` recorded as unknown without an interpretation, as 'path: reason'."""
+    out: list[str] = []
+    if isinstance(node, dict):
+        if isinstance(node.get("unknown"), str) and "interpretation" not in node:
+            out.append(f"{path}: {node['unknown']}")
+        for k, v in node.items():
+            out.extend(unknowns_under(v, f"{path}.{k}"))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.extend(unknowns_under(v, f"{path}[{i}]"))
+    return out
