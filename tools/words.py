@@ -73,31 +73,22 @@ def content_names(model: Any) -> dict[str, str]:
         for ab in items or ():
             names.setdefault(ab.id, ab.name)
 
+    def named(thing: Any) -> None:   # a faction, unit, spellbook or card: its name and its abilities'
+        names.setdefault(thing.id, thing.name)
+        abilities(thing.abilities)
+
     def faction(f: Any) -> None:
-        names.setdefault(f.id, f.name)
-        abilities(f.abilities)
-        for u in f.units.values():
-            names.setdefault(u.id, u.name)
-            abilities(u.abilities)
-        for b in f.spellbooks.values():
-            names.setdefault(b.id, b.name)
-            abilities(b.abilities)
+        named(f)
+        for x in (*f.units.values(), *f.spellbooks.values()):
+            named(x)
         for r in f.requirements:
             names.setdefault(r.id, f"“{r.text.rstrip('.')}”")
 
-    for f in model.factions.values():
+    for f in (*model.factions.values(), *model.loyalty_cards.values()):
         faction(f)
-    for f in model.loyalty_cards.values():
-        faction(f)
-    for u in model.neutral_units.values():
-        names.setdefault(u.id, u.name)
-        abilities(u.abilities)
-    for b in model.neutral_spellbooks.values():
-        names.setdefault(b.id, b.name)
-        abilities(b.abilities)
+    for x in (*model.neutral_units.values(), *model.neutral_spellbooks.values(), *model.neutral_cards.values()):
+        named(x)
     for c in model.neutral_cards.values():
-        names.setdefault(c.id, c.name)
-        abilities(c.abilities)
         abilities([c.acquire] if c.acquire is not None else [])
     for r in model.rulesets.values():
         names.setdefault(r.id, r.name)
