@@ -7,7 +7,7 @@ import pytest
 
 from interpreter.content import load_content
 from interpreter.content.build import Content
-from tools.scenario import content_for, load_spec, run_spec
+from tools.scenario import EXPECT_KEYS, content_for, load_spec, run_spec
 
 ROOT = Path(__file__).parent / "scenarios"
 FILES = sorted(ROOT.rglob("*.yaml"))
@@ -38,6 +38,16 @@ def test_strict_mode_rejects_unused_dice_and_wrong_answers(basic: Content) -> No
     spec["script"] = ["summon brute a"]
     out = run_spec(spec, basic)
     assert out.failures[0].startswith("step 1: no-controlled-gate: you control no gate in 'a'")
+
+
+def test_a_misspelt_expectation_fails_instead_of_passing_unchecked(basic: Content) -> None:
+    spec = load_spec(ROOT / "engine" / "recruit.yaml")
+    spec["expect"] = {**(spec.get("expect") or {}), "not-first": "red", "powr": {"red": 99}}
+    out = run_spec(spec, basic)
+    assert not out.ok
+    assert [f for f in out.failures if f.startswith("expect: no expectation named")] == [
+        f"expect: no expectation named 'not-first' (did you mean 'first'?); known: {', '.join(EXPECT_KEYS)}",
+        f"expect: no expectation named 'powr' (did you mean 'power'?); known: {', '.join(EXPECT_KEYS)}"]
 
 
 def test_until_fails_when_the_script_leaves_a_question_open(basic: Content) -> None:

@@ -13,6 +13,7 @@ it, with every one.
 in ` *` (`"ability x *"`) refuses every option that begins with it, whatever area or unit follows."""
 from __future__ import annotations
 
+import difflib
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -72,9 +73,21 @@ def _units_of(game: Game, player: str, loc: str) -> list[str]:
     return sorted(u["kind"] for u in game.s.units if u["owner"] == player and u["loc"] == loc)
 
 
+# every key `expect` may hold: any other is a failure (a misspelt expectation must not pass unchecked)
+EXPECT_KEYS = ("power", "doom", "bank", "units", "pool", "spellbooks", "spellbook-count", "markers",
+               "loyalty-spellbooks", "independents", "elder-signs", "gates", "first", "ritual", "surcharge",
+               "round", "over", "instant-death", "winners", "phase", "pending", "legal", "not-legal",
+               "log-contains", "log-lacks")
+
+
 def check_expect(game: Game, exp: dict[str, Any]) -> list[str]:
     s = game.s
     out: list[str] = []
+    for key in exp:
+        if key not in EXPECT_KEYS:
+            near = difflib.get_close_matches(str(key), EXPECT_KEYS, n=1)
+            out.append(f"expect: no expectation named {key!r}" + (f" (did you mean {near[0]!r}?)" if near else "")
+                       + f"; known: {', '.join(EXPECT_KEYS)}")
 
     def cmp(what: str, want: Any, got: Any) -> None:
         if want != got:
