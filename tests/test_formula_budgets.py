@@ -4,7 +4,6 @@ the game as it was; queries spend the step budget by what they return."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,23 +13,15 @@ from interpreter.content import load_content
 from interpreter.engine.decisions import GameError
 from interpreter.engine.game import Game
 from interpreter.limits import MAX_FORMULA_DEPTH, MAX_STEPS
+from tests.edited_fixture import edited_loop
 
-LOOP = Path(__file__).parent / "fixtures" / "trigger-loop"
 STRIKE = '    effect: "kill(first(units(owner: enemy_of(me))))"\n'
 SWELL = ("  - id: swell\n    name: Swell\n    window: static\n    text: stronger\n    modifiers:\n"
          "      - target: combat\n        value: {value}\n  - id: strike-ping\n")
 
 
 def _content(tmp: Path, edits: dict[str, str]) -> Path:
-    folder = tmp / "c"
-    shutil.copytree(LOOP, folder)
-    f = folder / "factions" / "ping.yaml"
-    text = f.read_text()
-    for old, new in edits.items():
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    f.write_text(text)
-    return folder
+    return edited_loop(tmp, edits, count=1)
 
 
 def _line_of(folder: Path, needle: str) -> int:

@@ -3,27 +3,17 @@ file and causes none elsewhere; a faction that can never hold six spellbooks is 
 faction without a colour gets one far from the others'; content text cannot drive the terminal."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from interpreter.content import load_content
 from tools.views.colours import CANDIDATES, distance, faction_colours
-
-LOOP = Path(__file__).parent / "fixtures" / "trigger-loop"
+from tests.edited_fixture import LOOP, edited_loop
 
 
 def _content(tmp: Path, edits: dict[str, str]) -> Path:
-    folder = tmp / "c"
-    shutil.copytree(LOOP, folder)
-    f = folder / "factions" / "ping.yaml"
-    text = f.read_text()
-    for old, new in edits.items():
-        assert old in text, old
-        text = text.replace(old, new)
-    f.write_text(text)
-    return folder
+    return edited_loop(tmp, edits)
 
 
 def _found(folder: Path) -> list[tuple[str, int, str]]:
