@@ -83,14 +83,4 @@ def check_destination(path: str, flag: str) -> None:
         p.unlink(missing_ok=True)
 
 
-def write_text(path: str, text: str, flag: str) -> None:
-    """Write an output file; a failure (a full disk) is one line naming the file."""
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise OSError(f"{flag} '{path}': could not write it: {exc.strerror or exc}") from None
-
-
-__all__ = ["SEED_RANGE", "check_destination", "check_seed", "pick_factions", "pick_ruleset", "player_count",
-           "write_text"]
+__all__ = ["SEED_RANGE", "check_destination", "check_seed", "pick_factions", "pick_ruleset", "player_count"]
