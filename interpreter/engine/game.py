@@ -275,13 +275,15 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
 
     @classmethod
     def from_json(cls, content: Content, data: dict[str, Any], where: str = "save", *,
-                  check_by_replay: bool = True) -> "Game":
+                  check_by_replay: bool = True, replayed: bool = False) -> "Game":
         """The game `to_json` saved, checked in full first (schema/save.schema.json, the content it
         needs, the rule flow and pending decision, the invariants), then proven reachable: its
         answers are replayed from its parameters and must reach exactly its snapshot
         (engine/reachable.py). A bad save is one SaveError line naming the JSON path. Only a test's
         or a puzzle's position set up by hand (`_state=`), which no answers reach, is loaded with
-        `check_by_replay=False` (the other checks still run)."""
+        `check_by_replay=False` (the other checks still run). `replayed=True` hands back the game the
+        check replayed (the same position, with its whole log and earlier positions) instead of the
+        snapshot's, so a caller that wants the log need not replay the answers a second time."""
         if not isinstance(data, dict):
             raise savefile.SaveError(f"{where}: a saved game is a JSON object, not {type(data).__name__}")
         if data.get("format") != FORMAT:
@@ -293,10 +295,12 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                     independents=p.get("independents"), _state=data["snapshot"],
                     _log_prefix=data["log_length"], _loaded=where)
             if check_by_replay:
-                reachable.check_reached(lambda: cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"],
+                again = reachable.check_reached(lambda: cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"],
                                                     forced_dice=p.get("forced_dice"),
                                                     independents=p.get("independents")),
                                         data, where, savefile.SaveError)
+                if replayed:
+                    g = again
         except savefile.SaveError:
             raise
         except (GameError, RuleError) + savefile.REBUILD_ERRORS as exc:

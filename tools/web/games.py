@@ -13,7 +13,6 @@ from collections import OrderedDict
 from typing import Any
 
 from interpreter.content.build import Content
-from interpreter.engine.decisions import IllegalAction
 from interpreter.engine.game import Game, GameError
 
 from . import checks
@@ -81,10 +80,9 @@ class Games:
         content = self.contents.get(checks.names(exps, "params.expansions", self.contents.available_expansions())
                                     if exps else [])
         try:
-            game = Game.from_json(content, save)
+            game = Game.from_json(content, save, replayed=True)   # the check's replay: its whole log
         except (GameError, KeyError, TypeError, ValueError) as exc:
             raise SessionError(f"cannot load the save: {exc}") from None
-        game = _with_log(content, game)
         chosen = checks.mapping(seats or save.get("seats") or {}, "seats", game.s.players)
         return self._add(game, content, chosen, int(game.params["seed"]), mine)
 
@@ -121,7 +119,7 @@ class Games:
         p = save["params"]
         content = self.contents.get(list(p.get("expansions") or []))
         try:
-            game = _with_log(content, Game.from_json(content, save))
+            game = Game.from_json(content, save, replayed=True)
         except (GameError, KeyError, TypeError, ValueError) as exc:
             raise SessionError(f"the stored game cannot be read back: {exc}") from None
         keys = {h: tuple(held) for h, held in record["keys"].items()}
@@ -129,16 +127,3 @@ class Games:
         s.paused = bool(record.get("paused"))
         return s
 
-
-def _with_log(content: Content, loaded: Game) -> Game:
-    """The loaded game with its readable log: a save keeps the position, not the log, so the
-    game is replayed from its parameters and answers; the save is kept if the two disagree."""
-    p = loaded.params
-    try:
-        g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-                 independents=p.get("independents"))
-        for c in loaded.choices:
-            g.apply(c)
-    except (GameError, IllegalAction):
-        return loaded
-    return g if g.digest() == loaded.digest() and g.legal_actions() == loaded.legal_actions() else loaded
