@@ -28,6 +28,7 @@ from . import checks
 from .board import board_json
 from .games import Games
 from .guard import Door, Guard, RequestRefused, read_capped, read_json
+from .log_pages import log_page
 from .push import Bell
 from .replays import Replays
 from .sessions import MAX_BOT_SECONDS, SEATS, ContentCache, Session, SessionError
@@ -252,6 +253,20 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         return PlainTextResponse(await run_in_threadpool(lines),
                                  headers={"Content-Disposition": 'attachment; filename="necronomicon-log.jsonl"'})
 
+    def before(request: Request) -> int:
+        return checks.whole(request.query_params.get("before", ""), "before", 1, 10**9)
+
+    @_guarded
+    async def lines(request: Request) -> Response:
+        """The page of readable log lines before the line `before` (any key: the board shows them all)."""
+        a = await run_in_threadpool(access, request)
+        seq = before(request)
+
+        def page() -> dict[str, Any]:
+            with a.session.lock:
+                return log_page(a.session.game.log, words_for(a.session.game.content), seq)
+        return JSONResponse(await run_in_threadpool(page))
+
     @_guarded
     async def events(request: Request) -> Response:
         a = await run_in_threadpool(access, request, request.query_params.get("key", ""))
@@ -272,6 +287,11 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         where = {k: checks.whole(q[k], k, 0, 10**9) for k in ("event", "round", "step") if q.get(k)}
         return JSONResponse(await run_in_threadpool(replays.board, request.path_params["rid"], where))
 
+    @_guarded
+    async def replay_lines(request: Request) -> Response:
+        seq = before(request)
+        return JSONResponse(await run_in_threadpool(replays.lines, request.path_params["rid"], seq))
+
     routes = [
         Route("/", index),
         Route("/api/setup", setup),
@@ -286,8 +306,10 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         Route("/api/games/{gid}/save", save),
         Route("/api/games/{gid}/log", log),
         Route("/api/games/{gid}/events", events),
+        Route("/api/games/{gid}/lines", lines),
         Route("/api/replays", new_replay, methods=["POST"]),
         Route("/api/replays/{rid}", show_replay),
+        Route("/api/replays/{rid}/lines", replay_lines),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Guard(Starlette(routes=routes), door)

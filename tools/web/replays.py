@@ -20,6 +20,7 @@ from interpreter.engine.savefile import SaveError, check_params, parse_log
 from tools.words import words_for
 
 from .board import board_json
+from .log_pages import log_page
 from .sessions import ContentCache, SessionError
 
 REPLAYS = 8   # replays held at once; the least recently used is dropped first
@@ -109,13 +110,23 @@ class Replays:
                 self._held.popitem(last=False)
         return rid, r
 
-    def board(self, rid: str, where: dict[str, int]) -> dict[str, Any]:
-        """The board at a step, a round's start or just after a log event (`where`), every value shown."""
+    def _get(self, rid: str) -> Replay:
         with self._lock:
             r = self._held.get(rid)
             if r is None:
                 raise SessionError("no such replay on this server (open the log again)")
             self._held.move_to_end(rid)
+        return r
+
+    def lines(self, rid: str, before: int) -> dict[str, Any]:
+        """The page of readable log lines before the line `before` (the same at every step that shows it)."""
+        r = self._get(rid)
+        with r.lock:
+            return log_page(r.game.log, words_for(r.game.content), before)
+
+    def board(self, rid: str, where: dict[str, int]) -> dict[str, Any]:
+        """The board at a step, a round's start or just after a log event (`where`), every value shown."""
+        r = self._get(rid)
         with r.lock:
             if "event" in where:
                 r.goto(r.event_step(where["event"]))
