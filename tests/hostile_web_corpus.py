@@ -52,6 +52,11 @@ BODIES: dict[str, Request] = {
     "game:why-a-number": ("POST", "/why", JSON, b'{"answer": 12}'),
     "game:wrong-key": ("GET", "", {"x-necro-key": "not-a-key"}, b""),
     "game:no-key-save": ("GET", "/save", {"x-necro-key": ""}, b""),
+    "game:log-lines-before-1e400": ("GET", "/lines?before=1e400", {}, b""),
+    "game:log-lines-before-negative": ("GET", "/lines?before=-3", {}, b""),
+    "game:log-lines-before-missing": ("GET", "/lines", {}, b""),
+    "game:log-lines-no-key": ("GET", "/lines?before=5", {"x-necro-key": ""}, b""),
+    "replay:log-lines-of-no-replay": ("GET", "/api/replays/nope/lines?before=5", {}, b""),
 }
 
 
