@@ -22,21 +22,33 @@ import copy
 import json
 import os
 import threading
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..engine.agents import HeuristicAgent
 from ..engine.rng import Rng
 from ..engine.seat import Seat
+from .budget import SearchConfig
 from .determinize import Known
 from .tree import Node
-
-if TYPE_CHECKING:
-    from .agent import SearchAgent
 
 __all__ = ["Tally", "grow_trees", "best_of", "can_fork", "shares"]
 
 # per root option: (visits, prior), summed over the trees (the prior is the first tree's)
 Tally = dict[str, tuple[int, float]]
+
+
+
+class SearchAgent(Protocol):
+    """What the trees need of the search bot (agent.py): its settings, generators, stop flag and playouts."""
+
+    config: SearchConfig
+    rng: Rng
+    rollout_bot: HeuristicAgent
+    halt: threading.Event
+
+    def grow(self, root: Node, seat: Seat, known: Known, back: frozenset[str],
+             playouts: int | None, seconds: float | None) -> int: ...
+
 
 _SEED = 1 << 62
 _MAX_REPLY = 64 << 20   # bytes a worker may send back (a root's tally is a few kilobytes)
@@ -48,7 +60,7 @@ def shares(playouts: int, workers: int) -> list[int]:
     return [n for n in (base + (1 if i < extra else 0) for i in range(workers)) if n > 0]
 
 
-def grow_trees(agent: "SearchAgent", seat: Seat, known: Known, back: frozenset[str],
+def grow_trees(agent: SearchAgent, seat: Seat, known: Known, back: frozenset[str],
                options: tuple[str, ...]) -> tuple[Tally, int, float]:
     """The summed root tally of `agent.config.workers` independent trees, the playouts they made, and
     the CPU seconds spent by worker processes (0 when the trees grew in this thread)."""
@@ -93,7 +105,7 @@ def best_of(tally: Tally, options: tuple[str, ...]) -> str:
     return max(options, key=key)
 
 
-def _one_tree(agent: "SearchAgent", seat: Seat, known: Known, back: frozenset[str], options: tuple[str, ...],
+def _one_tree(agent: SearchAgent, seat: Seat, known: Known, back: frozenset[str], options: tuple[str, ...],
               seeds: tuple[int, int], budget: tuple[int | None, float | None]) -> tuple[Tally, int]:
     """One tree grown by a copy of the bot with its own generators; its root's tally and playouts."""
     worker = copy.copy(agent)
@@ -105,7 +117,7 @@ def _one_tree(agent: "SearchAgent", seat: Seat, known: Known, back: frozenset[st
     return tally, n
 
 
-def _forked(agent: "SearchAgent", seat: Seat, known: Known, back: frozenset[str], options: tuple[str, ...],
+def _forked(agent: SearchAgent, seat: Seat, known: Known, back: frozenset[str], options: tuple[str, ...],
             runs: list[tuple[tuple[int, int], tuple[int | None, float | None]]]) -> list[tuple[Tally, int]]:
     """Each run's tree grown in a child process at once; the results in run order."""
     children: list[tuple[int, int]] = []
