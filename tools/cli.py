@@ -11,6 +11,7 @@ from interpreter.bots import is_search, make_agent
 from interpreter.engine.invariants import InvariantError
 from interpreter.engine.savefile import GameLog, read_log, read_save
 
+from .game_setup import SEATINGS, Setup, make_game
 from .loading import content_from_args
 from .preflight import check_destination, check_seed, pick_factions, pick_ruleset, player_count
 from .validate import validate
@@ -26,15 +27,17 @@ def _new_game(args: argparse.Namespace) -> Game:
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
     factions = pick_factions(content, ruleset, args.players, args.factions)
-    independents = None if args.independents is None else [c for c in args.independents.split(",") if c]
-    return Game(content, ruleset, factions, args.seed, args.map, independents=independents)
+    independents = None if args.independents is None else tuple(c for c in args.independents.split(",") if c)
+    return make_game(content, Setup(ruleset, tuple(factions), args.seed, args.map, args.seating, args.first,
+                                    independents))
 
 
 def _resumed_game(args: argparse.Namespace) -> Game:
     """The game in a save file, over the expansions it was played with (unless --expansions), with
     the seats the save keeps (unless --agents; a save without seats: heuristic bots)."""
     from .saves import load_saved_game, saved_seats
-    given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents") if getattr(args, k) is not None]
+    given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents", "first") if getattr(args, k) is not None]
+    given += ["--seating"] if args.seating != "as-given" else []
     if given:
         raise GameError(f"--resume continues the saved game's own set-up; drop {', '.join(given)}")
     data = read_save(args.resume)   # through the size cap, with bounded numbers and depth
@@ -214,7 +217,13 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, help="the game's seed (default 1); with --resume, the bots' (default: the saved game's)")
     pl.add_argument("--ruleset")
     pl.add_argument("--players", type=int)
-    pl.add_argument("--factions", help="comma list, in seating order")
+    pl.add_argument("--factions", help="comma list, in seating order; an entry 'random' is drawn by the seeded "
+                    "generator from the factions not named")
+    pl.add_argument("--seating", choices=SEATINGS, default="as-given",
+                    help="random: the factions sit in an order drawn by the seeded generator")
+    pl.add_argument("--first", metavar="FACTION", help="the first player at the start, or 'random' (drawn by the "
+                    "seeded generator), where the factions allow a choice (Great Cthulhu always goes first; the "
+                    "Wind-Rider never does); default: alphabetical by faction name, as the rulebook recommends")
     pl.add_argument("--agents", help="one agent for all seats or a comma list per seat "
                     "(random, heuristic, human, mcts[:budget][:policy]); default heuristic, or with --resume the "
                     "seats the save keeps")

@@ -256,7 +256,7 @@ class HumanSeat:
             seats = set(self.factions)
             p = g.params
             probe = Game(g.bundle, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                         forced_dice=p.get("forced_dice"), independents=p.get("independents"))
+                         forced_dice=p.get("forced_dice"), independents=p.get("independents"), first=p.get("first"))
             self._mine = []
             for i, c in enumerate(g.choices):
                 if probe.pending is not None and probe.pending.player in seats:

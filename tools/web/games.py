@@ -136,7 +136,7 @@ def _with_log(content: Content, loaded: Game) -> Game:
     p = loaded.params
     try:
         g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-                 independents=p.get("independents"))
+                 independents=p.get("independents"), first=p.get("first"))
         for c in loaded.choices:
             g.apply(c)
     except (GameError, IllegalAction):

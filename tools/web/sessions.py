@@ -200,7 +200,7 @@ class Session:
         the end (replayed from the parameters: exact)."""
         p = self.game.params
         g = Game(self.content, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                 forced_dice=p.get("forced_dice"), independents=p.get("independents"))
+                 forced_dice=p.get("forced_dice"), independents=p.get("independents"), first=p.get("first"))
         who, logged = [], []
         for c in self.game.choices:
             who.append(g.current().player)  # type: ignore[union-attr]
