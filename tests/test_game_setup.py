@@ -54,8 +54,10 @@ def test_the_layouts_offered_fit_the_player_count_and_a_chosen_one_is_played(con
     assert "earth-5w5e" not in layouts_for(content, "multiplayer", 4)
     four = ("great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign")
     assert make_game(content, Setup("multiplayer", four, 1, layout="earth-5w3e")).layout.id == "earth-5w3e"
-    with pytest.raises(GameError, match="not offered for 4 players; one of: earth-3w5e"):
+    with pytest.raises(GameError, match="'earth-5w5e' is for 5 players, not 4"):
         make_game(content, Setup("multiplayer", four, 1, layout="earth-5w5e"))
+    with pytest.raises(GameError, match="unknown map layout 'moon'; for 4 players: earth-3w5e, earth-5w3e"):
+        make_game(content, Setup("multiplayer", four, 1, layout="moon"))
 
 
 def test_a_chosen_first_player_starts_unless_a_faction_must(content: Content) -> None:

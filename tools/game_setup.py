@@ -16,7 +16,7 @@ from interpreter.diagnostics import did_you_mean
 from interpreter.engine.game import Game, GameError
 from interpreter.engine.rng import Rng
 
-__all__ = ["RANDOM", "SEATINGS", "Setup", "draw_factions", "layouts_for", "make_game", "setup_rng"]
+__all__ = ["RANDOM", "SEATINGS", "Setup", "draw_factions", "layouts_for", "make_game", "seated", "setup_rng"]
 
 RANDOM = "random"                    # a faction (or the first player) drawn by the seeded generator
 SEATINGS = ("as-given", "random")    # the factions sit in the order given, or shuffled
@@ -70,23 +70,29 @@ def draw_factions(content: Content, given: tuple[str, ...], rng: Rng) -> list[st
     return out
 
 
-def make_game(content: Content, setup: Setup) -> Game:
-    """The game this setup describes (one GameError line for a value that does not fit)."""
+def seated(content: Content, setup: Setup) -> tuple[list[str], list[str]]:
+    """The factions as chosen (each RANDOM drawn; one per seat row of the form), and in the order
+    they sit (shuffled with seating "random")."""
     if setup.seating not in SEATINGS:
         raise GameError(f"seating '{setup.seating}': one of {', '.join(SEATINGS)}")
     rng = setup_rng(setup.seed)
-    factions = draw_factions(content, setup.factions, rng)
+    rows = draw_factions(content, setup.factions, rng)
+    factions = list(rows)
     if setup.seating == "random":
         for i in range(len(factions) - 1, 0, -1):   # Fisher-Yates, by the seeded generator
             j = rng.below(i + 1)
             factions[i], factions[j] = factions[j], factions[i]
+    return rows, factions
+
+
+def make_game(content: Content, setup: Setup) -> Game:
+    """The game this setup describes (one GameError line for a value that does not fit)."""
+    factions = seated(content, setup)[1]
     if setup.ruleset not in content.model.rulesets:
         raise GameError(f"unknown ruleset '{setup.ruleset}'{did_you_mean(setup.ruleset, content.model.rulesets)}")
-    if setup.layout is not None:
-        offered = layouts_for(content, setup.ruleset, len(factions))
-        if setup.layout not in offered:
-            raise GameError(f"map layout '{setup.layout}' is not offered for {len(factions)} players; "
-                            f"one of: {', '.join(offered)}")
+    if setup.layout is not None and setup.layout not in content.model.layouts:   # (the engine says why a
+        offered = layouts_for(content, setup.ruleset, len(factions))            # known one cannot be played)
+        raise GameError(f"unknown map layout '{setup.layout}'; for {len(factions)} players: {', '.join(offered)}")
     first = setup.first
     if first is not None and first != RANDOM and first not in factions:
         raise GameError(f"first player '{first}' is not one of this game's factions ({', '.join(factions)}); "
