@@ -104,3 +104,26 @@ def test_necro_play_takes_the_setup_flags(capsys: pytest.CaptureFixture[str], tm
                    "(great-cthulhu, crawling-chaos, black-goat); or 'random'"]
     with pytest.raises(SystemExit):
         main(["play", "--seating", "upside-down"])
+
+
+def test_the_terminal_answers_alike_options_and_ends_turns_as_asked_and_undo_goes_past_them(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import io
+    monkeypatch.chdir(tmp_path)
+    base = ["play", "--agents", "human,heuristic,heuristic", "--players", "3", "--seed", "1"]
+    # clockwise; recruit (its one placement is given); then the turn has only Unlimited Actions left
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\n" * 3 + "quit\n"))
+    main([*base, "--auto", "one-option,end-turn"])
+    out = capsys.readouterr().out
+    assert "(Great Cthulhu: end the turn, answered for you)" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\n" * 3 + "quit\n"))
+    main([*base, "--auto", "none"])
+    assert "answered for you" not in capsys.readouterr().out
+    # undo takes back the person's own answer, not the one given for them after it
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n1\nundo\nquit\n"))
+    main([*base, "--auto", "one-option,end-turn"])
+    out = capsys.readouterr().out
+    assert "answered for you" in out and "undone: back to decision 2 (1 of yours taken back)" in out
+    with pytest.raises(SystemExit):
+        main([*base, "--auto", "sometimes"])
+    assert "give none, or a comma list of one-option and end-turn" in capsys.readouterr().err
