@@ -11,6 +11,7 @@ import pytest
 from interpreter.content import load_content
 from interpreter.content.build import Content
 from interpreter.engine.game import Game, GameError, replay
+from interpreter.engine.savefile import SaveError
 from tools.cli import main
 from tools.game_setup import RANDOM, Setup, layouts_for, make_game
 
@@ -89,6 +90,10 @@ def test_the_first_player_choice_survives_save_log_and_undo(content: Content) ->
     g.apply(g.legal_actions()[0])
     g.undo(1)
     assert g.digest() == before
+    tampered = g.to_json()
+    tampered["params"]["first"] = "nobody"
+    with pytest.raises(SaveError, match="params.first: 'nobody' is not one of the game's factions"):
+        Game.from_json(content, tampered)
 
 
 def test_necro_play_takes_the_setup_flags(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -126,21 +126,21 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                     raise GameError(f"faction '{f}': {t.name} has unknown {', '.join(t.unknown)}; "
                                     "a ruleset must name an interpretation before it can be played")
 
-    def _check_first(self, factions: list[str], first: str | None) -> None:
+    def _check_first(self, factions: list[str], asked: str | None) -> None:
         """Core rulebook, The First Player (p. 7): a faction that must go first does; one that may
         never be first at the start is not; otherwise any player may be chosen."""
-        if first is None or first == "random":
+        if asked is None or asked == _round.RANDOM_FIRST:
             return
-        if first not in factions:
-            raise GameError(f"first player '{first}' is not one of this game's factions; one of: "
-                            f"{', '.join(factions)} or random")
-        setup = self.content.factions[first].setup
+        if asked not in factions:
+            raise GameError(f"first player '{asked}' is not one of this game's factions; one of: "
+                            f"{', '.join(factions)} or {_round.RANDOM_FIRST}")
+        name = self.content.factions[asked].name
         always = [f for f in factions if self.content.factions[f].setup.get("always-first")]
-        if always and first not in always:
+        if always and asked not in always:
             raise GameError(f"{self.content.factions[always[0]].name} always goes first, so "
-                            f"{self.content.factions[first].name} cannot be the first player")
-        if setup.get("never-first-at-start"):
-            raise GameError(f"{self.content.factions[first].name} may never be the first player at the start")
+                            f"{name} cannot be the first player")
+        if self.content.factions[asked].setup.get("never-first-at-start"):
+            raise GameError(f"{name} may never be the first player at the start")
 
     def _new_state(self, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
         from .position import empty_state

@@ -35,6 +35,8 @@ class GameProc(Proc):
         return Call(frame(PHASES[ph]))
 
 
+RANDOM_FIRST = "random"   # the game's `first` parameter asking for a first player drawn at random
+
 # ---- setup ------------------------------------------------------------------------------------------
 class Setup(Proc):
     """Each faction picks its start area (those that choose after the others last) and places its
@@ -56,13 +58,13 @@ class Setup(Proc):
             # Core rulebook, The First Player (p. 7): "choose the First Player by any means you wish
             # (We recommend going alphabetically by Faction name)": the game's `first` parameter (a
             # player, or random by the game's generator), else alphabetical.
-            chosen = g.params.get("first")
+            asked = g.params.get("first")
             if always:
                 first = always[0]
-            elif chosen == "random":
+            elif asked == RANDOM_FIRST:
                 first = allowed[g.random_below(len(allowed))]
-            elif chosen in allowed:
-                first = chosen
+            elif asked in allowed:
+                first = asked
             else:
                 first = sorted(allowed, key=lambda p: g.faction(p).name)[0]
             f["at"] = "done"
