@@ -224,7 +224,7 @@ def judge(data: Json, moves: int = 6) -> tuple[str, str]:
     p = data["params"]
     try:
         fresh = Game(content(), p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-                     independents=p.get("independents"))
+                     independents=p.get("independents"), first=p.get("first"))
         for c in data["choices"]:
             fresh.apply(c)
         bot = make_agent("random", len(data["choices"]))

@@ -137,8 +137,8 @@ def test_two_friends_and_a_bot_play_to_the_end_through_their_own_links(tmp_path:
         # a decision showing one button (alike units) was answered for its seat, not clicked
         answers, single = one_button_decisions(server, gid, list(players))
         assert single > 0 and answers == clicks + single, (answers, clicks, single)
-        for b in players.values():
-            assert [e for e in console_errors(b) if "status of 4" not in e] == []
+        for b in players.values():   # (a page's request while the server was stopped on purpose is refused)
+            assert [e for e in console_errors(b) if "status of 4" not in e and "ERR_CONNECTION_REFUSED" not in e] == []
     finally:
         alice.quit()
         bob.quit()

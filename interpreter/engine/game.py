@@ -48,9 +48,11 @@ def state_digest(state: State) -> str:
 class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
                  layout: str | None = None, *, forced_dice: list[int] | None = None,
-                 independents: list[str] | None = None,
+                 independents: list[str] | None = None, first: str | None = None,
                  _state: dict[str, Any] | None = None, _log_prefix: int = 0, _loaded: str | None = None) -> None:
         """`independents`: the loyalty cards in play (None: every playable one, see choose_independents).
+        `first`: the first player at the start, a faction or "random" (drawn by the game's generator),
+        where the factions' setup rules leave it open (None: the rulebook's recommendation).
         `_loaded` names the file a `_state` came from: its invariants are checked before play resumes."""
         content.require_ok()
         self.bundle = content
@@ -77,6 +79,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         if self.layout.incomplete:
             raise GameError(f"map layout '{layout}' cannot be played: it is incomplete ({self.layout.incomplete})")
         self._refuse_unknown(factions)
+        self._check_first(factions, first)
         self._init_core()
         try:
             self.independents, left_out = self.choose_independents(list(factions), independents)
@@ -86,6 +89,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                        "forced_dice": list(forced_dice) if forced_dice is not None else None}
         if self.content.loyalty_cards:
             self.params["independents"] = list(self.independents)
+        if first is not None:
+            self.params["first"] = first
         if self.content.expansions:
             self.params["expansions"] = sorted(self.content.expansions)
         self._forced_dice = list(forced_dice) if forced_dice is not None else None
@@ -120,6 +125,22 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                 if t.unknown:
                     raise GameError(f"faction '{f}': {t.name} has unknown {', '.join(t.unknown)}; "
                                     "a ruleset must name an interpretation before it can be played")
+
+    def _check_first(self, factions: list[str], asked: str | None) -> None:
+        """Core rulebook, The First Player (p. 7): a faction that must go first does; one that may
+        never be first at the start is not; otherwise any player may be chosen."""
+        if asked is None or asked == _round.RANDOM_FIRST:
+            return
+        if asked not in factions:
+            raise GameError(f"first player '{asked}' is not one of this game's factions; one of: "
+                            f"{', '.join(factions)} or {_round.RANDOM_FIRST}")
+        name = self.content.factions[asked].name
+        always = [f for f in factions if self.content.factions[f].setup.get("always-first")]
+        if always and asked not in always:
+            raise GameError(f"{self.content.factions[always[0]].name} always goes first, so "
+                            f"{name} cannot be the first player")
+        if self.content.factions[asked].setup.get("never-first-at-start"):
+            raise GameError(f"{name} may never be the first player at the start")
 
     def _new_state(self, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
         from .position import empty_state
@@ -292,12 +313,12 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         p = data["params"]
         try:
             g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data["dice"],
-                    independents=p.get("independents"), _state=data["snapshot"],
+                    independents=p.get("independents"), first=p.get("first"), _state=data["snapshot"],
                     _log_prefix=data["log_length"], _loaded=where)
             if check_by_replay:
                 again = reachable.check_reached(lambda: cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"],
                                                     forced_dice=p.get("forced_dice"),
-                                                    independents=p.get("independents")),
+                                                    independents=p.get("independents"), first=p.get("first")),
                                         data, where, savefile.SaveError)
                 if replayed:
                     g = again
@@ -349,7 +370,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         a file, whose earlier positions were not kept)."""
         p = self.params
         g = Game(self.bundle, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                 forced_dice=p.get("forced_dice"), independents=p.get("independents"))
+                 forced_dice=p.get("forced_dice"), independents=p.get("independents"), first=p.get("first"))
         hook = getattr(self, "_event_hook", None)
         for c in self.choices[:keep]:
             g.apply(c)
@@ -393,7 +414,7 @@ def replay(content: Content, lines: "list[str] | savefile.GameLog", upto: int | 
     savefile.check_params(content, p, where)
     try:
         g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-                 independents=p.get("independents"))
+                 independents=p.get("independents"), first=p.get("first"))
     except GameError as exc:
         raise savefile.SaveError(f"{where}: the game cannot be set up: {exc}") from None
     for i, c in enumerate(log.choices[:upto] if upto is not None else log.choices):

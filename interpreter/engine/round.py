@@ -35,6 +35,8 @@ class GameProc(Proc):
         return Call(frame(PHASES[ph]))
 
 
+RANDOM_FIRST = "random"   # the game's `first` parameter asking for a first player drawn at random
+
 # ---- setup ------------------------------------------------------------------------------------------
 class Setup(Proc):
     """Each faction picks its start area (those that choose after the others last) and places its
@@ -52,9 +54,19 @@ class Setup(Proc):
         s = g.s
         if f["i"] >= len(f["order"]):
             always = [p for p in s.players if g.faction(p).setup.get("always-first")]
-            allowed = [p for p in s.players if not g.faction(p).setup.get("never-first-at-start")]
-            # The core rulebook recommends alphabetical faction order when no one must go first.
-            first = always[0] if always else sorted(allowed or s.players, key=lambda p: g.faction(p).name)[0]
+            allowed = [p for p in s.players if not g.faction(p).setup.get("never-first-at-start")] or s.players
+            # Core rulebook, The First Player (p. 7): "choose the First Player by any means you wish
+            # (We recommend going alphabetically by Faction name)": the game's `first` parameter (a
+            # player, or random by the game's generator), else alphabetical.
+            asked = g.params.get("first")
+            if always:
+                first = always[0]
+            elif asked == RANDOM_FIRST:
+                first = allowed[g.random_below(len(allowed))]
+            elif asked in allowed:
+                first = asked
+            else:
+                first = sorted(allowed, key=lambda p: g.faction(p).name)[0]
             f["at"] = "done"
             return Call(frame("set-first", first=first))
         p = f["order"][f["i"]]

@@ -29,6 +29,7 @@ from .board import board_json
 from .games import Games
 from .guard import Door, Guard, RequestRefused, read_capped, read_json
 from .log_pages import log_page
+from .new_game import auto_setting, setup_offer
 from .push import Bell
 from .replays import Replays
 from .sessions import MAX_BOT_SECONDS, SEATS, ContentCache, Session, SessionError
@@ -77,7 +78,8 @@ def _view_of(s: Session, viewer: str | None, a: Access) -> dict[str, Any]:
     d = g.current()
     board.update({"seats": s.seats, "steps": len(g.choices), "humans": [p for p in s.humans if p in a.held],
                   "held": list(a.held), "spectator": a.spectator, "people": s.humans, "version": s.version, "paused": s.paused,
-                  "bot_to_move": d is not None and d.player in s.agents})
+                  "bot_to_move": d is not None and d.player in s.agents,
+                  "auto": s.auto_of(viewer).as_json() if viewer in a.held else None})
     return board
 
 
@@ -127,17 +129,9 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         asked = request.query_params.get("expansions")
         chosen = None if asked is None else [e for e in asked.split(",")[:checks.MAX_LIST] if e]
         content = await run_in_threadpool(contents.get, chosen)
-        from tools.views.colours import faction_colours
-        m = content.model
-        colours = faction_colours(m, sorted(m.factions))
-        return JSONResponse({
-            "rulesets": [{"id": r.id, "name": r.name, "players": r.get("players", []),
-                          "default": bool(r.get("default")), "default_factions": r.get("default-factions", {})}
-                         for r in m.rulesets.values()],
-            "factions": [{"id": f.id, "name": f.name, "colour": colours[f.id], "expansion": f.expansion}
-                         for f in sorted(m.factions.values(), key=lambda f: f.id)],
-            "expansions": contents.available_expansions(), "chosen_expansions": contents.default, "seats": SEATS,
-            "max_bot_seconds": max_bot_seconds})
+        return JSONResponse({**setup_offer(content), "expansions": contents.available_expansions(),
+                             "chosen_expansions": contents.default, "seats": SEATS,
+                             "max_bot_seconds": max_bot_seconds})
 
     @_guarded
     async def new_game(request: Request) -> Response:
@@ -176,6 +170,22 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
             raise IllegalAction("not-your-seat", f"this link does not play {player[:60]}")
         out = await changed(a, lambda: (a.session.answer(player, said), _view_of(a.session, player, a))[1])
         return JSONResponse(out)
+
+    @_guarded
+    async def auto(request: Request) -> Response:
+        a = await run_in_threadpool(access, request)
+        sent = await body(request, "auto-answer setting")
+        player = checks.text(sent.get("as", ""), "as")
+        a.need_seat()
+        if player not in a.held:
+            raise IllegalAction("not-your-seat", f"this link does not play {player[:60]}")
+        setting = auto_setting(sent, a.session.auto_of(player))
+
+        def store() -> dict[str, Any]:
+            a.session.auto[player] = setting
+            a.session.auto_steps()   # a decision waiting now may need no person any more
+            return _view_of(a.session, player, a)
+        return JSONResponse(await changed(a, store))
 
     @_guarded
     async def why(request: Request) -> Response:
@@ -300,6 +310,7 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         Route("/api/games/{gid}", show),
         Route("/api/games/{gid}/answer", answer, methods=["POST"]),
         Route("/api/games/{gid}/why", why, methods=["POST"]),
+        Route("/api/games/{gid}/auto", auto, methods=["POST"]),
         Route("/api/games/{gid}/bot", bot, methods=["POST"]),
         Route("/api/games/{gid}/pause", pause, methods=["POST"]),
         Route("/api/games/{gid}/undo", undo, methods=["POST"]),

@@ -44,7 +44,7 @@ class Replay:
     def _fresh(self) -> Game:
         p = self.params
         return Game(self.content, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                    forced_dice=p.get("forced_dice"), independents=p.get("independents"))
+                    forced_dice=p.get("forced_dice"), independents=p.get("independents"), first=p.get("first"))
 
     def goto(self, step: int) -> None:
         """Show the position after `step` choices (clamped to the log)."""

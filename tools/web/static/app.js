@@ -65,20 +65,24 @@ async function redraw() {
   S.board = board;
   render();
   scheduleBot();
-  autoAnswer();
+  drawAuto();
 }
 
-// a decision whose options are all alike (one button) is answered for its seat unless that seat
-// turned the setting off
-const autoKey = () => `necro.auto-one.${S.game}.${S.viewer}`;
-const autoOn = () => localStorage.getItem(autoKey()) !== "off";
+// the seat's auto-answer setting is the server's (it answers for the seat, through the game's log):
+// a decision whose options are all alike, and, if asked, the end of a turn with only free actions left
+function drawAuto() {
+  const a = S.board && S.board.auto;
+  for (const id of ["auto-one", "auto-end"]) $(id).parentElement.hidden = !a;
+  if (!a) return;
+  $("auto-one").checked = a.one_option;
+  $("auto-end").checked = a.end_turn;
+}
 
-function autoAnswer() {
-  const b = S.board, p = b && b.pending;
-  $("auto-one").checked = autoOn();
-  if (!p || !p.groups || p.groups.length !== 1 || !autoOn() || S.curtainFor) return;
-  if (p.player !== S.viewer || !b.held.includes(p.player)) return;
-  setTimeout(() => { if (S.board === b) answer(p.groups[0].answer); }, 0);
+async function setAuto() {
+  try {
+    await post(`/api/games/${S.game}/auto`, { as: S.viewer, one_option: $("auto-one").checked, end_turn: $("auto-end").checked });
+  } catch (e) { toast(e.message, true); }
+  await refresh();
 }
 
 function render() {
@@ -328,10 +332,8 @@ $("btn-pause").addEventListener("click", async () => {
   try { await post(`/api/games/${S.game}/pause`, { paused: !S.board.paused }); } catch (e) { toast(e.message, true); }
   await refresh();
 });
-$("auto-one").addEventListener("change", (e) => {
-  localStorage.setItem(autoKey(), e.target.checked ? "on" : "off");
-  autoAnswer();
-});
+$("auto-one").addEventListener("change", setAuto);
+$("auto-end").addEventListener("change", setAuto);
 $("share-close").addEventListener("click", () => { $("share").hidden = true; });
 window.addEventListener("hashchange", () => { const a = fromAddress(); if (a && (a.game !== S.game || a.key !== S.key)) startGame(a.game, a.key); });
 $("pace").addEventListener("change", scheduleBot);
