@@ -163,8 +163,9 @@ class ActionsMixin(MovesMixin):
             return out   # no ability makes a Summon of p's unlimited now
         gates = [a for a in s.controlled_gates(p) if self.is_area(a)]
         if self.may_modify("summon-at-gate", {"owner": p}):   # an ability opens other Gates to p's Summons
-            gates = [a for a in s.gates if self.is_area(a) and self.modified(
-                "summon-at-gate", s.gate_owner(a) == p, {"owner": p, "area": a, "controller": s.gate_owner(a)}, p)]
+            gates = [a for a in s.gates if self.is_area(a) and self.modified("summon-at-gate", s.gate_owner(a) == p,
+                                                                             {"owner": p, "area": a,
+                                                                              "controller": s.gate_owner(a)}, p)]
         gates += [a for a in self.unit_gates(p) if a not in gates]
         if not gates:
             return out
