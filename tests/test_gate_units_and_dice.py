@@ -95,3 +95,15 @@ def test_roll_dice_rolls_a_pool_at_once_from_the_seeded_generator(content: Any) 
            "spellbooks": {"warden": ["hail"]}, "requirements": {"warden": ["w2"]}}
     _run(content, pos, ["ability hail"], {"power": {"warden": 5}}, dice=[6, 3, 6])   # 4 - 1 + two sixes
     _run(content, pos, ["ability hail"], {"power": {"warden": 3}}, dice=[1, 2, 5])
+
+
+def test_a_kept_requirement_answer_is_read_again_when_a_unit_becomes_a_gate(content: Any) -> None:
+    """held_conditions keeps a condition's answer while what it reads is unchanged; a Sentinel
+    arriving changes no real Gate, yet `gates(controlled_by: me)` now counts one more."""
+    from interpreter.engine.held_conditions import condition_holds
+    units = {"warden": {"europe": ["acolyte"]}, "great-cthulhu": {"south-pacific": ["acolyte"]}}
+    g = _run(content, {"units": units, "gates": {"europe": "warden"}}, [], {})
+    r = next(q for q in content.model.factions["warden"].requirements if q.id == "two-gates")
+    assert condition_holds(g, "warden", r, None) is False
+    g.relocate(g.s.pool("warden", "sentinel")[0], "asia", "test")
+    assert condition_holds(g, "warden", r, None) is True
