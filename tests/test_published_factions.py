@@ -57,6 +57,8 @@ def test_show_faction_marks_them_as_taken_from_public_descriptions(capsys: pytes
     out = capsys.readouterr().out
     assert "Taken from public descriptions of the published card, not from a rulebook shipped here." in out
     assert "Source: HRF (haunt-roll-fail/cthulhu-wars, MIT) solo/FactionWW.scala" in out
+    assert main(["show", "faction", "opener", "--expansions", "published"]) == 0
+    assert "Starts: any area without a Gate, chosen after every other faction" in capsys.readouterr().out
     assert main(["show", "faction", "wind-rider"]) == 0
     assert "Taken from public descriptions" not in capsys.readouterr().out   # a rulebook's faction is not marked
     assert main(["show", "faction", "--expansions", "published"]) == 0
