@@ -17,7 +17,7 @@ from interpreter.engine.invariants import Checker
 from interpreter.engine.play import run_game
 from tools.cli import main
 
-PUBLISHED = ["sleeper-full", "windwalker"]
+PUBLISHED = ["sleeper-full", "windwalker", "opener"]
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_MAP = ROOT / "docs" / "modding" / "example-faction" / "drowned-choir" / "maps" / "drowned-coast.yaml"
 
@@ -57,6 +57,8 @@ def test_show_faction_marks_them_as_taken_from_public_descriptions(capsys: pytes
     out = capsys.readouterr().out
     assert "Taken from public descriptions of the published card, not from a rulebook shipped here." in out
     assert "Source: HRF (haunt-roll-fail/cthulhu-wars, MIT) solo/FactionWW.scala" in out
+    assert main(["show", "faction", "opener", "--expansions", "published"]) == 0
+    assert "Starts: any area without a Gate, chosen after every other faction" in capsys.readouterr().out
     assert main(["show", "faction", "wind-rider"]) == 0
     assert "Taken from public descriptions" not in capsys.readouterr().out   # a rulebook's faction is not marked
     assert main(["show", "faction", "--expansions", "published"]) == 0
@@ -71,10 +73,11 @@ def test_setup_featuring_seats_one_of_them_with_seed_factions_that_start_elsewhe
     counts = set()
     for seed in range(30):
         rs, seats = setup_featuring(seed, PUBLISHED, published)
-        star = PUBLISHED[seed % 2]
+        star = PUBLISHED[seed % len(PUBLISHED)]
         counts.add(len(seats))
         assert rs == "multiplayer" and star in seats and len(set(seats)) == len(seats)
-        assert ("sleeper" in seats) is False if star == "sleeper-full" else ("wind-rider" not in seats)
+        twin = {"sleeper-full": "sleeper", "windwalker": "wind-rider"}.get(star)   # the Opener starts anywhere
+        assert twin is None or twin not in seats
     assert counts == {3, 4, 5}
 
 

@@ -40,6 +40,18 @@ class ActionsMixin(MovesMixin):
         cultist = self.utype(u).cls == "cultist"
         return bool(self.modified("can-control-gate", cultist, u, u["owner"])) if ask_modifiers else cultist
 
+    def unit_gates(self, p: str | None = None) -> list[str]:
+        """The areas of the units (of `p`, or of anyone) that an ongoing ability makes count as a
+        Gate their owner controls (modifier `counts-as-gate`): one entry per unit, beside any real
+        Gate in the same area. They give Power, Doom and a place to Summon, and `gates()` lists them."""
+        if not self.modifiers_of("counts-as-gate"):
+            return []
+        return sorted(u["loc"] for u in self.s.on_map(p) if self.modified("counts-as-gate", False, u, u["owner"]))
+
+    def gate_count(self, p: str) -> int:
+        """How many Gates `p` controls, the units that count as Gates included (`unit_gates`)."""
+        return len(self.s.controlled_gates(p)) + len(self.unit_gates(p))
+
     def all_parts_possible(self, ab: Any, p: str, area: str | None = None) -> bool:
         """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
         do all parts of it" - an action ability (or requirement action) is offered only when a dry
@@ -150,6 +162,11 @@ class ActionsMixin(MovesMixin):
         if unlimited and not self.may_modify("unlimited-summon", {"owner": p}):
             return out   # no ability makes a Summon of p's unlimited now
         gates = [a for a in s.controlled_gates(p) if self.is_area(a)]
+        if self.may_modify("summon-at-gate", {"owner": p}):   # an ability opens other Gates to p's Summons
+            gates = [a for a in s.gates if self.is_area(a) and self.modified("summon-at-gate", s.gate_owner(a) == p,
+                                                                             {"owner": p, "area": a,
+                                                                              "controller": s.gate_owner(a)}, p)]
+        gates += [a for a in self.unit_gates(p) if a not in gates]
         if not gates:
             return out
         mods = self.action_mods(p, "summon")

@@ -71,7 +71,7 @@ class HeuristicAgent:
         """How much the bot likes option `o` of decision `d`; `g`: the board (its player's view), if any."""
         if d.kind == "doom":
             if o.verb == "ritual":
-                gates = len(g.s.controlled_gates(player)) if g is not None else 0
+                gates = g.gate_count(player) if g is not None else 0
                 late = g is not None and g.s.round >= 3
                 if g is not None and self._ends_the_game_lost(g, player):
                     return -5

@@ -28,7 +28,7 @@ class DoomPhase(Proc):
         g.emit("phase", phase="doom", round=s.round)
         if g.ruleset.get("doom-for-gates", True):
             for p in s.players:
-                g.gain_doom(p, len(s.controlled_gates(p)), "controlled gates")
+                g.gain_doom(p, g.gate_count(p), "controlled gates")
         f.update(order=s.order_from(s.first), i=0, at="player")
         return g.check_requirements_call("state")
 
@@ -126,7 +126,7 @@ class Ritual(Proc):
             s.instant_death = True
             g.emit("instant-death")
         g.emit("ritual", player=p, cost=cost, marker=s.ritual)
-        g.gain_doom(p, len(s.controlled_gates(p)), "ritual")
+        g.gain_doom(p, g.gate_count(p), "ritual")
         own = g.faction(p).units
         for u in s.on_map(p):
             if u["kind"] in own and own[u["kind"]].cls == "great-old-one":

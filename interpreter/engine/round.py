@@ -47,6 +47,8 @@ class Setup(Proc):
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         late = [p for p in s.players if g.faction(p).setup.get("choose-start-after-others")]
+        anywhere = [p for p in s.players if g.faction(p).setup.get("start-anywhere")]   # last of all
+        late = [p for p in late if p not in anywhere] + anywhere
         f.update(order=[p for p in s.players if p not in late] + late, i=0, at="place")
         return None
 
@@ -70,7 +72,10 @@ class Setup(Proc):
             f["at"] = "done"
             return Call(frame("set-first", first=first))
         p = f["order"][f["i"]]
-        starts = sorted(a.id for a in g.layout.areas.values() if p in a.starts)
+        if g.faction(p).setup.get("start-anywhere"):
+            starts = sorted(a for a in g.layout.areas if a not in s.gates)
+        else:
+            starts = sorted(a.id for a in g.layout.areas.values() if p in a.starts)
         if not starts:
             raise RuleError(f"faction '{p}' has no start area on map layout '{g.layout.id}'")
         f["at"] = "placed"
@@ -182,7 +187,7 @@ class GatherPower(Proc):
             held_controllers = sum(1 for loc, gate in s.gates.items() if not g.is_area(loc)
                                    and gate.get("controller") is not None and s.gate_owner(loc) == p)
             cultists = sum(1 for u in s.on_map(p) if g.utype(u).cls == "cultist") + held_controllers
-            gates = len(s.controlled_gates(p))
+            gates = g.gate_count(p)
             captured = [u for u in s.units if u["loc"] == f"captured:{p}"]
             for u in captured:
                 g.relocate(u, POOL, "sacrificed")

@@ -72,7 +72,7 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int, d: "Deci
             seat_block[k, 8] += 1
     for p, k in seat_of.items():
         seat_block[k, :6] = (s.power[p], s.doom[p], len(s.elder_signs[p]), len(s.spellbooks[p]),
-                             len(s.requirements[p]), len(s.controlled_gates(p)))
+                             len(s.requirements[p]), game.gate_count(p))
         seat_block[k, 9] = float(p == s.first)
     gates = np.zeros((len(areas), 2 + len(seats)), np.float32)
     for loc in s.gates:

@@ -85,7 +85,7 @@ def _mix(share: dict[str, float], doom: dict[str, float]) -> dict[str, float]:
 
 def _score(game: Game, p: str) -> float:
     s = game.s
-    return (s.doom[p] + len(s.elder_signs[p]) * _sign_mean(game) + len(s.controlled_gates(p))
+    return (s.doom[p] + len(s.elder_signs[p]) * _sign_mean(game) + game.gate_count(p)
             + len(s.spellbooks[p]) + s.power[p] / 4)
 
 

@@ -71,7 +71,7 @@ def position_json(game: Game, where: str) -> dict[str, Any]:
     return {"where": where, "ruleset": s.ruleset, "layout": s.layout, "seed": s.seed, "round": s.round,
             "phase": s.step.get("phase", s.phase), "turn": s.step.get("player"),
             "players": [{"faction": p, "first": p == s.first, "power": s.power[p], "doom": s.doom[p],
-                         "elder_signs": len(s.elder_signs[p]), "gates": len(s.controlled_gates(p)),
+                         "elder_signs": len(s.elder_signs[p]), "gates": game.gate_count(p),
                          "spellbooks": list(s.spellbooks[p])} for p in s.players],
             "ritual": {"track": list(game.ritual_track()), "marker": s.ritual, "instant_death": bool(s.instant_death)},
             "areas": areas, "off_map": {k: dict(v) for k, v in sorted(off.items())},

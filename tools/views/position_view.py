@@ -71,7 +71,7 @@ def _players(game: Game, w: Words) -> Table:
         mark = " (first)" if p == s.first else ""
         books = ", ".join(w.name(b) for b in s.spellbooks[p]) or "-"
         t.add_row(w.name(p) + mark, str(s.power[p]), str(s.doom[p]), str(len(s.elder_signs[p])),
-                  str(len(s.controlled_gates(p))), f"{len(s.spellbooks[p])}: {books}")
+                  str(game.gate_count(p)), f"{len(s.spellbooks[p])}: {books}")
     return t
 
 

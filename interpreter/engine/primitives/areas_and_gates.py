@@ -114,15 +114,17 @@ def _gate_controller(ctx: Any, area: str) -> Any:
 
 @query("gates", returns="list", controlled_by=("player", None), terrain=("str", None))
 def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str]:
-    """Gate locations (held gates included), by controller and terrain."""
+    """Gate locations (held gates and units that count as Gates included), by controller and terrain."""
     g = ctx.game
     out = []
-    for loc in sorted(g.s.gates):
+    found = [(loc, g.s.gate_owner(loc)) for loc in g.s.gates]
+    found += [(loc, owner) for owner in g.s.players for loc in g.unit_gates(owner)]
+    for loc, owner in sorted(found, key=lambda lo: lo[0]):
         if terrain is not None:   # the cheaper test first (both only filter)
             a = g.layout.areas.get(loc)
             if a is None or (terrain == "ocean") != a.ocean:
                 continue
-        if controlled_by is not None and g.s.gate_owner(loc) != controlled_by:
+        if controlled_by is not None and owner != controlled_by:
             continue
         out.append(loc)
     return out
