@@ -14,7 +14,7 @@ from interpreter.engine.invariants import Checker
 from interpreter.engine.play import run_game
 from tools.cli import main
 
-EXPANSIONS = ["published", "azathoth", "independents"]
+EXPANSIONS = ["published", "azathoth", "independents", "neutrals"]
 
 
 @pytest.fixture(scope="module")
