@@ -23,7 +23,9 @@ def content():  # noqa: ANN201
 
 
 def test_the_ancients_load_only_with_their_expansion_and_have_no_great_old_one(content) -> None:  # noqa: ANN001
-    assert "ancients" not in load_content().require_ok().model.factions
+    base = load_content().require_ok()
+    assert "ancients" not in base.model.factions
+    assert not [a for lay in base.model.layouts.values() for a in lay.areas.values() if "ancients" in a.starts]
     f = content.model.factions["ancients"]
     assert f.goos == []
     assert sorted(t.cls for t in f.units.values()) == ["cultist", "monster", "monster", "terror"]
@@ -47,6 +49,8 @@ def test_seeded_games_with_the_ancients_and_the_neutral_cards_finish(content, pl
                   else make_agent("mcts:3:depth=6", seed + i)) for i, p in enumerate(seats)}
     if players == 3:   # the Ancients themselves played by the search bot once
         agents["ancients"] = make_agent("mcts:3:depth=6", seed)
+    assert {"ghast", "gug", "shantak"} <= set(content.model.neutral_cards)
+    assert {"shriveling", "umr-at-tawil", "undimensioned", "consequences"} <= set(content.model.neutral_spellbooks)
     g = Game(content, "multiplayer", seats, seed)
     checker = Checker(g)
     run_game(g, agents, check=checker)
