@@ -121,7 +121,7 @@ class ActionsMixin(MovesMixin):
                 cost = self.unit_cost(p, t)
             except RuleError:
                 continue
-            where = t.awaken.where(ctx) or []
+            where = self.modified("awaken-areas", list(t.awaken.where(ctx) or []), {"kind": t.id, "owner": p}, p)
             for a in sorted(set(where)):
                 c = self.action_cost(p, "awaken", cost, a, mods)
                 if c <= power:
@@ -221,7 +221,7 @@ class ActionsMixin(MovesMixin):
             if a in fought:
                 continue
             here = s.units_at(a)
-            mine = [u for u in here if u["owner"] == p]
+            mine = [u for u in here if u["owner"] == p and self.may_act(u, "battle")]
             present = {u["owner"] for u in here}
             for e in s.others(p):
                 if e in present and self._some_combat(mine, e):
@@ -331,7 +331,7 @@ class ActionsMixin(MovesMixin):
 
     def _captors(self, p: str, area: str) -> list[dict[str, Any]]:
         """`p`'s units in `area` that may capture (a Cultist may not)."""
-        return [u for u in self.s.units_at(area, p) if self.utype(u).cls != "cultist"]
+        return [u for u in self.s.units_at(area, p) if self.utype(u).cls != "cultist" and self.may_act(u, "capture")]
 
     def capture_targets(self, p: str, victim: str, area: str,
                         captors: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:

@@ -215,6 +215,14 @@ class GameCore(GameBasics):
         finally:
             self.formula_depth = depth
 
+    def may_act(self, u: dict[str, Any], act: str) -> bool:
+        """Whether unit `u` may take part in `act` (move, capture or battle) as its owner's unit: the
+        `may-act` modifiers (subject `{unit, owner, action}`) answer, true when there are none."""
+        mods = self.modifiers_of("may-act")
+        if not mods:
+            return True
+        return bool(self.modified("may-act", True, {"unit": u, "owner": u["owner"], "action": act}, u["owner"], mods))
+
     def may_modify(self, target: str, fields: dict[str, Any]) -> bool:
         """Whether an active modifier of `target` may apply to a subject with these `fields`: False
         when the subject guards of every one reject them, as they then reject every subject that

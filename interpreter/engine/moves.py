@@ -22,6 +22,8 @@ def neighbours(layout: Any) -> dict[str, list[str]]:
 
 class MovesMixin(GameCore):
     def reachable(self, p: str, u: dict[str, Any]) -> list[str]:
+        if not self.may_act(u, "move"):
+            return []
         rng = self.integer(self.modified("move-range", 1, u, p), "move range")
         start = u["loc"]
         if rng == 1:   # the areas next to it (an enemy in between matters only from range 2)

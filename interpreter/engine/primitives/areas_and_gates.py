@@ -201,6 +201,18 @@ def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
     ctx.game.emit("token", token=token, loc=area, owner=ctx.me)
 
 
+@verb("remove_token", token="token", area="area", owner=("player", None))
+def _remove_token(ctx: Any, token: str, area: str, owner: Any = None) -> None:
+    """Take one token of a type off an area (yours, or `owner`'s); nothing when there is none."""
+    s = ctx.game.s
+    who = owner if owner is not None else ctx.me
+    for i, t in enumerate(s.tokens):
+        if t["id"] == token and t["loc"] == area and t.get("owner") == who:
+            del s.tokens[i]
+            ctx.game.emit("token-removed", token=token, loc=area, owner=who, why=ctx.ability or "rules")
+            return
+
+
 @verb("lock_gate", area="area")
 def _lock_gate(ctx: Any, area: str) -> None:
     """Free the gate in the area for good: its controller steps off, and no unit may control it again."""
