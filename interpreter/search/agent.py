@@ -29,6 +29,7 @@ from ..engine.rng import Rng
 from ..engine.seat import Seat
 from .budget import SearchConfig, parse_agent
 from .determinize import Known, determinize, known_to
+from .evaluation import Evaluator, load_evaluation
 from .repeats import Repeats
 from .reward import values
 from .tree import Node
@@ -69,9 +70,15 @@ class SearchAgent:
         # clears it before the next search
         self.halt = threading.Event()
         self.repeats = Repeats()
+        # a learned evaluation (`eval=FILE`) values the positions where rollouts are cut off
+        self.evaluation: Evaluator | None = load_evaluation(config.evaluation) if config.evaluation else None
 
     def sit(self, seat: Seat) -> None:
-        """The seat of a player it plays (its view and masked copies: never the game itself)."""
+        """The seat of a player it plays (its view and masked copies: never the game itself). A
+        learned evaluation trained on other content than the seat's game is refused (ValueError)."""
+        check = getattr(self.evaluation, "check_content", None)
+        if check is not None:
+            check(seat.board().bundle.digest)
         self.seats[seat.player] = seat
 
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
@@ -121,7 +128,7 @@ class SearchAgent:
                 g.apply(policy(d))
         except GameError:
             pass  # a rule failure mid-playout: value the position where it stopped
-        v = values(g)
+        v = self.evaluation.evaluate(g) if self.evaluation is not None and not g.is_over() else values(g)
         for nd in path:
             nd.update(v)
 

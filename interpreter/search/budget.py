@@ -1,5 +1,5 @@
 """The search bot's settings, read from an agent name: `mcts`, `mcts:400`, `mcts:0.5s`,
-`mcts:400:random`, `mcts:0.5s:random:depth=80:c=0.7:prior=0:root=0`. The defaults are the strongest
+`mcts:400:random`, `mcts:0.5s:random:depth=80:c=0.7:prior=0:root=0`, `mcts:0.5s:depth=10:eval=FILE`. The defaults are the strongest
 settings measured (benchmarks/strength.py): heuristic rollouts, depth 30, c 1, prior 10, root 0.5.
 
 Parts after `mcts`, in any order: a budget (a whole number of playouts, or seconds of the thinking
@@ -7,8 +7,11 @@ thread's CPU time per decision, ending in `s`), a rollout policy (`random` or `h
 decisions before the position is estimated), `c=X` (the exploration constant) and `prior=T`
 (search guided by the heuristic bot's scores of the options, softmax at temperature T: PUCT) and
 `root=E` (a share E of the root's prior spread evenly over its options, so that with few playouts
-the values can still overrule a strongly held favourite; 0.5 by default, 0 for none). A bad
-part is one line naming it.
+the values can still overrule a strongly held favourite; 0.5 by default, 0 for none) and
+`eval=FILE` (a learned evaluation written by `necro train`, search/evaluation.py: it values the
+position where a rollout is cut off at `depth`, instead of the hand-made estimate of
+search/reward.py; it is the last part, since a file name may hold a colon). A bad part is one
+line naming it.
 """
 from __future__ import annotations
 
@@ -35,12 +38,13 @@ class SearchConfig:
     c: float = 1.0
     prior: float = 10.0   # temperature of the heuristic prior (HeuristicAgent.score points); 0: none, plain UCT
     root: float = 0.5     # share of the root's prior spread evenly over its options (every option gets a look)
+    evaluation: str | None = None   # a learned evaluation's file (`eval=FILE`), used at the depth cap
 
     def label(self) -> str:
         """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5`."""
         budget = f"{self.playouts}" if self.playouts is not None else f"{self.seconds:g}s"
         return (f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
-                f":root={self.root:g}")
+                f":root={self.root:g}" + (f":eval={self.evaluation}" if self.evaluation else ""))
 
 
 def is_search(name: str) -> bool:
@@ -50,7 +54,13 @@ def is_search(name: str) -> bool:
 
 def parse_agent(name: str) -> SearchConfig:
     """The settings an agent name asks for; ValueError (one line) for a bad name."""
-    head, *parts = name.strip().split(":")
+    text, evaluation = name.strip(), None
+    at = text.find(":eval=")
+    if at >= 0:
+        text, evaluation = text[:at], text[at + len(":eval="):]
+        if not evaluation or evaluation != evaluation.strip():
+            raise ValueError(f"agent '{name}': eval= needs the file of a trained evaluation (necro train --out FILE)")
+    head, *parts = text.split(":")
     if head != NAME:
         raise ValueError(f"'{name}' is not a search agent (it starts with '{NAME}')")
     cfg: dict[str, object] = {}
@@ -85,6 +95,8 @@ def parse_agent(name: str) -> SearchConfig:
             cfg["root"] = _setting(name, p, 1, "root must be a number from 0 to 1")
         else:
             cfg["c"] = _setting(name, p, 100, "c must be a number from 0 to 100")
+    if evaluation is not None:
+        cfg["evaluation"] = evaluation
     return SearchConfig(**cfg)  # type: ignore[arg-type]
 
 
@@ -115,4 +127,4 @@ def _kind(name: str, part: str) -> str:
     if part.startswith("root="):
         return "root"
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
-                     f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T or root=E")
+                     f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E or eval=FILE (last)")
