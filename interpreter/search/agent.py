@@ -4,7 +4,8 @@ Each playout draws a determinization (`determinize`: hidden information re-sampl
 player knows, a fresh random generator, so dice are chance), walks the shared tree by UCT from
 the point of view of whoever chooses at each node, adds one node, plays on with the rollout
 policy for at most `depth` decisions, and credits every node on the path with each seat's value
-(`reward.values`). The answer is the most visited option. It knows no faction: everything comes
+(`reward.values`; at the depth cap, a learned evaluation's when one is given, `eval=FILE`,
+search/evaluation.py). The answer is the most visited option. It knows no faction: everything comes
 from its seat (the player's view, and playable copies of the position with the hidden values
 masked, see engine/seat.py) and from `current()` and `apply()` on its own copies, so it plays
 modders' factions as it plays the built-in ones, and gets faster whenever `clone()` does.
