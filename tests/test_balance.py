@@ -120,3 +120,13 @@ def test_a_killed_balance_run_continues_to_the_end_and_writes_its_report(tmp_pat
     report = (out / "report.md").read_text()
     assert "3 games at the full budget and 3 at a quarter of it" in report and "Ranking between budgets:" in report
     assert (out / "plots" / "win_rates.png").is_file() and (out / "plots-quarter" / "win_rates.png").is_file()
+
+
+def test_the_modding_guides_balance_command_is_valid_and_plays_the_example() -> None:
+    from tests.test_modding_guide import guide_commands
+    from tools.cli import build_parser
+    found = [argv for argv, _ in guide_commands() if argv[:1] == ["balance"]]
+    assert len(found) == 1
+    args = build_parser().parse_args(found[0])
+    assert args.content_dir == ["docs/modding/example-faction/drowned-choir"] and args.players == 3
+    assert (args.budget, args.time_limit) == ("40", 50.0)   # the defaults: the run ends within the hour

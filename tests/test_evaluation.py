@@ -127,3 +127,12 @@ def test_features_read_public_facts_only(base_game: Content) -> None:
     assert (seat_features(g), game_features(g)) == before
     assert all(len(row) == len(SEAT_FEATURES) for row in before[0].values()) and len(before[1]) == len(GAME_FEATURES)
     assert sum(row[0] for row in before[0].values()) == sum(g.s.doom.values())
+
+
+def test_training_games_rotate_matchups_seats_and_bots(base_game: Content) -> None:
+    from tools.train import DEFAULT_AGENTS, plan_training
+    specs = plan_training(base_game, "multiplayer", 4, 30, 100, DEFAULT_AGENTS.split(","))
+    seats = [a for s in specs for a in s.agents]
+    assert seats.count("mcts:8") * 8 == len(seats) == 120   # a search bot in one seat in eight
+    assert len({tuple(sorted(s.factions)) for s in specs}) == 15 and specs[15].factions == specs[0].factions[1:] + specs[0].factions[:1]
+    assert [s.seed for s in specs[:3]] == [100, 101, 102]
