@@ -49,10 +49,10 @@ def quarter_budget(budget: str) -> str:
 
 
 def agent_names(budget: str, evaluation: str | None) -> tuple[str, str]:
-    """The search bots of the two budgets, as canonical agent names (a bad budget: ValueError)."""
+    """The search bots of the full and the quarter budget, as canonical agent names (with a learned
+    evaluation, rollouts are cut off after 10 decisions: it values the position there)."""
     tail = f":depth=10:eval={evaluation}" if evaluation else ""
-    full, quarter = f"mcts:{budget}{tail}", f"mcts:{quarter_budget(budget) if _budget_ok(budget) else budget}{tail}"
-    return parse_agent(full).label(), parse_agent(quarter).label()
+    return (parse_agent(f"mcts:{budget}{tail}").label(), parse_agent(f"mcts:{quarter_budget(budget)}{tail}").label())
 
 
 def _budget_ok(budget: str) -> bool:
