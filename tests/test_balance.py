@@ -62,7 +62,7 @@ def test_the_report_has_both_budgets_seats_and_the_stability_line() -> None:
     full, quarter = _rows({"a": 30, "b": 15, "c": 5}, 60), _rows({"a": 25, "b": 12, "c": 8}, 60, start=60)
     text = write_report_text(full, quarter, ("mcts:40", "mcts:10"), ["# t"], {"a": "Alpha", "b": "Beta", "c": "Gamma"})
     assert "| Alpha | 60 | 50.0%" in text and "| Gamma | 60 | 8.3%" in text
-    assert "Ranking between budgets: stable" in text
+    assert "Ranking between budgets: stable" in text and "| (nobody won) | 60 | 16.7% (9.3–28.0%) | 60 | 25.0%" in text
     assert [s["wins"] for s in seat_rates(full)] == [30, 15, 5]   # a, b, c sit in seats 1, 2, 3 in every fixture game
 
 

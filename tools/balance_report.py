@@ -90,10 +90,11 @@ def write_report_text(full: list[Row], quarter: list[Row], agents: tuple[str, st
         a = (str(rf[f]["games"]), _pct(rf[f])) if f in rf else ("0", "–")
         b = (str(rq[f]["games"]), _pct(rq[f])) if f in rq else ("0", "–")
         lines.append(f"| {names.get(f, f)} | {a[0]} | {a[1]} | {b[0]} | {b[1]} |")
-    for label, rows in (("full budget", full), ("quarter budget", quarter)):
+    nobody = []
+    for rows in (full, quarter):
         ok = [r for r in rows if r.get("outcome") != "error"]
-        nobody = proportion(sum(1 for r in ok if not r["winners"]), len(ok))
-        lines.append(f"| (nobody won, {label}) | {len(ok)} | {_pct(nobody) if ok else '–'} | | |")
+        nobody += [str(len(ok)), _pct(proportion(sum(1 for r in ok if not r["winners"]), len(ok))) if ok else "–"]
+    lines.append(f"| (nobody won) | {' | '.join(nobody)} |")
     lines += ["", "| seat | games (full) | win rate (full) | games (quarter) | win rate (quarter) |", "|---|---|---|---|---|"]
     sf, sq = seat_rates(full), seat_rates(quarter)
     for k in range(max(len(sf), len(sq))):
