@@ -297,6 +297,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_show_parser(sub)
     from .web.serve import add_parser as add_serve_parser
     add_serve_parser(sub)
+    from .train import add_parser as add_train_parser
+    add_train_parser(sub)
+    from .balance import add_parser as add_balance_parser
+    add_balance_parser(sub)
     return p
 
 
@@ -320,6 +324,12 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_simulate(args)
         if args.command == "report":
             return cmd_report(args)
+        if args.command == "train":
+            from .train import cmd_train
+            return cmd_train(args)
+        if args.command == "balance":
+            from .balance import cmd_balance
+            return cmd_balance(args)
         if args.command == "serve":
             from .web.serve import cmd_serve
             return cmd_serve(args)

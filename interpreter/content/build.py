@@ -12,7 +12,7 @@ from ..effects import ast as A
 from ..limits import MAX_COUNT, MAX_ROUNDS
 from . import schema_check
 from .effect_build import RESULTS, EffectBuilder, unknowns_under
-from .files import Document, discover
+from .files import Document, content_digest, discover
 from .model import Ability, Area, ContentModel, Faction, Layout, NeutralCard, Requirement, Ruleset, Spellbook, UnitType
 from .start_areas import check_start_areas, six_spellbooks
 
@@ -28,6 +28,7 @@ class Content:
     model: ContentModel
     report: Report
     folders: list[Path]
+    digest: str = ""   # of the documents loaded (`content_digest`): what a trained evaluation was trained on
 
     @property
     def ok(self) -> bool:
@@ -429,7 +430,8 @@ def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
     builder.unloaded_factions = {d.data.get("id") for d in left_out if d.kind == "faction"} - \
         {d.data.get("id") for d in docs if d.kind == "faction"}
     model = builder.run()
-    return Content(model, report, dirs)
+    return Content(model, report, dirs, content_digest(docs))
+
 
 
 def _point(p: Any) -> Any:
