@@ -133,6 +133,6 @@ def test_the_soak_counts_a_broken_invariant_as_a_violation(monkeypatch: pytest.M
         self.s.doom[p] += max(0, int(n))
 
     monkeypatch.setattr(GameCore, "gain_doom", silent_doom)
-    r = soak("duel", 2, seed0=500)
+    r = soak("duel", 2, seed0=501)   # two games that both gain Doom (seed 500's first no longer does since #31's gate offer)
     assert r["violations"] == 2 and len(r["failures"]) == 2
     assert "Doom but the log accounts for" in r["failures"][0]

@@ -13,7 +13,8 @@ from tools.web.board import board_json
 def test_a_board_for_every_decision_of_a_game_with_the_expansions() -> None:
     c = load_content(expansions=["independents", "azathoth"]).require_ok()
     g = Game(c, "duel", ["sleeper", "wind-rider"], 41)
-    bots = {f: make_agent("random", i) for i, f in enumerate(g.s.players)}
+    # the heuristic bot keeps its Elder Signs hidden (a random one reveals them as soon as it may)
+    bots = {f: make_agent("heuristic", i) for i, f in enumerate(g.s.players)}
     hidden_seen = 0
     while g.current() is not None and len(g.choices) < 2000:
         d = g.current()
