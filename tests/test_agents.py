@@ -61,3 +61,23 @@ def test_the_rituals_left_and_the_spellbooks_to_win_are_read_in_one_place() -> N
     assert not g.has_all_spellbooks(p)
     g.s.spellbooks[p] = books
     assert g.has_all_spellbooks(p) and g.extra_battle_allowed(p)
+
+
+def test_a_move_is_scored_from_where_the_units_are_now(base_game: Content) -> None:
+    """The bot counts its units per place once per board while they stay put (a move decision
+    scores many moves), and counts again after any of them moves."""
+    from interpreter.engine.option import Option
+    g = Game(base_game, "multiplayer", FACTIONS, seed=1)
+    player = "great-cthulhu"
+    bot = HeuristicAgent(1)
+    d = Decision(player, "move", ("x", "done"), "move a unit")
+    u = g.s.on_map(player)[0]
+    home = u["loc"]
+    empty = next(a for a in g.layout.areas if not g.s.units_at(a, player))
+    o = Option("move", "move-unit", unit_kind=u["kind"], unit=u["id"], src=home, dst=empty)
+    crowded = len(g.s.units_at(home, player)) > 1
+    assert bot.score(player, o, d, g) == 4 + (1 if crowded else 0)    # a fresh place, and leaving friends
+    for friend in g.s.units_at(home, player):                         # every unit goes there first
+        friend["loc"] = empty
+        g.s.moved(friend, home)
+    assert bot.score(player, o, d, g) == 0 + 0                        # no longer fresh; no one left behind

@@ -36,6 +36,23 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
+        # (state, its unit-write count, its number of units, player, that player's units per place):
+        # valid while the state's unit index is (State._index), so a move decision counts once
+        self._counted: tuple[Any, int, int, str, dict[str, int]] | None = None
+
+    def _units_per_place(self, g: Any, player: str) -> dict[str, int]:
+        """How many units `player` has in each place of board `g` (what `len(units_at(place,
+        player))` gives), counted once while the board's units are unchanged."""
+        s = g.s
+        kept = self._counted
+        if kept is not None and kept[0] is s and kept[1] == s.writes and kept[2] == len(s.units) \
+                and kept[3] == player:
+            return kept[4]
+        counts: dict[str, int] = {}
+        for u in s.units_of(player):
+            counts[u["loc"]] = counts.get(u["loc"], 0) + 1
+        self._counted = (s, s.writes, len(s.units), player, counts)
+        return counts
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -94,8 +111,9 @@ class HeuristicAgent:
             if o.verb == "done":
                 return 2
             if g is not None and o.verb == "move-unit":
-                fresh = not g.s.units_at(o.dst, player)
-                leaving_alone = len(g.s.units_at(o.src, player)) <= 1
+                mine = self._units_per_place(g, player)
+                fresh = not mine.get(o.dst, 0)
+                leaving_alone = mine.get(o.src, 0) <= 1
                 return (4 if fresh else 0) + (0 if leaving_alone else 1) - (3 if o.dst in g.s.gates and
                                                                             g.s.gate_owner(o.dst) not in (None, player) else 0)
             return 1

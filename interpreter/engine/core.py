@@ -2,7 +2,6 @@
 (the procedures themselves run as frames: core_procs.py)."""
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any
 
@@ -146,7 +145,7 @@ class GameCore(GameBasics):
         opts = t.cost_options
         if not opts:
             opts = (self.integer(self.formula(t.cost, self.ctx(u["owner"]), f"cost of {t.name}"), f"cost of {t.name}"),)
-        return math.ceil(Fraction(sum(opts), len(opts)))
+        return -(-sum(opts) // len(opts))   # rounded up, in integers (a Fraction was most of a bot's unit pick)
 
     def combat_of(self, u: dict[str, Any], foe: str | None = None, mods: Any = None) -> int:
         """A unit's combat; `foe` names the opponent when no battle is under way (declaring one);
