@@ -103,3 +103,33 @@ def test_a_small_mixed_soak_of_both_has_no_violation() -> None:
     r = soak("multiplayer", 12, seed0=900, expansions=("published",), agents="mixed", featuring=PUBLISHED)
     assert r["failures"] == [] and r["violations"] == 0
     assert set(r["setups"]) == {"multiplayer/3", "multiplayer/4", "multiplayer/5"}
+
+
+def test_two_boards_of_the_same_figures_never_sit_at_one_table(published) -> None:  # noqa: ANN001
+    """The full-game Sleeper and the Duel's Sleeper (and the Windwalker and the Wind-Rider) are
+    played with the same figures (`shares-figures-with`): a game refuses both in one line, the
+    matchups of `--all-matchups` leave such pairs out, and a random draw never seats the twin."""
+    from interpreter.engine.decisions import GameError
+    from interpreter.engine.rng import Rng
+    from tools.game_setup import draw_factions
+    from tools.simulate import matchups
+    with pytest.raises(GameError, match=r"^The Sleeper and The Sleeper \(full game\) are played with the same "
+                                        r"figures: a game seats only one of them$"):
+        Game(published, "multiplayer", ["sleeper", "great-cthulhu", "sleeper-full"], 1)
+    with pytest.raises(GameError, match="same figures"):
+        Game(published, "multiplayer", ["windwalker", "black-goat", "wind-rider", "great-cthulhu"], 1)
+    games = matchups(published, "multiplayer", 4)
+    assert games and all(published.model.sharing_figures(m) is None for m in games)
+    assert any("sleeper" in m for m in games) and any("sleeper-full" in m for m in games)
+    for seed in range(40):
+        drawn = draw_factions(published, ("sleeper", "wind-rider", "random", "random", "random"), Rng(seed))
+        assert not {"sleeper-full", "windwalker"} & set(drawn) and len(set(drawn)) == 5
+
+
+def test_an_unknown_twin_is_one_located_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.edited_fixture import edited_loop
+    folder = edited_loop(tmp_path, {"name: Ping\n": "name: Ping\nsetup:\n  shares-figures-with: [sleepr]\n"}, 1)
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr()
+    text = err.out + err.err
+    assert "ping.yaml:5:" in text and "unknown faction 'sleepr'" in text and "did you mean 'sleeper'" in text

@@ -62,10 +62,14 @@ def draw_factions(content: Content, given: tuple[str, ...], rng: Rng) -> list[st
     wanted = sum(1 for f in given if f == RANDOM)
     if wanted > len(left):
         raise GameError(f"{wanted} random factions asked for, but only {len(left)} are left to draw from")
-    out = []
+    out: list[str] = []
     for f in given:
-        if f == RANDOM:
-            f = left.pop(rng.below(len(left)))
+        if f == RANDOM:   # never one played with the figures of a faction already at the table
+            fits = [x for x in left if model.sharing_figures([*out, *given, x]) is None]
+            if not fits:
+                raise GameError(f"{wanted} random factions asked for, but too few can sit with the others")
+            f = fits[rng.below(len(fits))]
+            left.remove(f)
         out.append(f)
     return out
 

@@ -125,6 +125,11 @@ class Builder(EffectBuilder):
         self._limit(doc, ("setup", "cultists"), setup.get("cultists"), MAX_COUNT, "cultists placed")
         if setup["cultists"] and not any(u.cls == "cultist" for u in units.values()):
             self.report.error(doc.pos("setup"), "setup", "setup places cultists but the faction has no cultist unit")
+        known = self.ids["faction"] | self.unloaded_factions
+        for i, other in enumerate(setup.get("shares-figures-with", [])):
+            if other not in known:
+                self.report.error(doc.pos("setup", "shares-figures-with", i), "unknown-reference",
+                                  f"unknown faction '{other}'{did_you_mean(other, known)}")
         self.model.factions[fid] = Faction(fid, d["name"], setup, abilities, units, reqs, books,
                                            {t["id"]: t["count"] for t in d.get("tokens", [])}, doc.pos(),
                                            doc.expansion, d.get("colour"))

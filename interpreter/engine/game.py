@@ -119,6 +119,10 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
             raise GameError(f"the game cannot start: {exc}") from exc
 
     def _refuse_unknown(self, factions: list[str]) -> None:
+        clash = self.content.sharing_figures(factions)
+        if clash is not None:
+            a, b = (self.content.factions[f].name for f in clash)
+            raise GameError(f"{a} and {b} are played with the same figures: a game seats only one of them")
         for f in factions:
             fac = self.content.factions[f]
             for t in fac.units.values():
