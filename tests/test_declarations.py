@@ -7,7 +7,7 @@ from pathlib import Path
 
 from interpreter.effects.registry import REGISTRY, TYPES
 from interpreter.engine import primitives  # noqa: F401
-from interpreter.engine.windows import WINDOWS
+from interpreter.effects.windows import WINDOWS
 
 ROOT = Path(__file__).parent.parent
 ENGINE = ROOT / "interpreter" / "engine"
@@ -60,7 +60,7 @@ def test_the_documented_windows_and_actions_are_the_declarations() -> None:
 
 def test_every_action_name_an_effect_can_compare_is_declared() -> None:
     """`event.action` is the first word of an action label; `subject.action` what action_cost is given."""
-    from interpreter.engine.windows import ACTION_EVENTS, COST_ACTIONS
+    from interpreter.effects.windows import ACTION_EVENTS, COST_ACTIONS
     src = "\n".join((ENGINE / name).read_text() for name in ("actions.py", "moves.py", "perform.py"))
     costed = set(re.findall(r'action_cost\(p, "([a-z-]+)"', src))
     assert costed == set(COST_ACTIONS)

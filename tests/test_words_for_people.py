@@ -17,7 +17,7 @@ import pytest
 from interpreter.content import load_content
 from interpreter.engine.decisions import Decision
 from interpreter.engine.game import Game
-from interpreter.engine.windows import WINDOWS
+from interpreter.effects.windows import WINDOWS
 from tools.human_seat import HumanSeat, group_options
 from tools.play_session import play_session
 from tools.web.board import board_json
