@@ -99,8 +99,10 @@ def test_an_illegal_answer_is_refused_with_the_engines_reason_and_nothing_change
     before = board(client, gid, "great-cthulhu")
     r = client.post(f"/api/games/{gid}/answer", json={"as": "great-cthulhu", "answer": "sideways"}, headers=key(gid))
     assert r.status_code == 400 and r.json()["error"] == "not-an-option" and "legal: clockwise" in r.json()["message"]
+    assert "for Great Cthulhu" in r.json()["message"]   # in the content's names (tests/test_words_for_people.py)
     r = client.post(f"/api/games/{gid}/answer", json={"as": "black-goat", "answer": "clockwise"}, headers=key(gid))
     assert r.status_code == 400 and r.json()["error"] == "not-your-turn"
+    assert r.json()["message"] == "Great Cthulhu is choosing now, not Black Goat"
     assert client.post(f"/api/games/{gid}/why", json={"answer": "north-america"}, headers=key(gid)).json()["legal"] is False
     assert board(client, gid, "great-cthulhu") == before
 

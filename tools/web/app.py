@@ -185,7 +185,8 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         def reason() -> Any:
             with a.session.lock:
                 why = a.session.game.why_illegal(said)
-                return why and (why[0], words_for(a.session.game.content).text(why[1]))   # in content names
+                game = a.session.game
+                return why and (why[0], words_for(game.content).refusal(*why, game.current(), game))
         r = await run_in_threadpool(reason)
         return JSONResponse({"legal": r is None, "error": r and r[0], "message": r and r[1]})
 
