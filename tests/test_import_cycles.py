@@ -25,7 +25,9 @@ def _modules() -> dict[str, Path]:
 
 
 def _resolve(modules: dict[str, Path], name: str) -> str | None:
-    """The known module a dotted name refers to (a name inside a module refers to that module)."""
+    """The known module a dotted name refers to (a name inside a module refers to that module;
+    `necronomicon.interpreter.x` is the folder interpreter/x)."""
+    name = name.removeprefix("necronomicon.")
     while name:
         if name in modules:
             return name

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from benchmarks.soak import setup_featuring, soak
-from interpreter.bots import make_agent
-from interpreter.content import load_content
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.invariants import Checker
-from interpreter.engine.play import run_game
-from tools.cli import main
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.invariants import Checker
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.tools.cli import main
 
 PUBLISHED = ["sleeper-full", "windwalker"]
 ROOT = Path(__file__).resolve().parent.parent

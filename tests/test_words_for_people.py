@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.engine.decisions import Decision
-from interpreter.engine.game import Game
-from interpreter.effects.windows import WINDOWS
-from tools.human_seat import HumanSeat, group_options
-from tools.play_session import play_session
-from tools.web.board import board_json
-from tools.words import WINDOW_WHEN, Words, words_for
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.effects.windows import WINDOWS
+from necronomicon.tools.human_seat import HumanSeat, group_options
+from necronomicon.tools.play_session import play_session
+from necronomicon.tools.web.board import board_json
+from necronomicon.tools.words import WINDOW_WHEN, Words, words_for
 
 EXPANSIONS = ["azathoth", "independents"]
 GAMES = [("multiplayer", ["great-cthulhu", "black-goat", "crawling-chaos", "yellow-sign"], 3),
@@ -125,7 +125,7 @@ def _readable(board: dict[str, Any]) -> list[str]:
 @pytest.mark.parametrize("ruleset,factions,seed", GAMES[:2])
 def test_the_web_boards_views_show_no_id_nor_unit_number(content: Any, ruleset: str, factions: list[str],
                                                         seed: int) -> None:
-    from interpreter.bots import make_agent
+    from necronomicon.interpreter.bots import make_agent
     game = Game(content, ruleset, factions, seed=seed)
     bots = {f: make_agent("heuristic" if i % 2 else "random", seed + i) for i, f in enumerate(factions)}
     pattern, names = _id_pattern(forbidden_ids(content.model)), names_pattern(content.model)
@@ -213,7 +213,7 @@ def test_ids_stay_available_and_bookkeeping_stays_hidden(content: Any) -> None:
     ids = words_for(content.model, ids=True)
     assert ids.text("great-cthulhu's acolyte#7: south-pacific") == "great-cthulhu's acolyte#7: south-pacific"
     assert "great-cthulhu/kill-tally" in ids.bookkeeping and not Words.ids().bookkeeping
-    from tools.render import event_text
+    from necronomicon.tools.render import event_text
     tally = {"type": "ability", "player": "great-cthulhu", "ability": "great-cthulhu/kill-tally",
              "name": "Kills this battle (spellbook tally)"}
     assert event_text(tally, words_for(content.model)) is None and event_text(tally, ids) is None

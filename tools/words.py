@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.engine.decisions import Decision
-from interpreter.engine.option import is_done
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.option import is_done
 
 __all__ = ["Words", "words_for", "WINDOW_WHEN", "content_names", "bookkeeping_keys", "window_phrase"]
 

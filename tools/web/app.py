@@ -19,10 +19,10 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import GameError
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import GameError
 
-from tools.words import words_for
+from necronomicon.tools.words import words_for
 
 from . import checks
 from .board import board_json
@@ -126,7 +126,7 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         asked = request.query_params.get("expansions")
         chosen = None if asked is None else [e for e in asked.split(",")[:checks.MAX_LIST] if e]
         content = await run_in_threadpool(contents.get, chosen)
-        from tools.views.colours import faction_colours
+        from necronomicon.tools.views.colours import faction_colours
         m = content.model
         colours = faction_colours(m, sorted(m.factions))
         return JSONResponse({

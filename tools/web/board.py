@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.content.model import ContentModel, Layout
-from tools.render import event_text
-from tools.views.colours import faction_colours
-from tools.views.layout import area_positions, crosses_edge, drawn_size
-from tools.words import words_for
+from necronomicon.interpreter.content.model import ContentModel, Layout
+from necronomicon.tools.render import event_text
+from necronomicon.tools.views.colours import faction_colours
+from necronomicon.tools.views.layout import area_positions, crosses_edge, drawn_size
+from necronomicon.tools.words import words_for
 
 from .options import grouped
 

@@ -12,9 +12,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from interpreter.content.build import Content
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError
 
 from . import checks
 from .guard import RequestRefused

@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.bots import AGENTS, is_search, make_agent
-from interpreter.engine.seat import hand_seats
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game
-from interpreter.search.budget import parse_agent
-from tools.words import words_for
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.bots import AGENTS, is_search, make_agent
+from necronomicon.interpreter.engine.seat import hand_seats
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.search.budget import parse_agent
+from necronomicon.tools.words import words_for
 
 SEARCH_SEAT = "mcts:0.5s"   # the search bot at half a CPU second a decision: a strong, patient opponent
 SEATS = ["human"] + [a for a in AGENTS if a != "human"] + [SEARCH_SEAT]
