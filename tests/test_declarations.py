@@ -48,14 +48,14 @@ def test_every_primitive_has_a_docstring_and_known_types() -> None:
 def test_the_documented_primitive_table_is_the_registry() -> None:
     from necronomicon.interpreter.effects.docs import table
     text = (ROOT / "docs" / "effect-language.md").read_text()
-    assert table() in text, "regenerate with: python -m interpreter.effects.docs"
+    assert table() in text, "regenerate with: python -m necronomicon.interpreter.effects.docs"
 
 
 def test_the_documented_windows_and_actions_are_the_declarations() -> None:
     from necronomicon.interpreter.effects.docs import actions_table, windows_table
     text = (ROOT / "docs" / "effect-language.md").read_text()
-    assert windows_table() in text, "regenerate with: python -m interpreter.effects.docs"
-    assert actions_table() in text, "regenerate with: python -m interpreter.effects.docs"
+    assert windows_table() in text, "regenerate with: python -m necronomicon.interpreter.effects.docs"
+    assert actions_table() in text, "regenerate with: python -m necronomicon.interpreter.effects.docs"
 
 
 def test_every_action_name_an_effect_can_compare_is_declared() -> None:

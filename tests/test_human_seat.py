@@ -1,4 +1,4 @@
-"""The terminal seat, driven as a person would: text fed to `python -m tools.cli play --agents human,...`."""
+"""The terminal seat, driven as a person would: text fed to `python -m necronomicon.tools.cli play --agents human,...`."""
 from __future__ import annotations
 
 import json

@@ -1,6 +1,6 @@
 """Print the generated tables of docs/effect-language.md: primitives, windows and their events, actions.
 
-    python -m interpreter.effects.docs            # every table, in the order the document has them
+    python -m necronomicon.interpreter.effects.docs            # every table, in the order the document has them
 """
 from __future__ import annotations
 
