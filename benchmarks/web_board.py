@@ -20,11 +20,11 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.bots import make_agent  # noqa: E402
-from interpreter.content import load_content  # noqa: E402
-from interpreter.engine.game import Game  # noqa: E402
-from tools.web import board as web_board  # noqa: E402
-from tools.web import log_pages  # noqa: E402
+from necronomicon.interpreter.bots import make_agent  # noqa: E402
+from necronomicon.interpreter.content import load_content  # noqa: E402
+from necronomicon.interpreter.engine.game import Game  # noqa: E402
+from necronomicon.tools.web import board as web_board  # noqa: E402
+from necronomicon.tools.web import log_pages  # noqa: E402
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
 

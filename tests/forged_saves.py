@@ -17,11 +17,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from interpreter.bots import make_agent
-from interpreter.content.build import Content
-from interpreter.engine.decisions import GameError, IllegalAction
-from interpreter.engine.game import Game
-from interpreter.engine.seat import hand_seats
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import GameError, IllegalAction
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.seat import hand_seats
 from tests.hostile_corpus import Case, Outcome, content as hostile_content
 
 Json = Any

@@ -76,7 +76,7 @@ def _request(name: str, req: Request) -> Callable[[Path], Outcome]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from starlette.testclient import TestClient
-        from tools.web.app import create_app
+        from necronomicon.tools.web.app import create_app
         client = TestClient(create_app(db=tmp / "games.sqlite3"), base_url=BASE, raise_server_exceptions=False)
         made = client.post("/api/games", content=_spec(seats={"great-cthulhu": "human", "crawling-chaos": "human",
                                                              "black-goat": "random"}), headers=JSON).json()

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine import flow
-from interpreter.engine.game import Game
-from interpreter.engine.position import build_state
-from tools.validate import validate
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine import flow
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.position import build_state
+from necronomicon.tools.validate import validate
 
 ROOT = Path(__file__).parent
 

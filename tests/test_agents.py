@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.content.build import Content
-from interpreter.engine.agents import HeuristicAgent
-from interpreter.engine.decisions import Decision
-from interpreter.engine.game import Game
-from interpreter.engine.seat import Seat
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import HeuristicAgent
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.seat import Seat
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
 
@@ -47,9 +47,9 @@ def test_without_the_six_spellbook_condition_the_last_ritual_is_fine(base_game: 
 
 
 def test_the_rituals_left_and_the_spellbooks_to_win_are_read_in_one_place() -> None:
-    from interpreter.content import load_content
-    from interpreter.engine.game import Game
-    from interpreter.engine.phases import SPELLBOOKS
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.engine.game import Game
+    from necronomicon.interpreter.engine.phases import SPELLBOOKS
     g = Game(load_content().require_ok(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat"], 1)
     track = len(g.ritual_track())
     assert g.rituals_left() == track
@@ -66,7 +66,7 @@ def test_the_rituals_left_and_the_spellbooks_to_win_are_read_in_one_place() -> N
 def test_a_move_is_scored_from_where_the_units_are_now(base_game: Content) -> None:
     """The bot counts its units per place once per board while they stay put (a move decision
     scores many moves), and counts again after any of them moves."""
-    from interpreter.engine.option import Option
+    from necronomicon.interpreter.engine.option import Option
     g = Game(base_game, "multiplayer", FACTIONS, seed=1)
     player = "great-cthulhu"
     bot = HeuristicAgent(1)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.soak import soak
-from interpreter.bots import make_agent
-from interpreter.content import load_content
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.invariants import Checker
-from interpreter.engine.play import run_game
-from tools.cli import main
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.invariants import Checker
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.tools.cli import main
 
 EXPANSIONS = ["published", "azathoth", "independents", "neutrals"]
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tools.balance import plan_balance, quarter_budget
-from tools.balance_report import ranking_stability, seat_rates, write_report_text
-from tools.cli import main
+from necronomicon.tools.balance import plan_balance, quarter_budget
+from necronomicon.tools.balance_report import ranking_stability, seat_rates, write_report_text
+from necronomicon.tools.cli import main
 
 ROOT = Path(__file__).parent.parent
 BASE = ["balance", "--ruleset", "duel", "--jobs", "1", "--no-progress"]
@@ -92,7 +92,7 @@ def test_bad_settings_are_one_line_before_any_game(tmp_path: Path, capsys: pytes
 
 
 def _cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tools.cli", *args]
+    return [sys.executable, "-m", "necronomicon.tools.cli", *args]
 
 
 def test_a_killed_balance_run_continues_to_the_end_and_writes_its_report(tmp_path: Path) -> None:
@@ -124,7 +124,7 @@ def test_a_killed_balance_run_continues_to_the_end_and_writes_its_report(tmp_pat
 
 def test_the_modding_guides_balance_command_is_valid_and_plays_the_example() -> None:
     from tests.test_modding_guide import guide_commands
-    from tools.cli import build_parser
+    from necronomicon.tools.cli import build_parser
     found = [argv for argv, _ in guide_commands() if argv[:1] == ["balance"]]
     assert len(found) == 1
     args = build_parser().parse_args(found[0])

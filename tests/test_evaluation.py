@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.agents import HeuristicAgent
-from interpreter.engine.game import Game
-from interpreter.engine.seat import Seat
-from interpreter.search import SearchAgent, parse_agent
-from interpreter.search.evaluation import load_evaluation
-from interpreter.search.features import GAME_FEATURES, SEAT_FEATURES, game_features, seat_features
-from interpreter.search.fitting import Sample, fit
-from tools.cli import main
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import HeuristicAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.seat import Seat
+from necronomicon.interpreter.search import SearchAgent, parse_agent
+from necronomicon.interpreter.search.evaluation import load_evaluation
+from necronomicon.interpreter.search.features import GAME_FEATURES, SEAT_FEATURES, game_features, seat_features
+from necronomicon.interpreter.search.fitting import Sample, fit
+from necronomicon.tools.cli import main
 
 ROOT = Path(__file__).parent.parent
 MODDED = ROOT / "docs" / "modding" / "example-faction" / "drowned-choir"
@@ -130,7 +130,7 @@ def test_features_read_public_facts_only(base_game: Content) -> None:
 
 
 def test_training_games_rotate_matchups_seats_and_bots(base_game: Content) -> None:
-    from tools.train import DEFAULT_AGENTS, plan_training
+    from necronomicon.tools.train import DEFAULT_AGENTS, plan_training
     specs = plan_training(base_game, "multiplayer", 4, 30, 100, DEFAULT_AGENTS.split(","))
     seats = [a for s in specs for a in s.agents]
     assert seats.count("mcts:8") * 8 == len(seats) == 120   # a search bot in one seat in eight

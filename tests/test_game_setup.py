@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.game import Game, GameError, replay
-from interpreter.engine.savefile import SaveError
-from tools.cli import main
-from tools.game_setup import RANDOM, Setup, layouts_for, make_game
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.game import Game, GameError, replay
+from necronomicon.interpreter.engine.savefile import SaveError
+from necronomicon.tools.cli import main
+from necronomicon.tools.game_setup import RANDOM, Setup, layouts_for, make_game
 
 
 @pytest.fixture(scope="module")

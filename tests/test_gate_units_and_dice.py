@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.engine.game import Game
-from tools.scenario import run_spec
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.tools.scenario import run_spec
 
 FIXTURE = Path(__file__).parent / "fixtures" / "gate-units"
 SEATS = ["warden", "great-cthulhu", "black-goat"]
@@ -100,7 +100,7 @@ def test_roll_dice_rolls_a_pool_at_once_from_the_seeded_generator(content: Any) 
 def test_a_kept_requirement_answer_is_read_again_when_a_unit_becomes_a_gate(content: Any) -> None:
     """held_conditions keeps a condition's answer while what it reads is unchanged; a Sentinel
     arriving changes no real Gate, yet `gates(controlled_by: me)` now counts one more."""
-    from interpreter.engine.held_conditions import condition_holds
+    from necronomicon.interpreter.engine.held_conditions import condition_holds
     units = {"warden": {"europe": ["acolyte"]}, "great-cthulhu": {"south-pacific": ["acolyte"]}}
     g = _run(content, {"units": units, "gates": {"europe": "warden"}}, [], {})
     r = next(q for q in content.model.factions["warden"].requirements if q.id == "two-gates")

@@ -6,10 +6,10 @@ from functools import cache
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine import held_conditions as H, state as state_module
-from interpreter.engine.game import Game
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine import held_conditions as H, state as state_module
+from necronomicon.interpreter.engine.game import Game
 
 
 @cache
@@ -138,7 +138,7 @@ def test_checking_mode_catches_a_field_changed_that_the_tables_do_not_name(
     ("count(units(owner: me, area: areas(gate: true))) > 0", ("battle", "gate-places", "players", "units@")),
 ])
 def test_a_call_passing_me_as_its_player_reads_only_that_players_part(condition: str, parts: tuple[str, ...]) -> None:
-    from interpreter.content.effect_build import EffectBuilder
+    from necronomicon.interpreter.content.effect_build import EffectBuilder
 
     class R:
         inputs = EffectBuilder.expr_inputs(condition)

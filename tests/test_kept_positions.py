@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.core_procs import quiet_window, requirements_to_check
-from interpreter.engine.game import Game
-from interpreter.engine.state import STATE_FIELDS, State
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.core_procs import quiet_window, requirements_to_check
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.state import STATE_FIELDS, State
 
 CASES = [("duel", ["sleeper", "wind-rider"], False),
          ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], False),

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from benchmarks.soak import setup_featuring, soak
-from interpreter.bots import make_agent
-from interpreter.content import load_content
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.invariants import Checker
-from interpreter.engine.play import run_game
-from tools.cli import main
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.invariants import Checker
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.tools.cli import main
 
 PUBLISHED = ["sleeper-full", "windwalker", "opener"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,10 +109,10 @@ def test_two_boards_of_the_same_figures_never_sit_at_one_table(published) -> Non
     """The full-game Sleeper and the Duel's Sleeper (and the Windwalker and the Wind-Rider) are
     played with the same figures (`shares-figures-with`): a game refuses both in one line, the
     matchups of `--all-matchups` leave such pairs out, and a random draw never seats the twin."""
-    from interpreter.engine.decisions import GameError
-    from interpreter.engine.rng import Rng
-    from tools.game_setup import draw_factions
-    from tools.simulate import matchups
+    from necronomicon.interpreter.engine.decisions import GameError
+    from necronomicon.interpreter.engine.rng import Rng
+    from necronomicon.tools.game_setup import draw_factions
+    from necronomicon.tools.simulate import matchups
     with pytest.raises(GameError, match=r"^The Sleeper and The Sleeper \(full game\) are played with the same "
                                         r"figures: a game seats only one of them$"):
         Game(published, "multiplayer", ["sleeper", "great-cthulhu", "sleeper-full"], 1)

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.game import Game
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.game import Game
 
 from .test_copies_property import CASES, FACTIONS, content
 

@@ -9,10 +9,10 @@ from itertools import combinations
 import pytest
 
 from benchmarks.soak import SETUPS, setup_for, soak
-from interpreter.content import load_content
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.play import run_game
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.play import run_game
 from tests.figures import add
 
 CORE = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
@@ -68,7 +68,7 @@ def test_mixed_soak_across_rulesets_player_counts_and_factions() -> None:
 
 def test_soak_plays_heuristic_and_mixed_bots_too() -> None:
     from benchmarks.soak import agents_for
-    from interpreter.engine.agents import HeuristicAgent, RandomAgent
+    from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
     seats = ["sleeper", "wind-rider", "black-goat"]
     assert {type(a) for a in agents_for("random", 3, seats).values()} == {RandomAgent}   # the default, as before
     assert {type(a) for a in agents_for("heuristic", 3, seats).values()} == {HeuristicAgent}
@@ -81,8 +81,8 @@ def test_soak_plays_heuristic_and_mixed_bots_too() -> None:
 
 def test_soak_plays_search_bots_too() -> None:
     from benchmarks.soak import agents_for
-    from interpreter.engine.agents import HeuristicAgent, RandomAgent
-    from interpreter.search import SearchAgent
+    from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+    from necronomicon.interpreter.search import SearchAgent
     seats = ["sleeper", "wind-rider", "black-goat"]
     assert [type(a) for a in agents_for("mixed+mcts:2:depth=3", 0, seats).values()] == \
         [RandomAgent, HeuristicAgent, SearchAgent]
@@ -127,7 +127,7 @@ def test_declining_an_ability_for_a_battle_keeps_its_other_effects() -> None:
 
 
 def test_the_soak_counts_a_broken_invariant_as_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter.engine.core import GameCore
+    from necronomicon.interpreter.engine.core import GameCore
 
     def silent_doom(self: GameCore, p: str, n: int, why: str = "") -> None:   # Doom with no logged event
         self.s.doom[p] += max(0, int(n))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from interpreter.content import load_content
-from interpreter.bots import make_agent
-from interpreter.engine.game import Game
-from tools.web.board import board_json
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.tools.web.board import board_json
 
 
 def test_a_board_for_every_decision_of_a_game_with_the_expansions() -> None:

@@ -45,10 +45,10 @@ def no_console_errors(browser: Any) -> Iterator[None]:
 
 def bots_game(seed: int, until: Any) -> Any:
     """A game of three heuristic bots, played until `until(game)` holds (at most 2,000 answers)."""
-    from interpreter.bots import make_agent
-    from interpreter.content import load_content
-    from interpreter.engine.game import Game
-    from interpreter.engine.seat import hand_seats
+    from necronomicon.interpreter.bots import make_agent
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.engine.game import Game
+    from necronomicon.interpreter.engine.seat import hand_seats
     g = Game(load_content().require_ok(), "multiplayer", THREE, seed)
     bots = {p: make_agent("heuristic", seed * 31 + i) for i, p in enumerate(THREE)}
     hand_seats(g, bots)

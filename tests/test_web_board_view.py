@@ -13,8 +13,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from interpreter.engine.game import Game  # noqa: E402
-from tools.web.app import create_app  # noqa: E402
+from necronomicon.interpreter.engine.game import Game  # noqa: E402
+from necronomicon.tools.web.app import create_app  # noqa: E402
 
 THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]
 BASE = "http://127.0.0.1:8765"
@@ -55,7 +55,7 @@ def test_loading_a_save_replays_its_answers_once(client: TestClient, monkeypatch
 
 
 def test_a_battle_is_shown_from_the_view_with_faces_and_what_is_left_to_assign(client: TestClient) -> None:
-    from interpreter.engine.battle import die_face
+    from necronomicon.interpreter.engine.battle import die_face
     gid, key = bots_game(client, 1, 0)
     s = client.app.games.get(gid)   # type: ignore[attr-defined]
     seen = []
@@ -83,10 +83,10 @@ def test_a_battle_is_shown_from_the_view_with_faces_and_what_is_left_to_assign(c
 
 
 def test_the_view_of_a_battle_shows_no_hidden_value() -> None:
-    from interpreter.content import load_content
-    from interpreter.engine.view import HIDDEN
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.engine.view import HIDDEN
     g = Game(load_content().require_ok(), "multiplayer", THREE, 1)
-    from interpreter.bots import make_agent
+    from necronomicon.interpreter.bots import make_agent
     bots = {p: make_agent("heuristic", 31 + i) for i, p in enumerate(THREE)}
     while g.s.battle is None and len(g.choices) < 400:
         d = g.current()
@@ -110,8 +110,8 @@ def test_the_log_comes_in_pages_back_to_its_first_line(client: TestClient) -> No
         page = r.json()
         assert page["lines"] and page["lines"][-1]["seq"] < lines[0]["seq"]
         lines, more = page["lines"] + lines, page["more"]
-    from tools.render import event_text
-    from tools.words import words_for
+    from necronomicon.tools.render import event_text
+    from necronomicon.tools.words import words_for
     words = words_for(session.game.content)
     whole = [e["seq"] for e in session.game.log if event_text(e, words)]
     assert [l["seq"] for l in lines] == whole and lines[0]["text"].startswith("game: ")
@@ -121,9 +121,9 @@ def test_the_log_comes_in_pages_back_to_its_first_line(client: TestClient) -> No
 
 
 def test_a_prompt_about_one_unit_names_it_first_in_words() -> None:
-    from interpreter.content import load_content
-    from interpreter.engine.decisions import Decision
-    from tools.words import Words, words_for
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.engine.decisions import Decision
+    from necronomicon.tools.words import Words, words_for
     words = words_for(load_content().require_ok().model)
     retreat = Decision("great-cthulhu", "area", ("south-pacific",), "retreat deep-one south-asia#9 to")
     assert words.question(retreat) == "Deep One from South Asia: retreat to …"

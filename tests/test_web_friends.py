@@ -62,8 +62,8 @@ def click_first(browser: Any) -> None:
 
 def one_button_decisions(server: Server, gid: str, people: list[str]) -> tuple[int, int]:
     """(the people's answers, how many of their decisions showed a single button) in a served game."""
-    from interpreter.engine.game import Game
-    from tools.web.options import grouped
+    from necronomicon.interpreter.engine.game import Game
+    from necronomicon.tools.web.options import grouped
     session = server.app.games.get(gid)
     played = session.game
     p = played.params
@@ -181,9 +181,9 @@ def test_no_key_a_wrong_key_a_foreign_host_or_origin_gets_nothing(tmp_path: Path
 
 
 def _short_log() -> str:
-    from interpreter.bots import make_agent
-    from interpreter.content import load_content
-    from interpreter.engine.game import Game
+    from necronomicon.interpreter.bots import make_agent
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.engine.game import Game
     g = Game(load_content().require_ok(), "multiplayer", THREE, 9)
     bots = {f: make_agent("random", i) for i, f in enumerate(THREE)}
     while len(g.choices) < 20:

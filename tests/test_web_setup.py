@@ -17,11 +17,11 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from interpreter.content import load_content  # noqa: E402
-from interpreter.engine.game import Game  # noqa: E402
-from tools.auto_answers import AutoAnswers, auto_answer  # noqa: E402
-from tools.game_setup import Setup, make_game  # noqa: E402
-from tools.web.app import create_app  # noqa: E402
+from necronomicon.interpreter.content import load_content  # noqa: E402
+from necronomicon.interpreter.engine.game import Game  # noqa: E402
+from necronomicon.tools.auto_answers import AutoAnswers, auto_answer  # noqa: E402
+from necronomicon.tools.game_setup import Setup, make_game  # noqa: E402
+from necronomicon.tools.web.app import create_app  # noqa: E402
 
 BASE = "http://127.0.0.1:8765"
 THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]

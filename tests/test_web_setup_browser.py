@@ -23,8 +23,8 @@ def wait(browser: Any, cond: Callable[[Any], Any], timeout: float = 20) -> Any:
 
 def test_the_form_chooses_layout_random_faction_seating_and_first_player() -> None:
     from selenium.webdriver.support.ui import Select
-    from interpreter.content import load_content
-    from tools.game_setup import Setup, make_game
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.tools.game_setup import Setup, make_game
     server = Server()
     browser = chromium()
     try:

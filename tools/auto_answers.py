@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine.decisions import Decision
-from interpreter.engine.game import Game
-from interpreter.engine.turn import END_TURN, only_unlimited_left
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.turn import END_TURN, only_unlimited_left
 
 from .human_seat import group_options
 

@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from interpreter.bots import make_agent
-from interpreter.content.build import Content
-from interpreter.diagnostics import did_you_mean
-from interpreter.engine.game import Game, GameError
-from interpreter.search.budget import parse_agent
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.diagnostics import did_you_mean
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.search.budget import parse_agent
 
 from .batch import finish, play_batch, streamed
 from .balance_report import ranking_stability, write_report_text

@@ -4,12 +4,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from interpreter.diagnostics import ContentError
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError, replay
-from interpreter.bots import is_search, make_agent
-from interpreter.engine.invariants import InvariantError
-from interpreter.engine.savefile import GameLog, read_log, read_save
+from necronomicon.interpreter.diagnostics import ContentError
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError, replay
+from necronomicon.interpreter.bots import is_search, make_agent
+from necronomicon.interpreter.engine.invariants import InvariantError
+from necronomicon.interpreter.engine.savefile import GameLog, read_log, read_save
 
 from .auto_answers import AutoAnswers
 from .game_setup import SEATINGS, Setup, make_game
@@ -207,7 +207,7 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         from importlib.metadata import PackageNotFoundError, version
 
-        from interpreter.build_info import engine_build
+        from necronomicon.interpreter.build_info import engine_build
         try:
             v = version("necronomicon")
         except PackageNotFoundError:
@@ -356,7 +356,7 @@ def entry() -> None:
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - for the process's life
-    from interpreter.build_info import first_run_notice
+    from necronomicon.interpreter.build_info import first_run_notice
     notice = first_run_notice()
     if notice:
         print(notice, file=sys.stderr)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.content.build import Content
-from interpreter.diagnostics import did_you_mean
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.rng import Rng
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.diagnostics import did_you_mean
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.rng import Rng
 
 __all__ = ["RANDOM", "SEATINGS", "Setup", "draw_factions", "layouts_for", "make_game", "seated", "setup_rng"]
 

@@ -15,10 +15,10 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
-from interpreter.diagnostics import did_you_mean
-from interpreter.engine.decisions import Decision, IllegalAction
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.option import match_option, without_unit_id
+from necronomicon.interpreter.diagnostics import did_you_mean
+from necronomicon.interpreter.engine.decisions import Decision, IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.option import match_option, without_unit_id
 
 from .saves import write_save
 from .words import Words, words_for

@@ -14,9 +14,9 @@ import signal
 import sys
 from typing import Any, TextIO
 
-from interpreter.bots import make_agent
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.play import run_game
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.play import run_game
 
 from .auto_answers import AutoAnswers, auto_answer
 from .game_log import LogStream, failure_line, recording

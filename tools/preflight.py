@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.content.build import Content
-from interpreter.diagnostics import did_you_mean
-from interpreter.engine.decisions import GameError
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.diagnostics import did_you_mean
+from necronomicon.interpreter.engine.decisions import GameError
 
 SEED_RANGE = (-(2**63), 2**63 - 1)  # a seed a save or log can hold (schema/save.schema.json)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.option import action_verb
+from necronomicon.interpreter.engine.option import action_verb
 
 from .words import Words
 

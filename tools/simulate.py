@@ -10,10 +10,10 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from interpreter.content.build import Content
-from interpreter.bots import agent_label, make_agent
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.play import run_game
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.bots import agent_label, make_agent
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.play import run_game
 
 # The columns of a result row, in file order.
 FIELDS = ("game", "seed", "ruleset", "layout", "factions", "agents", "winners", "outcome", "doom", "rounds",

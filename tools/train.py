@@ -15,12 +15,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from interpreter.bots import make_agent
-from interpreter.content.build import Content
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.play import run_game
-from interpreter.search.features import game_features, seat_features
-from interpreter.search.fitting import Sample, fit
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.interpreter.search.features import game_features, seat_features
+from necronomicon.interpreter.search.fitting import Sample, fit
 
 from .loading import content_from_args
 from .preflight import check_destination, check_seed, pick_ruleset, player_count

@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.engine.decisions import Decision
-from interpreter.engine.option import is_done
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.option import is_done
 
 __all__ = ["Words", "words_for", "WINDOW_WHEN", "content_names", "bookkeeping_keys", "window_phrase"]
 
@@ -128,6 +128,14 @@ class Words:
             return names.get(m.group(1), m.group(1))
         out = _ARROW.sub(" -> ", _UNIT_NUMBER.sub("", _TOKEN.sub(one, line)))
         return _DOUBLED.sub(r"\1: ", out)
+
+    def refusal(self, code: str, message: str, d: Decision | None = None, game: Any = None) -> str:
+        """Why an answer was refused (`Game.why_illegal`, `IllegalAction`) in names: the engine's
+        sentence with every id named, and the decision's prompt said as `question` says it."""
+        said = self.text(message)
+        if self.names and d is not None and code == "not-an-option":
+            said = said.replace(f"({self.text(d.prompt)})", f"({self.question(d, game)})", 1)
+        return said
 
     def option(self, d: Decision, label: str) -> str:
         """One option as a person reads it; a spellbook pick adds the book's text."""

@@ -174,9 +174,8 @@ class ApplyProc(Proc):
                 f["si"] += 1
                 continue
             f["chooser"] = g.modified("retreat-chooser", side, {"side": side}, side)
-            safe = [n for n in g.adjacent(b["area"]) if not g.s.units_at(n, foe)]
             f["pained"] = pained
-            if not safe:
+            if not self._safe_areas(g, b["area"], foe):
                 # the owner picks the victim even when another player directs the retreats
                 # (core rulebook, Complex Battle Example 1)
                 f["at"] = "surrounded"
@@ -212,8 +211,7 @@ class ApplyProc(Proc):
         f["pained"].remove(uid)
         f["unit"] = uid
         side = g.battle_sides()[f["si"]]
-        foe = g.opponent_in_battle(side)
-        safe = [n for n in g.adjacent(g.battle_record()["area"]) if not g.s.units_at(n, foe)]
+        safe = self._safe_areas(g, g.battle_record()["area"], g.opponent_in_battle(side))
         f["at"] = "retreat_to"
         return ask(f["chooser"], "area", safe, f"retreat {g.unit_label(g.s.unit(uid))} to")
 
@@ -224,6 +222,12 @@ class ApplyProc(Proc):
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return(None)
+
+    @staticmethod
+    def _safe_areas(g: Any, area: str, foe: str) -> list[str]:
+        """Where a pained unit may retreat: the areas next to the battle's with none of the foe's
+        units (core rulebook, Battle: Retreats)."""
+        return [n for n in g.adjacent(area) if not g.s.units_at(n, foe)]
 
     @staticmethod
     def _labels(g: Any, ids: list[int]) -> list[str]:

@@ -13,8 +13,8 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
 from .flow import Call, Proc, Return
-from .held_conditions import condition_holds
 from .option import Option, parse
+from .requirements import checked_at, earn_after_battle, met_now, requirement
 from .state import POOL
 
 # ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
@@ -92,10 +92,6 @@ def ability_ctx(g: Game, ab: Any, f: Frame) -> Any:
     sid = f["self"]
     return g.ctx(f["me"], ability=ab, event=f["event"], area=f["area"],
                  self_unit=g.s.unit(sid) if sid is not None else None)
-
-
-def requirement_of(g: Game, p: str, rid: str) -> Any:
-    return next(r for r in g.faction(p).requirements if r.id == rid)
 
 
 # ---- using an ability -------------------------------------------------------------------------------
@@ -250,7 +246,6 @@ class CheckRequirements(Proc):
         players = f["players"]
         when, event = f["when"], f["event"]
         seen: dict[Any, Any] = {}   # the fields conditions read, at this position (held_conditions)
-        earned = s.battle.get("earned") if s.battle is not None else None   # (in a battle: met already)
         for i in range(f["i"], len(players)):   # f["i"], f["j"]: where a Call left off
             p = players[i]
             fac = g.content.factions.get(p)
@@ -266,12 +261,8 @@ class CheckRequirements(Proc):
                 r = reqs[j]
                 if r.id in done:
                     continue
-                if earned and any(r.id in e[1] for e in earned if e[0] == p):
-                    continue
-                if condition_holds(g, p, r, event, seen):
-                    if s.battle is not None:
-                        earned = s.battle.setdefault("earned", [])
-                        earned.append([p, r.id])
+                if met_now(g, p, r.id, r, when, event, seen):
+                    if earn_after_battle(g, p, r.id):
                         seen.clear()   # the battle record changed
                     else:
                         f["i"], f["j"] = i, j + 1
@@ -287,14 +278,12 @@ _CHECKED: dict[tuple[int, str], tuple[Any, int, list[int]]] = {}
 
 
 def _checked_at(reqs: list[Any], when: str) -> list[int]:
-    """The positions in a faction's requirements of those with a condition checked at `when` (an
-    action requirement with a condition is met either way, e.g. "X, or pay N as your action", so it
-    is checked with the state's). Found once per requirements list and `when`."""
+    """The positions in a faction's requirements of those checked at `when` (requirements.checked_at).
+    Found once per requirements list and `when`."""
     key = (id(reqs), when)
     kept = _CHECKED.get(key)
     if kept is None or kept[0] is not reqs or kept[1] != len(reqs):
-        found = [j for j, r in enumerate(reqs) if r.condition is not None
-                 and (r.when == when or (when == "state" and r.when == "action"))]
+        found = [j for j, r in enumerate(reqs) if checked_at(r, when)]
         kept = _CHECKED[key] = (reqs, len(reqs), found)
     return kept[2]
 
@@ -323,8 +312,8 @@ class Earn(Proc):
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         p = f["player"]
-        r = requirement_of(g, p, f["req"])
-        if r.id in g.s.requirements[p]:
+        r = requirement(g, p, f["req"])
+        if r is None or r.id in g.s.requirements[p]:
             return Return()
         g.s.requirements[p].append(r.id)
         g.emit("requirement", player=p, requirement=r.id)
@@ -340,8 +329,8 @@ class Earn(Proc):
 
     def effect(self, g: Game, f: Frame, value: Any) -> Any:
         p = f["player"]
-        r = requirement_of(g, p, f["req"])
-        if r.effect is None:
+        r = requirement(g, p, f["req"])
+        if r is None or r.effect is None:
             return Return()
         ctx = g.ctx(p)
         ctx.ability = f"requirement {r.id}"

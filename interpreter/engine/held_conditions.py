@@ -18,21 +18,11 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
+from ..effects.primitive_facts import READS
 from . import state as state_module
 
-# query -> the State fields its answer depends on, whatever its arguments ("units": places and
-# owners of the units; a unit's kind and class never change). Player arguments are checked against
-# `players`, which every kept condition reads.
-READS: dict[str, tuple[str, ...]] = {
-    "count": (), "first": (), "max": (), "min": (), "ceil": (), "floor": (), "distinct": (),
-    "without": (), "glyph": (),
-    "power": ("power",), "doom": ("doom",), "spellbook_count": ("spellbooks",),
-    "has_spellbook": ("spellbooks",), "first_player": ("first",), "round": ("round",),
-    "player_count": ("players",),
-    "units": ("units", "battle"), "pool": ("units",),
-    "areas": ("units", "gates", "tokens"), "has_gate": ("gate-places",), "gates": ("gates", "unit-owners", "unit-gates"),
-    "gate_controller": ("gates", "unit-owners"), "home": ("home",), "tokens": ("tokens",),
-}
+# READS (effects/primitive_facts.py): query -> the State fields its answer depends on. Player
+# arguments are checked against `players`, which every kept condition reads.
 # A call that passes `me` as every player it names (and otherwise only the parameters listed)
 # reads only the condition's player's part: "power@" is power[me], "units@" the places of me's
 # units (ids and locations), "gates@" the places of the gates me controls, ... (query -> its player

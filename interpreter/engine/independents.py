@@ -23,6 +23,7 @@ from ..effects.compiler import RuleError
 from .core import GameCore
 from . import flow, loyalty_procs  # noqa: F401  (loyalty_procs: its procedures register)
 from .flow import Call
+from .requirements import requirement
 from .state import GENERAL, POOL
 
 
@@ -151,4 +152,4 @@ class IndependentsMixin(GameCore):
         if "/" in key:
             card, rid = key.split("/", 1)
             return self.earn_loyalty_call(p, card, rid)
-        return self.earn_call(p, next(r for r in self.faction(p).requirements if r.id == key))
+        return self.earn_call(p, requirement(self, p, key))

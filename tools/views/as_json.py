@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from interpreter.content.model import ContentModel, Layout
-from interpreter.engine.game import Game
-from interpreter.engine.state import POOL
+from necronomicon.interpreter.content.model import ContentModel, Layout
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.state import POOL
 
 from .faction_card import origin, shown_path, raw_document, start_areas
 

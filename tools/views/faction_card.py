@@ -16,8 +16,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.content.model import ContentModel, Faction
-from interpreter.paths import content_dir
+from necronomicon.interpreter.content.model import ContentModel, Faction
+from necronomicon.interpreter.paths import content_dir
 
 from ..words import window_phrase
 

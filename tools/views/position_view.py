@@ -14,11 +14,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.content.build import Content
-from interpreter.engine.decisions import GameError, IllegalAction
-from interpreter.engine.game import Game, replay
-from interpreter.engine.savefile import SaveError, read_log
-from interpreter.engine.state import POOL
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import GameError, IllegalAction
+from necronomicon.interpreter.engine.game import Game, replay
+from necronomicon.interpreter.engine.savefile import SaveError, read_log
+from necronomicon.interpreter.engine.state import POOL
 
 from ..words import Words, words_for
 from .lookup import ShowError

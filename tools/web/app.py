@@ -19,10 +19,10 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import GameError
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import GameError
 
-from tools.words import words_for
+from necronomicon.tools.words import words_for
 
 from . import checks
 from .board import board_json
@@ -196,7 +196,8 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         def reason() -> Any:
             with a.session.lock:
                 why = a.session.game.why_illegal(said)
-                return why and (why[0], words_for(a.session.game.content).text(why[1]))   # in content names
+                game = a.session.game
+                return why and (why[0], words_for(game.content).refusal(*why, game.current(), game))
         r = await run_in_threadpool(reason)
         return JSONResponse({"legal": r is None, "error": r and r[0], "message": r and r[1]})
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from interpreter.content.model import ContentModel
-from tools.views.colours import faction_colours
-from tools.words import Words
+from necronomicon.interpreter.content.model import ContentModel
+from necronomicon.tools.views.colours import faction_colours
+from necronomicon.tools.words import Words
 
 RESULTS = ("eliminate", "kill", "pain")   # the order results are assigned and shown in
 

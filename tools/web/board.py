@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.content.model import ContentModel, Layout
-from tools.views.colours import faction_colours
-from tools.views.layout import area_positions, crosses_edge, drawn_size
-from tools.words import words_for
+from necronomicon.interpreter.content.model import ContentModel, Layout
+from necronomicon.tools.views.colours import faction_colours
+from necronomicon.tools.views.layout import area_positions, crosses_edge, drawn_size
+from necronomicon.tools.words import words_for
 
 from .battle_view import battle_json
 from .log_pages import log_page

@@ -12,11 +12,11 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from interpreter.content.build import Content
-from interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.game import Game, GameError
 
-from tools.auto_answers import AutoAnswers
-from tools.game_setup import seated, make_game
+from necronomicon.tools.auto_answers import AutoAnswers
+from necronomicon.tools.game_setup import seated, make_game
 
 from . import checks
 from .guard import RequestRefused

@@ -6,8 +6,8 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import Any
 
-from tools.render import event_text
-from tools.words import Words
+from necronomicon.tools.render import event_text
+from necronomicon.tools.words import Words
 
 LOG_PAGE = 400    # readable lines in one page (a board's own, and each page asked for)
 

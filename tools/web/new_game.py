@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.content.build import Content
-from tools.auto_answers import AutoAnswers
-from tools.game_setup import RANDOM, SEATINGS, Setup, layouts_for
+from necronomicon.interpreter.content.build import Content
+from necronomicon.tools.auto_answers import AutoAnswers
+from necronomicon.tools.game_setup import RANDOM, SEATINGS, Setup, layouts_for
 
 from . import checks
 
 
 def setup_offer(content: Content) -> dict[str, Any]:
     """The choices the form shows for this content (ids, with the names people read)."""
-    from tools.views.colours import faction_colours
+    from necronomicon.tools.views.colours import faction_colours
     m = content.model
     colours = faction_colours(m, sorted(m.factions))
     rulesets = []

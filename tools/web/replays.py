@@ -12,12 +12,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.content.build import Content
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.savefile import SaveError, check_params, parse_log
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.savefile import SaveError, check_params, parse_log
 
-from tools.words import words_for
+from necronomicon.tools.words import words_for
 
 from .board import board_json
 from .log_pages import log_page

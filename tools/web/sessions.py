@@ -18,14 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.bots import AGENTS, is_search, make_agent
-from interpreter.engine.seat import hand_seats
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game
-from interpreter.search.budget import parse_agent
-from tools.auto_answers import MAX_AUTO_IN_A_ROW, AutoAnswers, auto_answer
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.bots import AGENTS, is_search, make_agent
+from necronomicon.interpreter.engine.seat import hand_seats
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.search.budget import parse_agent
+from necronomicon.tools.auto_answers import MAX_AUTO_IN_A_ROW, AutoAnswers, auto_answer
+from necronomicon.tools.words import words_for
 
 SEARCH_SEAT = "mcts:0.5s"   # the search bot at half a CPU second a decision: a strong, patient opponent
 SEATS = ["human"] + [a for a in AGENTS if a != "human"] + [SEARCH_SEAT]
@@ -149,7 +150,15 @@ class Session:
         return [p for p in self.game.s.players if self.seats.get(p) == "human"]
 
     def answer(self, player: str, answer: str) -> None:
-        """A person answers for their seat; an illegal answer raises IllegalAction with the reason."""
+        """A person answers for their seat; an illegal answer raises IllegalAction with the reason,
+        said in the content's names."""
+        try:
+            self._answer(player, answer)
+        except IllegalAction as exc:
+            said = words_for(self.game.content).refusal(exc.code, exc.message, self.game.current(), self.game)
+            raise IllegalAction(exc.code, said) from None
+
+    def _answer(self, player: str, answer: str) -> None:
         d = self.game.current()
         if d is None:
             raise IllegalAction("game-over", "the game is over")
