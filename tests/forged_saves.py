@@ -83,7 +83,7 @@ def real_save(name: str) -> Json:
 def _far_area(d: Json) -> Json:
     g = positions()["retreat"]
     area = g.s.battle["area"]
-    far = next(a for a in sorted(g.layout.areas) if a != area and a not in g.adjacent(area))
+    far = next(a for a in sorted(g.layout.areas) if a != area and a not in g.rules.adjacent(area))
     d["snapshot"]["pending"]["options"].append(far)
     return d
 

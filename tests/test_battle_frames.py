@@ -61,9 +61,9 @@ def _battle_alone(expanded: bool, ruleset: str, players: int, seed: int) -> Game
         fights = [o for o in d.options if o.split()[0] == "battle"]
         if fights:
             _, area, foe = fights[0].split()[:3]
-            g.s.flow = [dict(g.battle_call(d.player, foe, area).frame)]
+            g.s.flow = [dict(g.rules.battle_call(d.player, foe, area).frame)]
             g.s.pending = None
-            flow.run(g)
+            flow.run(g.rules)
             return g
         g.apply(agent.choose(d.player, d.options, d))
     return None

@@ -95,7 +95,7 @@ def test_an_opponents_unrevealed_secret_pick_gives_the_same_inputs_and_choice(bo
     inputs, choices = [], []
     for secret in ("6", "2"):
         g = _game(expanded, {}, pos=pos, independents=["azathoth"])
-        g._forced_dice = [3]
+        g.rules._forced_dice = [3]
         g.apply("awaken azathoth south-pacific")
         g.apply(secret)                                    # crawling-chaos picks face down
         d = g.current()
@@ -118,8 +118,8 @@ def test_a_seat_board_holds_the_view_and_no_hidden_value(base_game: Content) -> 
     assert board.s.to_dict() == {**seat.view()["state"], "flow": [], "pending": None}
     assert board.s.elder_signs == {"great-cthulhu": [2], "crawling-chaos": [None, None], "black-goat": []}
     assert board.s.rng is None and set(board.s.es_bag) == {None} and "seed" not in board.params
-    assert board.combat_of(board.s.units_at("south-pacific", "great-cthulhu")[0]) == \
-        g.combat_of(g.s.units_at("south-pacific", "great-cthulhu")[0])
+    assert board.rules.combat_of(board.s.units_at("south-pacific", "great-cthulhu")[0]) == \
+        g.rules.combat_of(g.s.units_at("south-pacific", "great-cthulhu")[0])
     copy = seat.masked_copy(Rng(1))
     assert copy.s.elder_signs["crawling-chaos"] == [None, None] and copy.current() == g.current()
     with pytest.raises(ValueError, match="not playing"):

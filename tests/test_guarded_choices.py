@@ -139,17 +139,17 @@ def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one
     monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
         runs.append(key) if f"/{ability}" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
-    offered = [o.label for o in g.main_actions(p) if o.label.startswith(prefix)]
+    offered = [o.label for o in g.rules.main_actions(p) if o.label.startswith(prefix)]
     assert offered and runs == []
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
-    assert [o.label for o in g.main_actions(p) if o.label.startswith(prefix)] == offered
+    assert [o.label for o in g.rules.main_actions(p) if o.label.startswith(prefix)] == offered
     assert len(runs) == len(offered)   # each proof was checked by a dry run
     # a dry run of this ability that disagrees (only this one: another proven action listed before
     # it, at the position the seeded game reaches, would otherwise be the one named)
     monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
         False if f"/{ability}" in key else complete(game, key, run)))
     with pytest.raises(AssertionError, match=ability):
-        g.main_actions(p)
+        g.rules.main_actions(p)
 
 
 def _proven_past(effect: str, condition: str) -> list[str]:
@@ -197,7 +197,7 @@ def test_removals_are_trusted_only_while_their_window_moves_no_unit(monkeypatch:
     loud = type("Ab", (), {"window": feasible.REMOVAL_WINDOW, "effect": type("Fx", (), {"calls": frozenset({"kill"})})()})()
     real = Game.content_abilities
     monkeypatch.setattr(Game, "content_abilities", lambda self: [*real(self), loud])
-    assert not feasible.removals_are_quiet(g)
+    assert not feasible.removals_are_quiet(g.rules)
 
 
 def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_one(monkeypatch: Any) -> None:
@@ -209,18 +209,18 @@ def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_
     monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
         runs.append(key) if "eliminate-two-cultists" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
-    offered = [o.label for o in g.main_actions(p) if o.label.startswith("requirement eliminate-two-cultists")]
+    offered = [o.label for o in g.rules.main_actions(p) if o.label.startswith("requirement eliminate-two-cultists")]
     assert offered and runs == []
     g.__dict__["_removals_quiet"] = False   # a removal that might move units: the dry run again
-    assert [o.label for o in g.main_actions(p) if o.label.startswith("requirement")] == offered
+    assert [o.label for o in g.rules.main_actions(p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 1
     g.__dict__["_removals_quiet"] = True
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
-    assert [o.label for o in g.main_actions(p) if o.label.startswith("requirement")] == offered
+    assert [o.label for o in g.rules.main_actions(p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 2
     monkeypatch.setattr(feasible, "_search", lambda game, run: False)   # a dry run that disagrees
     with pytest.raises(AssertionError, match="eliminate-two-cultists"):
-        g.main_actions(p)
+        g.rules.main_actions(p)
 
 
 L = f"units(owner: me, kind: 'serpent-man')"

@@ -80,12 +80,12 @@ def test_listings_ask_action_cost_modifiers_only_where_they_may_apply(monkeypatc
         agent = RandomAgent(seed)
         while g.current() is not None and len(seen) < 400:
             for p in g.s.players:
-                quick = g.main_actions(p) + g.unlimited_actions(p)
-                skipped += sum(1 for a in ("battle", "summon", None) if not g.action_mods(p, a)
-                               and g.modifiers_of("action-cost"))
+                quick = g.rules.main_actions(p) + g.rules.unlimited_actions(p)
+                skipped += sum(1 for a in ("battle", "summon", None) if not g.rules.action_mods(p, a)
+                               and g.rules.modifiers_of("action-cost"))
                 with monkeypatch.context() as m:
                     m.setattr(type(g), "action_mods", lambda self, p, action=None: self.modifiers_of("action-cost"))
-                    seen.append((quick, g.main_actions(p) + g.unlimited_actions(p)))
+                    seen.append((quick, g.rules.main_actions(p) + g.rules.unlimited_actions(p)))
             d = g.current()
             g.apply(agent.choose(d.player, d.options, d))
     assert all(quick == asked for quick, asked in seen)

@@ -17,7 +17,7 @@ def test_a_board_for_every_decision_of_a_game_with_the_expansions() -> None:
     hidden_seen = 0
     while g.current() is not None and len(g.choices) < 2000:
         d = g.current()
-        b = board_json(g.content, g.layout, g.view(d.player), g.log, g.ritual_track())
+        b = board_json(g.content, g.layout, g.view(d.player), g.log, g.rules.ritual_track())
         assert json.loads(json.dumps(b)) == b
         for f in b["factions"]:
             if f["id"] != d.player:

@@ -45,7 +45,7 @@ class HeuristicAgent:
         if g is None or o.unit is None:
             return 0.0
         try:
-            return float(g.doom_value(g.s.unit(o.unit)))
+            return float(g.rules.doom_value(g.s.unit(o.unit)))
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return 0.0
 
@@ -53,7 +53,7 @@ class HeuristicAgent:
         """Whether a ritual now would end the game (the marker reaching the end of the track)
         while this player could not win: it lacks the six spellbooks a win needs."""
         try:
-            return g.rituals_left() <= 1 and g.needs_six_spellbooks() and not g.has_all_spellbooks(player)
+            return g.rules.rituals_left() <= 1 and g.rules.needs_six_spellbooks() and not g.rules.has_all_spellbooks(player)
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
@@ -61,8 +61,8 @@ class HeuristicAgent:
         if g is None or o.area is None or o.player is None:
             return 0.0
         try:
-            mine = sum(g.combat_of(u, foe=o.player) for u in g.s.units_at(o.area, player))
-            theirs = sum(g.combat_of(u, foe=player) for u in g.s.units_at(o.area, o.player))
+            mine = sum(g.rules.combat_of(u, foe=o.player) for u in g.s.units_at(o.area, player))
+            theirs = sum(g.rules.combat_of(u, foe=player) for u in g.s.units_at(o.area, o.player))
         except Exception:  # noqa: BLE001
             return 0.0
         return 30.0 if mine > theirs + 1 else -40.0

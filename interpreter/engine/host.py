@@ -35,6 +35,7 @@ class CheckedGame(GameHost, Protocol):
     layout: Layout
     ruleset: Ruleset
     log: list[dict[str, Any]]
+    rules: Any     # the rules context (engine/rules.py) the game runs over
 
     def is_area(self, loc: str) -> bool: ...
 

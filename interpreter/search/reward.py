@@ -52,7 +52,7 @@ def values(game: Game) -> dict[str, float]:
         share = {p: (1 / len(winners) if p in winners else 0.0) for p in players}
         return _mix(share, {p: float(s.doom[p]) for p in players})
     score = {p: _score(game, p) for p in players}
-    ready = _ready(game) if game.needs_six_spellbooks() else dict.fromkeys(players, 1.0)
+    ready = _ready(game) if game.rules.needs_six_spellbooks() else dict.fromkeys(players, 1.0)
     win = {p: ready[p] * math.prod(1 - ready[q] * _ahead(score[q] - score[p]) for q in players if q != p)
            for p in players}
     return _mix(win, score)
@@ -93,9 +93,9 @@ def _lateness(game: Game) -> float:
     """How near the game is to its end, 0 to 1: the top Doom's share of the Doom that ends it, or
     the ritual marker's share of the steps to Instant Death, whichever is further."""
     s = game.s
-    doom_end = float(game.doom_goal() or 30)
+    doom_end = float(game.rules.doom_goal() or 30)
     try:
-        track = len(game.ritual_track())
+        track = len(game.rules.ritual_track())
     except Exception:  # noqa: BLE001 - an estimate must never stop a search
         track = 0
     by_track = s.ritual / (track - 1) if track > 1 else 0.0   # 1: the next Ritual is Instant Death

@@ -73,7 +73,7 @@ def position_json(game: Game, where: str) -> dict[str, Any]:
             "players": [{"faction": p, "first": p == s.first, "power": s.power[p], "doom": s.doom[p],
                          "elder_signs": len(s.elder_signs[p]), "gates": len(s.controlled_gates(p)),
                          "spellbooks": list(s.spellbooks[p])} for p in s.players],
-            "ritual": {"track": list(game.ritual_track()), "marker": s.ritual, "instant_death": bool(s.instant_death)},
+            "ritual": {"track": list(game.rules.ritual_track()), "marker": s.ritual, "instant_death": bool(s.instant_death)},
             "areas": areas, "off_map": {k: dict(v) for k, v in sorted(off.items())},
             "next": d.as_json() if d is not None else None,
             "result": game.result_line() if d is None else None}

@@ -51,7 +51,7 @@ def position_at(content: Content, path: Path, round_no: int | None = None, step:
 
 def _unit_name(game: Game, u: dict[str, Any]) -> str:
     try:
-        return game.utype(u).name
+        return game.rules.utype(u).name
     except (KeyError, AttributeError):
         return str(u["kind"])
 
@@ -106,7 +106,7 @@ def _off_map(game: Game, w: Words) -> Text:
 
 def _ritual(game: Game) -> Text:
     s = game.s
-    track = game.ritual_track()
+    track = game.rules.ritual_track()
     cells = [f"[{v}]" if i == s.ritual else str(v) for i, v in enumerate(track)]
     end = "[END]" if s.ritual >= len(track) else "END"
     return Text("Ritual track: " + " ".join(cells) + f" {end}" + ("  (instant death)" if s.instant_death else ""))

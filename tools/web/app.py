@@ -72,7 +72,7 @@ class Access:
 
 def _view_of(s: Session, viewer: str | None, a: Access) -> dict[str, Any]:
     g = s.game
-    board = board_json(g.content, g.layout, g.view(viewer), g.log, g.ritual_track(), g)
+    board = board_json(g.content, g.layout, g.view(viewer), g.log, g.rules.ritual_track(), g)
     d = g.current()
     board.update({"seats": s.seats, "steps": len(g.choices), "humans": [p for p in s.humans if p in a.held],
                   "held": list(a.held), "spectator": a.spectator, "people": s.humans, "version": s.version, "paused": s.paused,

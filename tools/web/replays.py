@@ -126,7 +126,7 @@ class Replays:
             g = r.game
             view = g.view(None)
             view["state"] = g.s.to_dict()   # a replay is a public record: every value shown
-            board = board_json(g.content, g.layout, view, g.log, g.ritual_track(), g)
+            board = board_json(g.content, g.layout, view, g.log, g.rules.ritual_track(), g)
             for f in board["factions"]:
                 f["own"] = True
             d = g.current()
