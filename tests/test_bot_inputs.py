@@ -18,6 +18,7 @@ from interpreter.engine.position import build_state
 from interpreter.engine.rng import Rng
 from interpreter.engine.seat import Seat, hand_seats
 from interpreter.search.determinize import determinize
+from interpreter.engine import core
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
 BOTS = ["random", "heuristic", "mcts:4:depth=6", "mcts:3:depth=4:heuristic"]
@@ -118,8 +119,8 @@ def test_a_seat_board_holds_the_view_and_no_hidden_value(base_game: Content) -> 
     assert board.s.to_dict() == {**seat.view()["state"], "flow": [], "pending": None}
     assert board.s.elder_signs == {"great-cthulhu": [2], "crawling-chaos": [None, None], "black-goat": []}
     assert board.s.rng is None and set(board.s.es_bag) == {None} and "seed" not in board.params
-    assert board.rules.combat_of(board.s.units_at("south-pacific", "great-cthulhu")[0]) == \
-        g.rules.combat_of(g.s.units_at("south-pacific", "great-cthulhu")[0])
+    assert core.combat_of(board.rules, board.s.units_at("south-pacific", "great-cthulhu")[0]) == \
+        core.combat_of(g.rules, g.s.units_at("south-pacific", "great-cthulhu")[0])
     copy = seat.masked_copy(Rng(1))
     assert copy.s.elder_signs["crawling-chaos"] == [None, None] and copy.current() == g.current()
     with pytest.raises(ValueError, match="not playing"):

@@ -14,6 +14,8 @@ from interpreter.engine.game import Game
 
 from .figures import add
 from .test_copies_property import CASES, FACTIONS, content
+from interpreter.engine import basics
+from interpreter.engine import core
 
 GAMES = 2           # seeded games per case
 DECISIONS = 250     # decisions per game at most
@@ -65,8 +67,8 @@ def test_an_effect_frame_running_an_ability_is_named_in_trigger_loop_messages() 
     from interpreter.engine import flow
 
     g = Game(content(False), "multiplayer", FACTIONS["multiplayer", 3], 1)
-    p, ab = next((p, a) for p in g.s.players for a in g.rules.faction(p).abilities if a.effect is not None)
-    call = g.rules.effect_call(ab.effect, g.rules.ctx(p, ability=ab), label=f"{ab.key} ({ab.window})")
+    p, ab = next((p, a) for p in g.s.players for a in basics.faction(g.rules, p).abilities if a.effect is not None)
+    call = core.effect_call(g.rules, ab.effect, core.ctx(g.rules, p, ability=ab), label=f"{ab.key} ({ab.window})")
     assert call.frame["proc"] == "effect" and call.frame["ctx"]["me"] == p
     g.s.flow.append(call.frame)
     assert flow.running_abilities(g.rules)[-1] == f"{ab.key} ({ab.window})"

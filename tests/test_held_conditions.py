@@ -10,6 +10,7 @@ from interpreter.content import load_content
 from interpreter.content.build import Content
 from interpreter.engine import held_conditions as H, state as state_module
 from interpreter.engine.game import Game
+from interpreter.engine import core
 
 
 @cache
@@ -61,7 +62,7 @@ def test_a_kept_answer_is_used_until_a_field_it_reads_changes(monkeypatch: pytes
     g.s.power[p] = 15                                  # read: evaluated again
     assert H.condition_holds(g.rules, p, r, None) is True and calls[0] == 2
     u = next(u for u in g.s.units if u["owner"] == p and u["loc"] == "pool")
-    g.rules.relocate(u, sorted(g.layout.areas)[0], "test")   # a unit's move: who controls the gates is unchanged
+    core.relocate(g.rules, u, sorted(g.layout.areas)[0], "test")   # a unit's move: who controls the gates is unchanged
     assert H.condition_holds(g.rules, p, r, None) is True and calls[0] == 2
     g.rules.state_written()                                  # any other unit write: the gates p controls are the same
     assert H.condition_holds(g.rules, p, r, None) is True and calls[0] == 2
@@ -72,11 +73,11 @@ def test_a_kept_answer_is_used_until_a_field_it_reads_changes(monkeypatch: pytes
     assert H.condition_holds(g.rules, "black-goat", r, None) is not None and calls[0] == 5   # per player
     areas = _requirement("black-goat", "units-in-4-areas")
     H.condition_holds(g.rules, "black-goat", areas, None)
-    g.rules.relocate(u, sorted(g.layout.areas)[1], "test")   # another player's unit: not read
+    core.relocate(g.rules, u, sorted(g.layout.areas)[1], "test")   # another player's unit: not read
     H.condition_holds(g.rules, "black-goat", areas, None)
     assert calls[0] == 6
     mine = next(x for x in g.s.units if x["owner"] == "black-goat" and x["loc"] == "pool")
-    g.rules.relocate(mine, sorted(g.layout.areas)[1], "test")   # where its own units are: evaluated again
+    core.relocate(g.rules, mine, sorted(g.layout.areas)[1], "test")   # where its own units are: evaluated again
     H.condition_holds(g.rules, "black-goat", areas, None)
     assert calls[0] == 7
     H.condition_holds(g.rules, "black-goat", areas, None)

@@ -22,6 +22,7 @@ from tools.human_seat import HumanSeat, group_options
 from tools.play_session import play_session
 from tools.web.board import board_json
 from tools.words import WINDOW_WHEN, Words, words_for
+from interpreter.engine import phases
 
 EXPANSIONS = ["azathoth", "independents"]
 GAMES = [("multiplayer", ["great-cthulhu", "black-goat", "crawling-chaos", "yellow-sign"], 3),
@@ -126,13 +127,13 @@ def test_the_web_boards_views_show_no_id_nor_unit_number(content: Any, ruleset: 
     while not game.is_over():
         d = game.current()
         for viewer in (d.player, None):
-            board = board_json(game.content, game.layout, game.view(viewer), game.log[seen:], game.rules.ritual_track(), game)
+            board = board_json(game.content, game.layout, game.view(viewer), game.log[seen:], phases.ritual_track(game.rules), game)
             bad = offending(_readable(board), pattern, names)
             assert not bad, f"decision {decisions}: {bad[:5]}"
         seen = len(game.log)
         game.apply(bots[d.player].choose(d.player, d.options, d))
         decisions += 1
-    board = board_json(game.content, game.layout, game.view(None), game.log[-50:], game.rules.ritual_track(), game)
+    board = board_json(game.content, game.layout, game.view(None), game.log[-50:], phases.ritual_track(game.rules), game)
     assert board["result"] and not offending(_readable(board), pattern, names) and decisions > 100
 
 

@@ -9,6 +9,8 @@ from .decisions import Decision
 from .options import Option, UnclassifiedOption, option_info
 from .rng import Rng
 from .seat import Seat
+from . import core
+from . import phases
 
 
 class RandomAgent:
@@ -45,7 +47,7 @@ class HeuristicAgent:
         if g is None or o.unit is None:
             return 0.0
         try:
-            return float(g.rules.doom_value(g.s.unit(o.unit)))
+            return float(core.doom_value(g.rules, g.s.unit(o.unit)))
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return 0.0
 
@@ -53,7 +55,7 @@ class HeuristicAgent:
         """Whether a ritual now would end the game (the marker reaching the end of the track)
         while this player could not win: it lacks the six spellbooks a win needs."""
         try:
-            return g.rules.rituals_left() <= 1 and g.rules.needs_six_spellbooks() and not g.rules.has_all_spellbooks(player)
+            return phases.rituals_left(g.rules) <= 1 and phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player)
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
@@ -61,8 +63,8 @@ class HeuristicAgent:
         if g is None or o.area is None or o.player is None:
             return 0.0
         try:
-            mine = sum(g.rules.combat_of(u, foe=o.player) for u in g.s.units_at(o.area, player))
-            theirs = sum(g.rules.combat_of(u, foe=player) for u in g.s.units_at(o.area, o.player))
+            mine = sum(core.combat_of(g.rules, u, foe=o.player) for u in g.s.units_at(o.area, player))
+            theirs = sum(core.combat_of(g.rules, u, foe=player) for u in g.s.units_at(o.area, o.player))
         except Exception:  # noqa: BLE001
             return 0.0
         return 30.0 if mine > theirs + 1 else -40.0

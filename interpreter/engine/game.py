@@ -21,10 +21,9 @@ from ..content.model import ContentModel, Layout, Ruleset
 from ..effects.compiler import RuleError
 from .decisions import Decision, GameError, IllegalAction
 from .feasible import share_memo
-from . import checkpoints, reachable, savefile
+from . import basics, checkpoints, reachable, savefile
 from . import flow
 from .option import Option, match_option
-from . import doom as _doom, perform as _perform, round as _round, turn as _turn  # noqa: F401 (procedures register)
 from .rules import Rules, new_state
 from .state import State
 
@@ -78,9 +77,9 @@ class Game:
                 savefile.check_loaded_state(self, _loaded)
         else:
             r.s = new_state(r, ruleset, layout, factions, seed)
-            r.emit("game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
+            basics.emit(r, "game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
             if r.content.loyalty_cards:
-                r.emit("independents", cards=list(r.independents), left_out=left_out)
+                basics.emit(r, "independents", cards=list(r.independents), left_out=left_out)
             r.s.flow = [flow.frame("game")]
         try:
             if r.s.pending is None and r.s.flow:

@@ -19,6 +19,7 @@ import marshal
 from typing import Any
 
 from . import state as state_module
+from . import core
 
 # query -> the State fields its answer depends on, whatever its arguments ("units": places and
 # owners of the units; a unit's kind and class never change). Player arguments are checked against
@@ -175,7 +176,7 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | N
 
 
 def _evaluate(g: Any, p: str, r: Any, event: Any) -> Any:
-    ctx = g.ctx(p, event=event)
+    ctx = core.ctx(g, p, event=event)
     ctx.ability = f"requirement {r.id}"
     return r.condition(ctx)
 

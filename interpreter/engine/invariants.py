@@ -13,6 +13,9 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from .state import GENERAL, POOL
+from . import basics
+from . import battle_queries
+from . import core
 
 if TYPE_CHECKING:
     from .host import CheckedGame
@@ -114,7 +117,7 @@ def gate_violations(game: "CheckedGame", allowed: bool = True) -> list[str]:
     by_id = {u["id"]: u for u in s.units}
     seen: dict[int, str] = {}
     for loc, g in s.gates.items():
-        if not (game.rules.is_area(loc) or (loc.startswith("held:") and loc.split(":")[1] in s.players)):
+        if not (basics.is_area(game.rules, loc) or (loc.startswith("held:") and loc.split(":")[1] in s.players)):
             out.append(f"a gate is at an impossible place '{loc}'")
         c = g.get("controller")
         if c is None:
@@ -127,7 +130,7 @@ def gate_violations(game: "CheckedGame", allowed: bool = True) -> list[str]:
             out.append(f"the gate at {loc} is controlled by unit #{c}, which is not there")
         elif g.get("locked"):
             out.append(f"the locked gate at {loc} has a controller")
-        elif allowed and not game.rules.can_control(u):
+        elif allowed and not core.can_control(game.rules, u):
             out.append(f"unit #{c} ({u['kind']}) controls the gate at {loc} but may not")
     return out
 
@@ -169,9 +172,9 @@ def battle_violations(game: "CheckedGame") -> list[str]:
             continue
         elif u["owner"] not in sides:
             out.append(f"unit #{key} ({u['owner']}) holds battle results but is on neither side")
-        elif len(res) > b["taken"].get(key, 0) or b["taken"].get(key, 0) > game.rules.capacity(u):
+        elif len(res) > b["taken"].get(key, 0) or b["taken"].get(key, 0) > battle_queries.capacity(game.rules, u):
             out.append(f"unit #{key} holds {len(res)} results (taken {b['taken'].get(key, 0)}), "
-                       f"more than it can take ({game.rules.capacity(u)})")
+                       f"more than it can take ({battle_queries.capacity(game.rules, u)})")
     for side in sides:
         n = sum(1 for u in by_id.values() if u["owner"] == side)
         if len(b["killed"].get(side, [])) > n:

@@ -1,14 +1,17 @@
 """Independent Great Old Ones' requirements as frames (engine/flow.py): checking a player's loyalty
 cards' requirements and earning one (its spellbook goes on the loyalty card). Started by
-`IndependentsMixin.*_call` (independents.py)."""
+`independents.*_call` (independents.py)."""
 from __future__ import annotations
 
 from typing import Any
 
 from . import flow
 from .flow import Proc, Return
+from . import basics
+from . import core
+from . import independents
 
-Game = Any   # an IndependentsMixin game
+Game = Any   # the rules context (rules.Rules)
 Frame = dict[str, Any]
 
 
@@ -25,7 +28,7 @@ class CheckLoyaltyRequirements(Proc):
     name = "loyalty-requirements"
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
-        f["todo"] = [[card, r.id] for card, r in g.loyalty_requirements(f["player"])]
+        f["todo"] = [[card, r.id] for card, r in independents.loyalty_requirements(g, f["player"])]
         f["at"], f["k"] = "scan", 0
         return None
 
@@ -42,11 +45,11 @@ class CheckLoyaltyRequirements(Proc):
             key = f"{card}/{r.id}"
             if any(e[0] == p and e[1] == key for e in (g.s.battle or {}).get("earned", [])):
                 continue
-            if r.condition(g.ctx(p, event=f["event"])):
+            if r.condition(core.ctx(g, p, event=f["event"])):
                 if g.s.battle is not None:
                     g.s.battle.setdefault("earned", []).append([p, key])
                 else:
-                    return g.earn_loyalty_call(p, card, r.id)
+                    return independents.earn_loyalty_call(g, p, card, r.id)
         return Return()
 
 
@@ -59,10 +62,10 @@ class EarnLoyalty(Proc):
         p, card = f["player"], f["card"]
         r = loyalty_requirement(g, card, f["req"])
         rec = g.s.loyalty.get(card)
-        if r is None or rec is None or card not in g.controlled_cards(p) or r.id in rec["requirements"]:
+        if r is None or rec is None or card not in independents.controlled_cards(g, p) or r.id in rec["requirements"]:
             return Return()
         rec["requirements"].append(r.id)
-        g.emit("requirement", player=p, requirement=f"{card}/{r.id}")
+        basics.emit(g, "requirement", player=p, requirement=f"{card}/{r.id}")
         lc = g.content.loyalty_cards[card]
         left = [b for b, sb in lc.spellbooks.items() if b not in rec["spellbooks"] and not sb.unknown]
         f["at"] = "book"
@@ -71,8 +74,8 @@ class EarnLoyalty(Proc):
         return self.effect(g, f, None)
 
     def book(self, g: Game, f: Frame, value: Any) -> Any:
-        g.add_loyalty_spellbook(g.s.loyalty[f["card"]], value)
-        g.emit("spellbook", player=f["player"], spellbook=value, card=f["card"])
+        independents.add_loyalty_spellbook(g, g.s.loyalty[f["card"]], value)
+        basics.emit(g, "spellbook", player=f["player"], spellbook=value, card=f["card"])
         return self.effect(g, f, None)
 
     def effect(self, g: Game, f: Frame, value: Any) -> Any:
@@ -80,10 +83,10 @@ class EarnLoyalty(Proc):
         r = loyalty_requirement(g, card, f["req"])
         if r.effect is None:
             return Return()
-        ctx = g.ctx(p)
+        ctx = core.ctx(g, p)
         ctx.ability = f"requirement {card}/{r.id}"
         f["at"] = "done"
-        return g.effect_call(r.effect, ctx)
+        return core.effect_call(g, r.effect, ctx)
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()

@@ -12,16 +12,25 @@ from typing import Any, Callable
 from ..content.build import Content
 from ..diagnostics import did_you_mean
 from ..effects.compiler import RuleError
-from .actions import ActionsMixin
-from .battle import BattleMixin
+from ..content.model import ContentModel, Layout, Ruleset
+from . import abilities, basics, core
+from . import battle, core_procs, doom, loyalty_procs, perform, round, turn  # noqa: F401 (their procedures register)
+from . import independents as independents_module
+from .basics import MEMO_FACTS, PLACE_FACTS
 from .decisions import GameError
-from .independents import IndependentsMixin
-from .phases import PhasesMixin
-from .state import State
+from .state import CHECK_MEMO, State
 
 
-class Rules(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
-    """The rules of one game over its state (see the module docstring)."""
+class Rules:
+    """The rules of one game over its state (see the module docstring). The rules' functions
+    (basics.py, core.py, abilities.py, actions.py, ...) take it as their first argument."""
+
+    content: ContentModel
+    ruleset: Ruleset
+    layout: Layout
+    independents: list[str]
+    s: State
+    log: list[dict[str, Any]]
 
     @classmethod
     def blank(cls, content: Content, ruleset: str, layout: str, independents: list[str],
@@ -71,7 +80,7 @@ class Rules(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                                     "a ruleset must name an interpretation before it can be played")
         r = cls.blank(content, ruleset, layout, [])
         try:
-            r.independents, left_out = r.choose_independents(list(factions), independents)
+            r.independents, left_out = independents_module.choose_independents(r, list(factions), independents)
         except RuleError as exc:
             raise GameError(str(exc)) from exc
         return r, left_out
@@ -87,6 +96,89 @@ class Rules(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         r.log = list(self.log)
         r._forced_dice = list(self._forced_dice) if self._forced_dice is not None else None
         return r
+
+    def _init_core(self) -> None:
+        """The context's own counters and hooks, before any state."""
+        self._memo: tuple[Any, ...] | None = None
+        self._forced_dice: list[int] | None = None
+        self._event_hook: Callable[[dict[str, Any]], None] | None = None
+        self.steps = 0                # evaluation steps spent since the last decision (limits.MAX_STEPS)
+        self.formula_depth = 0        # formulas being evaluated inside each other (limits.MAX_FORMULA_DEPTH)
+
+    def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
+        """Call `hook(event)` after every logged event (checking mode); None switches it off."""
+        self._event_hook = hook
+
+    def memo(self) -> dict[Any, Any]:
+        """A dict for facts derived from who has which abilities (active abilities, units in play,
+        the modifier index), valid until that changes: it is keyed on the state object, its write
+        counter `s.writes` (bumped by every write to units, spellbooks, grants or loyalty cards:
+        `state_written`), the grants list and its length, and the number of units."""
+        s = self.s
+        m = self._memo
+        if m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants and m[3] == len(s.grants) \
+                and m[4] == len(s.units):
+            if CHECK_MEMO and not self.__dict__.get("_checking"):
+                self._check_memo(m[5])
+            return m[5]  # type: ignore[no-any-return]
+        self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {})
+        return m[5]  # type: ignore[no-any-return]
+
+    def memo_current(self) -> bool:
+        """Whether the memo (see `memo`) is valid for the state as it is."""
+        s = self.s
+        m = self._memo
+        return m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants \
+            and m[3] == len(s.grants) and m[4] == len(s.units)
+
+    def memo_after_move(self) -> None:
+        """A unit moved leaving which kinds each player has on the map as they were (`relocate`:
+        from area to area, onto the map beside one of its kind, ...), the memo being current just
+        before: the memo stays valid but
+        for its facts about places (PLACE_FACTS), which are dropped. NECRO_CHECK_MEMO=1 checks
+        the kept facts at their next use, as always."""
+        m = self._memo
+        assert m is not None
+        facts = m[5]
+        for k in [k for k in facts if k.__class__ is tuple and k[0] in PLACE_FACTS]:
+            del facts[k]
+        s = self.s
+        self._memo = (s, s.writes, *m[2:])
+
+    def memo_for_copy(self, s: State) -> tuple[Any, ...]:
+        """This position's memo for `s`, a fresh copy of the state: the facts are the same."""
+        facts = dict(self.memo())
+        return (s, s.writes, s.grants, len(s.grants), len(s.units), facts)
+
+    def state_written(self) -> None:
+        """A write to units, spellbooks, grants or loyalty cards (see `memo`)."""
+        self.s.written()
+
+    def _check_memo(self, kept: dict[Any, Any]) -> None:
+        old = self._memo
+        assert old is not None
+        self._memo = (*old[:5], {})
+        self._checking = True
+        try:
+            for key, value in list(kept.items()):
+                fresh = self._recompute(key)
+                if fresh != value:
+                    raise AssertionError(f"stale memo entry {key!r}: kept {value!r}, fresh {fresh!r}")
+        finally:
+            self._memo = old
+            self._checking = False
+
+    def _recompute(self, key: Any) -> Any:
+        """A memo entry worked out afresh (checking mode: `_check_memo`)."""
+        if key == "all":
+            return abilities.active_abilities_all(self)
+        if key == "modifiers":
+            core.modifiers_of(self, "")
+            return self.memo()["modifiers"]
+        what, arg = key
+        if what in MEMO_FACTS:
+            return MEMO_FACTS[what](self, arg)
+        return basics.in_play_kinds(self, arg) if what == "kinds" else abilities.active_abilities(self, arg)
 
     def __repr__(self) -> str:
         return f"<Rules of {', '.join(self.s.players) if hasattr(self, 's') else 'no state'}>"

@@ -22,6 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from interpreter.engine import basics
+from interpreter.engine import phases
 
 if TYPE_CHECKING:
     from ..engine.decisions import Decision
@@ -64,7 +66,7 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int, d: "Deci
         loc = u["loc"]
         if loc in area_of:
             seat_block[k, 6] += 1
-            cls = game.rules.utype(u).cls
+            cls = basics.utype(game.rules, u).cls
             units[area_of[loc], k, CLASSES.index(cls) if cls in CLASSES else 1] += 1
         elif loc == "pool":
             seat_block[k, 7] += 1
@@ -83,11 +85,11 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int, d: "Deci
             if owner in seat_of:
                 gates[area_of[loc], 2 + seat_of[owner]] = 1
     terrain = np.array([float(game.layout.areas[a].ocean) for a in areas], np.float32)
-    track = game.rules.ritual_track()
+    track = phases.ritual_track(game.rules)
     try:
-        cost = game.rules.ritual_cost(player)
+        cost = phases.ritual_cost(game.rules, player)
     except Exception:  # noqa: BLE001 - a modifier that cannot be evaluated now: show the printed cost
-        cost = game.rules.ritual_track_cost()
+        cost = phases.ritual_track_cost(game.rules)
     track_block = np.array([s.ritual, len(track), cost, float(s.instant_death), s.surcharge], np.float32)
     time_block = np.array([s.round, decisions / 1000.0], np.float32)
     phase = np.zeros(len(PHASES), np.float32)

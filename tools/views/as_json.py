@@ -9,6 +9,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.state import POOL
 
 from .faction_card import origin, shown_path, raw_document, start_areas
+from interpreter.engine import phases
 
 __all__ = ["faction_json", "faction_list_json", "layout_json", "map_list_json", "position_json"]
 
@@ -73,7 +74,7 @@ def position_json(game: Game, where: str) -> dict[str, Any]:
             "players": [{"faction": p, "first": p == s.first, "power": s.power[p], "doom": s.doom[p],
                          "elder_signs": len(s.elder_signs[p]), "gates": len(s.controlled_gates(p)),
                          "spellbooks": list(s.spellbooks[p])} for p in s.players],
-            "ritual": {"track": list(game.rules.ritual_track()), "marker": s.ritual, "instant_death": bool(s.instant_death)},
+            "ritual": {"track": list(phases.ritual_track(game.rules)), "marker": s.ritual, "instant_death": bool(s.instant_death)},
             "areas": areas, "off_map": {k: dict(v) for k, v in sorted(off.items())},
             "next": d.as_json() if d is not None else None,
             "result": game.result_line() if d is None else None}

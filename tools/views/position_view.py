@@ -22,6 +22,8 @@ from interpreter.engine.state import POOL
 
 from ..words import Words, words_for
 from .lookup import ShowError
+from interpreter.engine import basics
+from interpreter.engine import phases
 
 
 def position_at(content: Content, path: Path, round_no: int | None = None, step: int | None = None) -> tuple[Game, str]:
@@ -51,7 +53,7 @@ def position_at(content: Content, path: Path, round_no: int | None = None, step:
 
 def _unit_name(game: Game, u: dict[str, Any]) -> str:
     try:
-        return game.rules.utype(u).name
+        return basics.utype(game.rules, u).name
     except (KeyError, AttributeError):
         return str(u["kind"])
 
@@ -106,7 +108,7 @@ def _off_map(game: Game, w: Words) -> Text:
 
 def _ritual(game: Game) -> Text:
     s = game.s
-    track = game.rules.ritual_track()
+    track = phases.ritual_track(game.rules)
     cells = [f"[{v}]" if i == s.ritual else str(v) for i, v in enumerate(track)]
     end = "[END]" if s.ritual >= len(track) else "END"
     return Text("Ritual track: " + " ".join(cells) + f" {end}" + ("  (instant death)" if s.instant_death else ""))

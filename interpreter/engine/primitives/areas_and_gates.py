@@ -7,6 +7,7 @@ from ...effects.compiler import RuleError
 from ...effects.registry import query, verb
 from ..basics import MEMO_FACTS, PLACE_FACTS
 from ..state import held_loc
+from .. import basics
 
 
 # ---- areas and gates --------------------------------------------------------------------------------
@@ -90,7 +91,7 @@ def _occupied(g: Any, player: Any) -> set[Any]:
 @query("adjacent", returns="areas", area="area")
 def _adjacent(ctx: Any, area: str) -> list[str]:
     """The areas next to an area."""
-    return list(ctx.game.adjacent(area))
+    return list(basics.adjacent(ctx.game, area))
 
 
 @query("is_ocean", returns="bool", area="area")
@@ -153,18 +154,18 @@ def _hold_gate(ctx: Any, area: str, tag: str) -> None:
     ctrl = gate.get("controller")
     if ctrl is not None:
         u = g.s.unit(ctrl)
-        g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=ctx.ability)
+        basics.emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=ctx.ability)
         u["loc"] = loc
         g.state_written()
     g.s.gates[loc] = gate
-    g.emit("gate", loc=area, change="held", to=loc)
+    basics.emit(g, "gate", loc=area, change="held", to=loc)
 
 
 @verb("return_gate", tag="str", area="area")
 def _return_gate(ctx: Any, tag: str, area: str) -> None:
     """Put a held gate (and its controlling unit) back into an area that has no gate."""
     g = ctx.game
-    if not g.is_area(area):
+    if not basics.is_area(g, area):
         raise RuleError(f"{ctx.where}: return_gate needs an area of this map, got {area!r}")
     loc = held_loc(ctx.me, tag)
     gate = g.s.gates.pop(loc, None)
@@ -173,18 +174,18 @@ def _return_gate(ctx: Any, tag: str, area: str) -> None:
     ctrl = gate.get("controller")
     if ctrl is not None:
         u = g.s.unit(ctrl)
-        g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=loc, dst=area, why=ctx.ability)
+        basics.emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=loc, dst=area, why=ctx.ability)
         u["loc"] = area
         g.state_written()
     g.s.gates[area] = gate
-    g.emit("gate", loc=area, change="returned", src=loc)
+    basics.emit(g, "gate", loc=area, change="returned", src=loc)
 
 
 @verb("remove_gate", area="area")
 def _remove_gate(ctx: Any, area: str) -> None:
     """Take the gate in an area off the map (its controller stays in the area)."""
     if ctx.game.s.gates.pop(area, None) is not None:
-        ctx.game.emit("gate", loc=area, change="removed", why=ctx.ability)
+        basics.emit(ctx.game, "gate", loc=area, change="removed", why=ctx.ability)
 
 
 @verb("place_token", token="token", area="area", move=("bool", True))
@@ -196,7 +197,7 @@ def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
         mine[0]["loc"] = area
     else:
         s.tokens.append({"id": token, "loc": area, "owner": ctx.me})
-    ctx.game.emit("token", token=token, loc=area, owner=ctx.me)
+    basics.emit(ctx.game, "token", token=token, loc=area, owner=ctx.me)
 
 
 @verb("lock_gate", area="area")
@@ -207,7 +208,7 @@ def _lock_gate(ctx: Any, area: str) -> None:
     if gate is None or gate.get("locked"):
         return
     if gate.get("controller") is not None:
-        g.emit("gate", loc=area, change="abandoned", unit=gate["controller"], why=ctx.ability)
+        basics.emit(g, "gate", loc=area, change="abandoned", unit=gate["controller"], why=ctx.ability)
     gate["controller"] = None
     gate["locked"] = True
-    g.emit("gate", loc=area, change="locked", why=ctx.ability)
+    basics.emit(g, "gate", loc=area, change="locked", why=ctx.ability)
