@@ -29,6 +29,7 @@ from ..engine.rng import Rng
 from ..engine.seat import Seat
 from .budget import SearchConfig, parse_agent
 from .determinize import Known, determinize, known_to
+from .parallel import best_of, grow_trees
 from .repeats import Repeats
 from .reward import values
 from .tree import Node
@@ -85,23 +86,36 @@ class SearchAgent:
         t0 = cpu_clock()
         back = self.repeats.back_again(seat, context)   # free answers that only undo earlier ones
         options = tuple(o for o in options if o not in back)
-        root = Node()
         known = known_to(seat)
+        if self.config.workers > 1:
+            tally, n, workers_cpu = grow_trees(self, seat, known, back, options)
+            self.stats.cpu += workers_cpu
+            answer = best_of(tally, options)
+        else:
+            root = Node()
+            n = self.grow(root, seat, known, back, self.config.playouts, self.config.seconds)
+            answer = root.best(options)
+        self.stats.searched += 1
+        self.stats.playouts += n
+        self.stats.cpu += cpu_clock() - t0
+        return answer
+
+    def grow(self, root: Node, seat: Seat, known: Known, back: frozenset[str],
+             playouts: int | None, seconds: float | None) -> int:
+        """Playouts into `root` until `playouts` are made or `seconds` of this thread's CPU are spent
+        (at least one, and none after a stop is asked for); how many were made."""
+        t0 = cpu_clock()
         n = 0
         while True:
             self._playout(root, seat, known, back)
             n += 1
             if self.halt.is_set():
-                break
-            if self.config.playouts is not None:
-                if n >= self.config.playouts:
-                    break
-            elif cpu_clock() - t0 >= (self.config.seconds or 0.0):
-                break
-        self.stats.searched += 1
-        self.stats.playouts += n
-        self.stats.cpu += cpu_clock() - t0
-        return root.best(options)
+                return n
+            if playouts is not None:
+                if n >= playouts:
+                    return n
+            elif cpu_clock() - t0 >= (seconds or 0.0):
+                return n
 
     def _playout(self, root: Node, seat: Seat, known: Known, back: frozenset[str] = frozenset()) -> None:
         """One determinization, one walk down the tree (leaving out the root's options in `back`),
@@ -162,6 +176,8 @@ class SearchAgent:
                     e = self.config.root
                     priors = [(1 - e) * x + e / len(priors) for x in priors]
                 node.expand(options, priors)
+            if self.config.widen:
+                options = node.widened(options, self.config.widen)
             o = node.select_puct(options, d.player, self.config.c)
             g.apply(o)
             node = node.children[o]

@@ -7,7 +7,11 @@ thread's CPU time per decision, ending in `s`), a rollout policy (`random` or `h
 decisions before the position is estimated), `c=X` (the exploration constant) and `prior=T`
 (search guided by the heuristic bot's scores of the options, softmax at temperature T: PUCT) and
 `root=E` (a share E of the root's prior spread evenly over its options, so that with few playouts
-the values can still overrule a strongly held favourite; 0.5 by default, 0 for none). A bad
+the values can still overrule a strongly held favourite; 0.5 by default, 0 for none),
+`workers=N` (root parallelism: N independent trees, each in its own process where the machine
+allows, their root visits summed; a playout budget is shared among them, a time budget is each
+one's; see parallel.py) and `widen=K` (progressive widening under a prior: a node searches only
+its K x sqrt(visits + 1) options the prior likes best, at least two; 0, the default, for all). A bad
 part is one line naming it.
 """
 from __future__ import annotations
@@ -22,6 +26,7 @@ NAME = "mcts"
 _SECONDS = re.compile(r"^(\d+(?:\.\d*)?|\.\d+)s$")
 MAX_PLAYOUTS = 10_000_000
 MAX_SECONDS = 3600.0
+MAX_WORKERS = 64
 
 
 @dataclass(frozen=True)
@@ -35,12 +40,16 @@ class SearchConfig:
     c: float = 1.0
     prior: float = 10.0   # temperature of the heuristic prior (HeuristicAgent.score points); 0: none, plain UCT
     root: float = 0.5     # share of the root's prior spread evenly over its options (every option gets a look)
+    workers: int = 1      # independent root-parallel trees (parallel.py)
+    widen: float = 0.0    # progressive widening under a prior: K x sqrt(visits + 1) options searched; 0: all
 
     def label(self) -> str:
         """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5`."""
         budget = f"{self.playouts}" if self.playouts is not None else f"{self.seconds:g}s"
+        extra = (f":workers={self.workers}" if self.workers != 1 else "") + \
+            (f":widen={self.widen:g}" if self.widen else "")
         return (f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
-                f":root={self.root:g}")
+                f":root={self.root:g}{extra}")
 
 
 def is_search(name: str) -> bool:
@@ -83,6 +92,13 @@ def parse_agent(name: str) -> SearchConfig:
             cfg["prior"] = _setting(name, p, 1000, "prior must be a number from 0 (none) to 1000")
         elif key == "root":
             cfg["root"] = _setting(name, p, 1, "root must be a number from 0 to 1")
+        elif key == "workers":
+            w = p.split("=", 1)[1]
+            if not w.isdigit() or not 1 <= int(w) <= MAX_WORKERS:
+                raise ValueError(f"agent '{name}': workers must be a whole number from 1 to {MAX_WORKERS}, got '{w}'")
+            cfg["workers"] = int(w)
+        elif key == "widen":
+            cfg["widen"] = _setting(name, p, 100, "widen must be a number from 0 (off) to 100")
         else:
             cfg["c"] = _setting(name, p, 100, "c must be a number from 0 to 100")
     return SearchConfig(**cfg)  # type: ignore[arg-type]
@@ -114,5 +130,9 @@ def _kind(name: str, part: str) -> str:
         return "prior"
     if part.startswith("root="):
         return "root"
+    if part.startswith("workers="):
+        return "workers"
+    if part.startswith("widen="):
+        return "widen"
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
-                     f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T or root=E")
+                     f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E, workers=N or widen=K")

@@ -64,6 +64,16 @@ class Node:
                 best, best_score = o, score
         return best
 
+    def widened(self, options: tuple[str, ...], k: float) -> tuple[str, ...]:
+        """Progressive widening: the `k x sqrt(visits + 1)` options (at least two) of the highest prior,
+        in option order, so a decision with dozens of options spends its first playouts on the likeliest."""
+        room = max(2, int(k * math.sqrt(self.visits + 1)))
+        if room >= len(options):
+            return options
+        ranked = sorted(range(len(options)), key=lambda i: (-self.children[options[i]].prior, i))
+        keep = set(ranked[:room])
+        return tuple(o for i, o in enumerate(options) if i in keep)
+
     def update(self, values: dict[str, float]) -> None:
         """One more playout through this node, worth `values` to each seat."""
         self.visits += 1
