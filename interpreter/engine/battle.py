@@ -29,6 +29,9 @@ class BattleProc(Proc):
     """One battle (frame: attacker, defender, area; `round` of assignment; `earned`, `i` at the end)."""
 
     name = "battle"
+    STEPS = ("start", "declared", "defender_before", "declines", "dice", "rolled", "assign_kills",
+             "kills_assigned", "assign_pains", "pains_assigned", "assigned", "apply", "after_battle", "over",
+             "earn")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s

@@ -49,6 +49,7 @@ class DeclinesProc(Proc):
     abilities, `ai` the next of them, `key` the one asked about.)"""
 
     name = "battle-declines"
+    STEPS = ("start", "next", "answered")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         basics.battle_record(g)["declined"] = []
@@ -94,6 +95,7 @@ class AssignProc(Proc):
     `item` the result being assigned.)"""
 
     name = "battle-assign"
+    STEPS = ("start", "chosen")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         b = basics.battle_record(g)
@@ -136,6 +138,8 @@ class ApplyProc(Proc):
     side, `units`/`i` the units to go through, `pained`, `chooser` and `unit` for retreats.)"""
 
     name = "battle-apply"
+    STEPS = ("start", "removals", "retreats", "surrounded", "retreat_next", "retreat_picked", "retreat_to",
+             "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f["fates"] = {str(u["id"]): battle_queries.fate(g, u) for side in battle_queries.battle_sides(g) for u in battle_queries.participants(g, side)}

@@ -69,6 +69,7 @@ class UseAbility(Proc):
     """Pay for an ability (unless an action already did), mark its once-limit, run its effect."""
 
     name = "ability"
+    STEPS = ("start", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         ab = abilities_rules.ability_of(g, f["key"])
@@ -100,6 +101,7 @@ class Window(Proc):
     """
 
     name = "window"
+    STEPS = ("start", "rules", "player", "chosen", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         opened = flow.open_windows(g)   # this window's frame is the last one
@@ -181,6 +183,7 @@ class RemoveUnit(Proc):
     """Kill, eliminate or capture a unit; opens the unit-removed window (and unit-captured)."""
 
     name = "remove-unit"
+    STEPS = ("start", "removed", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         u = g.s.unit(f["unit"])
@@ -210,6 +213,7 @@ class CheckRequirements(Proc):
     earns its spellbook at once, or after the battle under way. Then the player's loyalty cards."""
 
     name = "requirements"
+    STEPS = ("start",)
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         s = g.s
@@ -253,6 +257,7 @@ class Earn(Proc):
     """A faction requirement is met: mark it, take a spellbook (one's own or a neutral one), run its effect."""
 
     name = "earn"
+    STEPS = ("start", "book", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         p = f["player"]

@@ -26,6 +26,7 @@ class DoomPhase(Proc):
     abilities until it is done (`used`: the abilities it used, `done`: it performed the ritual)."""
 
     name = "doom-phase"
+    STEPS = ("start", "player", "choose", "chosen", "end")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -117,6 +118,7 @@ class Ritual(Proc):
     for its gates, an Elder Sign per Great Old One, then the ritual window."""
 
     name = "ritual"
+    STEPS = ("start", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s

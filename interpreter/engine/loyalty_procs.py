@@ -26,6 +26,7 @@ class CheckLoyaltyRequirements(Proc):
     faction's): each earns its spellbook at once, or after the battle under way."""
 
     name = "loyalty-requirements"
+    STEPS = ("start", "scan")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         f["todo"] = [[card, r.id] for card, r in independents.loyalty_requirements(g, f["player"])]
@@ -57,6 +58,7 @@ class EarnLoyalty(Proc):
     """A loyalty card's requirement is met: its spellbook goes on the loyalty card (never the faction card)."""
 
     name = "earn-loyalty"
+    STEPS = ("start", "book", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         p, card = f["player"], f["card"]

@@ -27,6 +27,7 @@ class TakeAction(Proc):
     follow any action. `within` limits a Move to units leaving or entering that area."""
 
     name = "take-action"
+    STEPS = ("start", "after", "reveals", "requirements", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "after"
@@ -56,6 +57,7 @@ class ActionIn(Proc):
     is offered to a player at 0 Power or who can take no more actions this phase."""
 
     name = "action-in"
+    STEPS = ("start", "chosen", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         p, area = f["player"], f["area"]
@@ -84,6 +86,7 @@ class Perform(Proc):
     back as an `Option`); returns the after-action event."""
 
     name = "perform"
+    STEPS = ("start", "requirement", "earn", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -183,6 +186,7 @@ class Awaken(Proc):
     its awakening effect runs, it is placed, then the on-awaken window."""
 
     name = "awaken"
+    STEPS = ("start", "place", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         p, kind, area = f["player"], f["kind"], f["area"]
@@ -220,6 +224,7 @@ class MoveAction(Proc):
     `spent` (returned)."""
 
     name = "move-action"
+    STEPS = ("start", "choose", "moved", "freed")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f.update(moved=[], charged=[], spent=0, at="choose")
@@ -265,6 +270,7 @@ class Capture(Proc):
     """Capture: the victim picks which of its Cultists in `area` is captured (rulebook, Capture)."""
 
     name = "capture"
+    STEPS = ("start", "chosen", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         targets = actions.capture_targets(g, f["player"], f["victim"], f["area"])
@@ -287,6 +293,7 @@ class ChooseController(Proc):
     control may replace the Cultist on the Gate."""
 
     name = "choose-controller"
+    STEPS = ("start", "chosen")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         p, area = f["player"], f["area"]

@@ -27,6 +27,7 @@ class GameProc(Proc):
     """The outer loop: the phase step `State.step` names, one at a time, until the game is over."""
 
     name = "game"
+    STEPS = ("start",)
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -44,6 +45,7 @@ class Setup(Proc):
     Cultists and Gate there; then the first player is set."""
 
     name = "setup"
+    STEPS = ("start", "place", "placed", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -95,6 +97,7 @@ class SetFirst(Proc):
     """The first player (`first`) is set; with more than two players it chooses the direction of play."""
 
     name = "set-first"
+    STEPS = ("start", "direction")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -123,6 +126,7 @@ class ActionStep(Proc):
     no actions left) passes its turn; otherwise it takes a turn (turn.py)."""
 
     name = "action-step"
+    STEPS = ("start", "turned")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -161,6 +165,7 @@ class GatherPower(Proc):
     requirements met at the end of the Power phase."""
 
     name = "gather-power"
+    STEPS = ("start", "minimum", "end_of_phase", "requirements", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -211,6 +216,7 @@ class FirstPlayer(Proc):
     """Determine First Player: the most Power; a tie is broken by the current first player."""
 
     name = "first-player"
+    STEPS = ("start", "chosen", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s

@@ -34,6 +34,7 @@ class Turn(Proc):
     Unlimited Actions taken), and the options of the pending choice (`mains`, `opts`, `costs`)."""
 
     name = "turn"
+    STEPS = ("start", "choose", "chosen", "acted")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -165,6 +166,7 @@ class OfferReveals(Proc):
     player in turn order (`order`, `i`)."""
 
     name = "offer-reveals"
+    STEPS = ("start", "offer", "answered")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f.update(order=core.turn_order(g), i=0, at="offer")
