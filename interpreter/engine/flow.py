@@ -154,8 +154,13 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
     while len(flow) > floor:
         f = flow[-1]
         proc = procs[f["proc"]]
-        method = proc.steps.get(f["at"])
-        r = method(g, f, value) if method is not None else proc.step(g, f, value)
+        at = f["at"]
+        method = proc.steps.get(at)
+        try:
+            r = method(g, f, value) if method is not None else proc.step(g, f, value)
+        except ENGINE_BUGS as exc:
+            _note_place(exc, g, f["proc"], at)
+            raise
         value = None
         if r is None:
             continue
@@ -179,6 +184,34 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
             return
         else:  # pragma: no cover
             raise RuleError(f"internal: procedure {f['proc']!r} returned {r!r}")
+
+
+#: what a bug in a step raises (a rule's own failure is a RuleError, which names its ability)
+ENGINE_BUGS = (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError, StopIteration,
+               AssertionError)
+
+
+def _note_place(exc: BaseException, g: Game, proc: str, at: str) -> None:
+    """Note on `exc` where in the rules it was raised (the innermost step only): the procedure, its
+    step, and the ability or effect running there, if any. The exception keeps its type, so what
+    catches it still does; `failure_place` reads the note."""
+    if getattr(exc, "necro_place", None) is not None:
+        return
+    try:
+        running = running_abilities(g)
+    except Exception:   # noqa: BLE001  (a flow too broken to read: the procedure and step still say where)
+        running = []
+    place = f"in procedure '{proc}', step '{at}'" + (f", running {running[-1]}" if running else "")
+    try:
+        exc.necro_place = place  # type: ignore[attr-defined]
+    except AttributeError:   # an exception type without attributes of its own: nothing to note on
+        return
+    exc.add_note(place)
+
+
+def failure_place(exc: BaseException) -> str:
+    """Where in the rules `exc` was raised (`in procedure 'battle', step 'dice'`), '' if unknown."""
+    return getattr(exc, "necro_place", None) or ""
 
 
 def decision_data(d: Decision) -> dict[str, Any]:

@@ -183,8 +183,10 @@ class Game:
                 self.choices.append(opt)
         except _FAILURES as exc:   # the rules gave another result for the same answers: never seen
             self._put_back(c)
+            where = flow.failure_place(exc)
             raise GameError(f"the answers after decision {c.answers} cannot be applied again "
-                            f"({type(exc).__name__}: {exc}); the game is back at that decision") from exc
+                            f"({type(exc).__name__}: {exc}{' ' + where if where else ''}); the game is back at "
+                            "that decision") from exc
         finally:
             r._event_hook = hook
         return True
@@ -248,8 +250,9 @@ class Game:
             flow.run(self.rules, opt)
         except _FAILURES as exc:
             self._go_back(answers)
+            where = flow.failure_place(exc)
             raise GameError(f"{type(exc).__name__}: {exc or 'an internal check failed'} "
-                            f"(after answering '{opt}'; state restored)") from exc
+                            f"{where + ' ' if where else ''}(after answering '{opt}'; state restored)") from exc
         self.choices.append(opt)
 
     def is_over(self) -> bool:
