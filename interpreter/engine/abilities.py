@@ -50,7 +50,7 @@ def _collect_abilities(g: "RulesContext", player: str) -> list[Ability]:
         if t.abilities and t.id in kinds:
             out.extend(t.abilities)
     if g.s.loyalty:
-        out.extend(independents.loyalty_abilities(g, player, kinds))  # type: ignore[attr-defined]
+        out.extend(independents.loyalty_abilities(g, player, kinds))
     for book in g.s.spellbooks.get(player, []):
         sb = f.spellbooks.get(book) or g.content.neutral_spellbooks.get(book)
         if sb is not None:

@@ -81,8 +81,8 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     # Summon (a Common Action even when an ability also makes it an Unlimited one)
     out.extend(summon_actions(g, p))
     # Awaken (the faction's Great Old Ones and the Independents nobody controls)
-    for t in independents.awaken_types(g, p):  # type: ignore[attr-defined]
-        if not independents.awaken_pool(g, p, t.id) or t.awaken is None:  # type: ignore[attr-defined]
+    for t in independents.awaken_types(g, p):
+        if not independents.awaken_pool(g, p, t.id) or t.awaken is None:
             continue
         ctx = core.ctx(g, p)
         if t.awaken.condition is not None and not t.awaken.condition(ctx):

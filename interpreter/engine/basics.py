@@ -43,7 +43,7 @@ def kind_type(g: "RulesContext", player: str, kind: str) -> UnitType | None:
         return f.units[kind]
     if kind in g.content.neutral_units:
         return g.content.neutral_units[kind]
-    card = card_of_kind(g, kind)  # type: ignore[attr-defined]
+    card = card_of_kind(g, kind)
     return g.content.loyalty_cards[card].units[kind] if card is not None else None
 
 

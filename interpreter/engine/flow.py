@@ -195,23 +195,21 @@ def _note_place(exc: BaseException, g: Game, proc: str, at: str) -> None:
     """Note on `exc` where in the rules it was raised (the innermost step only): the procedure, its
     step, and the ability or effect running there, if any. The exception keeps its type, so what
     catches it still does; `failure_place` reads the note."""
-    if getattr(exc, "necro_place", None) is not None:
+    if failure_place(exc):
         return
     try:
         running = running_abilities(g)
     except Exception:   # noqa: BLE001  (a flow too broken to read: the procedure and step still say where)
         running = []
-    place = f"in procedure '{proc}', step '{at}'" + (f", running {running[-1]}" if running else "")
-    try:
-        exc.necro_place = place  # type: ignore[attr-defined]
-    except AttributeError:   # an exception type without attributes of its own: nothing to note on
-        return
-    exc.add_note(place)
+    exc.add_note(f"{_PLACE}'{proc}', step '{at}'" + (f", running {running[-1]}" if running else ""))
+
+
+_PLACE = "in procedure "
 
 
 def failure_place(exc: BaseException) -> str:
     """Where in the rules `exc` was raised (`in procedure 'battle', step 'dice'`), '' if unknown."""
-    return getattr(exc, "necro_place", None) or ""
+    return next((n for n in getattr(exc, "__notes__", ()) if isinstance(n, str) and n.startswith(_PLACE)), "")
 
 
 def decision_data(d: Decision) -> dict[str, Any]:
