@@ -36,9 +36,9 @@ def test_values_round_trip_through_json(basic: Content) -> None:
 def test_units_decode_into_the_state_they_are_read_in(basic: Content) -> None:
     g = _game(basic)
     data = encode(g.rules, [g.s.units[2]])
-    other = copy.copy(g)
+    other = copy.copy(g.rules)
     other.s = copy.deepcopy(g.s)
-    u = decode(other.rules, data)[0]
+    u = decode(other, data)[0]
     assert u is other.s.units[2] and u is not g.s.units[2]
 
 

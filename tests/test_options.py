@@ -48,7 +48,7 @@ def test_every_option_of_seeded_games_is_classified(builtin: Content, ruleset: s
         hand_seats(g, agents)
         while g.current() is not None:
             d = g.current()
-            _check(g, d, structured(g.rules), vocab)      # raises UnclassifiedOption for a label of no known form
+            _check(g, d, structured(g), vocab)      # raises UnclassifiedOption for a label of no known form
             kinds[d.kind] += 1
             g.apply(agents[d.player].choose(d.player, d.options, d))
     assert {"action", "move", "unit", "spellbook", "doom"} <= set(kinds)

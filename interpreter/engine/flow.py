@@ -132,7 +132,7 @@ def _jumps(cls: type) -> list[tuple[int, object]]:
             else:
                 pairs = [(target, node.value)]
             for t, v in pairs:
-                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value == "at":
+                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value == _STEP_KEY:
                     value = v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else None
                     out.append((first + node.lineno - 1, value))
     return out
@@ -205,6 +205,7 @@ def _note_place(exc: BaseException, g: Game, proc: str, at: str) -> None:
 
 
 _PLACE = "in procedure "
+_STEP_KEY = "at"   # the frame's key naming its step (an AST constant compared here, not an option label)
 
 
 def failure_place(exc: BaseException) -> str:
