@@ -45,6 +45,9 @@ def _load_build_info():  # type: ignore[no-untyped-def]
 
 
 build_info = _load_build_info()
+# The one import package: the extensions are named in it (`necronomicon.interpreter.engine.flow`), and
+# the wheel lays the checkout's interpreter/ out as necronomicon/interpreter/ (pyproject.toml).
+PACKAGE = "necronomicon"
 # Cython reads annotations as C types by default; the engine's annotations are hints, not contracts.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 TRAINING_TIMEOUT = 900   # seconds the training games of a profile-guided build may take
@@ -61,8 +64,9 @@ class CoreBuildError(Exception):
 
 
 def core_modules(tree: Path) -> list[tuple[str, Path]]:
-    """(dotted module name, source) of every core module (`build_info.CORE`) under `tree`, in path order."""
-    return [(".".join(p.relative_to(tree).with_suffix("").parts), p)
+    """(dotted module name in the package, source) of every core module (`build_info.CORE`) under
+    `tree`, in path order."""
+    return [(".".join((PACKAGE, *p.relative_to(tree).with_suffix("").parts)), p)
             for p in build_info.core_sources(tree / "interpreter")]
 
 
@@ -79,7 +83,8 @@ def compile_flags() -> list[str]:
 
 def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = False,
                  notice: Callable[[str], None] | None = None) -> list[Path]:
-    """Compile `tree`'s core modules into `out` (laid out as packages) with `jobs` processes (default:
+    """Compile `tree`'s core modules into `out` (laid out as the tree is, each beside where its
+    source sits: out/interpreter/engine/flow.so for necronomicon.interpreter.engine.flow) with `jobs` processes (default:
     one per core); return the extension files. `train`: a profile-guided build, where the compiler
     supports it (`profiles_supported`): compiled once counting what runs, trained on the games of
     the tree's `interpreter/build_training.py`, compiled again with the counts. If the training
@@ -108,7 +113,8 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
                 (notice or print)(f"the compiled core is built without a profile: {why}")
             else:
                 profile = ["-fprofile-use", "-fprofile-correction", "-Wno-missing-profile"]
-        _build_ext(exts, flags + profile, [], out, temp / "o", jobs)
+        _build_ext(exts, flags + profile, [], temp / "lib", temp / "o", jobs)
+        _unpack(temp / "lib", out)
     except (Exception, SystemExit) as exc:  # cythonize and distutils report failures both ways
         raise CoreBuildError(f"{type(exc).__name__}: {exc}") from None
     finally:
@@ -116,7 +122,7 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
         shutil.rmtree(temp, ignore_errors=True)
     built = []
     for name, _ in core_modules(tree):
-        *package, module = name.split(".")
+        *package, module = name.split(".")[1:]
         built += [p for p in out.joinpath(*package).glob(module + ".*") if p.suffix in (".so", ".pyd")]
     return sorted(built)
 
@@ -134,6 +140,16 @@ def _counted(tree: Path, exts: list[Any], flags: list[str], temp: Path, jobs: in
     if not why and not any((temp / "o").rglob("*.gcda")):
         why = "the training games wrote no profile"
     return why
+
+
+def _unpack(lib: Path, out: Path) -> None:
+    """Move the extensions built into `lib` (as lib/necronomicon/interpreter/...) to `out` as the
+    tree lays them out (out/interpreter/...)."""
+    for ext in (lib / PACKAGE).rglob("*"):
+        if ext.is_file():
+            target = out / ext.relative_to(lib / PACKAGE)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(ext), target)
 
 
 def _build_ext(exts: list[Any], cflags: list[str], ldflags: list[str], lib: Path, objects: Path, jobs: int) -> None:
@@ -166,18 +182,19 @@ def _train(tree: Path, counting: Path, run: Path) -> str:
     if not (tree / "interpreter" / "build_training.py").is_file():
         return "the tree has no interpreter/build_training.py"
     skip = shutil.ignore_patterns("*.so", "*.pyd", "__pycache__")
-    shutil.copytree(tree / "interpreter", run / "interpreter", ignore=skip)
+    for package in (PACKAGE, "interpreter"):
+        shutil.copytree(tree / package, run / package, ignore=skip)
     for data in ("content", "schema", "grammar"):
         if (tree / data).is_dir():
             shutil.copytree(tree / data, run / data)
-    for ext in counting.rglob("*"):
+    for ext in (counting / PACKAGE).rglob("*"):
         if ext.suffix in (".so", ".pyd"):
-            shutil.copy2(ext, run / ext.relative_to(counting))
+            shutil.copy2(ext, run / ext.relative_to(counting / PACKAGE))
     # the tree first; pip's isolated build environment reaches its packages through PYTHONPATH too
     path = os.pathsep.join(p for p in (str(run), os.environ.get("PYTHONPATH", "")) if p)
     env = {**os.environ, "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
     try:
-        done = subprocess.run([sys.executable, "-m", "interpreter.build_training"], cwd=run, env=env,
+        done = subprocess.run([sys.executable, "-m", "necronomicon.interpreter.build_training"], cwd=run, env=env,
                               capture_output=True, text=True, timeout=TRAINING_TIMEOUT)
     except subprocess.TimeoutExpired:
         return f"the training games took more than {TRAINING_TIMEOUT} s"
@@ -233,7 +250,7 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(json.dumps(facts) + "\n")
         for path in [*built, record]:
-            build_data["force_include"][str(path)] = path.relative_to(out).as_posix()
+            build_data["force_include"][str(path)] = f"{PACKAGE}/{path.relative_to(out).as_posix()}"
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:

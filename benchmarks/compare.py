@@ -14,8 +14,12 @@ times: lower is better.
 
 A third tree, "compiled", is the working tree with its compiled core (hatch_build.py: what `pip
 install .` ships) built into a temporary copy, so the table shows what the Python engine gains and
-what compiling it adds, each against the same base. It needs Cython (`pip install '.[bench]'`);
-without it, or with --no-compiled, that column is left out.
+what compiling it adds, each against the same base. A fourth, "base compiled", is the base with
+its own core built by its own hatch_build.py, as `pip install .` of that revision builds it (a
+base without hatch_build.py has no such column), and compiled/base compiled is the speed-up players
+get. Both cores are built alike: profile-guided only when NECRO_PGO=1 asks (a base whose build was
+profile-guided by default is then built without the training, as NECRO_PGO=0 asked of it). They
+need Cython (`pip install '.[bench]'`); without it, or with --no-compiled, those columns are left out.
 """
 from __future__ import annotations
 
@@ -71,21 +75,54 @@ def extract(rev: str, into: Path) -> str:
     return commit
 
 
-def compiled_copy(into: Path) -> Path:
-    """The working tree's engine and content copied into `into`, its core compiled in place."""
-    sys.path.insert(0, str(ROOT))
-    try:
-        import hatch_build
-    finally:
-        sys.path.remove(str(ROOT))
+# Runs a tree's own hatch_build.compile_core(TREE, TREE, train=...) in a fresh process: a base's
+# build script is imported by its path, under its own name, never beside the working tree's.
+_BUILD = """
+import importlib.util, sys
+from pathlib import Path
+tree, train = Path(sys.argv[1]), sys.argv[2] == "1"
+spec = importlib.util.spec_from_file_location("_necro_tree_hatch_build", tree / "hatch_build.py")
+hb = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = hb
+spec.loader.exec_module(hb)
+try:
+    hb.compile_core(tree, tree, train=train, notice=print)   # its notices on stdout, the compiler's on stderr
+except hb.CoreBuildError as exc:
+    sys.exit(str(exc))
+"""
+BUILD_TIMEOUT = 3600   # seconds one tree's core may take to compile on a busy machine
+
+
+def compiled_copy(source: Path, into: Path) -> Path:
+    """`source`'s engine and content copied into `into`, its core compiled in place by `source`'s
+    own hatch_build.py (as `pip install .` of that tree builds it: profile-guided only when
+    NECRO_PGO=1 asks)."""
+    if not (source / "hatch_build.py").is_file():
+        raise CompareError(f"{source.name} has no hatch_build.py, so no compiled core")
     for part in TREE_PARTS:
-        shutil.copytree(ROOT / part, into / part, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+        if (source / part).is_dir():
+            shutil.copytree(source / part, into / part,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"))
+    shutil.copy2(source / "hatch_build.py", into / "hatch_build.py")
+    train = "1" if os.environ.get("NECRO_PGO", "").strip() == "1" else "0"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["NECRO_PGO"] = train   # a base whose build read NECRO_PGO=0 as "no training"
     try:
-        # as `pip install .` builds it: profile-guided only when NECRO_PGO=1 asks
-        hatch_build.compile_core(into, into, train=hatch_build.profile_guided_asked(os.environ), notice=_say)
-    except hatch_build.CoreBuildError as exc:
-        raise CompareError(f"the compiled core could not be built: {exc}") from None
+        r = subprocess.run([sys.executable, "-c", _BUILD, str(into), train], cwd=into, env=env,
+                           capture_output=True, text=True, timeout=BUILD_TIMEOUT, check=False)
+    except subprocess.TimeoutExpired:
+        raise CompareError(f"the compiled core of {source} took more than {BUILD_TIMEOUT} s") from None
+    for line in r.stdout.strip().splitlines():   # the build's notices (no profile, say); not the C warnings
+        _say(line)
+    if r.returncode != 0:
+        last = (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
+        raise CompareError(f"the compiled core could not be built from {source}: {last}")
     return into
+
+
+def _made(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    return folder
 
 
 def _say(why: str) -> None:
@@ -155,22 +192,30 @@ def _add_positions(figures: dict[str, dict[str, Any]], side: str, out: dict[str,
         figures[name]["extra"][side].append({"positions": len(us)})
 
 
+SIDES = ("base", "current", "compiled", "base_compiled")
+# (numerator, denominator, key) of each ratio the table shows, round by round
+RATIOS = [("current", "base", "ratio_stats"), ("compiled", "base", "ratio_compiled_stats"),
+          ("compiled", "base_compiled", "ratio_compiled_base_compiled_stats")]
+
+
 def _sides(f: dict[str, Any]) -> list[str]:
-    return [side for side in ("base", "current", "compiled") if side in f]
+    return [side for side in SIDES if side in f]
 
 
 def summarise(figures: dict[str, dict[str, Any]]) -> None:
-    """Add median/min/max per side and the round-by-round ratio of each other side to the base
-    (`ratio_stats`: current/base; `ratio_compiled_stats`: compiled/base)."""
+    """Add median/min/max per side and the round-by-round ratios (`ratio_stats`: current/base;
+    `ratio_compiled_stats`: compiled/base; `ratio_compiled_base_compiled_stats`: compiled/base
+    compiled)."""
     for f in figures.values():
         sides = _sides(f)
         for side in sides:
             vals = [v for v in f[side] if v is not None]
             f[side + "_stats"] = _spread(vals) if vals and len(vals) == len(f[side]) else None
-        for side in sides[1:]:
-            pairs = [(b, c) for b, c in zip(f["base"], f[side]) if b and c is not None]
-            key = "ratio_stats" if side == "current" else f"ratio_{side}_stats"
-            f[key] = _spread([c / b for b, c in pairs]) if pairs and len(pairs) == len(f["base"]) else None
+        for top, bottom, key in RATIOS:
+            if top not in sides or bottom not in sides:
+                continue
+            pairs = [(b, c) for b, c in zip(f[bottom], f[top]) if b and c is not None]
+            f[key] = _spread([c / b for b, c in pairs]) if pairs and len(pairs) == len(f[bottom]) else None
         ex = f.pop("extra")
         answers = {side: {e["answers"] for e in ex[side] if "answers" in e} for side in sides}
         if all(answers.values()):
@@ -200,14 +245,18 @@ def table(result: dict[str, Any]) -> str:
     """The figures as a readable text table, with notes (n/a reasons, games that differ)."""
     figures = result["figures"]
     compiled = any("compiled" in f for f in figures.values())
+    base_compiled = any("base_compiled" in f for f in figures.values())
     rows = [("figure", f"base {result['base']['commit'][:10]}", "current", "current/base")
-            + (("compiled", "compiled/base") if compiled else ())]
+            + (("compiled", "compiled/base") if compiled else ())
+            + (("base compiled", "compiled/base compiled") if base_compiled else ())]
     notes: list[str] = []
     for name, f in figures.items():
         unit = f["unit"]
         row = (name, _cell(f["base_stats"], unit), _cell(f["current_stats"], unit), _ratio(f["ratio_stats"]))
         if compiled:
             row += (_cell(f.get("compiled_stats"), unit), _ratio(f.get("ratio_compiled_stats")))
+        if base_compiled:
+            row += (_cell(f.get("base_compiled_stats"), unit), _ratio(f.get("ratio_compiled_base_compiled_stats")))
         rows.append(row)
         for side in _sides(f):
             if f.get("na_" + side):
@@ -229,6 +278,11 @@ def table(result: dict[str, Any]) -> str:
     if compiled:
         head.append("compiled: the working tree with its core compiled by hatch_build.py (what `pip install .` "
                     "ships), ratio against the same base")
+    if base_compiled:
+        head.append("base compiled: the base with its core compiled by its own hatch_build.py, built as the "
+                    "compiled column is (profile-guided only with NECRO_PGO=1)")
+    if result.get("base_compiled_na"):
+        head.append(f"base compiled: n/a ({result['base_compiled_na']})")
     head.append("")
     return "\n".join(head + lines + ([""] + notes if notes else []))
 
@@ -264,11 +318,17 @@ def main(argv: list[str] | None = None) -> int:
             head = git("rev-parse", "HEAD")
             dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
             trees = {"base": base_tree, "current": ROOT}
+            base_compiled_na = ""
             if not args.no_compiled and _has_cython():
                 if not args.quiet:
-                    print("building the working tree's compiled core as pip install . does "
-                          "(profile-guided: a few minutes)", file=sys.stderr, flush=True)
-                trees["compiled"] = compiled_copy(Path(tmp) / "compiled")
+                    print("building the working tree's and the base's compiled cores as pip install . "
+                          "builds each (a few minutes)", file=sys.stderr, flush=True)
+                trees["compiled"] = compiled_copy(ROOT, _made(Path(tmp) / "compiled"))
+                try:
+                    trees["base_compiled"] = compiled_copy(base_tree, _made(Path(tmp) / "base-compiled"))
+                except CompareError as exc:
+                    base_compiled_na = str(exc)
+                    _say(f"no base compiled column: {exc}")
             elif not args.no_compiled:
                 print("compare: no Cython here, so no compiled column (pip install '.[bench]')", file=sys.stderr)
             figures = collect(trees, args.rounds, args.games, args.per_setup, args.timeout,
@@ -278,7 +338,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     summarise(figures)
     result = {"base": {"rev": args.base, "commit": commit}, "current": {"commit": head, "dirty": dirty},
-              "rounds": args.rounds, "games": args.games, "per_setup": args.per_setup, "figures": figures}
+              "rounds": args.rounds, "games": args.games, "per_setup": args.per_setup, "figures": figures,
+              "base_compiled_na": base_compiled_na}
     print(table(result))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n")

@@ -5,7 +5,7 @@ source where players run the compiled core (what `pip install .` builds) underst
 three times. `use_checkout_code(root)` therefore picks the installed engine when it is compiled and its
 core modules' sources are byte for byte this checkout's (the same code, as users run it), and the
 checkout's own Python source otherwise; either way it says on stderr which one runs. `--source` in the
-script's arguments forces the Python source. Call it before anything imports `interpreter` or `tools`.
+script's arguments forces the Python source. Call it before anything imports `necronomicon`.
 """
 from __future__ import annotations
 
@@ -19,25 +19,28 @@ FORCE_SOURCE = "--source"
 
 
 def _installed_same_code(root: Path) -> Path | None:
-    """The folder of an installed, compiled `interpreter` whose core sources equal the checkout's, else None."""
+    """The folder of an installed, compiled `necronomicon.interpreter` whose core sources equal the
+    checkout's, else None."""
     saved = list(sys.path)
     sys.path[:] = [p for p in saved if Path(p or os.getcwd()).resolve() != root]
     try:
-        spec = importlib.util.find_spec("interpreter")
+        spec = importlib.util.find_spec("necronomicon")
     finally:
         sys.path[:] = saved
     if spec is None or not spec.submodule_search_locations:
         return None
-    folder = Path(next(iter(spec.submodule_search_locations))).resolve()
-    if folder == root / "interpreter":
+    folder = Path(next(iter(spec.submodule_search_locations))).resolve() / "interpreter"
+    if folder == root / "interpreter" or not folder.is_dir():
         return None
-    sys.path.insert(0, str(root))
+    # the checkout's list of core modules, read by its path (standard library only; nothing imported)
+    info = importlib.util.spec_from_file_location("_checkout_build_info", root / "interpreter" / "build_info.py")
+    assert info is not None and info.loader is not None
+    build_info = importlib.util.module_from_spec(info)
+    sys.modules[info.name] = build_info   # dataclasses look their module up while the class is made
     try:
-        from interpreter import build_info   # the checkout's list of core modules (standard library only)
+        info.loader.exec_module(build_info)
     finally:
-        sys.path.remove(str(root))
-        sys.modules.pop("interpreter.build_info", None)
-        sys.modules.pop("interpreter", None)
+        del sys.modules[info.name]
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     for src in build_info.core_sources(root / "interpreter"):
         installed = folder / src.relative_to(root / "interpreter")
@@ -58,7 +61,7 @@ def use_checkout_code(root: Path, argv: list[str]) -> str:
     folder = None if force else _installed_same_code(root)
     if folder is not None:
         sys.path[:] = [p for p in sys.path if Path(p or os.getcwd()).resolve() != root]
-        sys.path.insert(0, str(folder.parent))
+        sys.path.insert(0, str(folder.parent.parent))   # where the installed `necronomicon` is
         what = f"this checkout's code, compiled (installed at {folder})"
     else:
         sys.path.insert(0, str(root))

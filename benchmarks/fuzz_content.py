@@ -38,13 +38,13 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter import paths  # noqa: E402
-from interpreter.content import effect_build, files, load_content, schema_check  # noqa: E402
-from interpreter.content.build import ALL_EXPANSIONS  # noqa: E402
-from interpreter.diagnostics import ContentError, Report  # noqa: E402
-from interpreter.engine.game import Game, GameError  # noqa: E402
-from interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
-from interpreter.engine.seat import hand_seats  # noqa: E402
+from necronomicon.interpreter import paths  # noqa: E402
+from necronomicon.interpreter.content import effect_build, files, load_content, schema_check  # noqa: E402
+from necronomicon.interpreter.content.build import ALL_EXPANSIONS  # noqa: E402
+from necronomicon.interpreter.diagnostics import ContentError, Report  # noqa: E402
+from necronomicon.interpreter.engine.game import Game, GameError  # noqa: E402
+from necronomicon.interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
+from necronomicon.interpreter.engine.seat import hand_seats  # noqa: E402
 
 from benchmarks.soak import SETUPS, agents_for  # noqa: E402
 

@@ -17,12 +17,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's engine, not an installed copy
 
-from interpreter.bots import is_search
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.play import run_game
+from necronomicon.interpreter.bots import is_search
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.play import run_game
 
 from benchmarks.soak import agents_for
 

@@ -27,10 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.measure import FACTIONS  # noqa: E402
-from interpreter.content import load_content  # noqa: E402
-from interpreter.engine import actions  # noqa: E402
-from interpreter.engine.agents import RandomAgent  # noqa: E402
-from interpreter.engine.game import Game  # noqa: E402
+from necronomicon.interpreter.content import load_content  # noqa: E402
+from necronomicon.interpreter.engine import actions  # noqa: E402
+from necronomicon.interpreter.engine.agents import RandomAgent  # noqa: E402
+from necronomicon.interpreter.engine.game import Game  # noqa: E402
 
 Label = Callable[[tuple[Any, ...], dict[str, Any]], str]
 

@@ -14,9 +14,9 @@ from benchmarks.engine_choice import use_checkout_code  # noqa: E402
 sys.path.remove(str(_ROOT))
 use_checkout_code(_ROOT, sys.argv)   # this checkout's code, compiled where an installed build has it
 
-from interpreter.content import load_content
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.game import Game
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.game import Game
 
 
 def main() -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's engine, not an installed copy
 
-from interpreter.content import load_content
-from tools.runners import ContentArgs, run
-from tools.simulate import plan
+from necronomicon.interpreter.content import load_content
+from necronomicon.tools.runners import ContentArgs, run
+from necronomicon.tools.simulate import plan
 
 
 def _cpu() -> float:

@@ -24,13 +24,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.content import load_content  # noqa: E402
-from interpreter.content.build import Content  # noqa: E402
-from interpreter.bots import is_search, make_agent  # noqa: E402
-from interpreter.engine.agents import HeuristicAgent, RandomAgent  # noqa: E402
-from interpreter.engine.game import Game  # noqa: E402
-from interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
-from interpreter.engine.play import run_game  # noqa: E402
+from necronomicon.interpreter.content import load_content  # noqa: E402
+from necronomicon.interpreter.content.build import Content  # noqa: E402
+from necronomicon.interpreter.bots import is_search, make_agent  # noqa: E402
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent  # noqa: E402
+from necronomicon.interpreter.engine.game import Game  # noqa: E402
+from necronomicon.interpreter.engine.invariants import Checker, InvariantError  # noqa: E402
+from necronomicon.interpreter.engine.play import run_game  # noqa: E402
 
 CORE = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
 DUEL = ["sleeper", "wind-rider"]

@@ -40,14 +40,14 @@ from benchmarks.engine_choice import use_checkout_code  # noqa: E402
 sys.path.remove(str(_ROOT))
 use_checkout_code(_ROOT, sys.argv)   # this checkout's code, compiled where an installed build has it
 
-from interpreter.bots import agent_label, is_search, make_agent
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from tools.batch import _CtrlC
-from tools.results import FIELDS
-from tools.runners import ContentArgs, run
-from tools.simulate import GameSpec, eligible_factions, matchups
-from tools.stats import wilson
+from necronomicon.interpreter.bots import agent_label, is_search, make_agent
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.tools.batch import _CtrlC
+from necronomicon.tools.results import FIELDS
+from necronomicon.tools.runners import ContentArgs, run
+from necronomicon.tools.simulate import GameSpec, eligible_factions, matchups
+from necronomicon.tools.stats import wilson
 
 EXPERIMENTS = ("duel", "four", "table")
 Row = dict[str, Any]
@@ -140,7 +140,7 @@ def search_figures(rows: list[Row], players: int) -> list[str]:
 
 def table_figures(rows: list[Row], path: Path, plots: bool) -> list[str]:
     """The factions' win rates with intervals (four search bots), and the report's plots."""
-    from tools.report import compute
+    from necronomicon.tools.report import compute
     rep = compute(rows)
     agents = sorted({a for r in rows for a in r.get("agents") or []})
     lines = [f"  faction win rates, {rep['games']} games, every seat played by {', '.join(agents)}:"]
@@ -149,7 +149,7 @@ def table_figures(rows: list[Row], path: Path, plots: bool) -> list[str]:
                      f"{100 * f['rate']:5.1f}%  95% CI [{100 * f['ci'][0]:.1f}-{100 * f['ci'][1]:.1f}]")
     lines.append(f"    {'humanity':<16} {rep['humanity']['wins']} game(s) with no winner")
     if plots and rep["games"]:
-        from tools.plots import write_plots
+        from necronomicon.tools.plots import write_plots
         written = write_plots(rep, rows, path.with_suffix(""))
         lines.append(f"  plots: {', '.join(str(p) for p in written)}")
     return lines

@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's engine, not an installed copy
 
-from interpreter.content import load_content  # noqa: E402
-from interpreter.content.schema_check import _validators  # noqa: E402
+from necronomicon.interpreter.content import load_content  # noqa: E402
+from necronomicon.interpreter.content.schema_check import _validators  # noqa: E402
 
 
 def main(runs: int = 7) -> None:

@@ -6,7 +6,7 @@ mix is what the engine spends its time on: random Duels and four-player games, h
 the expansions, and a few decisions of the search bot. Its seeds are not the benchmarks' seeds
 (benchmarks/measure.py plays seeds 0 and up), so the build is not trained on what is measured.
 
-    python -m interpreter.build_training      # run by the build, in a copy of the tree
+    python -m necronomicon.interpreter.build_training      # run by the build, in a copy of the tree
 """
 from __future__ import annotations
 

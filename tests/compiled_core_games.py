@@ -1,4 +1,4 @@
-"""Seeded games played by whichever engine `import interpreter` finds; prints one JSON line.
+"""Seeded games played by whichever engine `import necronomicon` finds; prints one JSON line.
 
     python tests/compiled_core_games.py                      # the installed engine (compiled core)
     PYTHONPATH=. python tests/compiled_core_games.py         # the checkout's Python engine
@@ -14,12 +14,12 @@ import hashlib
 import json
 import sys
 
-from interpreter.bots import make_agent
-from interpreter.build_info import engine_build
-from interpreter.content import load_content
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game
-from interpreter.engine.seat import Seat
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.build_info import engine_build
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.seat import Seat
 
 # (ruleset, factions, expansions, bots by seat, seed): every ruleset, the expansions, every kind of bot
 GAMES = [

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
 
 ROOT = Path(__file__).parent.parent
 BASIC = ROOT / "tests" / "fixtures" / "basic"

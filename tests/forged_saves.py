@@ -17,13 +17,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from interpreter.bots import make_agent
-from interpreter.content.build import Content
-from interpreter.engine.decisions import GameError, IllegalAction
-from interpreter.engine.game import Game
-from interpreter.engine.seat import hand_seats
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import GameError, IllegalAction
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.seat import hand_seats
 from tests.hostile_corpus import Case, Outcome, content as hostile_content
-from interpreter.engine import basics
+from necronomicon.interpreter.engine import basics
 
 Json = Any
 FOUR = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
@@ -225,7 +225,7 @@ def judge(data: Json, moves: int = 6) -> tuple[str, str]:
     p = data["params"]
     try:
         fresh = Game(content(), p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-                     independents=p.get("independents"))
+                     independents=p.get("independents"), first=p.get("first"))
         for c in data["choices"]:
             fresh.apply(c)
         bot = make_agent("random", len(data["choices"]))

@@ -16,13 +16,13 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from interpreter.content import load_content
-from interpreter.diagnostics import ContentError
-from interpreter.engine.decisions import GameError, IllegalAction
-from interpreter.engine.game import Game
-from interpreter.engine.play import run_game
-from interpreter.engine.game import load_save
-from interpreter.engine.savefile import read_log
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.diagnostics import ContentError
+from necronomicon.interpreter.engine.decisions import GameError, IllegalAction
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.interpreter.engine.game import load_save
+from necronomicon.interpreter.engine.savefile import read_log
 
 from .hostile_corpus import Case, Outcome, base_game, cli_refused, one_line, run_cli
 
@@ -49,6 +49,9 @@ PLAY: dict[str, Callable[[Path], Outcome]] = {
     "map-for-5-players-with-3": _refused("play", "--ruleset", "multiplayer", "--players", "3", "--map", "earth-5w5e",
                                          "--quiet"),
     "map-unknown": _refused("play", *DUEL, "--map", "atlantis"),
+    "factions-random-too-many": _refused("play", "--players", "8", "--factions", ",".join(["random"] * 8), "--quiet"),
+    "first-not-playing": _refused("play", *DUEL, "--first", "great-cthulhu"),
+    "first-never-first": _refused("play", *DUEL, "--factions", "sleeper,wind-rider", "--first", "wind-rider"),
     "seed-beyond-64-bits": _refused("play", *DUEL, "--seed", str(2**70)),
     "agent-unknown": _refused("play", *DUEL, "--agents", "oracle"),
     "agents-too-many": _refused("play", *DUEL, "--agents", "random,random,random"),
@@ -233,7 +236,7 @@ def python_m(module: str, argv: list[str], ctrl_c_ignored: bool = False) -> list
 def necro_process(argv: list[str], tmp: Path, ctrl_c_ignored: bool = False) -> subprocess.Popen[str]:
     """`necro ARGV` as its own process group (so Ctrl-C can be sent to it and its workers)."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.Popen(python_m("tools.necro", argv, ctrl_c_ignored), cwd=tmp, env=env,
+    return subprocess.Popen(python_m("necronomicon.tools.necro", argv, ctrl_c_ignored), cwd=tmp, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 

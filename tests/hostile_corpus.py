@@ -16,13 +16,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.bots import make_agent
-from interpreter.engine.decisions import GameError, IllegalAction
-from interpreter.engine.game import Game, replay
-from interpreter.engine.game import load_save
-from interpreter.engine.savefile import MAX_LOG_BYTES, MAX_SAVE_BYTES
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.engine.decisions import GameError, IllegalAction
+from necronomicon.interpreter.engine.game import Game, replay
+from necronomicon.interpreter.engine.game import load_save
+from necronomicon.interpreter.engine.savefile import MAX_LOG_BYTES, MAX_SAVE_BYTES
 
 Json = Any
 
@@ -360,7 +360,7 @@ def _log_api(edit: Callable[[list[str]], list[str]]) -> Callable[[Path], Outcome
 
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
     """`necro ARGV` in this process: exit status, stdout, stderr."""
-    from tools.cli import main
+    from necronomicon.tools.cli import main
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(argv)

@@ -50,8 +50,24 @@ BODIES: dict[str, Request] = {
     "game:undo-n-10^30": ("POST", "/undo", JSON, b'{"n": 1000000000000000000000000000000}'),
     "game:undo-n-negative": ("POST", "/undo", JSON, b'{"n": -3}'),
     "game:why-a-number": ("POST", "/why", JSON, b'{"answer": 12}'),
+    "new-game:layout-a-list": ("POST", "/api/games", JSON, _spec(layout=["earth-3w3e"])),
+    "new-game:layout-for-5": ("POST", "/api/games", JSON, _spec(layout="earth-5w5e")),
+    "new-game:first-a-number": ("POST", "/api/games", JSON, _spec(first=1e300)),
+    "new-game:first-not-playing": ("POST", "/api/games", JSON, _spec(first="yellow-sign")),
+    "new-game:seating-1e5-characters": ("POST", "/api/games", JSON, _spec(seating="r" * 100_000)),
+    "new-game:independents-a-string": ("POST", "/api/games", JSON, _spec(independents="azathoth")),
+    "new-game:seats-a-list-of-numbers": ("POST", "/api/games", JSON, _spec(seats=[1, 2, 3])),
+    "new-game:mine-row-10^30": ("POST", "/api/games", JSON, _spec(seats=["human"] * 3, mine=[10**30])),
+    "new-game:factions-all-random-of-9": ("POST", "/api/games", JSON, _spec(factions=["random"] * 9)),
+    "game:auto-not-a-bool": ("POST", "/auto", JSON, b'{"as": "great-cthulhu", "end_turn": "yes"}'),
+    "game:auto-for-another-seat": ("POST", "/auto", JSON, b'{"as": "crawling-chaos", "one_option": false}'),
     "game:wrong-key": ("GET", "", {"x-necro-key": "not-a-key"}, b""),
     "game:no-key-save": ("GET", "/save", {"x-necro-key": ""}, b""),
+    "game:log-lines-before-1e400": ("GET", "/lines?before=1e400", {}, b""),
+    "game:log-lines-before-negative": ("GET", "/lines?before=-3", {}, b""),
+    "game:log-lines-before-missing": ("GET", "/lines", {}, b""),
+    "game:log-lines-no-key": ("GET", "/lines?before=5", {"x-necro-key": ""}, b""),
+    "replay:log-lines-of-no-replay": ("GET", "/api/replays/nope/lines?before=5", {}, b""),
 }
 
 
@@ -60,7 +76,7 @@ def _request(name: str, req: Request) -> Callable[[Path], Outcome]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             from starlette.testclient import TestClient
-        from tools.web.app import create_app
+        from necronomicon.tools.web.app import create_app
         client = TestClient(create_app(db=tmp / "games.sqlite3"), base_url=BASE, raise_server_exceptions=False)
         made = client.post("/api/games", content=_spec(seats={"great-cthulhu": "human", "crawling-chaos": "human",
                                                              "black-goat": "random"}), headers=JSON).json()

@@ -7,16 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine import flow
-from interpreter.engine.game import Game
-from interpreter.engine.position import build_state
-from tools.validate import validate
-from interpreter.engine import abilities
-from interpreter.engine import actions
-from interpreter.engine import basics
-from interpreter.engine import core
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine import flow
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.position import build_state
+from necronomicon.tools.validate import validate
+from necronomicon.interpreter.engine import abilities
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
 
 ROOT = Path(__file__).parent
 

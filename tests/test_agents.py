@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.content.build import Content
-from interpreter.engine.agents import HeuristicAgent
-from interpreter.engine.decisions import Decision
-from interpreter.engine.game import Game
-from interpreter.engine.seat import Seat
-from interpreter.engine import actions
-from interpreter.engine import basics
-from interpreter.engine import phases
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import HeuristicAgent
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.seat import Seat
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import phases
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
 
@@ -50,9 +50,9 @@ def test_without_the_six_spellbook_condition_the_last_ritual_is_fine(base_game: 
 
 
 def test_the_rituals_left_and_the_spellbooks_to_win_are_read_in_one_place() -> None:
-    from interpreter.content import load_content
-    from interpreter.engine.game import Game
-    from interpreter.engine.phases import SPELLBOOKS
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.engine.game import Game
+    from necronomicon.interpreter.engine.phases import SPELLBOOKS
     g = Game(load_content().require_ok(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat"], 1)
     track = len(phases.ritual_track(g.rules))
     assert phases.rituals_left(g.rules) == track
@@ -64,3 +64,23 @@ def test_the_rituals_left_and_the_spellbooks_to_win_are_read_in_one_place() -> N
     assert not phases.has_all_spellbooks(g.rules, p)
     g.s.spellbooks[p] = books
     assert phases.has_all_spellbooks(g.rules, p) and actions.extra_battle_allowed(g.rules, p)
+
+
+def test_a_move_is_scored_from_where_the_units_are_now(base_game: Content) -> None:
+    """The bot counts its units per place once per board while they stay put (a move decision
+    scores many moves), and counts again after any of them moves."""
+    from necronomicon.interpreter.engine.option import Option
+    g = Game(base_game, "multiplayer", FACTIONS, seed=1)
+    player = "great-cthulhu"
+    bot = HeuristicAgent(1)
+    d = Decision(player, "move", ("x", "done"), "move a unit")
+    u = g.s.on_map(player)[0]
+    home = u["loc"]
+    empty = next(a for a in g.layout.areas if not g.s.units_at(a, player))
+    o = Option("move", "move-unit", unit_kind=u["kind"], unit=u["id"], src=home, dst=empty)
+    crowded = len(g.s.units_at(home, player)) > 1
+    assert bot.score(player, o, d, g) == 4 + (1 if crowded else 0)    # a fresh place, and leaving friends
+    for friend in g.s.units_at(home, player):                         # every unit goes there first
+        friend["loc"] = empty
+        g.s.moved(friend, home)
+    assert bot.score(player, o, d, g) == 0 + 0                        # no longer fresh; no one left behind

@@ -11,17 +11,17 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine import neutral
-from interpreter.bots import make_agent
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game
-from interpreter.engine.invariants import violations
-from interpreter.engine.play import run_game
-from interpreter.engine.position import PositionError, build_state
-from interpreter.engine import actions
-from interpreter.engine import core
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine import neutral
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.invariants import violations
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.interpreter.engine.position import PositionError, build_state
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import core
 
 FIXTURES = Path(__file__).parent / "fixtures"
 THREE = ["crawling-chaos", "black-goat", "yellow-sign"]

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine import flow
-from interpreter.engine.game import Game
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine import flow
+from necronomicon.interpreter.engine.game import Game
 
 from .test_copies_property import CASES, FACTIONS, content
-from interpreter.engine import battle_queries
+from necronomicon.interpreter.engine import battle_queries
 
 BATTLE_PROCS = {"battle", "battle-declines", "battle-assign", "battle-apply"}
 WANTED = 10          # decisions inside battles to check per case

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.game import Game
-from interpreter.engine.position import build_state
-from interpreter.engine import actions
-from interpreter.engine import basics
-from interpreter.engine import core
-from interpreter.engine import phases
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.position import build_state
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import phases
 
 BG, YS, GC = "black-goat", "yellow-sign", "great-cthulhu"
 MET = {BG: ["share-areas-with-all-enemies"]}   # met long ago in these positions

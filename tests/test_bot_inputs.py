@@ -8,17 +8,17 @@ from typing import Any
 
 import pytest
 
-from interpreter.bots import make_agent
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.decisions import Decision
-from interpreter.engine.game import Game
-from interpreter.engine.position import build_state
-from interpreter.engine.rng import Rng
-from interpreter.engine.seat import Seat, hand_seats
-from interpreter.search.determinize import determinize
-from interpreter.engine import core
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.position import build_state
+from necronomicon.interpreter.engine.rng import Rng
+from necronomicon.interpreter.engine.seat import Seat, hand_seats
+from necronomicon.interpreter.search.determinize import determinize
+from necronomicon.interpreter.engine import core
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
 BOTS = ["random", "heuristic", "mcts:4:depth=6", "mcts:3:depth=4:heuristic"]
@@ -128,7 +128,7 @@ def test_a_seat_board_holds_the_view_and_no_hidden_value(base_game: Content) -> 
 
 
 def test_the_heuristic_bot_makes_a_board_only_for_choices_it_scores_from_one(base_game: Content) -> None:
-    from interpreter.engine.agents import HeuristicAgent
+    from necronomicon.interpreter.engine.agents import HeuristicAgent
     g = _game(base_game, {"great-cthulhu": [2], "crawling-chaos": [3, 2]})
     d = g.current()
     assert d is not None and d.kind == "action" and d.player == "great-cthulhu"

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from interpreter import limits
-from interpreter.content import load_content
-from interpreter.effects.compiler import RuleError
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.play import run_game
-from tools.cli import main
-from tools.validate import validate
-from interpreter.engine import basics
+from necronomicon.interpreter import limits
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.effects.compiler import RuleError
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.tools.cli import main
+from necronomicon.tools.validate import validate
+from necronomicon.interpreter.engine import basics
 
 ROOT = Path(__file__).parent.parent
 LOOP = ROOT / "tests" / "fixtures" / "trigger-loop"

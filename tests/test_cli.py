@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from tools.cli import main
+from necronomicon.interpreter.content import load_content
+from necronomicon.tools.cli import main
 
 
 def test_play_default_is_a_complete_game_ending_with_the_result(capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,9 +58,9 @@ def test_errors_are_one_line_not_a_traceback(capsys: pytest.CaptureFixture[str])
 
 
 def test_every_faction_pair_finishes_a_duel_game_with_every_agent_pair() -> None:
-    from interpreter.bots import make_agent
-    from interpreter.engine.game import Game
-    from interpreter.engine.play import run_game
+    from necronomicon.interpreter.bots import make_agent
+    from necronomicon.interpreter.engine.game import Game
+    from necronomicon.interpreter.engine.play import run_game
     c = load_content().require_ok()
     for a in ("random", "heuristic"):
         for b in ("random", "heuristic"):

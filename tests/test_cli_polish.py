@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from interpreter.paths import content_dir
-from tools.cli import main
-from tools.validate import checkout_note, validate
+from necronomicon.interpreter.paths import content_dir
+from necronomicon.tools.cli import main
+from necronomicon.tools.validate import checkout_note, validate
 
 
 def test_validate_a_folder_counts_the_builtin_declared_readings_in_its_summary() -> None:
@@ -49,8 +49,8 @@ def test_validate_in_a_checkout_whose_content_differs_says_which_it_checked(tmp_
 
 
 def _show(argv: list[str], width: int = 80) -> str:
-    from tools.cli import build_parser
-    from tools.show import cmd_show
+    from necronomicon.tools.cli import build_parser
+    from necronomicon.tools.show import cmd_show
     buf = io.StringIO()
     assert cmd_show(build_parser().parse_args(argv), Console(file=buf, width=width, highlight=False)) == 0
     return buf.getvalue()

@@ -88,3 +88,66 @@ def test_the_compiled_tree_gets_its_own_column_and_ratio_against_the_same_base()
     compare.summarise({"x": f2})
     assert f2["same_games"] is False and f2["decisions"] == {"base": 9, "current": 9, "compiled": 8}
 
+
+
+def test_the_base_compiled_tree_is_compared_with_the_compiled_one() -> None:
+    f = _figure("decisions/s", [1000.0, 1200.0], [2000.0, 2400.0])
+    f["compiled"] = [2600.0, 3600.0]
+    f["base_compiled"] = [1300.0, 1500.0]
+    f["extra"] = {side: [{"decisions": 9, "answers": "a"}] * 2
+                  for side in ("base", "current", "compiled", "base_compiled")}
+    compare.summarise({"x": f})
+    assert f["ratio_compiled_base_compiled_stats"] == {"median": pytest.approx(2.2), "min": 2.0, "max": 2.4}
+    assert f["ratio_compiled_stats"]["median"] == pytest.approx(2.8)
+    text = compare.table({"base": {"rev": "b", "commit": "0" * 40}, "current": {"commit": "1" * 40, "dirty": False},
+                          "rounds": 2, "games": 5, "figures": {"Duel random (decisions/s)": f}})
+    header = next(line for line in text.splitlines() if line.startswith("figure"))
+    assert header.split()[-4:] == ["base", "compiled", "compiled/base", "compiled"]
+    row = next(line for line in text.splitlines() if line.startswith("Duel random"))
+    assert row.split()[-4:] == ["1,400", "(1,300–1,500)", "2.20×", "(2.00–2.40)"]
+    f2 = _figure("decisions/s", [1000.0], [2000.0])
+    f2["compiled"], f2["base_compiled"] = [2100.0], [None]   # the base's core failed to play
+    f2["extra"] = {side: [] for side in ("base", "current", "compiled", "base_compiled")}
+    compare.summarise({"x": f2})
+    assert f2["ratio_compiled_base_compiled_stats"] is None
+
+
+_FAKE_BUILD = '''
+import os
+from pathlib import Path
+
+class CoreBuildError(Exception):
+    pass
+
+def compile_core(tree, out, train=False, notice=None):
+    if (tree / "interpreter" / "refuse").exists():
+        raise CoreBuildError("no C compiler here")
+    notice("built by the base's own script")
+    (out / "built.txt").write_text(f"{tree} {out} train={train} NECRO_PGO={os.environ.get('NECRO_PGO')}")
+    return []
+'''
+
+
+def test_each_tree_is_compiled_by_its_own_build_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The base's core is built by the base's hatch_build.py (not the working tree's), into a copy,
+    without the profile-guided training unless NECRO_PGO=1 asks; a base that cannot be built, or
+    has no build script, is one line."""
+    base = tmp_path / "base"
+    (base / "interpreter").mkdir(parents=True)
+    (base / "interpreter" / "x.py").write_text("X = 1\n")
+    (base / "hatch_build.py").write_text(_FAKE_BUILD)
+    monkeypatch.delenv("NECRO_PGO", raising=False)
+    into = compare.compiled_copy(base, compare._made(tmp_path / "copy"))
+    assert (into / "interpreter" / "x.py").read_text() == "X = 1\n"
+    assert (into / "built.txt").read_text() == f"{into} {into} train=False NECRO_PGO=0"
+    assert "compare: built by the base's own script" in capsys.readouterr().err
+    monkeypatch.setenv("NECRO_PGO", "1")
+    into = compare.compiled_copy(base, compare._made(tmp_path / "trained"))
+    assert (into / "built.txt").read_text().endswith("train=True NECRO_PGO=1")
+    (base / "interpreter" / "refuse").mkdir()
+    with pytest.raises(compare.CompareError, match="could not be built .*: no C compiler here"):
+        compare.compiled_copy(base, compare._made(tmp_path / "refused"))
+    (base / "hatch_build.py").unlink()
+    with pytest.raises(compare.CompareError, match="no hatch_build.py"):
+        compare.compiled_copy(base, compare._made(tmp_path / "none"))

@@ -39,7 +39,7 @@ def _not_this_checkout(folder: Path) -> list[str]:
     """The compiled modules whose installed Python source differs from the checkout's (a stale install)."""
     out = []
     for name, src in hatch_build.core_modules(ROOT):
-        installed = folder.parent.joinpath(*name.split(".")).with_suffix(".py")
+        installed = folder.parent.joinpath(*name.split(".")[1:]).with_suffix(".py")
         if not installed.is_file() or installed.read_bytes() != src.read_bytes():
             out.append(name)
     return out
@@ -79,15 +79,22 @@ def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Pa
 
 def test_core_modules_are_the_engine_effects_and_search_but_not_the_loader() -> None:
     names = [n for n, _ in hatch_build.core_modules(ROOT)]
-    assert "interpreter.engine.flow" in names and "interpreter.effects.runtime" in names
-    assert "interpreter.search.tree" in names and "interpreter.bots" in names
-    assert not any(n.startswith(("interpreter.content.", "interpreter.rl.")) or n.endswith("__init__")
+    assert "necronomicon.interpreter.engine.flow" in names and "necronomicon.interpreter.effects.runtime" in names
+    assert "necronomicon.interpreter.search.tree" in names and "necronomicon.interpreter.bots" in names
+    assert not any(n.startswith(("necronomicon.interpreter.content.", "necronomicon.interpreter.rl.")) or n.endswith("__init__")
                    for n in names)
-    assert "interpreter.paths" not in names   # it finds the content through its own __file__
+    assert "necronomicon.interpreter.paths" not in names   # it finds the content through its own __file__
+
+
+def _package(folder: Path) -> None:
+    """The one import package's __init__ in `folder`, which then imports the folder's interpreter/."""
+    (folder / "necronomicon").mkdir(parents=True, exist_ok=True)
+    (folder / "necronomicon" / "__init__.py").write_bytes((ROOT / "necronomicon" / "__init__.py").read_bytes())
 
 
 @pytest.fixture
 def small_tree(tmp_path: Path) -> Path:
+    _package(tmp_path)
     engine = tmp_path / "interpreter" / "engine"
     engine.mkdir(parents=True)
     (engine / "__init__.py").write_text("")
@@ -102,8 +109,9 @@ def test_compile_core_builds_an_importable_extension_from_unchanged_source(small
     built = hatch_build.compile_core(small_tree, out, jobs=1)
     assert [p.relative_to(out).parts[:2] for p in built] == [("interpreter", "engine")]
     assert built[0].name.startswith("sums.") and built[0].suffix in (".so", ".pyd")
-    # -S: no site-packages, so an installed `interpreter` does not hide the small tree's
-    r = subprocess.run([sys.executable, "-S", "-c", "from interpreter.engine import sums; "
+    # -S: no site-packages, so an installed `necronomicon` does not hide the small tree's
+    _package(out)
+    r = subprocess.run([sys.executable, "-S", "-c", "from necronomicon.interpreter.engine import sums; "
                         "print(sums.__file__, sums.total([1, 2, 3]), sums.as_tuple())"],
                        cwd=out, capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stderr
@@ -112,7 +120,7 @@ def test_compile_core_builds_an_importable_extension_from_unchanged_source(small
 
 
 TRAINING = """import sys
-from interpreter.engine import sums
+from necronomicon.interpreter.engine import sums
 if not sums.__file__.endswith(('.so', '.pyd')):
     sys.exit('trained on ' + sums.__file__)
 for _ in range(1000):
@@ -128,7 +136,8 @@ def test_a_trained_build_plays_the_training_games_on_the_counting_extension(smal
     said: list[str] = []
     built = hatch_build.compile_core(small_tree, small_tree / "out", jobs=1, train=True, notice=said.append)
     assert said == [] and len(built) == 1   # trained, and the counts were found (else a notice says why)
-    r = subprocess.run([sys.executable, "-S", "-c", "from interpreter.engine import sums; "
+    _package(small_tree / "out")
+    r = subprocess.run([sys.executable, "-S", "-c", "from necronomicon.interpreter.engine import sums; "
                         "print(sums.total([1, 2, 3]))"], cwd=small_tree / "out", capture_output=True, text=True, check=False)
     assert r.returncode == 0 and r.stdout.strip() == "14", r.stderr
 
@@ -161,7 +170,7 @@ def test_no_c_compiler_is_one_error_so_the_install_falls_back_to_python(small_tr
 
 
 def test_the_running_build_is_read_from_the_files_and_agrees_with_what_hatch_build_compiles(tmp_path: Path) -> None:
-    from interpreter import build_info
+    from necronomicon.interpreter import build_info
     assert hatch_build.build_info.CORE == build_info.CORE   # the build reads the same file
     assert [p for _, p in hatch_build.core_modules(ROOT)] == build_info.core_sources(ROOT / "interpreter")
     here = build_info.engine_build()
@@ -172,7 +181,7 @@ def test_the_running_build_is_read_from_the_files_and_agrees_with_what_hatch_bui
     assert build_info.EngineBuild(65, 65, tmp_path, True).describe() == \
         f"compiled core (65 modules, profile-guided), {tmp_path}"
     assert build_info.EngineBuild(3, 65, tmp_path).describe().startswith("partly compiled (3 of 65 core modules)")
-    r = subprocess.run([sys.executable, "-m", "tools.necro", "--version"], cwd=ROOT, capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "necronomicon.tools.necro", "--version"], cwd=ROOT, capture_output=True,
                        text=True, timeout=60, check=False)
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout.startswith("necro ") and r.stdout.rstrip().endswith(f"engine: {here.describe()}")
@@ -182,7 +191,7 @@ def test_the_build_record_says_whether_the_compiled_core_was_profile_guided(tmp_
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.machinery
 
-    from interpreter import build_info
+    from necronomicon.interpreter import build_info
     package = tmp_path / "interpreter"
     (package / "engine").mkdir(parents=True)
     (package / "engine" / "flow.py").write_text("")

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError
-from interpreter.limits import CHECKPOINT_EVERY
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.limits import CHECKPOINT_EVERY
 
 from .conftest import BASIC
 from .figures import add

@@ -5,9 +5,9 @@ import json
 import re
 from pathlib import Path
 
-from interpreter.effects.registry import REGISTRY, TYPES
-from interpreter.engine import primitives  # noqa: F401
-from interpreter.engine.windows import WINDOWS
+from necronomicon.interpreter.effects.registry import REGISTRY, TYPES
+from necronomicon.interpreter.engine import primitives  # noqa: F401
+from necronomicon.interpreter.effects.windows import WINDOWS
 
 ROOT = Path(__file__).parent.parent
 ENGINE = ROOT / "interpreter" / "engine"
@@ -46,21 +46,21 @@ def test_every_primitive_has_a_docstring_and_known_types() -> None:
 
 
 def test_the_documented_primitive_table_is_the_registry() -> None:
-    from interpreter.effects.docs import table
+    from necronomicon.interpreter.effects.docs import table
     text = (ROOT / "docs" / "effect-language.md").read_text()
-    assert table() in text, "regenerate with: python -m interpreter.effects.docs"
+    assert table() in text, "regenerate with: python -m necronomicon.interpreter.effects.docs"
 
 
 def test_the_documented_windows_and_actions_are_the_declarations() -> None:
-    from interpreter.effects.docs import actions_table, windows_table
+    from necronomicon.interpreter.effects.docs import actions_table, windows_table
     text = (ROOT / "docs" / "effect-language.md").read_text()
-    assert windows_table() in text, "regenerate with: python -m interpreter.effects.docs"
-    assert actions_table() in text, "regenerate with: python -m interpreter.effects.docs"
+    assert windows_table() in text, "regenerate with: python -m necronomicon.interpreter.effects.docs"
+    assert actions_table() in text, "regenerate with: python -m necronomicon.interpreter.effects.docs"
 
 
 def test_every_action_name_an_effect_can_compare_is_declared() -> None:
     """`event.action` is the first word of an action label; `subject.action` what action_cost is given."""
-    from interpreter.engine.windows import ACTION_EVENTS, COST_ACTIONS
+    from necronomicon.interpreter.effects.windows import ACTION_EVENTS, COST_ACTIONS
     src = "\n".join((ENGINE / name).read_text() for name in ("actions.py", "moves.py", "perform.py"))
     costed = set(re.findall(r'action_cost\((?:[\w.]+, )?p, "([a-z-]+)"', src))
     assert costed == set(COST_ACTIONS)

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine.game import Game
-from tools import atomic_file
-from tools.saves import saved_seats, write_save
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.tools import atomic_file
+from necronomicon.tools.saves import saved_seats, write_save
 
 ROOT = Path(__file__).parent.parent
 HUMAN_GAME = ["play", "--ruleset", "duel", "--agents", "human,random", "--seed", "2"]
@@ -31,7 +31,7 @@ def _env() -> dict[str, str]:
 
 
 def _cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tools.cli", *args]
+    return [sys.executable, "-m", "necronomicon.tools.cli", *args]
 
 
 def _necro(*args: str, cwd: Path, **kw: object) -> subprocess.CompletedProcess[str]:
@@ -177,7 +177,7 @@ def test_a_save_the_disk_refuses_leaves_no_file(tmp_path: Path) -> None:
 
 
 def test_a_failed_save_keeps_the_previous_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter.content import load_content
+    from necronomicon.interpreter.content import load_content
     game = Game(load_content(), "duel", ["sleeper", "wind-rider"], 1)
     path = tmp_path / "s.json"
     write_save(game, path, {"sleeper": "human", "wind-rider": "heuristic"})
@@ -200,7 +200,7 @@ def test_a_failed_save_keeps_the_previous_file(tmp_path: Path, monkeypatch: pyte
     (["human"], "seats: should be an object"),
 ])
 def test_saved_seats_are_checked(seats: object, message: str) -> None:
-    from interpreter.engine.game import GameError
+    from necronomicon.interpreter.engine.game import GameError
     with pytest.raises(GameError, match=message.replace("(", r"\(")):
         saved_seats({"seats": seats}, ["sleeper", "wind-rider"], "s.json")
 

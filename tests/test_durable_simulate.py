@@ -16,17 +16,17 @@ from pathlib import Path
 
 import pytest
 
-from tools import result_stream
-from tools.result_stream import ResultSink
-from tools.results import read_rows
-from tools.simulate import plan
+from necronomicon.tools import result_stream
+from necronomicon.tools.result_stream import ResultSink
+from necronomicon.tools.results import read_rows
+from necronomicon.tools.simulate import plan
 
 ROOT = Path(__file__).parent.parent
 BATCH = ["simulate", "--ruleset", "duel", "--agents", "random", "--jobs", "2", "--no-progress"]
 
 
 def _cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "tools.cli", *args]
+    return [sys.executable, "-m", "necronomicon.tools.cli", *args]
 
 
 def _env() -> dict[str, str]:

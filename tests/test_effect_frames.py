@@ -8,14 +8,14 @@ import random
 
 import pytest
 
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.frame_values import decode, encode
-from interpreter.engine.game import Game
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.frame_values import decode, encode
+from necronomicon.interpreter.engine.game import Game
 
 from .figures import add
 from .test_copies_property import CASES, FACTIONS, content
-from interpreter.engine import basics
-from interpreter.engine import core
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
 
 GAMES = 2           # seeded games per case
 DECISIONS = 250     # decisions per game at most
@@ -53,8 +53,8 @@ def test_effects_are_frames_at_every_decision(ruleset: str, players: int, expand
 
 @pytest.mark.parametrize("expanded", [False, True])
 def test_every_effect_program_is_found_by_its_key(expanded: bool) -> None:
-    from interpreter.effects.program import Program
-    from interpreter.engine.effect_frames import programs
+    from necronomicon.interpreter.effects.program import Program
+    from necronomicon.interpreter.engine.effect_frames import programs
 
     g = Game(content(expanded), "multiplayer", FACTIONS["multiplayer", 3], 1)
     index = programs(g.rules)
@@ -64,7 +64,7 @@ def test_every_effect_program_is_found_by_its_key(expanded: bool) -> None:
 
 
 def test_an_effect_frame_running_an_ability_is_named_in_trigger_loop_messages() -> None:
-    from interpreter.engine import flow
+    from necronomicon.interpreter.engine import flow
 
     g = Game(content(False), "multiplayer", FACTIONS["multiplayer", 3], 1)
     p, ab = next((p, a) for p in g.s.players for a in basics.faction(g.rules, p).abilities if a.effect is not None)

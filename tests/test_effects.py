@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.diagnostics import Pos, Report
-from interpreter.effects import ast as A
-from interpreter.effects.compiler import MAX_FOR_ITEMS, CompileEnv, Compiler, RuleError
-from interpreter.effects.parser import DSL_ERRORS, EffectSyntaxError, parse
-from interpreter.effects.program import drive
-from interpreter.effects.runtime import Suspend, resume_with
-import interpreter.engine.primitives  # noqa: F401  (registers the primitives)
+from necronomicon.interpreter.diagnostics import Pos, Report
+from necronomicon.interpreter.effects import ast as A
+from necronomicon.interpreter.effects.compiler import MAX_FOR_ITEMS, CompileEnv, Compiler, RuleError
+from necronomicon.interpreter.effects.parser import DSL_ERRORS, EffectSyntaxError, parse
+from necronomicon.interpreter.effects.program import drive
+from necronomicon.interpreter.effects.runtime import Suspend, resume_with
+import necronomicon.interpreter.engine.primitives  # noqa: F401  (registers the primitives)
 
 
 @pytest.mark.parametrize("label,examples", DSL_ERRORS, ids=[d[0] for d in DSL_ERRORS])
@@ -146,7 +146,7 @@ class _Units:
 
 
 def _offers(least: int | None, answers: list[str]) -> list[list[str]]:
-    from interpreter.effects.registry import REGISTRY
+    from necronomicon.interpreter.effects.registry import REGISTRY
 
     class C:
         game = _Units()

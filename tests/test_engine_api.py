@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError, replay
-from interpreter.engine.play import run_game
-from interpreter.engine.position import build_state
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError, replay
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.interpreter.engine.position import build_state
 
 from .conftest import BASIC
 
@@ -147,7 +147,7 @@ def test_bad_setups_are_refused(basic: Content) -> None:
 
 
 def test_a_log_replays_only_over_the_expansions_it_was_played_with() -> None:
-    from interpreter.engine.game import GameError, log_params, replay
+    from necronomicon.interpreter.engine.game import GameError, log_params, replay
     plain = load_content(expansions=[]).require_ok()
     with_azathoth = load_content(expansions=["azathoth"]).require_ok()
     g = Game(with_azathoth, "duel", ["sleeper", "wind-rider"], seed=3)
@@ -196,7 +196,7 @@ def test_undo_returns_to_the_earlier_decision(basic: Content) -> None:
 
 def _scenario_start(name: str) -> Game:
     """The game at a scenario's position, before its scripted answers (the scenario runner builds it)."""
-    from tools.scenario import load_spec, run_spec
+    from necronomicon.tools.scenario import load_spec, run_spec
     spec = load_spec(Path(__file__).parent / "scenarios" / name)
     spec.update(script=[], expect={})
     return run_spec(spec, load_content().require_ok(), name).game

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.engine.windows import ACTION_EVENTS, WINDOW_EVENTS, action_fields, event_fields
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.effects.windows import ACTION_EVENTS, WINDOW_EVENTS, action_fields, event_fields
 
 
 def _rules(tmp_path: Path, window: str, condition: str | None = None, effect: str = "nothing") -> list[str]:

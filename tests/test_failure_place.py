@@ -6,11 +6,11 @@ from typing import Any, Iterator
 
 import pytest
 
-from interpreter.content.build import Content
-from interpreter.engine import flow
-from interpreter.engine.decisions import GameError
-from interpreter.engine.flow import PROCS, Call, Proc, Return, frame
-from interpreter.engine.game import Game
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine import flow
+from necronomicon.interpreter.engine.decisions import GameError
+from necronomicon.interpreter.engine.flow import PROCS, Call, Proc, Return, frame
+from necronomicon.interpreter.engine.game import Game
 
 
 @pytest.fixture

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine.decisions import GameError
-from interpreter.engine.game import Game
-from interpreter.engine.reachable import first_difference
-from interpreter.engine.savefile import SaveError
+from necronomicon.interpreter.engine.decisions import GameError
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.reachable import first_difference
+from necronomicon.interpreter.engine.savefile import SaveError
 from tests import forged_saves as F
 from tests.hostile_corpus import run_cli
 
@@ -112,7 +112,7 @@ def test_the_web_boards_load_refuses_a_forged_save() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
-    from tools.web.app import create_app
+    from necronomicon.tools.web.app import create_app
     client = TestClient(create_app(), base_url="http://127.0.0.1:8765")   # a name the server answers to
     r = client.post("/api/load", json={"save": F.forged("pending-player-changed")})
     assert r.status_code == 400 and "$.snapshot.pending.player" in r.json()["message"], r.text

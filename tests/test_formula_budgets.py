@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.engine.decisions import GameError
-from interpreter.engine.game import Game
-from interpreter.limits import MAX_FORMULA_DEPTH, MAX_STEPS
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.decisions import GameError
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.limits import MAX_FORMULA_DEPTH, MAX_STEPS
 from tests.edited_fixture import edited_loop
 
 STRIKE = '    effect: "kill(first(units(owner: enemy_of(me))))"\n'
@@ -128,8 +128,8 @@ def _aliased(tmp: Path, uses: int, first: str = "&f", text: str = LONG, again: s
 
 def _compilations(monkeypatch: pytest.MonkeyPatch, folder: Path, text: str) -> tuple[int, int, Any]:
     """(times `text` was parsed by lark, times it was compiled, the loaded content)."""
-    from interpreter.content import effect_build
-    from interpreter.effects import parser
+    from necronomicon.interpreter.content import effect_build
+    from necronomicon.interpreter.effects import parser
     parsed, compiled = [0], [0]
     real_parse, real_compile = parser._parse, effect_build.EffectBuilder._compile_expr
 

@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import pytest
 
-from interpreter.content.build import Content
-from interpreter.effects.compiler import RuleError
-from interpreter.engine.frame_values import decode, encode
-from interpreter.engine.game import Game
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.effects.compiler import RuleError
+from necronomicon.interpreter.engine.frame_values import decode, encode
+from necronomicon.interpreter.engine.game import Game
 
 
 def _game(basic: Content) -> Game:

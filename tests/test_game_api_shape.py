@@ -1,9 +1,9 @@
 """`Game` is its API (#29): a plain class with few public names; the rules run over its context."""
 from __future__ import annotations
 
-from interpreter.content.build import Content
-from interpreter.engine.game import Game
-from interpreter.engine.rules import Rules
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.rules import Rules
 
 
 def _public(cls: type) -> set[str]:

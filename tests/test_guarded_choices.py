@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.effects import ast as A
-from interpreter.effects.guarded_choices import nonempty_lists, proven_choices, shape
-from interpreter.effects.parser import parse
-from interpreter.engine import abilities, actions, feasible
-from interpreter.engine import state as state_module
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.game import Game
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.effects import ast as A
+from necronomicon.interpreter.effects.guarded_choices import nonempty_lists, proven_choices, shape
+from necronomicon.interpreter.effects.parser import parse
+from necronomicon.interpreter.engine import abilities, actions, feasible
+from necronomicon.interpreter.engine import state as state_module
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.game import Game
 
 CHOICES = {"choose_unit": (1, "units"), "choose_area": (1, "areas"), "choose_player": (1, "players"),
            "choose_option": (1, "options")}

@@ -6,11 +6,11 @@ from functools import cache
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine import held_conditions as H, state as state_module
-from interpreter.engine.game import Game
-from interpreter.engine import core
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine import held_conditions as H, state as state_module
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine import core
 
 
 @cache
@@ -36,9 +36,9 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def test_the_parts_a_condition_reads_come_from_its_text() -> None:
     # gates' controllers: who owns a unit, not where it is; power(me): the player's own Power only
-    assert H.parts_read(_requirement("crawling-chaos", "four-gates-or-15-power")) == ("gates@", "players", "power@")
+    assert H.parts_read(_requirement("crawling-chaos", "four-gates-or-15-power")) == ("gates@", "players", "power@", "unit-gates")
     # gates(terrain: ...) of anyone: where gates stand, not who controls them
-    assert H.parts_read(_requirement("great-cthulhu", "ocean-gates")) == ("gate-places", "gates@", "players")
+    assert H.parts_read(_requirement("great-cthulhu", "ocean-gates")) == ("gate-places", "gates@", "players", "unit-gates")
     # areas(with_units_of: me): where the player's own units are
     assert H.parts_read(_requirement("black-goat", "units-in-4-areas")) == ("players", "units@")
     # units(owner: e) for every enemy: every unit
@@ -128,18 +128,18 @@ def test_checking_mode_catches_a_field_changed_that_the_tables_do_not_name(
     ("count(areas(with_units_of: first(enemies))) > 1", ("players", "units")),
     ("count(areas(controlled_by: first(enemies))) > 1", ("gates", "players", "unit-owners")),
     ("count(areas()) > 1", ("players",)),
-    ("count(gates(controlled_by: me)) > 1 and has_gate('x')", ("gate-places", "gates@", "players")),
+    ("count(gates(controlled_by: me)) > 1 and has_gate('x')", ("gate-places", "gates@", "players", "unit-gates")),
     ("count(gates(controlled_by: me)) > 1 and count(areas(controlled_by: first(enemies))) > 0",
-     ("gates", "players", "unit-owners")),                                       # gates and owners hold gates@
-    ("count(gates(controlled_by: me)) > count(gates())", ("gate-places", "gates@", "players")),
-    ("count(gates(controlled_by: first(enemies))) > 0", ("gates", "players", "unit-owners")),
-    ("count(gates()) > 0 and has_gate('x')", ("gate-places", "players")),
+     ("gates", "players", "unit-gates", "unit-owners")),                         # gates and owners hold gates@
+    ("count(gates(controlled_by: me)) > count(gates())", ("gate-places", "gates@", "players", "unit-gates")),
+    ("count(gates(controlled_by: first(enemies))) > 0", ("gates", "players", "unit-gates", "unit-owners")),
+    ("count(gates()) > 0 and has_gate('x')", ("gate-places", "players", "unit-gates")),
     ("count(areas(gate: true)) > 0 and has_gate('x')", ("gate-places", "players")),
     ("count([me for me in enemies if power(me) > 1]) > 0", ("players", "power")),   # `me` rebound
     ("count(units(owner: me, area: areas(gate: true))) > 0", ("battle", "gate-places", "players", "units@")),
 ])
 def test_a_call_passing_me_as_its_player_reads_only_that_players_part(condition: str, parts: tuple[str, ...]) -> None:
-    from interpreter.content.effect_build import EffectBuilder
+    from necronomicon.interpreter.content.effect_build import EffectBuilder
 
     class R:
         inputs = EffectBuilder.expr_inputs(condition)

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.diagnostics import ContentError
-from interpreter.engine import flow
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.invariants import Checker
-from interpreter.yamlpos import MAX_DEPTH, MAX_FILE_BYTES, MAX_SOURCE_NODES
-from tools.cli import main
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.diagnostics import ContentError
+from necronomicon.interpreter.engine import flow
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.invariants import Checker
+from necronomicon.interpreter.yamlpos import MAX_DEPTH, MAX_FILE_BYTES, MAX_SOURCE_NODES
+from necronomicon.tools.cli import main
 
 ROOT = Path(__file__).parent.parent
 LOOP = ROOT / "tests" / "fixtures" / "trigger-loop"

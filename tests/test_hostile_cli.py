@@ -11,9 +11,9 @@ import pytest
 
 from tests import hostile_cli_corpus as corpus
 from tests.test_hostile_files import _content_loaded_once  # noqa: F401 - the same content, loaded once
-from tools.preflight import check_destination
-from tools.runners import ContentArgs, run_pool
-from tools.simulate import GameSpec
+from necronomicon.tools.preflight import check_destination
+from necronomicon.tools.runners import ContentArgs, run_pool
+from necronomicon.tools.simulate import GameSpec
 
 SLOW = {"ctrl-c:simulate-after-0.3s", "ctrl-c:simulate-after-1.0s", "ctrl-c:play-after-0.3s",
         "ctrl-c:play-after-1.0s"}   # the benchmark runs these too
@@ -58,7 +58,7 @@ def _slow_game(content, spec: GameSpec) -> dict:  # noqa: ANN001 - stands in for
 
 def test_a_stopped_pool_keeps_finished_games_and_ends_the_running_ones(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    import tools.runners as runners
+    import necronomicon.tools.runners as runners
     monkeypatch.setattr(runners, "play_one", _slow_game)
     specs = [GameSpec(i, i, str(tmp_path), ("a", "b"), ("random", "random")) for i in range(6)]
     rows: list[dict] = []

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.engine.game import Game, replay
-from interpreter.engine.game import load_save
-from interpreter.engine.savefile import SaveError, read_log
+from necronomicon.interpreter.engine.game import Game, replay
+from necronomicon.interpreter.engine.game import load_save
+from necronomicon.interpreter.engine.savefile import SaveError, read_log
 from tests import hostile_corpus as corpus
 
 CASES = {c.name: c for c in corpus.cases()}
@@ -18,7 +18,7 @@ CASES = {c.name: c for c in corpus.cases()}
 @pytest.fixture(autouse=True, scope="module")
 def _content_loaded_once():  # noqa: ANN202
     """`necro replay` and `show state` load the content on every call; here, once (same content)."""
-    import tools.loading as loading
+    import necronomicon.tools.loading as loading
     real = loading.load_content
     cache: dict[tuple[object, ...], object] = {}
 
@@ -68,7 +68,7 @@ def test_a_good_save_and_log_still_load_and_match(tmp_path: Path) -> None:
 
 
 def test_the_readme_lists_the_save_and_log_limits_with_their_numbers() -> None:
-    from interpreter.engine import savefile
+    from necronomicon.interpreter.engine import savefile
     text = (Path(__file__).parent.parent / "README.md").read_text()
     for name in ("MAX_SAVE_BYTES", "MAX_LOG_BYTES", "MAX_LOG_LINES", "MAX_DEPTH", "MAX_STRING", "MAX_INT_DIGITS",
                  "MAX_CHOICES", "MAX_ANSWER", "MAX_LOG_LENGTH"):

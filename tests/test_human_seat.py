@@ -1,4 +1,4 @@
-"""The terminal seat, driven as a person would: text fed to `python -m tools.cli play --agents human,...`."""
+"""The terminal seat, driven as a person would: text fed to `python -m necronomicon.tools.cli play --agents human,...`."""
 from __future__ import annotations
 
 import json
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.engine.game import Game, replay
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.game import Game, replay
 from tests.hostile_cli_corpus import python_m
-from tools.human_seat import group_options
+from necronomicon.tools.human_seat import group_options
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = ["--agents", "human,heuristic,heuristic", "--players", "3", "--seed", "1"]
@@ -22,7 +22,7 @@ SEATS = ["--agents", "human,heuristic,heuristic", "--players", "3", "--seed", "1
 
 def necro(args: list[str], stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "tools.cli", *args], input=stdin, cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "necronomicon.tools.cli", *args], input=stdin, cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -106,7 +106,7 @@ def test_board_help_and_unknown_save_folder(tmp_path: Path) -> None:
 
 def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen(python_m("tools.cli", ["play", *SEATS]), stdin=subprocess.PIPE,
+    p = subprocess.Popen(python_m("necronomicon.tools.cli", ["play", *SEATS]), stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=env, text=True)
     assert p.stdin is not None and p.stdout is not None
     p.stdin.write("1\n")
@@ -154,7 +154,7 @@ def test_play_format_json_is_one_object(tmp_path: Path, fmt: str) -> None:
 def test_ctrl_c_while_the_bots_play_stops_at_a_decision_and_saves(tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     argv = ["play", "--agents", "random", "--players", "5", "--check", "--log", "g.jsonl"]
-    p = subprocess.Popen(python_m("tools.cli", argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    p = subprocess.Popen(python_m("necronomicon.tools.cli", argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, cwd=tmp_path, env=env, text=True)
     assert p.stdout is not None
     for line in p.stdout:   # bots are playing (slowly, --check); the log names the phase in words

@@ -25,7 +25,9 @@ def _modules() -> dict[str, Path]:
 
 
 def _resolve(modules: dict[str, Path], name: str) -> str | None:
-    """The known module a dotted name refers to (a name inside a module refers to that module)."""
+    """The known module a dotted name refers to (a name inside a module refers to that module;
+    `necronomicon.interpreter.x` is the folder interpreter/x)."""
+    name = name.removeprefix("necronomicon.")
     while name:
         if name in modules:
             return name
@@ -109,3 +111,60 @@ def test_no_import_cycles() -> None:
 def test_a_planted_cycle_is_found() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+# Layers, lowest first: a module imports only from its own layer or lower ones, so the arrows point
+# downwards (the effect language knows no content; the loader knows no engine; the engine no bot or tool).
+LAYERS = (
+    ("interpreter.diagnostics", "interpreter.limits", "interpreter.paths", "interpreter.yamlpos",
+     "interpreter.build_info"),
+    ("interpreter.effects",),
+    ("interpreter.content",),
+    ("interpreter.engine",),
+    ("interpreter.search", "interpreter.rl"),
+    ("interpreter.bots",),
+    ("interpreter.build_training",),
+    ("tools",),
+)
+# The arrows that run upwards, each with its reason. Compiling content binds each call to the
+# primitive's function, which the engine's primitives register when imported (effects/registry.py).
+UPWARDS = {
+    ("interpreter.content.build", "interpreter.engine.primitives"):
+        "the loader compiles calls to the engine's primitives, registered by importing them",
+    ("interpreter.effects.docs", "interpreter.engine.primitives"):
+        "the documentation's table of primitives lists the registered ones",
+}
+
+
+def layer_of(module: str) -> int:
+    """The index in LAYERS of the layer `module` belongs to."""
+    for i, prefixes in enumerate(LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return i
+    raise AssertionError(f"{module} is in no layer: add it to LAYERS")
+
+
+def upward_arrows(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Every import from a module to one in a higher layer (`from pkg import sub` counts as one
+    arrow, to pkg.sub, though it runs pkg's __init__ too)."""
+    arrows = {(m, d) for m, deps in graph.items() for d in deps if layer_of(d) > layer_of(m)}
+    return {(m, d) for m, d in arrows if not any(e.startswith(d + ".") for n, e in arrows if n == m)}
+
+
+def test_imports_point_downwards() -> None:
+    upwards = upward_arrows(import_graph())
+    assert upwards <= UPWARDS.keys(), "imports that run upwards: " + ", ".join(
+        f"{m} -> {d}" for m, d in sorted(upwards - UPWARDS.keys()))
+    assert upwards == UPWARDS.keys(), f"no longer needed in UPWARDS: {sorted(UPWARDS.keys() - upwards)}"
+
+
+def test_the_loader_imports_no_engine_tables() -> None:
+    """The effect language's tables (windows, what primitives read or remove) live with the language."""
+    graph = import_graph()
+    assert not {d for m in graph if layer_of(m) <= layer_of("interpreter.content")
+                for d in graph[m] if d.startswith("interpreter.engine.") and d != "interpreter.engine.primitives"}
+
+
+def test_an_upward_arrow_is_found() -> None:
+    graph = {"interpreter.effects.x": {"interpreter.engine.y"}, "interpreter.engine.y": {"interpreter.effects.x"}}
+    assert upward_arrows(graph) == {("interpreter.effects.x", "interpreter.engine.y")}

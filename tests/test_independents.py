@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from benchmarks.independents_soak import EXPANSIONS, play_mixed
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.position import build_state
-from interpreter.engine import actions
-from interpreter.engine import basics
-from interpreter.engine import core
-from interpreter.engine import independents as independents_rules
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.position import build_state
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import independents as independents_rules
 
 ROOT = Path(__file__).parent.parent
 CARDS = ROOT / "content" / "expansions" / "independents"
@@ -158,7 +158,7 @@ def test_seeded_games_with_the_expansions_finish(expanded: Content) -> None:
 
 
 def test_cli_plays_with_the_expansions(capsys: pytest.CaptureFixture[str]) -> None:
-    from tools.cli import main
+    from necronomicon.tools.cli import main
     assert main(["play", "--expansions", "independents,azathoth", "--seed", "3", "--quiet",
                  "--independents", "azathoth,independent-tsathoggua"]) == 0
     assert "round" in capsys.readouterr().out
@@ -197,7 +197,7 @@ def test_an_independent_id_may_not_reuse_a_faction_unit_id(tmp_path: Path) -> No
 
 def test_a_logged_game_with_independents_replays_to_the_same_state(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    from tools.cli import main
+    from necronomicon.tools.cli import main
     log = tmp_path / "g.jsonl"
     assert main(["play", "--expansions", "independents,azathoth", "--seed", "2", "--quiet", "--agents", "random",
                  "--log", str(log)]) == 0

@@ -13,15 +13,15 @@ from functools import cache
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.effects.registry import REGISTRY
-from interpreter.engine import basics, rules as rules_module, state as state_module
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.state import State
-from interpreter.engine import abilities
-from interpreter.engine import core
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.effects.registry import REGISTRY
+from necronomicon.interpreter.engine import basics, rules as rules_module, state as state_module
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.state import State
+from necronomicon.interpreter.engine import abilities
+from necronomicon.interpreter.engine import core
 
 FACTIONS = {
     ("duel", 2): ["sleeper", "wind-rider"],

@@ -16,7 +16,7 @@ def test_installed_command_validates_builtin_content_from_any_folder(tmp_path: P
 
 
 def test_paths_point_at_real_folders() -> None:
-    from interpreter import paths
+    from necronomicon.interpreter import paths
     assert (paths.content_dir() / "rulesets").is_dir()
     assert paths.grammar_file().is_file()
     assert any(paths.schema_dir().glob("*.schema.json"))
@@ -55,7 +55,7 @@ def test_a_build_that_cannot_compile_ships_a_record_of_why(tmp_path: Path, monke
     import json
 
     import hatch_build
-    from interpreter import build_info
+    from necronomicon.interpreter import build_info
 
     def no_compiler(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise hatch_build.CoreBuildError("error: command 'gcc' failed: No such file or directory")
@@ -65,7 +65,7 @@ def test_a_build_that_cannot_compile_ships_a_record_of_why(tmp_path: Path, monke
     hook.initialize("standard", data)
     assert "pure_python" not in data and any("not built" in line for line in hook.app.said)
     (source, target), = data["force_include"].items()
-    assert target == f"interpreter/{build_info.RECORD}"
+    assert target == f"necronomicon/interpreter/{build_info.RECORD}"   # inside the one package
     facts = json.loads(Path(source).read_text())
     assert facts["compiled"] is False and "gcc" in facts["why"]
 

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from interpreter.content.build import Content
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.invariants import Checker, InvariantError, checked_apply
-from interpreter.engine.invariants import violations as _violations
-from interpreter.engine.play import run_game
-from interpreter.engine import basics
-from interpreter.engine import core
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.invariants import Checker, InvariantError, checked_apply
+from necronomicon.interpreter.engine.invariants import violations as _violations
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
 
 
 @pytest.fixture()
@@ -242,8 +242,8 @@ def test_a_game_loaded_from_a_save_is_checked_from_where_it_was_saved(basic: Con
 
 def test_necro_play_check_runs_the_event_checker(monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    from interpreter.engine import invariants
-    from tools.cli import main
+    from necronomicon.interpreter.engine import invariants
+    from necronomicon.tools.cli import main
     seen: list[int] = []
     real = invariants.Checker.on_event
 

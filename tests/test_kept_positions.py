@@ -18,15 +18,15 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.abilities import quiet_window, requirements_to_check
-from interpreter.engine.game import Game
-from interpreter.engine.state import STATE_FIELDS, State
-from interpreter.engine import abilities
-from interpreter.engine import core
-from interpreter.engine import phases
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.abilities import quiet_window, requirements_to_check
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.state import STATE_FIELDS, State
+from necronomicon.interpreter.engine import abilities
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import phases
 
 CASES = [("duel", ["sleeper", "wind-rider"], False),
          ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], False),

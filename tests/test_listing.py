@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.effects import ast as A
-from interpreter.effects.parser import parse
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.feasible import may_lack_a_part
-from interpreter.engine.game import Game
-from interpreter.engine.option import Option
-from interpreter.engine import actions
-from interpreter.engine import core
-from interpreter.engine import moves
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.effects import ast as A
+from necronomicon.interpreter.effects.parser import parse
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.feasible import may_lack_a_part
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.option import Option
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import moves
 
 WHICH = {"choose_player": (1, "players"), "choose_unit": (1, "units")}
 
@@ -43,9 +43,9 @@ def test_a_choice_among_the_enemies_needs_no_dry_run_once_there_are_two_players(
 
 def test_the_unlimited_actions_listed_at_the_end_of_an_action_are_offered_without_listing_them_again(
         monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from interpreter.engine import state as state_module, turn
-    from interpreter.engine.agents import RandomAgent
-    from interpreter.engine.game import Game
+    from necronomicon.interpreter.engine import state as state_module, turn
+    from necronomicon.interpreter.engine.agents import RandomAgent
+    from necronomicon.interpreter.engine.game import Game
     c = load_content().require_ok()
     listed = turn.Turn._list_unlimited
     calls = [0]

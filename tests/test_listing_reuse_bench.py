@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from benchmarks import listing_reuse
-from interpreter.engine import actions
+from necronomicon.interpreter.engine import actions
 
 
 def test_the_tally_counts_listings_without_changing_the_games() -> None:

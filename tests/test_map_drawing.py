@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from tools.views.colours import faction_colours
-from tools.views.layout import area_positions, crosses_edge
-from tools.web.board import map_json
+from necronomicon.interpreter.content import load_content
+from necronomicon.tools.views.colours import faction_colours
+from necronomicon.tools.views.layout import area_positions, crosses_edge
+from necronomicon.tools.web.board import map_json
 
 ROOT = Path(__file__).parent.parent
 BASIC = ROOT / "tests" / "fixtures" / "basic"

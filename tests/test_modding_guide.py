@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.engine.game import replay
-from tools.cli import main
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.game import replay
+from necronomicon.tools.cli import main
 
 ROOT = Path(__file__).parent.parent
 GUIDE = ROOT / "docs" / "modding.md"

@@ -26,7 +26,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from interpreter.engine import actions
+from necronomicon.interpreter.engine import actions
 
 ROOT = Path(__file__).resolve().parent.parent
 THE_MODULE = Path("interpreter/engine/option.py")
@@ -156,7 +156,7 @@ def test_every_allowed_line_is_still_there() -> None:
 
 # ---- the record itself ----------------------------------------------------------------------------------
 def test_an_option_is_made_into_its_label_and_read_back() -> None:
-    from interpreter.engine.option import Option, label_of, parse
+    from necronomicon.interpreter.engine.option import Option, label_of, parse
     made = [Option("action", "summon", unit_kind="ghoul", area="a", dst="a"),
             Option("action", "battle", area="b", player="blue"),
             Option("action", "ability", ability="ice-age"), Option("action", "ability", ability="ice-age", area="b"),
@@ -176,9 +176,9 @@ def test_an_option_is_made_into_its_label_and_read_back() -> None:
 
 
 def test_the_listing_gives_records_whose_labels_are_the_decision() -> None:
-    from interpreter.content import load_content
-    from interpreter.engine.game import Game
-    from interpreter.engine.option import Option
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.engine.game import Game
+    from necronomicon.interpreter.engine.option import Option
     g = Game(load_content().require_ok(), "duel", ["great-cthulhu", "crawling-chaos"], 3)
     while g.current().kind != "action":
         g.apply(g.current().options[0])
@@ -190,10 +190,10 @@ def test_the_listing_gives_records_whose_labels_are_the_decision() -> None:
 
 
 def test_apply_takes_a_record_or_its_label_and_refuses_a_record_of_another_kind() -> None:
-    from interpreter.content import load_content
-    from interpreter.engine.decisions import IllegalAction
-    from interpreter.engine.game import Game
-    from interpreter.engine.option import Option, parse
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.engine.decisions import IllegalAction
+    from necronomicon.interpreter.engine.game import Game
+    from necronomicon.interpreter.engine.option import Option, parse
     content = load_content().require_ok()
     by_label = Game(content, "duel", ["great-cthulhu", "crawling-chaos"], 5)
     by_record = by_label.clone()

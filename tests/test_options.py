@@ -6,13 +6,13 @@ from collections import Counter
 
 import pytest
 
-from interpreter.content.build import Content
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.decisions import Decision
-from interpreter.engine.game import Game
-from interpreter.engine.options import VERBS, Option, UnclassifiedOption, option_info, structured
-from interpreter.engine.seat import hand_seats
-from interpreter.rl.vocabulary import Vocabulary
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.options import VERBS, Option, UnclassifiedOption, option_info, structured
+from necronomicon.interpreter.engine.seat import hand_seats
+from necronomicon.interpreter.rl.vocabulary import Vocabulary
 
 TABLES = [("duel", ["great-cthulhu", "crawling-chaos"]), ("two-player", ["black-goat", "yellow-sign"]),
           ("multiplayer", ["sleeper", "wind-rider", "great-cthulhu"]),
@@ -56,7 +56,7 @@ def test_every_option_of_seeded_games_is_classified(builtin: Content, ruleset: s
 
 def test_what_an_option_is_depends_on_its_cost_players_and_areas_not_on_earlier_calls(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter.engine import options
+    from necronomicon.interpreter.engine import options
 
     def info(label: str, players: list[str], areas: list[str], **ctx: object) -> Option:
         return option_info(Decision("red", "option" if label == "blue" else "unit", (label,), "?", dict(ctx)),

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from tools.scenario import run_spec
+from necronomicon.interpreter.content import load_content
+from necronomicon.tools.scenario import run_spec
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from interpreter.engine import flow, rules  # noqa: F401  (rules: every procedure registers)
-from interpreter.engine.flow import PROCS, Proc, Return
+from necronomicon.interpreter.engine import flow, rules  # noqa: F401  (rules: every procedure registers)
+from necronomicon.interpreter.engine.flow import PROCS, Proc, Return
 
 
 def test_a_jump_to_an_undeclared_step_fails_when_the_class_is_defined() -> None:

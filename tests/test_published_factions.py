@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 
 from benchmarks.soak import setup_featuring, soak
-from interpreter.bots import make_agent
-from interpreter.content import load_content
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.invariants import Checker
-from interpreter.engine.play import run_game
-from tools.cli import main
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.invariants import Checker
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.tools.cli import main
 
-PUBLISHED = ["sleeper-full", "windwalker"]
+PUBLISHED = ["sleeper-full", "windwalker", "opener"]
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_MAP = ROOT / "docs" / "modding" / "example-faction" / "drowned-choir" / "maps" / "drowned-coast.yaml"
 
@@ -57,6 +57,8 @@ def test_show_faction_marks_them_as_taken_from_public_descriptions(capsys: pytes
     out = capsys.readouterr().out
     assert "Taken from public descriptions of the published card, not from a rulebook shipped here." in out
     assert "Source: HRF (haunt-roll-fail/cthulhu-wars, MIT) solo/FactionWW.scala" in out
+    assert main(["show", "faction", "opener", "--expansions", "published"]) == 0
+    assert "Starts: any area without a Gate, chosen after every other faction" in capsys.readouterr().out
     assert main(["show", "faction", "wind-rider"]) == 0
     assert "Taken from public descriptions" not in capsys.readouterr().out   # a rulebook's faction is not marked
     assert main(["show", "faction", "--expansions", "published"]) == 0
@@ -71,10 +73,11 @@ def test_setup_featuring_seats_one_of_them_with_seed_factions_that_start_elsewhe
     counts = set()
     for seed in range(30):
         rs, seats = setup_featuring(seed, PUBLISHED, published)
-        star = PUBLISHED[seed % 2]
+        star = PUBLISHED[seed % len(PUBLISHED)]
         counts.add(len(seats))
         assert rs == "multiplayer" and star in seats and len(set(seats)) == len(seats)
-        assert ("sleeper" in seats) is False if star == "sleeper-full" else ("wind-rider" not in seats)
+        twin = {"sleeper-full": "sleeper", "windwalker": "wind-rider"}.get(star)   # the Opener starts anywhere
+        assert twin is None or twin not in seats
     assert counts == {3, 4, 5}
 
 
@@ -100,3 +103,33 @@ def test_a_small_mixed_soak_of_both_has_no_violation() -> None:
     r = soak("multiplayer", 12, seed0=900, expansions=("published",), agents="mixed", featuring=PUBLISHED)
     assert r["failures"] == [] and r["violations"] == 0
     assert set(r["setups"]) == {"multiplayer/3", "multiplayer/4", "multiplayer/5"}
+
+
+def test_two_boards_of_the_same_figures_never_sit_at_one_table(published) -> None:  # noqa: ANN001
+    """The full-game Sleeper and the Duel's Sleeper (and the Windwalker and the Wind-Rider) are
+    played with the same figures (`shares-figures-with`): a game refuses both in one line, the
+    matchups of `--all-matchups` leave such pairs out, and a random draw never seats the twin."""
+    from necronomicon.interpreter.engine.decisions import GameError
+    from necronomicon.interpreter.engine.rng import Rng
+    from necronomicon.tools.game_setup import draw_factions
+    from necronomicon.tools.simulate import matchups
+    with pytest.raises(GameError, match=r"^The Sleeper and The Sleeper \(full game\) are played with the same "
+                                        r"figures: a game seats only one of them$"):
+        Game(published, "multiplayer", ["sleeper", "great-cthulhu", "sleeper-full"], 1)
+    with pytest.raises(GameError, match="same figures"):
+        Game(published, "multiplayer", ["windwalker", "black-goat", "wind-rider", "great-cthulhu"], 1)
+    games = matchups(published, "multiplayer", 4)
+    assert games and all(published.model.sharing_figures(m) is None for m in games)
+    assert any("sleeper" in m for m in games) and any("sleeper-full" in m for m in games)
+    for seed in range(40):
+        drawn = draw_factions(published, ("sleeper", "wind-rider", "random", "random", "random"), Rng(seed))
+        assert not {"sleeper-full", "windwalker"} & set(drawn) and len(set(drawn)) == 5
+
+
+def test_an_unknown_twin_is_one_located_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.edited_fixture import edited_loop
+    folder = edited_loop(tmp_path, {"name: Ping\n": "name: Ping\nsetup:\n  shares-figures-with: [sleepr]\n"}, 1)
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr()
+    text = err.out + err.err
+    assert "ping.yaml:5:" in text and "unknown faction 'sleepr'" in text and "did you mean 'sleeper'" in text

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import ALL_EXPANSIONS
-from interpreter.effects.registry import RECORD_FIELDS, UNIT_FIELDS
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine import core
-from interpreter.engine.game import Game
-from interpreter.engine.play import run_game
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import ALL_EXPANSIONS
+from necronomicon.interpreter.effects.registry import RECORD_FIELDS, UNIT_FIELDS
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.play import run_game
 
 
 def _keys(record: Any, into: set[str]) -> None:
@@ -65,7 +65,7 @@ def test_every_record_key_the_engine_hands_to_effects_is_declared(ruleset: str, 
 def test_every_window_event_has_exactly_its_declared_fields(ruleset: str, factions: list[str], expansions: object,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """windows.py declares each window's (and each action's) event fields; the engine hands exactly those."""
-    from interpreter.engine.windows import ACTION_FIELD, action_fields, event_fields
+    from necronomicon.interpreter.effects.windows import ACTION_FIELD, action_fields, event_fields
     wrong: list[str] = []
     seen: set[str] = set()
     window = core.window_call   # every window opens through it (generator callers too)

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.engine.game import replay
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.game import replay
 
 ROOT = Path(__file__).parent.parent
 
 
 def _necro(args: list[str], hash_seed: int) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "tools.cli", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "necronomicon.tools.cli", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600, check=False)
 
 

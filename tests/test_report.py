@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from tools.cli import main
-from tools.report import compute, first_player_advantage, game_length, spellbook_order, win_rates
-from tools.results import read_rows, write_rows
-from tools.stats import wilson
+from necronomicon.tools.cli import main
+from necronomicon.tools.report import compute, first_player_advantage, game_length, spellbook_order, win_rates
+from necronomicon.tools.results import read_rows, write_rows
+from necronomicon.tools.stats import wilson
 
 
 @pytest.mark.parametrize(("k", "n", "lo", "hi"), [

@@ -11,9 +11,9 @@ pytest.importorskip("gymnasium", reason="the RL environment needs the optional e
 
 from pettingzoo.test import api_test  # noqa: E402
 
-from interpreter.content.build import Content  # noqa: E402
-from interpreter.rl import NecroEnv, env  # noqa: E402
-from interpreter.rl.observation import SEAT_FEATURES, observation_size  # noqa: E402
+from necronomicon.interpreter.content.build import Content  # noqa: E402
+from necronomicon.interpreter.rl import NecroEnv, env  # noqa: E402
+from necronomicon.interpreter.rl.observation import SEAT_FEATURES, observation_size  # noqa: E402
 
 # What api_test says about every env with a dict observation or non-numbered agent names; the
 # agents here are faction ids on purpose (they are what a Decision names).
@@ -136,8 +136,8 @@ def test_too_many_options_are_cut_to_the_action_space(builtin: Content) -> None:
 
 # ---- structured options and observations from the view (issue 15) ---------------------------------------------
 def test_the_option_encoding_is_stable_for_the_same_content(builtin: Content) -> None:
-    from interpreter.content import load_content
-    from interpreter.rl.vocabulary import Vocabulary
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.rl.vocabulary import Vocabulary
     again = load_content(expansions="all").require_ok()
     v1, v2 = Vocabulary.from_content(builtin), Vocabulary.from_content(again)
     assert v1 == v2 and v1.index("kinds", "acolyte") == v2.index("kinds", "acolyte") >= 2
@@ -151,7 +151,7 @@ def test_the_option_encoding_is_stable_for_the_same_content(builtin: Content) ->
 
 
 def test_option_rows_say_what_each_option_is(builtin: Content) -> None:
-    from interpreter.rl.vocabulary import OPTION_FIELDS
+    from necronomicon.interpreter.rl.vocabulary import OPTION_FIELDS
     e = NecroEnv("duel", content=builtin)
     e.reset(seed=4)
     v = e.vocabulary
@@ -181,8 +181,8 @@ def test_option_rows_say_what_each_option_is(builtin: Content) -> None:
 
 
 def test_observations_of_games_differing_only_in_hidden_information_are_equal(builtin: Content) -> None:
-    from interpreter.engine.position import build_state
-    from interpreter.engine.game import Game
+    from necronomicon.interpreter.engine.position import build_state
+    from necronomicon.interpreter.engine.game import Game
     factions = ["great-cthulhu", "crawling-chaos", "black-goat"]
     layout = builtin.model.rulesets["multiplayer"].get("map")["3"]
 

@@ -9,9 +9,9 @@ import pytest
 pytest.importorskip("pettingzoo", reason="the RL environment needs the optional extra necronomicon[rl]")
 pytest.importorskip("gymnasium", reason="the RL environment needs the optional extra necronomicon[rl]")
 
-from interpreter.rl import NecroEnv, VectorEnv  # noqa: E402
-from interpreter.rl.reinforce import main as reinforce_main  # noqa: E402
-from interpreter.rl.reinforce import train  # noqa: E402
+from necronomicon.interpreter.rl import NecroEnv, VectorEnv  # noqa: E402
+from necronomicon.interpreter.rl.reinforce import main as reinforce_main  # noqa: E402
+from necronomicon.interpreter.rl.reinforce import train  # noqa: E402
 
 
 def _run(v: VectorEnv, steps: int) -> tuple[list[dict], list[np.ndarray], np.ndarray]:

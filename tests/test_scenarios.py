@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from tools.scenario import EXPECT_KEYS, content_for, load_spec, run_spec
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.tools.scenario import EXPECT_KEYS, content_for, load_spec, run_spec
 
 ROOT = Path(__file__).parent / "scenarios"
 FILES = sorted(ROOT.rglob("*.yaml"))
@@ -59,7 +59,7 @@ def test_until_fails_when_the_script_leaves_a_question_open(basic: Content) -> N
 
 def test_a_scenario_may_name_the_expansions_it_plays_with(default_content: Content | None, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    from tools.scenario import run_scenarios
+    from necronomicon.tools.scenario import run_scenarios
     assert default_content is not None and default_content.model.neutral_cards   # the default: every expansion
     path = ROOT / "core" / "ritual.yaml"
     cache: dict[tuple[str, ...], Content] = {}

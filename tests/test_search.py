@@ -8,20 +8,20 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.bots import make_agent
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.decisions import Decision
-from interpreter.engine.game import Game
-from interpreter.engine.play import run_game
-from interpreter.engine.position import build_state
-from interpreter.engine.rng import Rng
-from interpreter.engine.seat import Seat
-from interpreter.search import SearchAgent, parse_agent
-from interpreter.search.determinize import determinize
-from interpreter.search.reward import values
-from tools.cli import main
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.interpreter.engine.position import build_state
+from necronomicon.interpreter.engine.rng import Rng
+from necronomicon.interpreter.engine.seat import Seat
+from necronomicon.interpreter.search import SearchAgent, parse_agent
+from necronomicon.interpreter.search.determinize import determinize
+from necronomicon.interpreter.search.reward import values
+from necronomicon.tools.cli import main
 
 ROOT = Path(__file__).parent.parent
 MODDED = ROOT / "docs" / "modding" / "example-faction" / "drowned-choir"
@@ -185,7 +185,7 @@ def test_it_plays_a_modders_faction_to_the_end() -> None:
 def test_a_time_budget_counts_only_the_thinking_threads_cpu() -> None:
     """Another thread's work does not eat a bot's budget (two bots thinking at once each get their own)."""
     import threading
-    from interpreter.search import agent as search_agent
+    from necronomicon.interpreter.search import agent as search_agent
 
     def spin() -> None:
         end = time.thread_time() + 0.3

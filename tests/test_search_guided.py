@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.agents import HeuristicAgent
-from interpreter.engine.game import Game
-from interpreter.engine.options import option_info
-from interpreter.engine.seat import Seat
-from interpreter.search import SearchAgent, parse_agent
-from interpreter.search.reward import values
-from interpreter.engine import phases
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.agents import HeuristicAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.options import option_info
+from necronomicon.interpreter.engine.seat import Seat
+from necronomicon.interpreter.search import SearchAgent, parse_agent
+from necronomicon.interpreter.search.reward import values
+from necronomicon.interpreter.engine import phases
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def test_ending_the_game_with_nobody_qualified_is_no_prize(core: Content) -> Non
 
 def test_for_two_players_without_the_spellbook_rule_the_chance_is_a_two_way_softmax(core: Content) -> None:
     import math
-    from interpreter.search.reward import TEMPERATURE, WIN, _score
+    from necronomicon.interpreter.search.reward import TEMPERATURE, WIN, _score
     g = Game(core, "duel", ["sleeper", "wind-rider"], 1)
     g.s.doom["sleeper"], g.s.doom["wind-rider"] = 17, 12
     a, b = _score(g, "sleeper"), _score(g, "wind-rider")
@@ -113,8 +113,8 @@ def test_a_rival_sure_to_qualify_beats_a_doom_leader_unlikely_to(core: Content) 
 
 
 def test_root_spreads_a_share_of_the_prior_evenly_over_the_roots_options(core: Content) -> None:
-    from interpreter.search.determinize import determinize, known_to
-    from interpreter.search.tree import Node
+    from necronomicon.interpreter.search.determinize import determinize, known_to
+    from necronomicon.interpreter.search.tree import Node
     g = Game(core, "duel", ["sleeper", "wind-rider"], 4)
     while len(g.current().options) < 3:
         g.apply(g.current().options[0])

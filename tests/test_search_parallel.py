@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.bots import make_agent
-from interpreter.engine.game import Game
-from interpreter.engine.play import run_game
-from interpreter.search import parse_agent
-from interpreter.search.parallel import shares
-from interpreter.search.tree import Node
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.play import run_game
+from necronomicon.interpreter.search import parse_agent
+from necronomicon.interpreter.search.parallel import shares
+from necronomicon.interpreter.search.tree import Node
 
 ROOT = Path(__file__).parent.parent
 
@@ -23,11 +23,11 @@ ROOT = Path(__file__).parent.parent
 # prints both results; run in a fresh process, which has one thread, so forking is safe
 PROBE = """
 import json, os
-from interpreter.content import load_content
-from interpreter.engine.game import Game
-from interpreter.engine.seat import Seat
-from interpreter.search import SearchAgent, parse_agent, parallel
-from interpreter.search.determinize import known_to
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.seat import Seat
+from necronomicon.interpreter.search import SearchAgent, parse_agent, parallel
+from necronomicon.interpreter.search.determinize import known_to
 content = load_content()
 out = {}
 for mode in ("forked", "serial"):

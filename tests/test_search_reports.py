@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tools.cli import main
-from tools.plots import _subtitle
-from tools.report import compute
-from tools.results import read_rows
+from necronomicon.tools.cli import main
+from necronomicon.tools.plots import _subtitle
+from necronomicon.tools.report import compute
+from necronomicon.tools.results import read_rows
 
 ROOT = Path(__file__).parent.parent
 MODDED = ROOT / "docs" / "modding" / "example-faction" / "drowned-choir"

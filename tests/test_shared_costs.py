@@ -5,11 +5,11 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game
-from interpreter.engine.position import build_state
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.position import build_state
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
 

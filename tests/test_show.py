@@ -7,12 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from interpreter.content.build import Content
-from interpreter.engine.game import replay
-from tools.cli import main
-from tools.views.layout import hop_distances, spread_layout
-from tools.views.map_view import pick_layout
-from tools.views.position_view import position_at
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.game import replay
+from necronomicon.tools.cli import main
+from necronomicon.tools.views.layout import hop_distances, spread_layout
+from necronomicon.tools.views.map_view import pick_layout
+from necronomicon.tools.views.position_view import position_at
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content.build import Content
-from tools import runners
-from tools.cli import main
-from tools.results import read_rows
-from tools.runners import ContentArgs, run
-from tools.simulate import FIELDS, matchups, plan, play_one
+from necronomicon.interpreter.content.build import Content
+from necronomicon.tools import runners
+from necronomicon.tools.cli import main
+from necronomicon.tools.results import read_rows
+from necronomicon.tools.runners import ContentArgs, run
+from necronomicon.tools.simulate import FIELDS, matchups, plan, play_one
 
 DUEL = ("sleeper", "wind-rider")
 
@@ -61,8 +61,8 @@ def test_one_job_and_two_jobs_give_identical_rows(base_game: Content) -> None:
 def test_decisions_are_counted_while_games_run_on_one_job_and_on_two(base_game: Content) -> None:
     from io import StringIO
 
-    from tools.batch import _DecisionsColumn, play_batch
-    from tools.runners import new_ticks
+    from necronomicon.tools.batch import _DecisionsColumn, play_batch
+    from necronomicon.tools.runners import new_ticks
     specs = plan("duel", 3, 11, ["heuristic", "mcts:2:depth=3"], factions=list(DUEL))
     for jobs in (1, 2):
         ticks = new_ticks()
@@ -82,8 +82,8 @@ def test_without_a_terminal_a_heartbeat_line_says_how_far_slow_games_got() -> No
     import threading
     from io import StringIO
 
-    from tools.batch import play_batch
-    from tools.runners import new_ticks
+    from necronomicon.tools.batch import play_batch
+    from necronomicon.tools.runners import new_ticks
     specs = _duel_specs(2)
     ticks, err, seen = new_ticks(), StringIO(), threading.Event()
 

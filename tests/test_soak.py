@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from benchmarks.soak import SETUPS, setup_for, soak
-from interpreter.content import load_content
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.play import run_game
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.play import run_game
 from tests.figures import add
 
 CORE = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
@@ -69,7 +69,7 @@ def test_mixed_soak_across_rulesets_player_counts_and_factions() -> None:
 
 def test_soak_plays_heuristic_and_mixed_bots_too() -> None:
     from benchmarks.soak import agents_for
-    from interpreter.engine.agents import HeuristicAgent, RandomAgent
+    from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
     seats = ["sleeper", "wind-rider", "black-goat"]
     assert {type(a) for a in agents_for("random", 3, seats).values()} == {RandomAgent}   # the default, as before
     assert {type(a) for a in agents_for("heuristic", 3, seats).values()} == {HeuristicAgent}
@@ -82,8 +82,8 @@ def test_soak_plays_heuristic_and_mixed_bots_too() -> None:
 
 def test_soak_plays_search_bots_too() -> None:
     from benchmarks.soak import agents_for
-    from interpreter.engine.agents import HeuristicAgent, RandomAgent
-    from interpreter.search import SearchAgent
+    from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+    from necronomicon.interpreter.search import SearchAgent
     seats = ["sleeper", "wind-rider", "black-goat"]
     assert [type(a) for a in agents_for("mixed+mcts:2:depth=3", 0, seats).values()] == \
         [RandomAgent, HeuristicAgent, SearchAgent]
@@ -128,12 +128,12 @@ def test_declining_an_ability_for_a_battle_keeps_its_other_effects() -> None:
 
 
 def test_the_soak_counts_a_broken_invariant_as_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
-    from interpreter.engine import basics
+    from necronomicon.interpreter.engine import basics
 
     def silent_doom(g: Any, p: str, n: int, why: str = "") -> None:   # Doom with no logged event
         g.s.doom[p] += max(0, int(n))
 
     monkeypatch.setattr(basics, "gain_doom", silent_doom)
-    r = soak("duel", 2, seed0=500)
+    r = soak("duel", 2, seed0=501)   # two games that both gain Doom (seed 500's first no longer does since #31's gate offer)
     assert r["violations"] == 2 and len(r["failures"]) == 2
     assert "Doom but the log accounts for" in r["failures"][0]

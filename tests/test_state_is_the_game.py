@@ -14,11 +14,11 @@ from typing import Any, Iterator
 
 import pytest
 
-from interpreter.engine import flow
-from interpreter.engine.agents import HeuristicAgent, RandomAgent
-from interpreter.engine.game import FORMAT, Game, GameError
-from interpreter.engine.savefile import SaveError
-from interpreter.limits import CHECKPOINT_EVERY
+from necronomicon.interpreter.engine import flow
+from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
+from necronomicon.interpreter.engine.game import FORMAT, Game, GameError
+from necronomicon.interpreter.engine.savefile import SaveError
+from necronomicon.interpreter.limits import CHECKPOINT_EVERY
 
 from .test_copies_property import CASES, FACTIONS, content
 
@@ -157,7 +157,7 @@ def test_an_older_save_is_refused_in_one_line(older: int) -> None:
 
 
 def test_an_older_log_is_refused_in_one_line(tmp_path: Any) -> None:
-    from interpreter.engine.savefile import read_log
+    from necronomicon.interpreter.engine.savefile import read_log
     g = Game(content(False), "duel", FACTIONS["duel", 2], 3)
     lines = g.log_lines()
     old = [json.dumps({k: v for k, v in json.loads(line).items() if k != "format"})
@@ -190,9 +190,9 @@ def test_answers_that_cannot_be_applied_again_leave_the_game_at_its_checkpoint_a
 
 
 def test_a_masked_copy_undoes_its_own_answers_and_refuses_to_go_back_past_them() -> None:
-    from interpreter.engine.decisions import IllegalAction
-    from interpreter.engine.rng import Rng
-    from interpreter.engine.seat import Seat
+    from necronomicon.interpreter.engine.decisions import IllegalAction
+    from necronomicon.interpreter.engine.rng import Rng
+    from necronomicon.interpreter.engine.seat import Seat
     g = Game(content(False), "duel", FACTIONS["duel", 2], 17)
     agent = RandomAgent(17)
     for _ in range(12):

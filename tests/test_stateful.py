@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
 from benchmarks.soak import SETUPS
-from interpreter.content import load_content
-from interpreter.engine.game import Game
-from interpreter.engine.invariants import Checker
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.invariants import Checker
 
 from tests.figures import add
 

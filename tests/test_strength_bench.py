@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import strength
-from interpreter.content.build import Content
+from necronomicon.interpreter.content.build import Content
 
 TINY = "mcts:2:depth=3"
 

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.effects.parser import parse
-from interpreter.effects.subject_guards import ME, guards_of, rejects
-from interpreter.engine import core, state as state_module
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.game import Game
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.effects.parser import parse
+from necronomicon.interpreter.effects.subject_guards import ME, guards_of, rejects
+from necronomicon.interpreter.engine import core, state as state_module
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.game import Game
 
 
 def _guards(text: str) -> tuple[tuple[str, str, Any], ...]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import marshal
 
-from interpreter.content import load_content
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.game import Game
-from interpreter.engine.state import State, key_bytes
-from interpreter.engine.unit_chunks import CHUNK, UnitChunks, unpacked
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.state import State, key_bytes
+from necronomicon.interpreter.engine.unit_chunks import CHUNK, UnitChunks, unpacked
 
 
 def _units(n: int) -> list[dict]:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tools.cli import main
-from tools.validate import validate
+from necronomicon.tools.cli import main
+from necronomicon.tools.validate import validate
 
 BAD = Path(__file__).parent / "bad"
 
@@ -77,7 +77,7 @@ def test_missing_folder_is_an_error_not_a_traceback(capsys: pytest.CaptureFixtur
 
 
 def test_layering_a_mod_over_builtin_content_overrides_by_id(tmp_path: Path) -> None:
-    from interpreter.content import load_content
+    from necronomicon.interpreter.content import load_content
     mod = tmp_path / "mod"
     mod.mkdir()
     (mod / "rules.yaml").write_text((Path("tests/fixtures/basic/rulesets.yaml").read_text()
@@ -101,8 +101,8 @@ LOAD_CHECK_CODES = {"unknown-field", "unbound-name", "player-count", "event-fiel
 def test_real_content_and_fixtures_have_none_of_the_load_checks_findings() -> None:
     """The misspelt-field, unbound-event, player-count and start-area checks find nothing in the
     shipped content or fixtures."""
-    from interpreter.content import load_content
-    from interpreter.content.build import ALL_EXPANSIONS
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.content.build import ALL_EXPANSIONS
     found = [d.render() for d in load_content(expansions=ALL_EXPANSIONS).report.items if d.code in LOAD_CHECK_CODES]
     for folder in sorted(p for p in Path("tests/fixtures").iterdir() if p.is_dir()):
         found += [d.render() for d in load_content([folder], builtin=False).report.items if d.code in LOAD_CHECK_CODES]
@@ -126,7 +126,7 @@ def test_ruleset_check_names_a_missing_map_and_wrong_default_factions(tmp_path: 
 def _builtin_copy(tmp_path: Path) -> Path:
     """A copy of the built-in content tree, to break one thing in."""
     import shutil
-    from interpreter import paths
+    from necronomicon.interpreter import paths
     tree = tmp_path / "content"
     shutil.copytree(paths.content_dir(), tree)
     return tree

@@ -14,12 +14,12 @@ import random
 import pytest
 
 from benchmarks.fuzz_content import AGENT_ROTATION, MUTATIONS, fuzz, mutate
-from interpreter import paths
-from interpreter.content import load_content
+from necronomicon.interpreter import paths
+from necronomicon.interpreter.content import load_content
 from tests.figures import add
-from tools.cli import main
-from interpreter.diagnostics import Report
-from interpreter.effects.parser import EffectSyntaxError, parse
+from necronomicon.tools.cli import main
+from necronomicon.interpreter.diagnostics import Report
+from necronomicon.interpreter.effects.parser import EffectSyntaxError, parse
 
 SAMPLE = (Path(__file__).parent.parent / "content" / "factions" / "sleeper.yaml").read_text()
 EFFECT_ALPHABET = "abcdefgimnoprstuwy_()[]{}:;,.'=<>!+-*/% 0123456789\n"

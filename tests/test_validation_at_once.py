@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from interpreter.content import load_content
-from tools.views.colours import CANDIDATES, distance, faction_colours
+from necronomicon.interpreter.content import load_content
+from necronomicon.tools.views.colours import CANDIDATES, distance, faction_colours
 from tests.edited_fixture import LOOP, edited_loop
 
 
@@ -69,7 +69,7 @@ def test_control_characters_in_content_text_are_an_error_and_never_printed(tmp_p
     assert [(d.line, d.code) for d in c.report.errors] == [(3, "control-character")]
     assert "\\x1b" in c.report.errors[0].message
     for argv in (["validate", "--only", str(folder)], ["show", "faction", "--content-dir", str(folder), "ping"]):
-        run = subprocess.run([sys.executable, "-m", "tools.necro", *argv], capture_output=True, text=True,
+        run = subprocess.run([sys.executable, "-m", "necronomicon.tools.necro", *argv], capture_output=True, text=True,
                              cwd=Path(__file__).parent.parent, timeout=120)
         out = run.stdout + run.stderr
         assert run.returncode != 0 and "\x1b" not in out and "\x07" not in out and "Traceback" not in out

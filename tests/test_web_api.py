@@ -14,12 +14,12 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from interpreter.content import load_content  # noqa: E402
-from interpreter.bots import make_agent  # noqa: E402
-from interpreter.engine.game import Game  # noqa: E402
-from interpreter.engine.seat import hand_seats  # noqa: E402
-from tools.web.app import create_app  # noqa: E402
-from tools.web.options import grouped  # noqa: E402
+from necronomicon.interpreter.content import load_content  # noqa: E402
+from necronomicon.interpreter.bots import make_agent  # noqa: E402
+from necronomicon.interpreter.engine.game import Game  # noqa: E402
+from necronomicon.interpreter.engine.seat import hand_seats  # noqa: E402
+from necronomicon.tools.web.app import create_app  # noqa: E402
+from necronomicon.tools.web.options import grouped  # noqa: E402
 
 THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]
 ROOT = Path(__file__).parent.parent
@@ -99,8 +99,10 @@ def test_an_illegal_answer_is_refused_with_the_engines_reason_and_nothing_change
     before = board(client, gid, "great-cthulhu")
     r = client.post(f"/api/games/{gid}/answer", json={"as": "great-cthulhu", "answer": "sideways"}, headers=key(gid))
     assert r.status_code == 400 and r.json()["error"] == "not-an-option" and "legal: clockwise" in r.json()["message"]
+    assert "for Great Cthulhu" in r.json()["message"]   # in the content's names (tests/test_words_for_people.py)
     r = client.post(f"/api/games/{gid}/answer", json={"as": "black-goat", "answer": "clockwise"}, headers=key(gid))
     assert r.status_code == 400 and r.json()["error"] == "not-your-turn"
+    assert r.json()["message"] == "Great Cthulhu is choosing now, not Black Goat"
     assert client.post(f"/api/games/{gid}/why", json={"answer": "north-america"}, headers=key(gid)).json()["legal"] is False
     assert board(client, gid, "great-cthulhu") == before
 
@@ -189,7 +191,7 @@ def test_each_seat_sees_only_its_own_elder_sign_values(client: TestClient) -> No
 
 def test_a_log_replays_step_by_step_and_by_round(client: TestClient) -> None:
     content = load_content().require_ok()
-    from interpreter.engine.play import run_game
+    from necronomicon.interpreter.engine.play import run_game
     g = Game(content, "multiplayer", THREE, 5)
     run_game(g, {f: make_agent("random", i) for i, f in enumerate(THREE)}, max_decisions=300)
     text = "\n".join(g.log_lines())
@@ -225,7 +227,7 @@ def test_necro_serve_prints_its_url_and_serves_the_board(tmp_path: Path) -> None
     import subprocess
     import sys
     import urllib.request
-    proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "serve", "--port", "0", "--db", str(tmp_path / "g.db")], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "necronomicon.tools.cli", "serve", "--port", "0", "--db", str(tmp_path / "g.db")], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()  # type: ignore[union-attr]
@@ -242,13 +244,13 @@ def test_necro_serve_prints_its_url_and_serves_the_board(tmp_path: Path) -> None
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    bad = subprocess.run([sys.executable, "-m", "tools.cli", "serve", "--content-dir", str(tmp_path / "nowhere")],
+    bad = subprocess.run([sys.executable, "-m", "necronomicon.tools.cli", "serve", "--content-dir", str(tmp_path / "nowhere")],
                          cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "no content folder" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_an_upload_over_the_cap_is_refused_in_one_line(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tools.web.guard import Door
+    from necronomicon.tools.web.guard import Door
     small = TestClient(create_app(door=Door(max_json=1000, max_upload=3000)), base_url=BASE)
     big = b'{"save": "' + b"x" * 1500 + b'"}'
     r = small.post("/api/load", content=big, headers={"content-type": "application/json"})

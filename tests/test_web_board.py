@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 
-from interpreter.content import load_content
-from interpreter.bots import make_agent
-from interpreter.engine.game import Game
-from tools.web.board import board_json
-from interpreter.engine import phases
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.tools.web.board import board_json
+from necronomicon.interpreter.engine import phases
 
 
 def test_a_board_for_every_decision_of_a_game_with_the_expansions() -> None:
     c = load_content(expansions=["independents", "azathoth"]).require_ok()
     g = Game(c, "duel", ["sleeper", "wind-rider"], 41)
-    bots = {f: make_agent("random", i) for i, f in enumerate(g.s.players)}
+    # the heuristic bot keeps its Elder Signs hidden (a random one reveals them as soon as it may)
+    bots = {f: make_agent("heuristic", i) for i, f in enumerate(g.s.players)}
     hidden_seen = 0
     while g.current() is not None and len(g.choices) < 2000:
         d = g.current()

@@ -171,9 +171,9 @@ def test_save_downloads_and_loads_back(browser: Any, server: Server) -> None:
 
 
 def test_replay_a_log_to_the_end(browser: Any, server: Server, tmp_path: Path) -> None:
-    from interpreter.content import load_content
-    from interpreter.bots import make_agent
-    from interpreter.engine.game import Game
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.bots import make_agent
+    from necronomicon.interpreter.engine.game import Game
     g = Game(load_content().require_ok(), "multiplayer", THREE, 9)
     bots = {f: make_agent("random", i) for i, f in enumerate(THREE)}
     while g.current() is not None and len(g.choices) < 150:   # a log of a game stopped in its third round or so
@@ -217,7 +217,7 @@ def test_hot_seat_hides_the_board_between_people_and_shows_each_their_own_view(b
 
 
 def test_the_pages_load_nothing_from_the_internet() -> None:
-    from tools.web.app import STATIC
+    from necronomicon.tools.web.app import STATIC
     for f in STATIC.iterdir():
         text = f.read_text(encoding="utf-8")
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text, f.name

@@ -17,9 +17,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
-from tools.web.app import create_app  # noqa: E402
-from tools.web.guard import Door, nesting  # noqa: E402
-from tools.web.store import DAY, FINISHED_DAYS, IDLE_DAYS, GameStore  # noqa: E402
+from necronomicon.tools.web.app import create_app  # noqa: E402
+from necronomicon.tools.web.guard import Door, nesting  # noqa: E402
+from necronomicon.tools.web.store import DAY, FINISHED_DAYS, IDLE_DAYS, GameStore  # noqa: E402
 
 THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]
 BASE = "http://127.0.0.1:8765"
@@ -180,7 +180,7 @@ def test_serving_the_network_prints_the_links_and_a_warning(tmp_path: Path) -> N
     import subprocess
     import sys
     root = Path(__file__).parent.parent
-    proc = subprocess.Popen([sys.executable, "-m", "tools.cli", "serve", "--host", "0.0.0.0", "--port", "0",
+    proc = subprocess.Popen([sys.executable, "-m", "necronomicon.tools.cli", "serve", "--host", "0.0.0.0", "--port", "0",
                              "--db", str(tmp_path / "g.db"), "--allow-host", "board.lan"], cwd=root,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -193,7 +193,7 @@ def test_serving_the_network_prints_the_links_and_a_warning(tmp_path: Path) -> N
     text = "".join(lines)
     assert "WARNING: listening on every network address" in text and "friends open http://board.lan:" in text, text
     assert f"games are kept in {tmp_path / 'g.db'}" in text
-    bad = subprocess.run([sys.executable, "-m", "tools.cli", "serve", "--max-bot-seconds", "1e9", "--db", str(tmp_path / "x.db")],
+    bad = subprocess.run([sys.executable, "-m", "necronomicon.tools.cli", "serve", "--max-bot-seconds", "1e9", "--db", str(tmp_path / "x.db")],
                          cwd=root, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "--max-bot-seconds must be above 0 and at most 3600" in bad.stderr
     assert "Traceback" not in bad.stderr

@@ -14,15 +14,16 @@ from typing import Any
 
 import pytest
 
-from interpreter.content import load_content
-from interpreter.engine.decisions import Decision
-from interpreter.engine.game import Game
-from interpreter.engine.windows import WINDOWS
-from tools.human_seat import HumanSeat, group_options
-from tools.play_session import play_session
-from tools.web.board import board_json
-from tools.words import WINDOW_WHEN, Words, words_for
-from interpreter.engine import phases
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.effects.windows import WINDOWS
+from necronomicon.tools.human_seat import HumanSeat, group_options
+from necronomicon.tools.play_session import play_session
+from necronomicon.tools.web.board import board_json
+from necronomicon.tools.words import WINDOW_WHEN, Words, words_for
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import phases
 
 EXPANSIONS = ["azathoth", "independents"]
 GAMES = [("multiplayer", ["great-cthulhu", "black-goat", "crawling-chaos", "yellow-sign"], 3),
@@ -77,12 +78,17 @@ def content() -> Any:
 
 
 class _Person(io.TextIOBase):
-    """A person at the terminal answering every prompt with a small number (seeded)."""
+    """A person at the terminal answering every prompt with a small number (seeded), now and then
+    with an answer the seat refuses (a word that is no option, a typo, a number past the menu)."""
+
+    REFUSED = ("sideways", "summn", "99")
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
     def readline(self, size: int = -1) -> str:   # type: ignore[override]
+        if self.rng.random() < 0.1:
+            return self.rng.choice(self.REFUSED) + "\n"
         return f"{self.rng.randint(1, 3)}\n"
 
 
@@ -94,6 +100,8 @@ def test_a_terminal_game_shows_no_id_nor_unit_number(content: Any, ruleset: str,
     seat = HumanSeat(factions, _Person(seed), out)
     assert play_session(game, {f: seat for f in factions}, seat, out=out, err=out) == 0
     lines = out.getvalue().splitlines()
+    assert any("is not one of the options" in line for line in lines) and any("there is no option" in line
+                                                                             for line in lines)
     assert len(lines) > 300 and any(line.startswith("winner:") or "victory" in line or "humanity" in line
                                     for line in lines[-2:])
     bad = offending(lines, _id_pattern(forbidden_ids(content.model)), names_pattern(content.model))
@@ -119,10 +127,11 @@ def _readable(board: dict[str, Any]) -> list[str]:
 @pytest.mark.parametrize("ruleset,factions,seed", GAMES[:2])
 def test_the_web_boards_views_show_no_id_nor_unit_number(content: Any, ruleset: str, factions: list[str],
                                                         seed: int) -> None:
-    from interpreter.bots import make_agent
+    from necronomicon.interpreter.bots import make_agent
     game = Game(content, ruleset, factions, seed=seed)
     bots = {f: make_agent("heuristic" if i % 2 else "random", seed + i) for i, f in enumerate(factions)}
     pattern, names = _id_pattern(forbidden_ids(content.model)), names_pattern(content.model)
+    words, refusals = words_for(content.model), set()
     seen, decisions = 0, 0
     while not game.is_over():
         d = game.current()
@@ -130,11 +139,34 @@ def test_the_web_boards_views_show_no_id_nor_unit_number(content: Any, ruleset: 
             board = board_json(game.content, game.layout, game.view(viewer), game.log[seen:], phases.ritual_track(game.rules), game)
             bad = offending(_readable(board), pattern, names)
             assert not bad, f"decision {decisions}: {bad[:5]}"
+        for refused in _refused_answers(game, d, decisions):
+            why = game.why_illegal(refused)
+            assert why is not None, refused
+            bad = offending([words.refusal(*why, d, game)], pattern, names)
+            assert not bad, f"decision {decisions}, refusing {refused!r}: {bad}"
+            refusals.add(why[0])
         seen = len(game.log)
         game.apply(bots[d.player].choose(d.player, d.options, d))
         decisions += 1
     board = board_json(game.content, game.layout, game.view(None), game.log[-50:], phases.ritual_track(game.rules), game)
     assert board["result"] and not offending(_readable(board), pattern, names) and decisions > 100
+    assert {"not-an-option", "none-in-pool"} <= refusals, refusals   # the engine's reasons, not only the list
+
+
+def _refused_answers(game: Game, d: Decision, step: int) -> list[str]:
+    """A few answers the engine refuses at `d`, naming content by id as a script would: a word
+    that is no option, a legal action moved to another area, and a unit the player summons or
+    recruits (most have none left in the pool, or cannot pay, at some point)."""
+    areas = sorted(game.layout.areas)
+    tried = ["sideways"]
+    if d.kind == "action":
+        moved = [o for o in d.options if o.count(" ") == 2]
+        if moved:
+            verb, what, _ = moved[step % len(moved)].split(" ")
+            tried.append(f"{verb} {what} {areas[step % len(areas)]}")
+        kinds = sorted(basics.faction(game.rules, d.player).units)
+        tried += [f"summon {kinds[step % len(kinds)]}", f"recruit {kinds[0]}"]
+    return [t for t in tried if t not in d.options]
 
 
 def test_the_check_finds_ids_and_unit_numbers(content: Any) -> None:
@@ -183,7 +215,7 @@ def test_ids_stay_available_and_bookkeeping_stays_hidden(content: Any) -> None:
     ids = words_for(content.model, ids=True)
     assert ids.text("great-cthulhu's acolyte#7: south-pacific") == "great-cthulhu's acolyte#7: south-pacific"
     assert "great-cthulhu/kill-tally" in ids.bookkeeping and not Words.ids().bookkeeping
-    from tools.render import event_text
+    from necronomicon.tools.render import event_text
     tally = {"type": "ability", "player": "great-cthulhu", "ability": "great-cthulhu/kill-tally",
              "name": "Kills this battle (spellbook tally)"}
     assert event_text(tally, words_for(content.model)) is None and event_text(tally, ids) is None

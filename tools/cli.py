@@ -4,16 +4,29 @@ from __future__ import annotations
 import argparse
 import sys
 
-from interpreter.diagnostics import ContentError
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError, replay
-from interpreter.bots import is_search, make_agent
-from interpreter.engine.invariants import InvariantError
-from interpreter.engine.savefile import GameLog, read_log, read_save
+from necronomicon.interpreter.diagnostics import ContentError
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError, replay
+from necronomicon.interpreter.bots import is_search, make_agent
+from necronomicon.interpreter.engine.invariants import InvariantError
+from necronomicon.interpreter.engine.savefile import GameLog, read_log, read_save
 
+from .auto_answers import AutoAnswers
+from .game_setup import SEATINGS, Setup, make_game
 from .loading import content_from_args
 from .preflight import check_destination, check_seed, pick_factions, pick_ruleset, player_count
 from .validate import validate
+
+
+def _auto_flag(text: str) -> tuple[str, ...]:
+    """`--auto`: none, or a comma list of one-option and end-turn."""
+    words = tuple(w.strip() for w in text.split(",") if w.strip())
+    if words == ("none",):
+        return ()
+    bad = [w for w in words if w not in ("one-option", "end-turn")]
+    if bad or not words:
+        raise argparse.ArgumentTypeError(f"'{text[:60]}': give none, or a comma list of one-option and end-turn")
+    return words
 
 
 def _content(args: argparse.Namespace, log: GameLog | None = None):  # noqa: ANN202
@@ -26,15 +39,17 @@ def _new_game(args: argparse.Namespace) -> Game:
     content = _content(args)
     ruleset = pick_ruleset(content, args.ruleset)
     factions = pick_factions(content, ruleset, args.players, args.factions)
-    independents = None if args.independents is None else [c for c in args.independents.split(",") if c]
-    return Game(content, ruleset, factions, args.seed, args.map, independents=independents)
+    independents = None if args.independents is None else tuple(c for c in args.independents.split(",") if c)
+    return make_game(content, Setup(ruleset, tuple(factions), args.seed, args.map, args.seating, args.first,
+                                    independents))
 
 
 def _resumed_game(args: argparse.Namespace) -> Game:
     """The game in a save file, over the expansions it was played with (unless --expansions), with
     the seats the save keeps (unless --agents; a save without seats: heuristic bots)."""
     from .saves import load_saved_game, saved_seats
-    given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents") if getattr(args, k) is not None]
+    given = [f"--{k}" for k in ("ruleset", "players", "factions", "map", "independents", "first") if getattr(args, k) is not None]
+    given += ["--seating"] if args.seating != "as-given" else []
     if given:
         raise GameError(f"--resume continues the saved game's own set-up; drop {', '.join(given)}")
     data = read_save(args.resume)   # through the size cap, with bounded numbers and depth
@@ -65,8 +80,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         from .words import words_for
         print(f"resumed {args.resume}: {len(game.choices)} decisions so far, round {game.s.round}; seats: "
               + ", ".join(f"{words_for(game.content, args.ids).name(f)} {a}" for f, a in seats.items()))
+    auto = AutoAnswers(one_option="one-option" in args.auto, end_turn="end-turn" in args.auto)
     return play_session(game, agents, seat, quiet=args.quiet, check=args.check, log=args.log, fmt=args.format,
-                        seats=seats, ids=args.ids)
+                        seats=seats, ids=args.ids, auto=auto)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -191,7 +207,7 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         from importlib.metadata import PackageNotFoundError, version
 
-        from interpreter.build_info import engine_build
+        from necronomicon.interpreter.build_info import engine_build
         try:
             v = version("necronomicon")
         except PackageNotFoundError:
@@ -214,7 +230,14 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, help="the game's seed (default 1); with --resume, the bots' (default: the saved game's)")
     pl.add_argument("--ruleset")
     pl.add_argument("--players", type=int)
-    pl.add_argument("--factions", help="comma list, in seating order")
+    pl.add_argument("--factions", help="comma list, in seating order; an entry 'random' is drawn by the seeded "
+                    "generator from the factions not named")
+    pl.add_argument("--seating", choices=SEATINGS, default="as-given",
+                    help="random: the factions sit in an order drawn by the seeded generator")
+    pl.add_argument("--first", metavar="FACTION", help="the first player at the start, or 'random' (drawn by the "
+                    "seeded generator), where the factions' setup rules leave a choice (a faction that must go "
+                    "first does; one that may not, does not); default: alphabetical by faction name, as the "
+                    "rulebook recommends")
     pl.add_argument("--agents", help="one agent for all seats or a comma list per seat "
                     "(random, heuristic, human, mcts[:budget][:policy]); default heuristic, or with --resume the "
                     "seats the save keeps")
@@ -228,6 +251,10 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--check", action="store_true", help="verify the engine's invariants after every logged event and every decision")
     pl.add_argument("--resume", metavar="FILE", help="continue a saved game (written by `save FILE`, `quit`, Ctrl-C or end of input)")
     pl.add_argument("--format", choices=["text", "json"], default="text", help="json: one JSON object at the end, no log")
+    pl.add_argument("--auto", type=_auto_flag, default=("one-option",), metavar="LIST",
+                    help="what the human seats let the terminal answer for them: one-option (a decision whose "
+                    "options are all alike; the default), end-turn (end the turn when only Unlimited Actions "
+                    "are left), both as one-option,end-turn, or none")
     pl.add_argument("--ids", action="store_true",
                     help="the log and the prompts name things by their content ids (lower-case-with-hyphens), as files do, not by name")
     r = sub.add_parser("replay", help="replay a game log and print its result")
@@ -270,6 +297,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_show_parser(sub)
     from .web.serve import add_parser as add_serve_parser
     add_serve_parser(sub)
+    from .train import add_parser as add_train_parser
+    add_train_parser(sub)
+    from .balance import add_parser as add_balance_parser
+    add_balance_parser(sub)
     return p
 
 
@@ -293,6 +324,12 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_simulate(args)
         if args.command == "report":
             return cmd_report(args)
+        if args.command == "train":
+            from .train import cmd_train
+            return cmd_train(args)
+        if args.command == "balance":
+            from .balance import cmd_balance
+            return cmd_balance(args)
         if args.command == "serve":
             from .web.serve import cmd_serve
             return cmd_serve(args)
@@ -319,7 +356,7 @@ def entry() -> None:
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - for the process's life
-    from interpreter.build_info import first_run_notice
+    from necronomicon.interpreter.build_info import first_run_notice
     notice = first_run_notice()
     if notice:
         print(notice, file=sys.stderr)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
-from interpreter.engine.game import Game
-from interpreter.engine.savefile import LOG_FORMAT
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.savefile import LOG_FORMAT
 
 from .atomic_file import write_whole
 

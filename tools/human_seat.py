@@ -15,10 +15,10 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, TextIO
 
-from interpreter.diagnostics import did_you_mean
-from interpreter.engine.decisions import Decision, IllegalAction
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.option import match_option, without_unit_id
+from necronomicon.interpreter.diagnostics import did_you_mean
+from necronomicon.interpreter.engine.decisions import Decision, IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.option import match_option, without_unit_id
 
 from .saves import write_save
 from .words import Words, words_for
@@ -139,6 +139,8 @@ class HumanSeat:
         self.seats: dict[str, str] | None = None  # faction -> agent name, kept in a `save FILE`
         self.before_read: Callable[[], None] | None = None  # called before waiting for a line
         self.words: Words | None = None   # None: the game's content names (set to Words.ids() for --ids)
+        # the answer the seat's auto-answer setting gives (tools/auto_answers.py), or None: ask
+        self.auto: Callable[[Game, Decision], str | None] | None = None
 
     def observe(self, game: Any) -> None:
         """The seat reads the game for the status line, the board, undo and save."""
@@ -154,6 +156,12 @@ class HumanSeat:
         """Ask until the person gives a legal answer. After an `undo` the answer is for the
         decision the game went back to (game.pending), which is always a human seat's."""
         d = context
+        said = self.auto(self.game, d) if self.auto is not None and self.game is not None else None
+        if said is not None:   # not recorded as the person's: `undo` goes back past it
+            w = self._words()
+            self.say(f"({w.name(d.player) if w.names else d.player}: {w.option(d, said) if w.names else said}, "
+                     "answered for you)")
+            return said
         self._show(d)
         while True:
             line = self._read()
@@ -256,10 +264,11 @@ class HumanSeat:
             seats = set(self.factions)
             p = g.params
             probe = Game(g.bundle, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                         forced_dice=p.get("forced_dice"), independents=p.get("independents"))
+                         forced_dice=p.get("forced_dice"), independents=p.get("independents"), first=p.get("first"))
             self._mine = []
             for i, c in enumerate(g.choices):
-                if probe.pending is not None and probe.pending.player in seats:
+                d = probe.pending
+                if d is not None and d.player in seats and (self.auto is None or self.auto(probe, d) != c):
                     self._mine.append(i)
                 probe.apply(c)
         return self._mine

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.savefile import GameLog
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.savefile import GameLog
 
 
 def content_from_args(args: argparse.Namespace, log: GameLog | None = None) -> Content:

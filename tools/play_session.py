@@ -14,10 +14,11 @@ import signal
 import sys
 from typing import Any, TextIO
 
-from interpreter.bots import make_agent
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.play import run_game
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.play import run_game
 
+from .auto_answers import AutoAnswers, auto_answer
 from .game_log import LogStream, failure_line, recording
 from .human_seat import HumanSeat, SeatQuit, SeatStopped
 from .render import events_text
@@ -139,10 +140,11 @@ class _Interrupts:
 def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, quiet: bool = False,
                  check: bool = False, log: str | None = None, fmt: str = "text",
                  out: TextIO | None = None, err: TextIO | None = None, seats: dict[str, str] | None = None,
-                 ids: bool = False) -> int:
+                 ids: bool = False, auto: AutoAnswers | None = None) -> int:
     """Play the game to its end (or until a stop); the exit status. `seats` (faction -> agent name)
     is kept in a save, so that `--resume` seats the same people and bots. `ids`: the log and the
-    prompts name things by their content ids, as files and scripts do, instead of their names."""
+    prompts name things by their content ids, as files and scripts do, instead of their names.
+    `auto`: the people's auto-answer setting (tools/auto_answers.py; None: every decision is asked)."""
     out = out or sys.stdout or open(os.devnull, "w", encoding="utf-8")   # noqa: SIM115 - stdout closed
     err = err or sys.stderr or out
     words = words_for(game.content, ids)
@@ -151,6 +153,8 @@ def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, 
     if seat is not None:
         seat.seats = seats
         seat.words = words
+        if auto is not None:
+            seat.auto = lambda g, d: auto_answer(g, d, auto)
 
         def rewound() -> None:
             printer.rewind()

@@ -22,7 +22,7 @@ def faction_names(factions: list[str]) -> dict[str, str]:
     """Display names from the built-in content (all expansions), else the ids made readable."""
     names: dict[str, str] = {}
     try:
-        from interpreter.content import load_content
+        from necronomicon.interpreter.content import load_content
         content = load_content(expansions="all")
         names = {f: fac.name for f, fac in content.model.factions.items()}
     except Exception:  # noqa: BLE001 - names are a nicety; a plot must not fail for want of them
@@ -34,7 +34,7 @@ def _colours(factions: list[str]) -> dict[str, Any]:
     """Each faction's content colour (all expansions loaded), else a stable fallback."""
     from .views.colours import faction_colours
     try:
-        from interpreter.content import load_content
+        from necronomicon.interpreter.content import load_content
         model: Any = load_content(expansions="all").model
     except Exception:  # noqa: BLE001 - colours are a nicety; a plot must not fail for want of them
         model = None

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.content.build import Content
-from interpreter.diagnostics import did_you_mean
-from interpreter.engine.decisions import GameError
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.diagnostics import did_you_mean
+from necronomicon.interpreter.engine.decisions import GameError
 
 SEED_RANGE = (-(2**63), 2**63 - 1)  # a seed a save or log can hold (schema/save.schema.json)
 
@@ -35,13 +35,14 @@ def player_count(content: Content, ruleset: str, players: int | None) -> int:
 
 
 def pick_factions(content: Content, ruleset: str, players: int | None, factions: str | None) -> list[str]:
-    """`--factions` (a comma list, checked by name first), else the ruleset's default seats."""
+    """`--factions` (a comma list, checked by name first; `random` entries are drawn later, by
+    tools/game_setup.py), else the ruleset's default seats."""
     if factions is not None:
         names = [f.strip() for f in factions.split(",") if f.strip()]
         if not names:
             raise GameError("--factions names no faction")
         for f in names:
-            if f not in content.model.factions:
+            if f not in content.model.factions and f != "random":   # drawn by tools/game_setup.py
                 raise GameError(f"unknown faction '{f}'{did_you_mean(f, content.model.factions)}")
         if players is not None and players != len(names):
             raise GameError(f"--players {players} but --factions names {len(names)}")

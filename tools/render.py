@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.option import action_verb
+from necronomicon.interpreter.engine.option import action_verb
 
 from .words import Words
 
@@ -31,6 +31,7 @@ TEMPLATES = {
     "power": "  {player} {power_text} ({why}); {total} Power now",
     "gate": "  gate in {loc}: {change}{by_text}",
     "token": "  {owner} puts a {token} token in {loc}",
+    "token-removed": "  {owner}'s {token} token in {loc} is removed ({why})",
     "elder-sign": "  {player} takes an Elder Sign ({why})",
 }
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
 
 from .simulate import GameSpec, play_one
 

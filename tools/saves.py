@@ -8,8 +8,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from interpreter.content.build import Content
-from interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.game import Game, GameError
 
 from .atomic_file import write_whole
 
@@ -59,7 +59,7 @@ def save_to_new_file(game: Game, seats: dict[str, str] | None = None) -> Path:
 def saved_seats(data: dict[str, Any], factions: list[str], where: str) -> list[str] | None:
     """The agent of each seat (in seat order) that a save names, None when it names none; a seat
     missing or an unknown agent is one GameError line naming the JSON path."""
-    from interpreter.bots import make_agent
+    from necronomicon.interpreter.bots import make_agent
     seats = data.get("seats")
     if seats is None:
         return None

@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.position import PositionError, build_state
-from interpreter.effects.compiler import RuleError
-from interpreter.diagnostics import Report
-from interpreter.yamlpos import MAX_FILE_BYTES, load_text
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.position import PositionError, build_state
+from necronomicon.interpreter.effects.compiler import RuleError
+from necronomicon.interpreter.diagnostics import Report
+from necronomicon.interpreter.yamlpos import MAX_FILE_BYTES, load_text
 
 #: what a malformed scenario (a value of the wrong type) may raise; reported as one FAIL line
 MALFORMED = (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError, OverflowError)
@@ -131,7 +131,7 @@ def check_expect(game: Game, exp: dict[str, Any]) -> list[str]:
     if "pending" in exp:
         d = game.pending
         cmp("pending decision", exp["pending"], f"{d.player} {d.kind}" if d else None)
-    from interpreter.engine.option import match_option, options_starting
+    from necronomicon.interpreter.engine.option import match_option, options_starting
     opts = game.pending.options if game.pending else ()
     for a in exp.get("legal", []):
         if match_option(opts, str(a)) is None:
@@ -219,7 +219,7 @@ def _reached(game: Game, until: str) -> bool:
 def content_for(spec: dict[str, Any], path: Path, default: Content, cache: dict[tuple[str, ...], Content]) -> Content:
     """The content a scenario names: `content: [dirs]` alone, or `content-layer: [dirs]` over the built-in
     tree; with every expansion, or only those `expansions: [names]` lists (`[]`: the base game)."""
-    from interpreter.diagnostics import ContentError
+    from necronomicon.interpreter.diagnostics import ContentError
     dirs, layered, wanted = spec.get("content"), spec.get("content-layer"), spec.get("expansions")
     if wanted is not None and not (isinstance(wanted, list) and all(isinstance(x, str) for x in wanted)):
         raise ValueError(f"expansions: should be a list of expansion names, not {wanted!r}")
@@ -237,7 +237,7 @@ def content_for(spec: dict[str, Any], path: Path, default: Content, cache: dict[
 
 
 def run_scenarios(files: list[str], content_dirs: list[str] | None = None) -> int:
-    from interpreter.diagnostics import ContentError
+    from necronomicon.interpreter.diagnostics import ContentError
     try:
         content = load_content([Path(d) for d in content_dirs or []], expansions="all").require_ok()
     except ContentError as exc:

@@ -8,8 +8,8 @@ from typing import Any
 
 from rich.console import Console
 
-from interpreter.content.build import Content
-from interpreter.engine.savefile import read_log
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.savefile import read_log
 
 from .loading import content_from_args
 from .views.lookup import ShowError, find

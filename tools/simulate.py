@@ -10,10 +10,10 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from interpreter.content.build import Content
-from interpreter.bots import agent_label, make_agent
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.play import run_game
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.bots import agent_label, make_agent
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.play import run_game
 
 # The columns of a result row, in file order.
 FIELDS = ("game", "seed", "ruleset", "layout", "factions", "agents", "winners", "outcome", "doom", "rounds",
@@ -40,14 +40,15 @@ def eligible_factions(content: Content) -> list[str]:
 
 
 def matchups(content: Content, ruleset: str, players: int) -> list[tuple[str, ...]]:
-    """Every combination of `players` eligible factions, each in alphabetical order."""
+    """Every combination of `players` eligible factions a game can seat (not two played with the
+    same figures), each in alphabetical order."""
     allowed = content.model.rulesets[ruleset].get("players", [])
     if players not in allowed:
         raise GameError(f"ruleset '{ruleset}' is for {', '.join(map(str, allowed))} players, not {players}")
     pool = eligible_factions(content)
     if len(pool) < players:
         raise GameError(f"only {len(pool)} factions are available for {players} players")
-    return list(itertools.combinations(pool, players))
+    return [m for m in itertools.combinations(pool, players) if content.model.sharing_figures(m) is None]
 
 
 def plan(ruleset: str, games: int, seed: int, agents: list[str],

@@ -5,9 +5,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from interpreter.content import load_content
-from interpreter.diagnostics import Diagnostic, Pos, Report, render_json
-from interpreter.paths import content_dir
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.diagnostics import Diagnostic, Pos, Report, render_json
+from necronomicon.interpreter.paths import content_dir
 
 
 def _under(path: str, folder: Path) -> bool:

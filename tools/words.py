@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.engine.decisions import Decision
-from interpreter.engine.option import is_done
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.option import is_done
 
 __all__ = ["Words", "words_for", "WINDOW_WHEN", "content_names", "bookkeeping_keys", "window_phrase"]
 
@@ -24,6 +24,8 @@ _TOKEN = re.compile(r"(?<![A-Za-z0-9-])([a-z0-9][a-z0-9]*(?:-[a-z0-9]+)*)(#\d+)?
 _UNIT_NUMBER = re.compile(r"#\d+")
 _ARROW = re.compile(r" *-> *")   # a move's arrow between names (`Area One -> Area Two`)
 _DOUBLED = re.compile(r"^([^:\n]{1,80}): \1: ")
+# A unit option's label inside a prompt (`some-unit some-area#9`, `... (gate)#9`): what the prompt is about.
+_UNIT_LABEL = re.compile(r"(?<![A-Za-z0-9-])([a-z0-9]+(?:-[a-z0-9]+)*) ([a-z0-9]+(?:-[a-z0-9]+)*)( \(gate\))?#\d+")
 
 # When each timing window opens, as a prompt says it ({player}, {area}, {kind} from the window's
 # event, in names; a phrase whose field is missing falls back to the one after '|').
@@ -127,6 +129,14 @@ class Words:
         out = _ARROW.sub(" -> ", _UNIT_NUMBER.sub("", _TOKEN.sub(one, line)))
         return _DOUBLED.sub(r"\1: ", out)
 
+    def refusal(self, code: str, message: str, d: Decision | None = None, game: Any = None) -> str:
+        """Why an answer was refused (`Game.why_illegal`, `IllegalAction`) in names: the engine's
+        sentence with every id named, and the decision's prompt said as `question` says it."""
+        said = self.text(message)
+        if self.names and d is not None and code == "not-an-option":
+            said = said.replace(f"({self.text(d.prompt)})", f"({self.question(d, game)})", 1)
+        return said
+
     def option(self, d: Decision, label: str) -> str:
         """One option as a person reads it; a spellbook pick adds the book's text."""
         shown = self.text(label)
@@ -151,7 +161,20 @@ class Words:
         elif d.kind == "spellbook" and self.names and ": choose" in said:   # "<requirement>: choose a spellbook"
             met, _, pick = said.rpartition(": choose")
             said = f"choose{pick} (requirement met: {met.rstrip('.')})"
+        elif self.names:
+            said = self._about_a_unit(said)
         return self.text(said)
+
+    def _about_a_unit(self, said: str) -> str:
+        """A prompt naming one unit by its label (`retreat some-unit some-area#9 to`) says the unit
+        first (`Some Unit from Some Area: retreat to …`)."""
+        found = [m for m in _UNIT_LABEL.finditer(said) if m.group(1) in self.names and m.group(2) in self.names]
+        if len(found) != 1:
+            return said
+        m = found[0]
+        rest = " ".join((said[:m.start()] + said[m.end():]).split())
+        unit = f"{self.name(m.group(1))} from {self.name(m.group(2))}"
+        return f"{unit}: {rest} …" if rest.endswith(" to") else f"{unit}: {rest}"
 
     def _window_prompt(self, d: Decision, window: str, game: Any) -> str:
         abilities = [o for o in d.options if not is_done(o)]

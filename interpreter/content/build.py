@@ -12,7 +12,7 @@ from ..effects import ast as A
 from ..limits import MAX_COUNT, MAX_ROUNDS
 from . import schema_check
 from .effect_build import RESULTS, EffectBuilder, unknowns_under
-from .files import Document, discover
+from .files import Document, content_digest, discover
 from .model import Ability, Area, ContentModel, Faction, Layout, NeutralCard, Requirement, Ruleset, Spellbook, UnitType
 from .start_areas import check_start_areas, six_spellbooks
 
@@ -28,6 +28,7 @@ class Content:
     model: ContentModel
     report: Report
     folders: list[Path]
+    digest: str = ""   # of the documents loaded (`content_digest`): what a trained evaluation was trained on
 
     @property
     def ok(self) -> bool:
@@ -124,6 +125,11 @@ class Builder(EffectBuilder):
         self._limit(doc, ("setup", "cultists"), setup.get("cultists"), MAX_COUNT, "cultists placed")
         if setup["cultists"] and not any(u.cls == "cultist" for u in units.values()):
             self.report.error(doc.pos("setup"), "setup", "setup places cultists but the faction has no cultist unit")
+        known = self.ids["faction"] | self.unloaded_factions
+        for i, other in enumerate(setup.get("shares-figures-with", [])):
+            if other not in known:
+                self.report.error(doc.pos("setup", "shares-figures-with", i), "unknown-reference",
+                                  f"unknown faction '{other}'{did_you_mean(other, known)}")
         self.model.factions[fid] = Faction(fid, d["name"], setup, abilities, units, reqs, books,
                                            {t["id"]: t["count"] for t in d.get("tokens", [])}, doc.pos(),
                                            doc.expansion, d.get("colour"))
@@ -429,7 +435,8 @@ def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
     builder.unloaded_factions = {d.data.get("id") for d in left_out if d.kind == "faction"} - \
         {d.data.get("id") for d in docs if d.kind == "faction"}
     model = builder.run()
-    return Content(model, report, dirs)
+    return Content(model, report, dirs, content_digest(docs))
+
 
 
 def _point(p: Any) -> Any:

@@ -14,9 +14,8 @@ from ..effects.parser import EffectSyntaxError, parse
 from ..effects.registry import REGISTRY
 from ..effects.guarded_choices import choice_proofs
 from ..effects.subject_guards import guards_of
-from ..engine.feasible import NOTING_CHOICES, REMOVALS
-from ..engine.held_conditions import READS
-from ..engine.windows import WINDOW_EVENTS, event_type
+from ..effects.primitive_facts import NOTING_CHOICES, READS, REMOVALS
+from ..effects.windows import WINDOW_EVENTS, event_type
 from ..limits import MAX_COUNT, MAX_DICE
 from .files import Document
 from .formula_cycles import SUBJECT, FormulaGraph

@@ -1,6 +1,8 @@
 """Find content files in one or more folders and load them with positions."""
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,3 +58,14 @@ def discover(folders: list[Path], report: Report) -> list[Document]:
             expansion = rel[1] if len(rel) > 2 and rel[0] == "expansions" else None
             docs.append(Document(str(path), data, positions, layer, expansion))
     return docs
+
+
+def content_digest(docs: list[Document]) -> str:
+    """A digest of the documents' data (not of their paths, so a copy of the same folder gives the
+    same digest): 16 hex digits of SHA-256 over each document's kind, id and data, sorted."""
+    parts = sorted(json.dumps([d.kind, d.id, d.data], sort_keys=True, default=str) for d in docs)
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()[:16]

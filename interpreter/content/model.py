@@ -186,3 +186,14 @@ class ContentModel:
     loyalty_counterparts: dict[str, str] = field(default_factory=dict)  # card -> faction it reuses
     tokens: dict[str, int] = field(default_factory=dict)
     expansions: set[str] = field(default_factory=set)
+
+    def sharing_figures(self, factions: "list[str] | tuple[str, ...]") -> tuple[str, str] | None:
+        """The first two of `factions` played with the same figures (either names the other in its
+        setup's `shares-figures-with`), or None: a game seats at most one of them."""
+        for i, a in enumerate(factions):
+            for b in factions[i + 1:]:
+                fa, fb = self.factions.get(a), self.factions.get(b)
+                if (fa is not None and b in fa.setup.get("shares-figures-with", ())) or \
+                        (fb is not None and a in fb.setup.get("shares-figures-with", ())):
+                    return a, b
+        return None

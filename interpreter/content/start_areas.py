@@ -19,7 +19,7 @@ def check_start_areas(model: ContentModel, report: Report, layouts_at: dict[str,
     starts = {lid: {f for a in lay.areas.values() for f in a.starts}
               for lid, lay in model.layouts.items() if not lay.incomplete}
     for fid, faction in sorted(model.factions.items()):
-        if starts and not any(fid in have for have in starts.values()):
+        if starts and not faction.setup.get("start-anywhere") and not any(fid in have for have in starts.values()):
             report.warning(faction.pos, "no-start-area",
                            f"faction '{fid}' has no start area on any map layout ({', '.join(sorted(starts))}): "
                            "it cannot play (an area's `starts:` must name it)")
@@ -33,7 +33,7 @@ def check_start_areas(model: ContentModel, report: Report, layouts_at: dict[str,
                 continue   # an unknown or incomplete layout has its own finding
             at = layouts_at[lid]
             for j, f in enumerate(factions):
-                if f in model.factions and f not in starts[lid]:
+                if f in model.factions and f not in starts[lid] and not model.factions[f].setup.get("start-anywhere"):
                     report.error(doc.pos("default-factions", count, j), "no-start-area",
                                  f"ruleset '{doc.id}' seats faction '{f}' on layout '{lid}' for {count} players, "
                                  f"but no area of that layout ({at.path}:{at.line}:{at.col}) is a start area "

@@ -1,6 +1,6 @@
 """Print the generated tables of docs/effect-language.md: primitives, windows and their events, actions.
 
-    python -m interpreter.effects.docs            # every table, in the order the document has them
+    python -m necronomicon.interpreter.effects.docs            # every table, in the order the document has them
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ def table() -> str:
 
 
 def windows_table() -> str:
-    """Every window, when it opens and the fields its event carries (engine/windows.py)."""
-    from ..engine.windows import WINDOW_EVENTS
+    """Every window, when it opens and the fields its event carries (effects/windows.py)."""
+    from .windows import WINDOW_EVENTS
 
     rows = ["| window | when | `event` fields |", "|---|---|---|"]
     for name, (when, fields) in WINDOW_EVENTS.items():
@@ -33,7 +33,7 @@ def windows_table() -> str:
 
 def actions_table() -> str:
     """Every action name `event.action` (after-action) and `subject.action` (action-cost) can hold."""
-    from ..engine.windows import ACTION_EVENTS, COST_ACTIONS, WINDOW_EVENTS
+    from .windows import ACTION_EVENTS, COST_ACTIONS, WINDOW_EVENTS
 
     base = ", ".join(f"`{f}`" for f in WINDOW_EVENTS["after-action"][1] or ())
     rows = ["| action | what it is | `after-action` event fields | `subject.action` of `action-cost` |",

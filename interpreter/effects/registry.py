@@ -33,7 +33,7 @@ RECORD_FIELDS = UNIT_FIELDS | {
     # window events (the dicts passed to window(...)) and modifier subjects (modified(...))
     "player", "attacker", "defender", "unit", "result", "side", "by", "how", "cause", "replaced",
     "in_battle", "src", "dst", "moved", "action", "label", "spent", "capturer", "victim", "dice", "kills",
-    "pains",
+    "pains", "controller",
     # the battle record (`battle`) and its per-side roll
     "exempt", "results", "taken", "pending", "rolled", "avoided", "earned", "flags", "killed", "declined",
     "counts", "rolls",

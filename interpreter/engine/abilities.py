@@ -12,6 +12,7 @@ from . import flow, neutral
 from .basics import MEMO_FACTS
 from .context import EffectCtx
 from .host import RulesContext
+from .requirements import checked_at
 
 Frame = dict[str, Any]
 from . import basics
@@ -213,14 +214,12 @@ _CHECKED: dict[tuple[int, str], tuple[Any, int, list[int]]] = {}
 
 
 def _checked_at(reqs: list[Any], when: str) -> list[int]:
-    """The positions in a faction's requirements of those with a condition checked at `when` (an
-    action requirement with a condition is met either way, e.g. "X, or pay N as your action", so it
-    is checked with the state's). Found once per requirements list and `when`."""
+    """The positions in a faction's requirements of those checked at `when` (requirements.checked_at).
+    Found once per requirements list and `when`."""
     key = (id(reqs), when)
     kept = _CHECKED.get(key)
     if kept is None or kept[0] is not reqs or kept[1] != len(reqs):
-        found = [j for j, r in enumerate(reqs) if r.condition is not None
-                 and (r.when == when or (when == "state" and r.when == "action"))]
+        found = [j for j, r in enumerate(reqs) if checked_at(r, when)]
         kept = _CHECKED[key] = (reqs, len(reqs), found)
     return kept[2]
 

@@ -20,6 +20,20 @@ from . import phases
 from .host import RulesContext
 
 
+def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
+    """The areas of the units (of `p`, or of anyone) that an ongoing ability makes count as a
+    Gate their owner controls (modifier `counts-as-gate`): one entry per unit, beside any real
+    Gate in the same area. They give Power, Doom and a place to Summon, and `gates()` lists them."""
+    if not core.modifiers_of(g, "counts-as-gate"):
+        return []
+    return sorted(u["loc"] for u in g.s.on_map(p) if core.modified(g, "counts-as-gate", False, u, u["owner"]))
+
+
+def gate_count(g: "RulesContext", p: str) -> int:
+    """How many Gates `p` controls, the units that count as Gates included (`unit_gates`)."""
+    return len(g.s.controlled_gates(p)) + len(unit_gates(g, p))
+
+
 def all_parts_possible(g: "RulesContext", ab: Any, p: str, area: str | None = None) -> bool:
     """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
     do all parts of it" - an action ability (or requirement action) is offered only when a dry
@@ -91,7 +105,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
             cost = core.unit_cost(g, p, t)
         except RuleError:
             continue
-        where = t.awaken.where(ctx) or []
+        where = core.modified(g, "awaken-areas", list(t.awaken.where(ctx) or []), {"kind": t.id, "owner": p}, p)
         for a in sorted(set(where)):
             c = moves.action_cost(g, p, "awaken", cost, a, mods)
             if c <= power:
@@ -133,6 +147,11 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     if unlimited and not core.may_modify(g, "unlimited-summon", {"owner": p}):
         return out   # no ability makes a Summon of p's unlimited now
     gates = [a for a in s.controlled_gates(p) if basics.is_area(g, a)]
+    if core.may_modify(g, "summon-at-gate", {"owner": p}):   # an ability opens other Gates to p's Summons
+        gates = [a for a in s.gates if basics.is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
+                                                                              {"owner": p, "area": a,
+                                                                               "controller": s.gate_owner(a)}, p)]
+    gates += [a for a in unit_gates(g, p) if a not in gates]
     if not gates:
         return out
     mods = moves.action_mods(g, p, "summon")
@@ -191,7 +210,7 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
         if a in fought:
             continue
         here = s.units_at(a)
-        mine = [u for u in here if u["owner"] == p]
+        mine = [u for u in here if u["owner"] == p and core.may_act(g, u, "battle")]
         present = {u["owner"] for u in here}
         for e in s.others(p):
             if e in present and _some_combat(g, mine, e):
@@ -308,7 +327,7 @@ def action_in_call(g: "RulesContext", p: str, area: str, why: str) -> Call:
 
 def _captors(g: "RulesContext", p: str, area: str) -> list[dict[str, Any]]:
     """`p`'s units in `area` that may capture (a Cultist may not)."""
-    return [u for u in g.s.units_at(area, p) if basics.utype(g, u).cls != "cultist"]
+    return [u for u in g.s.units_at(area, p) if basics.utype(g, u).cls != "cultist" and core.may_act(g, u, "capture")]
 
 
 def capture_targets(g: "RulesContext", p: str, victim: str, area: str,

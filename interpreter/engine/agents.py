@@ -11,6 +11,7 @@ from .rng import Rng
 from .seat import Seat
 from . import core
 from . import phases
+from . import actions
 
 
 class RandomAgent:
@@ -38,6 +39,23 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
+        # (state, its unit-write count, its number of units, player, that player's units per place):
+        # valid while the state's unit index is (State._index), so a move decision counts once
+        self._counted: tuple[Any, int, int, str, dict[str, int]] | None = None
+
+    def _units_per_place(self, g: Any, player: str) -> dict[str, int]:
+        """How many units `player` has in each place of board `g` (what `len(units_at(place,
+        player))` gives), counted once while the board's units are unchanged."""
+        s = g.s
+        kept = self._counted
+        if kept is not None and kept[0] is s and kept[1] == s.writes and kept[2] == len(s.units) \
+                and kept[3] == player:
+            return kept[4]
+        counts: dict[str, int] = {}
+        for u in s.units_of(player):
+            counts[u["loc"]] = counts.get(u["loc"], 0) + 1
+        self._counted = (s, s.writes, len(s.units), player, counts)
+        return counts
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -73,7 +91,7 @@ class HeuristicAgent:
         """How much the bot likes option `o` of decision `d`; `g`: the board (its player's view), if any."""
         if d.kind == "doom":
             if o.verb == "ritual":
-                gates = len(g.s.controlled_gates(player)) if g is not None else 0
+                gates = actions.gate_count(g.rules, player) if g is not None else 0
                 late = g is not None and g.s.round >= 3
                 if g is not None and self._ends_the_game_lost(g, player):
                     return -5
@@ -96,8 +114,9 @@ class HeuristicAgent:
             if o.verb == "done":
                 return 2
             if g is not None and o.verb == "move-unit":
-                fresh = not g.s.units_at(o.dst, player)
-                leaving_alone = len(g.s.units_at(o.src, player)) <= 1
+                mine = self._units_per_place(g, player)
+                fresh = not mine.get(o.dst, 0)
+                leaving_alone = mine.get(o.src, 0) <= 1
                 return (4 if fresh else 0) + (0 if leaving_alone else 1) - (3 if o.dst in g.s.gates and
                                                                             g.s.gate_owner(o.dst) not in (None, player) else 0)
             return 1

@@ -20,6 +20,11 @@ from . import independents
 
 MAX_ASSIGN_ROUNDS = 50
 
+
+def die_face(roll: int) -> str:
+    """What a battle die shows: a 6 is a kill, a 4 or 5 a pain, anything else a miss."""
+    return "kill" if roll == 6 else "pain" if roll in (4, 5) else "miss"
+
 Frame = dict[str, Any]
 
 
@@ -74,8 +79,8 @@ class BattleProc(Proc):
         for side in battle_queries.battle_sides(g):
             n = sum(core.combat_of(g, u) for u in battle_queries.participants(g, side))
             dice = basics.roll(g, n, side, "battle")
-            kills = sum(1 for x in dice if x == 6)
-            pains = sum(1 for x in dice if x in (4, 5))
+            faces = [die_face(x) for x in dice]
+            kills, pains = faces.count("kill"), faces.count("pain")
             b["rolled"][side] = {"dice": n, "rolls": dice, "kills": kills, "pains": pains}
             other = battle_queries.opponent_in_battle(g, side)
             b["pending"][other] += [{"result": "kill", "by": side}] * kills + [{"result": "pain", "by": side}] * pains

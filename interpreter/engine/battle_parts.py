@@ -182,9 +182,8 @@ class ApplyProc(Proc):
                 f["si"] += 1
                 continue
             f["chooser"] = core.modified(g, "retreat-chooser", side, {"side": side}, side)
-            safe = [n for n in basics.adjacent(g, b["area"]) if not g.s.units_at(n, foe)]
             f["pained"] = pained
-            if not safe:
+            if not self._safe_areas(g, b["area"], foe):
                 # the owner picks the victim even when another player directs the retreats
                 # (core rulebook, Complex Battle Example 1)
                 f["at"] = "surrounded"
@@ -220,8 +219,7 @@ class ApplyProc(Proc):
         f["pained"].remove(uid)
         f["unit"] = uid
         side = battle_queries.battle_sides(g)[f["si"]]
-        foe = battle_queries.opponent_in_battle(g, side)
-        safe = [n for n in basics.adjacent(g, basics.battle_record(g)["area"]) if not g.s.units_at(n, foe)]
+        safe = self._safe_areas(g, basics.battle_record(g)["area"], battle_queries.opponent_in_battle(g, side))
         f["at"] = "retreat_to"
         return ask(f["chooser"], "area", safe, f"retreat {basics.unit_label(g, g.s.unit(uid))} to")
 
@@ -232,6 +230,12 @@ class ApplyProc(Proc):
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return(None)
+
+    @staticmethod
+    def _safe_areas(g: Any, area: str, foe: str) -> list[str]:
+        """Where a pained unit may retreat: the areas next to the battle's with none of the foe's
+        units (core rulebook, Battle: Retreats)."""
+        return [n for n in basics.adjacent(g, area) if not g.s.units_at(n, foe)]
 
     @staticmethod
     def _labels(g: Any, ids: list[int]) -> list[str]:

@@ -3,8 +3,6 @@ open timing windows and spellbook requirement checks (the procedures themselves 
 core_procs.py; which abilities are in play: abilities.py)."""
 from __future__ import annotations
 
-import math
-from fractions import Fraction
 from typing import Any
 
 from ..content.model import Ability, Requirement, UnitType
@@ -136,7 +134,7 @@ def doom_value(g: "RulesContext", u: dict[str, Any]) -> int:
     opts = t.cost_options
     if not opts:
         opts = (basics.integer(g, formula(g, t.cost, ctx(g, u["owner"]), f"cost of {t.name}"), f"cost of {t.name}"),)
-    return math.ceil(Fraction(sum(opts), len(opts)))
+    return -(-sum(opts) // len(opts))   # rounded up, in integers (a Fraction was most of a bot's unit pick)
 
 
 def combat_of(g: "RulesContext", u: dict[str, Any], foe: str | None = None, mods: Any = None) -> int:
@@ -208,6 +206,15 @@ def formula(g: "RulesContext", fn: Any, ctx: EffectCtx, name: str) -> Any:
         raise
     finally:
         g.formula_depth = depth
+
+
+def may_act(g: "RulesContext", u: dict[str, Any], act: str) -> bool:
+    """Whether unit `u` may take part in `act` (move, capture or battle) as its owner's unit: the
+    `may-act` modifiers (subject `{unit, owner, action}`) answer, true when there are none."""
+    mods = modifiers_of(g, "may-act")
+    if not mods:
+        return True
+    return bool(modified(g, "may-act", True, {"unit": u, "owner": u["owner"], "action": act}, u["owner"], mods))
 
 
 def may_modify(g: "RulesContext", target: str, fields: dict[str, Any]) -> bool:

@@ -13,7 +13,8 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
 from .flow import Call, Proc, Return
-from .held_conditions import condition_holds
+from .held_conditions import met_now
+from .requirements import earn_after_battle, requirement
 from .option import Option, parse
 from .state import POOL
 from . import abilities as abilities_rules
@@ -58,10 +59,6 @@ def ability_ctx(g: Game, ab: Any, f: Frame) -> Any:
     sid = f["self"]
     return core.ctx(g, f["me"], ability=ab, event=f["event"], area=f["area"],
                  self_unit=g.s.unit(sid) if sid is not None else None)
-
-
-def requirement_of(g: Game, p: str, rid: str) -> Any:
-    return next(r for r in basics.faction(g, p).requirements if r.id == rid)
 
 
 # ---- using an ability -------------------------------------------------------------------------------
@@ -220,7 +217,6 @@ class CheckRequirements(Proc):
         players = f["players"]
         when, event = f["when"], f["event"]
         seen: dict[Any, Any] = {}   # the fields conditions read, at this position (held_conditions)
-        earned = s.battle.get("earned") if s.battle is not None else None   # (in a battle: met already)
         for i in range(f["i"], len(players)):   # f["i"], f["j"]: where a Call left off
             p = players[i]
             fac = g.content.factions.get(p)
@@ -236,12 +232,8 @@ class CheckRequirements(Proc):
                 r = reqs[j]
                 if r.id in done:
                     continue
-                if earned and any(r.id in e[1] for e in earned if e[0] == p):
-                    continue
-                if condition_holds(g, p, r, event, seen):
-                    if s.battle is not None:
-                        earned = s.battle.setdefault("earned", [])
-                        earned.append([p, r.id])
+                if met_now(g, p, r.id, r, when, event, seen):
+                    if earn_after_battle(g, p, r.id):
                         seen.clear()   # the battle record changed
                     else:
                         f["i"], f["j"] = i, j + 1
@@ -261,8 +253,8 @@ class Earn(Proc):
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         p = f["player"]
-        r = requirement_of(g, p, f["req"])
-        if r.id in g.s.requirements[p]:
+        r = requirement(g, p, f["req"])
+        if r is None or r.id in g.s.requirements[p]:
             return Return()
         g.s.requirements[p].append(r.id)
         basics.emit(g, "requirement", player=p, requirement=r.id)
@@ -278,8 +270,8 @@ class Earn(Proc):
 
     def effect(self, g: Game, f: Frame, value: Any) -> Any:
         p = f["player"]
-        r = requirement_of(g, p, f["req"])
-        if r.effect is None:
+        r = requirement(g, p, f["req"])
+        if r is None or r.effect is None:
             return Return()
         ctx = core.ctx(g, p)
         ctx.ability = f"requirement {r.id}"

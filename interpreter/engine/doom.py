@@ -8,6 +8,7 @@ from typing import Any
 from .flow import Call, Proc, Return, ask, frame
 from .option import Option, parse
 from . import abilities
+from . import actions
 from . import basics
 from . import core
 from . import phases
@@ -33,7 +34,7 @@ class DoomPhase(Proc):
         basics.emit(g, "phase", phase="doom", round=s.round)
         if g.ruleset.get("doom-for-gates", True):
             for p in s.players:
-                basics.gain_doom(g, p, len(s.controlled_gates(p)), "controlled gates")
+                basics.gain_doom(g, p, actions.gate_count(g, p), "controlled gates")
         f.update(order=s.order_from(s.first), i=0, at="player")
         return core.check_requirements_call(g, "state")
 
@@ -132,7 +133,7 @@ class Ritual(Proc):
             s.instant_death = True
             basics.emit(g, "instant-death")
         basics.emit(g, "ritual", player=p, cost=cost, marker=s.ritual)
-        basics.gain_doom(g, p, len(s.controlled_gates(p)), "ritual")
+        basics.gain_doom(g, p, actions.gate_count(g, p), "ritual")
         own = basics.faction(g, p).units
         for u in s.on_map(p):
             if u["kind"] in own and own[u["kind"]].cls == "great-old-one":

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..effects.ast import PAST_REMOVALS, PROVEN
 from ..effects.compiler import RuleError
+from ..effects.primitive_facts import NOTING_CHOICES, REMOVALS
 from ..effects.registry import REGISTRY
 from . import flow
 from .option import is_done
@@ -27,8 +28,6 @@ from . import abilities
 if TYPE_CHECKING:
     from .host import RulesContext
 
-# the single choices that call note_no_option when their list is empty
-NOTING_CHOICES = frozenset({"choose_unit", "choose_area", "choose_player", "choose_spellbook"})
 MAX_RUNS = 12     # dry runs per action (each tries another answer at the last open decision)
 MAX_STEPS = 200   # decisions per dry run
 MEMO_SIZE = 4096  # remembered results per game (and its clones) before the memo starts afresh
@@ -48,9 +47,7 @@ def note_no_option(game: Any, where: str) -> None:
 # PROVEN: a list the action's text proves not empty, or an optional choice: effects/guarded_choices.py)
 NEVER_EMPTY = {"players": 1, "enemies": 2, PROVEN: 0}
 
-# The verbs that take their one unit off the map (into a pool) and set off only the REMOVAL_WINDOW
-# (the remove-unit procedure, engine/core_procs.py; a capture opens a second window and is not one).
-REMOVALS = frozenset({"kill", "eliminate"})
+# REMOVALS (effects/primitive_facts.py) set off only the REMOVAL_WINDOW
 REMOVAL_WINDOW = "unit-removed"
 # verbs that move no unit and set nothing off (no window, no procedure: they never wait)
 QUIET_VERBS = frozenset({"gain_power", "lose_power", "bank_power", "gain_doom", "lose_doom", "elder_sign",
@@ -223,5 +220,5 @@ def _attempt(game: "RulesContext", run: Run, path: list[int]) -> tuple[bool | No
         game.__dict__["_dry_steps"] = probe.steps
 
 
-__all__ = ["REMOVALS", "can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position",
+__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position",
            "removals_are_quiet", "share_memo"]

@@ -49,17 +49,21 @@ class Game:
 
     def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
                  layout: str | None = None, *, forced_dice: list[int] | None = None,
-                 independents: list[str] | None = None,
+                 independents: list[str] | None = None, first: str | None = None,
                  _state: dict[str, Any] | None = None, _log_prefix: int = 0, _loaded: str | None = None) -> None:
         """`independents`: the loyalty cards in play (None: every playable one, see choose_independents).
+        `first`: the first player at the start, a faction or "random" (drawn by the game's generator),
+        where the factions' setup rules leave it open (None: the rulebook's recommendation).
         `_loaded` names the file a `_state` came from: its invariants are checked before play resumes."""
-        r, left_out = Rules.checked(content, ruleset, factions, layout, independents)
+        r, left_out = Rules.checked(content, ruleset, factions, layout, independents, first)
         self.rules = r
         layout = r.layout.id
         self.params = {"ruleset": ruleset, "factions": list(factions), "seed": seed, "layout": layout,
                        "forced_dice": list(forced_dice) if forced_dice is not None else None}
         if r.content.loyalty_cards:
             self.params["independents"] = list(r.independents)
+        if first is not None:
+            self.params["first"] = first
         if r.content.expansions:
             self.params["expansions"] = sorted(r.content.expansions)
         r._forced_dice = list(forced_dice) if forced_dice is not None else None
@@ -285,13 +289,15 @@ class Game:
 
     @classmethod
     def from_json(cls, content: Content, data: dict[str, Any], where: str = "save", *,
-                  check_by_replay: bool = True) -> "Game":
+                  check_by_replay: bool = True, replayed: bool = False) -> "Game":
         """The game `to_json` saved, checked in full first (schema/save.schema.json, the content it
         needs, the rule flow and pending decision, the invariants), then proven reachable: its
         answers are replayed from its parameters and must reach exactly its snapshot
         (engine/reachable.py). A bad save is one SaveError line naming the JSON path. Only a test's
         or a puzzle's position set up by hand (`_state=`), which no answers reach, is loaded with
-        `check_by_replay=False` (the other checks still run)."""
+        `check_by_replay=False` (the other checks still run). `replayed=True` hands back the game the
+        check replayed (the same position, with its whole log and earlier positions) instead of the
+        snapshot's, so a caller that wants the log need not replay the answers a second time."""
         if not isinstance(data, dict):
             raise savefile.SaveError(f"{where}: a saved game is a JSON object, not {type(data).__name__}")
         if data.get("format") != FORMAT:
@@ -300,13 +306,15 @@ class Game:
         p = data["params"]
         try:
             g = cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=data["dice"],
-                    independents=p.get("independents"), _state=data["snapshot"],
+                    independents=p.get("independents"), first=p.get("first"), _state=data["snapshot"],
                     _log_prefix=data["log_length"], _loaded=where)
             if check_by_replay:
-                reachable.check_reached(lambda: cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                                                    forced_dice=p.get("forced_dice"),
-                                                    independents=p.get("independents")),
-                                        data, where, savefile.SaveError)
+                again = reachable.check_reached(lambda: cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"],
+                                                            forced_dice=p.get("forced_dice"),
+                                                            independents=p.get("independents"), first=p.get("first")),
+                                                data, where, savefile.SaveError)
+                if replayed:
+                    g = again
         except savefile.SaveError:
             raise
         except (GameError, RuleError) + savefile.REBUILD_ERRORS as exc:
@@ -351,7 +359,7 @@ class Game:
         a file, whose earlier positions were not kept)."""
         p = self.params
         g = Game(self.bundle, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                 forced_dice=p.get("forced_dice"), independents=p.get("independents"))
+                 forced_dice=p.get("forced_dice"), independents=p.get("independents"), first=p.get("first"))
         hook = self.rules._event_hook
         for c in self.choices[:keep]:
             g.apply(c)
@@ -395,7 +403,7 @@ def replay(content: Content, lines: "list[str] | savefile.GameLog", upto: int | 
     savefile.check_params(content, p, where)
     try:
         g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-                 independents=p.get("independents"))
+                 independents=p.get("independents"), first=p.get("first"))
     except GameError as exc:
         raise savefile.SaveError(f"{where}: the game cannot be set up: {exc}") from None
     for i, c in enumerate(log.choices[:upto] if upto is not None else log.choices):

@@ -18,22 +18,14 @@ from __future__ import annotations
 import marshal
 from typing import Any
 
+from ..effects.primitive_facts import READS
 from . import state as state_module
+from .requirements import checked_at, met_in_battle
 from . import core
+from . import actions
 
-# query -> the State fields its answer depends on, whatever its arguments ("units": places and
-# owners of the units; a unit's kind and class never change). Player arguments are checked against
-# `players`, which every kept condition reads.
-READS: dict[str, tuple[str, ...]] = {
-    "count": (), "first": (), "max": (), "min": (), "ceil": (), "floor": (), "distinct": (),
-    "without": (), "glyph": (),
-    "power": ("power",), "doom": ("doom",), "spellbook_count": ("spellbooks",),
-    "has_spellbook": ("spellbooks",), "first_player": ("first",), "round": ("round",),
-    "player_count": ("players",),
-    "units": ("units", "battle"), "pool": ("units",),
-    "areas": ("units", "gates", "tokens"), "has_gate": ("gate-places",), "gates": ("gates", "unit-owners"),
-    "gate_controller": ("gates", "unit-owners"), "home": ("home",), "tokens": ("tokens",),
-}
+# READS (effects/primitive_facts.py): query -> the State fields its answer depends on. Player
+# arguments are checked against `players`, which every kept condition reads.
 # A call that passes `me` as every player it names (and otherwise only the parameters listed)
 # reads only the condition's player's part: "power@" is power[me], "units@" the places of me's
 # units (ids and locations), "gates@" the places of the gates me controls, ... (query -> its player
@@ -45,7 +37,7 @@ SCOPED: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
     "has_spellbook": (frozenset({"player"}), frozenset({"spellbook"}), ("spellbooks@",)),
     "units": (frozenset({"owner"}), frozenset({"kind", "class", "area", "where"}), ("units@", "battle")),
     "pool": (frozenset({"owner"}), frozenset({"kind", "class"}), ("units@",)),
-    "gates": (frozenset({"controlled_by"}), frozenset({"terrain"}), ("gates@",)),
+    "gates": (frozenset({"controlled_by"}), frozenset({"terrain"}), ("gates@", "unit-gates")),
 }
 NAMES: dict[str, tuple[str, ...]] = {"me": (), "enemies": ("players",), "players": ("players",)}
 FIELDS = frozenset({"loc", "owner", "id"})   # fields every unit and token record holds as data
@@ -92,7 +84,7 @@ _WHOLES = {"gates@": (("gates", "unit-owners"), ("gates", "units")), "gate-place
 # parameters, the parts it reads without them): `gates(terrain: ...)` lists where gates stand,
 # whoever controls them
 UNFILTERED: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
-    "gates": (frozenset({"controlled_by"}), ("gate-places",)),
+    "gates": (frozenset({"controlled_by"}), ("gate-places", "unit-gates")),
 }
 
 
@@ -119,23 +111,26 @@ def _reads_of(call: str, args: frozenset[tuple[str, str]]) -> tuple[str, ...]:
     return READS[call]
 
 
-def _inputs_now(s: Any, parts: tuple[str, ...], p: str, seen: dict[Any, Any] | None = None) -> tuple[Any, ...]:
-    """The values of `parts` now, for player `p` (`seen`: each part's value found at this position
-    before, by part, player for a player's part)."""
+def _inputs_now(g: Any, parts: tuple[str, ...], p: str, seen: dict[Any, Any] | None = None) -> tuple[Any, ...]:
+    """The values of `parts` now in game `g`, for player `p` (`seen`: each part's value found at this
+    position before, by part, player for a player's part)."""
     if seen is None:
-        return tuple(_part_now(s, f, p) for f in parts)
+        return tuple(_part_now(g, f, p) for f in parts)
     out = []
     for f in parts:
         key = (f, p) if f[-1] == "@" else f
         value = seen.get(key)
         if value is None:
-            value = seen[key] = _part_now(s, f, p)
+            value = seen[key] = _part_now(g, f, p)
         out.append(value)
     return tuple(out)
 
 
-def _part_now(s: Any, f: str, p: str) -> Any:
+def _part_now(g: Any, f: str, p: str) -> Any:
     """One part's value, as bytes or a tuple of numbers (the units: their write counters)."""
+    s = g.s
+    if f == "unit-gates":   # the units that count as Gates (modifiers may read anything: their answer)
+        return marshal.dumps(actions.unit_gates(g))
     if f == "units":
         return (s.writes, len(s.units))
     if f == "unit-owners":
@@ -162,8 +157,8 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | N
     held = s.__dict__.get("_held")
     if held is None:
         held = s.__dict__["_held"] = {}
-    now = _inputs_now(s, parts, p, seen)
-    if seen is not None and state_module.CHECK_MEMO and now != _inputs_now(s, parts, p):
+    now = _inputs_now(g, parts, p, seen)
+    if seen is not None and state_module.CHECK_MEMO and now != _inputs_now(g, parts, p):
         raise AssertionError("the state changed during one requirement check")
     kept = held.get((p, r.key))
     if kept is not None and kept[0] == now:
@@ -181,4 +176,10 @@ def _evaluate(g: Any, p: str, r: Any, event: Any) -> Any:
     return r.condition(ctx)
 
 
-__all__ = ["condition_holds", "parts_read"]
+def met_now(g: Any, p: str, key: str, r: Any, when: str, event: Any, seen: dict[Any, Any] | None = None) -> bool:
+    """Whether `p` meets requirement `r` (found by `key`, requirements.py) at `when`: checked then,
+    not met already in the battle under way, and its condition holds (`seen` as in `condition_holds`)."""
+    return checked_at(r, when) and not met_in_battle(g, p, key) and condition_holds(g, p, r, event, seen)
+
+
+__all__ = ["condition_holds", "met_now", "parts_read"]

@@ -25,6 +25,7 @@ from .flow import Call
 from .state import GENERAL, POOL
 from . import basics
 from .host import RulesContext
+from .requirements import requirement
 
 
 def choose_independents(g: "RulesContext", factions: list[str], asked: list[str] | None) -> tuple[list[str], list[str]]:
@@ -151,5 +152,5 @@ def earn_after_battle_call(g: "RulesContext", p: str, key: str) -> Call:
     if "/" in key:
         card, rid = key.split("/", 1)
         return earn_loyalty_call(g, p, card, rid)
-    r = next(r for r in basics.faction(g, p).requirements if r.id == key)
+    r = requirement(g, p, key)
     return Call(flow.frame("earn", player=p, req=r.id))   # core.earn_call (core.py comes after this module)

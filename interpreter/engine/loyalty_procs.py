@@ -1,24 +1,20 @@
 """Independent Great Old Ones' requirements as frames (engine/flow.py): checking a player's loyalty
-cards' requirements and earning one (its spellbook goes on the loyalty card). Started by
-`independents.*_call` (independents.py)."""
+cards' requirements (checked as a faction's are: requirements.py) and earning one (its spellbook
+goes on the loyalty card). Started by `independents.*_call` (independents.py)."""
 from __future__ import annotations
 
 from typing import Any
 
 from . import flow
 from .flow import Proc, Return
+from .held_conditions import met_now
+from .requirements import earn_after_battle, requirement
 from . import basics
 from . import core
 from . import independents
 
 Game = Any   # the rules context (rules.Rules)
 Frame = dict[str, Any]
-
-
-def loyalty_requirement(g: Game, card: str, rid: str) -> Any:
-    """A loyalty card's requirement by id (None when the card or the requirement is not there)."""
-    lc = g.content.loyalty_cards.get(card)
-    return next((r for r in lc.requirements if r.id == rid), None) if lc else None
 
 
 class CheckLoyaltyRequirements(Proc):
@@ -38,19 +34,10 @@ class CheckLoyaltyRequirements(Proc):
         while f["k"] < len(todo):
             card, rid = todo[f["k"]]
             f["k"] += 1
-            r = loyalty_requirement(g, card, rid)
-            if r.condition is None:
-                continue  # unknown (illegible) requirements are never met
-            if r.when != when and not (when == "state" and r.when == "action"):
-                continue
-            key = f"{card}/{r.id}"
-            if any(e[0] == p and e[1] == key for e in (g.s.battle or {}).get("earned", [])):
-                continue
-            if r.condition(core.ctx(g, p, event=f["event"])):
-                if g.s.battle is not None:
-                    g.s.battle.setdefault("earned", []).append([p, key])
-                else:
-                    return independents.earn_loyalty_call(g, p, card, r.id)
+            key = f"{card}/{rid}"
+            r = requirement(g, p, key)   # an unknown (illegible) requirement is never met
+            if r is not None and met_now(g, p, key, r, when, f["event"]) and not earn_after_battle(g, p, key):
+                return independents.earn_loyalty_call(g, p, card, r.id)
         return Return()
 
 
@@ -62,7 +49,7 @@ class EarnLoyalty(Proc):
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         p, card = f["player"], f["card"]
-        r = loyalty_requirement(g, card, f["req"])
+        r = requirement(g, p, f"{card}/{f['req']}")
         rec = g.s.loyalty.get(card)
         if r is None or rec is None or card not in independents.controlled_cards(g, p) or r.id in rec["requirements"]:
             return Return()
@@ -82,8 +69,8 @@ class EarnLoyalty(Proc):
 
     def effect(self, g: Game, f: Frame, value: Any) -> Any:
         p, card = f["player"], f["card"]
-        r = loyalty_requirement(g, card, f["req"])
-        if r.effect is None:
+        r = requirement(g, p, f"{card}/{f['req']}")
+        if r is None or r.effect is None:
             return Return()
         ctx = core.ctx(g, p)
         ctx.ability = f"requirement {card}/{r.id}"

@@ -23,6 +23,8 @@ def neighbours(layout: Any) -> dict[str, list[str]]:
 
 
 def reachable(g: "RulesContext", p: str, u: dict[str, Any]) -> list[str]:
+    if not core.may_act(g, u, "move"):
+        return []
     rng = basics.integer(g, core.modified(g, "move-range", 1, u, p), "move range")
     start = u["loc"]
     if rng == 1:   # the areas next to it (an enemy in between matters only from range 2)

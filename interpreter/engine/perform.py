@@ -7,7 +7,7 @@ from typing import Any
 
 from ..effects.compiler import RuleError
 from .flow import Call, Proc, Return, ask, frame
-from .option import Option, parse, unit_of_label
+from .option import Option, action, parse, unit_of_label
 from . import abilities
 from . import actions
 from . import basics
@@ -86,7 +86,7 @@ class Perform(Proc):
     back as an `Option`); returns the after-action event."""
 
     name = "perform"
-    STEPS = ("start", "requirement", "earn", "done")
+    STEPS = ("start", "offer_control", "control_answered", "controlled", "requirement", "earn", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -114,6 +114,7 @@ class Perform(Proc):
             s.gates[area] = {"controller": None}
             basics.emit(g, "gate", loc=area, change="created", player=p)
             event["area"] = area
+            f["at"] = "offer_control"
             return core.window_call(g, "gate-created", {"player": p, "area": area}, core.turn_order(g))
         elif verb == "move":
             return Call(frame("move-action", player=p, within=f["within"]))
@@ -141,6 +142,35 @@ class Perform(Proc):
             basics.gain_power(g, p, -s.power[p], "pass")
         else:  # pragma: no cover - labels come from the enumerations of actions.py
             raise RuleError(f"unknown action '{label}'")
+        return None
+
+    def offer_control(self, g: Any, f: Frame, value: Any) -> Any:
+        """Core rulebook, Create Gate (p. 25): "You may immediately place the Cultist atop the Gate"
+        (a use of the Control Gate unlimited action, p. 29): once the gate-created window has run,
+        the creator is asked whether to control the gate now, if it is still abandoned, not locked,
+        and one of its units there may control it."""
+        p, area = f["player"], f["event"]["area"]
+        gate = g.s.gates.get(area)
+        f["at"] = "done"
+        if gate is None or gate.get("controller") is not None or gate.get("locked") \
+                or not any(core.can_control(g, u) for u in g.s.units_at(area, p)):
+            return None
+        f["at"] = "control_answered"
+        return ask(p, "action", [action("control-gate", 0, area=area).label, DECLINE.label],
+                   f"control the gate you created in {area} now?")
+
+    def control_answered(self, g: Any, f: Frame, ans: str) -> Any:
+        if parse("action", ans).verb == DECLINE.verb:
+            f["at"] = "done"
+            return None
+        f["at"] = "controlled"
+        return Call(frame("choose-controller", player=f["player"], area=f["event"]["area"]))
+
+    def controlled(self, g: Any, f: Frame, unit: int) -> Any:
+        area = f["event"]["area"]
+        g.s.gates[area]["controller"] = unit
+        basics.emit(g, "gate", loc=area, change="controlled", unit=unit, player=f["player"])
+        f["at"] = "done"
         return None
 
     def requirement(self, g: Any, f: Frame, value: Any) -> Any:

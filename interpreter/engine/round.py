@@ -10,6 +10,7 @@ from ..limits import MAX_ACTIONS_PER_PHASE
 from .flow import Call, Proc, Return, ask, frame
 from .option import Option, parse
 from .state import POOL
+from . import actions
 from . import basics
 from . import core
 from . import phases
@@ -39,6 +40,9 @@ class GameProc(Proc):
         return Call(frame(PHASES[ph]))
 
 
+RANDOM_FIRST = "random"   # the game's `first` parameter asking for a first player drawn at random
+
+
 # ---- setup ------------------------------------------------------------------------------------------
 class Setup(Proc):
     """Each faction picks its start area (those that choose after the others last) and places its
@@ -50,6 +54,8 @@ class Setup(Proc):
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         late = [p for p in s.players if basics.faction(g, p).setup.get("choose-start-after-others")]
+        anywhere = [p for p in s.players if basics.faction(g, p).setup.get("start-anywhere")]   # last of all
+        late = [p for p in late if p not in anywhere] + anywhere
         f.update(order=[p for p in s.players if p not in late] + late, i=0, at="place")
         return None
 
@@ -57,13 +63,26 @@ class Setup(Proc):
         s = g.s
         if f["i"] >= len(f["order"]):
             always = [p for p in s.players if basics.faction(g, p).setup.get("always-first")]
-            allowed = [p for p in s.players if not basics.faction(g, p).setup.get("never-first-at-start")]
-            # The core rulebook recommends alphabetical faction order when no one must go first.
-            first = always[0] if always else sorted(allowed or s.players, key=lambda p: basics.faction(g, p).name)[0]
+            allowed = [p for p in s.players if not basics.faction(g, p).setup.get("never-first-at-start")] or s.players
+            # Core rulebook, The First Player (p. 7): "choose the First Player by any means you wish
+            # (We recommend going alphabetically by Faction name)": the game's `first` parameter (a
+            # player, or random by the game's generator), else alphabetical.
+            asked = g.first
+            if always:
+                first = always[0]
+            elif asked == RANDOM_FIRST:
+                first = allowed[basics.random_below(g, len(allowed))]
+            elif asked in allowed:
+                first = asked
+            else:
+                first = sorted(allowed, key=lambda p: basics.faction(g, p).name)[0]
             f["at"] = "done"
             return Call(frame("set-first", first=first))
         p = f["order"][f["i"]]
-        starts = sorted(a.id for a in g.layout.areas.values() if p in a.starts)
+        if basics.faction(g, p).setup.get("start-anywhere"):
+            starts = sorted(a for a in g.layout.areas if a not in s.gates)
+        else:
+            starts = sorted(a.id for a in g.layout.areas.values() if p in a.starts)
         if not starts:
             raise RuleError(f"faction '{p}' has no start area on map layout '{g.layout.id}'")
         f["at"] = "placed"
@@ -178,7 +197,7 @@ class GatherPower(Proc):
             held_controllers = sum(1 for loc, gate in s.gates.items() if not basics.is_area(g, loc)
                                    and gate.get("controller") is not None and s.gate_owner(loc) == p)
             cultists = sum(1 for u in s.on_map(p) if basics.utype(g, u).cls == "cultist") + held_controllers
-            gates = len(s.controlled_gates(p))
+            gates = actions.gate_count(g, p)
             captured = [u for u in s.units if u["loc"] == f"captured:{p}"]
             for u in captured:
                 core.relocate(g, u, POOL, "sacrificed")

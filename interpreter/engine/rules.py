@@ -21,6 +21,23 @@ from .decisions import GameError
 from .state import CHECK_MEMO, State
 
 
+def _check_first(model: ContentModel, factions: list[str], asked: str | None) -> None:
+    """Core rulebook, The First Player (p. 7): a faction that must go first does; one that may
+    never be first at the start is not; otherwise any player may be chosen."""
+    if asked is None or asked == round.RANDOM_FIRST:
+        return
+    if asked not in factions:
+        raise GameError(f"first player '{asked}' is not one of this game's factions; one of: "
+                        f"{', '.join(factions)} or {round.RANDOM_FIRST}")
+    name = model.factions[asked].name
+    always = [f for f in factions if model.factions[f].setup.get("always-first")]
+    if always and asked not in always:
+        raise GameError(f"{model.factions[always[0]].name} always goes first, so "
+                        f"{name} cannot be the first player")
+    if model.factions[asked].setup.get("never-first-at-start"):
+        raise GameError(f"{name} may never be the first player at the start")
+
+
 class Rules:
     """The rules of one game over its state (see the module docstring). The rules' functions
     (basics.py, core.py, abilities.py, actions.py, ...) take it as their first argument."""
@@ -29,6 +46,7 @@ class Rules:
     ruleset: Ruleset
     layout: Layout
     independents: list[str]
+    first: str | None             # the game's `first` parameter (round.py Setup), None: the rulebook's recommendation
     s: State
     log: list[dict[str, Any]]
 
@@ -42,15 +60,17 @@ class Rules:
         r.ruleset = r.content.rulesets[ruleset]
         r.layout = r.content.layouts[layout]
         r.independents = list(independents)
+        r.first = None
         r._init_core()
         r.log = log if log is not None else []
         return r
 
     @classmethod
     def checked(cls, content: Content, ruleset: str, factions: list[str], layout: str | None,
-                independents: list[str] | None) -> tuple["Rules", list[str]]:
+                independents: list[str] | None, first: str | None = None) -> tuple["Rules", list[str]]:
         """A context for a new game, every parameter checked first (one GameError naming the
-        offending one), and the notes on the loyalty cards left out."""
+        offending one), and the notes on the loyalty cards left out. `first`: the first player at
+        the start, a faction or "random" (`_check_first`)."""
         content.require_ok()
         model = content.model
         if ruleset not in model.rulesets:
@@ -73,12 +93,18 @@ class Rules:
                             f"not {len(factions)}")
         if lay.incomplete:
             raise GameError(f"map layout '{layout}' cannot be played: it is incomplete ({lay.incomplete})")
+        clash = model.sharing_figures(factions)
+        if clash is not None:
+            a, b = (model.factions[f].name for f in clash)
+            raise GameError(f"{a} and {b} are played with the same figures: a game seats only one of them")
         for f in factions:
             for t in model.factions[f].units.values():
                 if t.unknown:
                     raise GameError(f"faction '{f}': {t.name} has unknown {', '.join(t.unknown)}; "
                                     "a ruleset must name an interpretation before it can be played")
+        _check_first(model, factions, first)
         r = cls.blank(content, ruleset, layout, [])
+        r.first = first
         try:
             r.independents, left_out = independents_module.choose_independents(r, list(factions), independents)
         except RuleError as exc:

@@ -186,6 +186,9 @@ def check_params(content: Content, params: dict[str, Any], where: str) -> None:
     lay = params.get("layout")
     if lay is not None and lay not in model.layouts:
         raise SaveError(f"{where}: params.layout: unknown map layout '{lay}'{did_you_mean(lay, model.layouts)}")
+    asked = params.get("first")   # a faction, or random (engine/round.py, RANDOM_FIRST)
+    if asked is not None and asked not in [*params["factions"], "random"]:
+        raise SaveError(f"{where}: params.first: '{asked}' is not one of the game's factions")
     for i, card in enumerate(params.get("independents") or []):
         if card not in model.loyalty_cards:
             raise SaveError(f"{where}: params.independents.{i}: unknown loyalty card '{card}'")

@@ -27,6 +27,17 @@ def _action_key(action: Option) -> str:
     return f"{action.verb} {action.ability}" if action.verb in ("ability", "requirement") else action.verb
 
 
+def only_unlimited_left(g: Any) -> bool:
+    """Whether the pending decision is a turn's choice after its Action: only Unlimited Actions
+    and ending the turn are offered (what a seat's "auto end turn" setting answers with end-turn)."""
+    flow = g.s.flow
+    if g.s.pending is None or not flow:
+        return False
+    f = flow[-1]
+    return f["proc"] == Turn.name and f["at"] == "chosen" and not f.get("mains") \
+        and END_TURN.label in g.s.pending["options"]
+
+
 class Turn(Proc):
     """The turn of `player`. Its locals: `main_done` (the Action is taken), `either_done` (an action
     both Common and Unlimited was taken, see below), `second` (the keys a granted second action

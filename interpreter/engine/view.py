@@ -7,15 +7,24 @@ random generator and seed (they would predict dice and draws), and a hidden simu
 made so far are kept by the effect that asks (its frame in the rule flow) until all are revealed
 together, so the rule flow (`flow`: where the rules stand and what they hold) is masked, and the
 pending decision is shown only as `pending` (masked as above).
+
+While a battle is on, `battle` adds what the state's battle record does not hold but a player at
+the table can work out from public facts: each side's units in the battle (exempt ones left out)
+with their combat and its total, and each side's dice as faces (kill, pain, miss).
 """
 from __future__ import annotations
 
 from typing import Any
 
+from ..effects.compiler import RuleError
+from .battle import die_face
+from . import battle_queries
+from . import core
+
 HIDDEN = None  # what a masked value reads as
 _MASKED = frozenset({"rng", "seed", "flow", "pending"})   # fields a view never shows (not even copied)
 
-__all__ = ["player_view", "HIDDEN"]
+__all__ = ["player_view", "battle_view", "HIDDEN"]
 
 
 def player_view(game: Any, player: str | None) -> dict[str, Any]:
@@ -28,7 +37,7 @@ def player_view(game: Any, player: str | None) -> dict[str, Any]:
     s["es_bag"] = [HIDDEN] * len(s["es_bag"])
     params = {k: v for k, v in game.params.items() if k not in ("seed", "forced_dice")}
     return {"player": player, "state": s, "params": params, "pending": _pending(game, player),
-            "over": game.s.over, "winners": game.winner(),
+            "battle": battle_view(game), "over": game.s.over, "winners": game.winner(),
             "result": game.result_line() if game.s.over else None}
 
 
@@ -42,3 +51,26 @@ def _pending(game: Any, player: str | None) -> dict[str, Any] | None:
         if isinstance(d.context.get("costs"), dict):
             out["costs"] = dict(d.context["costs"])
     return out
+
+
+def battle_view(game: Any) -> dict[str, Any] | None:
+    """The battle under way as the table sees it (None when there is none): per side, its units in
+    the battle with their combat (None when the content leaves it unknown), the total, and its
+    dice's faces once rolled."""
+    b = game.s.battle
+    if b is None:
+        return None
+    sides = {}
+    for side in (b["attacker"], b["defender"]):
+        units = [{"id": u["id"], "combat": _combat(game, u)} for u in battle_queries.participants(game.rules, side)]
+        rolled = b["rolled"].get(side)
+        sides[side] = {"units": units, "combat": sum(u["combat"] or 0 for u in units),
+                       "faces": [die_face(x) for x in rolled["rolls"]] if rolled else None}
+    return {"area": b["area"], "attacker": b["attacker"], "defender": b["defender"], "sides": sides}
+
+
+def _combat(game: Any, u: dict[str, Any]) -> int | None:
+    try:
+        return int(core.combat_of(game.rules, u))
+    except RuleError:
+        return None

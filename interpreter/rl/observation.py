@@ -22,8 +22,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from interpreter.engine import basics
-from interpreter.engine import phases
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import phases
+from necronomicon.interpreter.engine import actions
 
 if TYPE_CHECKING:
     from ..engine.decisions import Decision
@@ -74,7 +75,7 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int, d: "Deci
             seat_block[k, 8] += 1
     for p, k in seat_of.items():
         seat_block[k, :6] = (s.power[p], s.doom[p], len(s.elder_signs[p]), len(s.spellbooks[p]),
-                             len(s.requirements[p]), len(s.controlled_gates(p)))
+                             len(s.requirements[p]), actions.gate_count(game.rules, p))
         seat_block[k, 9] = float(p == s.first)
     gates = np.zeros((len(areas), 2 + len(seats)), np.float32)
     for loc in s.gates:

@@ -1,7 +1,7 @@
 """An example training run over the view-based observation: a linear softmax policy learned by
 REINFORCE in self-play, with numpy alone (no deep-learning library needed).
 
-    python -m interpreter.rl.reinforce --ruleset duel --games 400 --envs 8 --eval-games 40 --save policy.npz
+    python -m necronomicon.interpreter.rl.reinforce --ruleset duel --games 400 --envs 8 --eval-games 40 --save policy.npz
 
 It shows the pieces a learning researcher plugs their own model into: `VectorEnv` batches (the
 chooser's observation, action mask and option rows), one shared policy for every seat (the
@@ -138,7 +138,7 @@ def against_random(policy: LinearPolicy, vec: VectorEnv, games: int, seed: int) 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m interpreter.rl.reinforce", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m necronomicon.interpreter.rl.reinforce", description=__doc__.split("\n\n")[0])
     ap.add_argument("--ruleset", default="duel")
     ap.add_argument("--games", type=int, default=200, help="training games (default 200)")
     ap.add_argument("--envs", type=int, default=8, help="games played side by side (default 8)")

@@ -4,7 +4,8 @@ Each playout draws a determinization (`determinize`: hidden information re-sampl
 player knows, a fresh random generator, so dice are chance), walks the shared tree by UCT from
 the point of view of whoever chooses at each node, adds one node, plays on with the rollout
 policy for at most `depth` decisions, and credits every node on the path with each seat's value
-(`reward.values`). The answer is the most visited option. It knows no faction: everything comes
+(`reward.values`; at the depth cap, a learned evaluation's when one is given, `eval=FILE`,
+search/evaluation.py). The answer is the most visited option. It knows no faction: everything comes
 from its seat (the player's view, and playable copies of the position with the hidden values
 masked, see engine/seat.py) and from `current()` and `apply()` on its own copies, so it plays
 modders' factions as it plays the built-in ones, and gets faster whenever `clone()` does.
@@ -29,6 +30,7 @@ from ..engine.rng import Rng
 from ..engine.seat import Seat
 from .budget import SearchConfig, parse_agent
 from .determinize import Known, determinize, known_to
+from .evaluation import Evaluator, load_evaluation
 from .parallel import best_of, grow_trees
 from .repeats import Repeats
 from .reward import values
@@ -70,9 +72,15 @@ class SearchAgent:
         # clears it before the next search
         self.halt = threading.Event()
         self.repeats = Repeats()
+        # a learned evaluation (`eval=FILE`) values the positions where rollouts are cut off
+        self.evaluation: Evaluator | None = load_evaluation(config.evaluation) if config.evaluation else None
 
     def sit(self, seat: Seat) -> None:
-        """The seat of a player it plays (its view and masked copies: never the game itself)."""
+        """The seat of a player it plays (its view and masked copies: never the game itself). A
+        learned evaluation trained on other content than the seat's game is refused (ValueError)."""
+        check = getattr(self.evaluation, "check_content", None)
+        if check is not None:
+            check(seat.board().bundle.digest)
         self.seats[seat.player] = seat
 
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
@@ -135,7 +143,7 @@ class SearchAgent:
                 g.apply(policy(d))
         except GameError:
             pass  # a rule failure mid-playout: value the position where it stopped
-        v = values(g)
+        v = self.evaluation.evaluate(g) if self.evaluation is not None and not g.is_over() else values(g)
         for nd in path:
             nd.update(v)
 

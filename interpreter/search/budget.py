@@ -1,5 +1,5 @@
 """The search bot's settings, read from an agent name: `mcts`, `mcts:400`, `mcts:0.5s`,
-`mcts:400:random`, `mcts:0.5s:random:depth=80:c=0.7:prior=0:root=0`. The defaults are the strongest
+`mcts:400:random`, `mcts:0.5s:random:depth=80:c=0.7:prior=0:root=0`, `mcts:0.5s:depth=10:eval=FILE`. The defaults are the strongest
 settings measured (benchmarks/strength.py): heuristic rollouts, depth 30, c 1, prior 10, root 0.5.
 
 Parts after `mcts`, in any order: a budget (a whole number of playouts, or seconds of the thinking
@@ -11,8 +11,11 @@ the values can still overrule a strongly held favourite; 0.5 by default, 0 for n
 `workers=N` (root parallelism: N independent trees, each in its own process where the machine
 allows, their root visits summed; a playout budget is shared among them, a time budget is each
 one's; see parallel.py) and `widen=K` (progressive widening under a prior: a node searches only
-its K x sqrt(visits + 1) options the prior likes best, at least two; 0, the default, for all). A bad
-part is one line naming it.
+its K x sqrt(visits + 1) options the prior likes best, at least two; 0, the default, for all) and
+`eval=FILE` (a learned evaluation written by `necro train`, search/evaluation.py: it values the
+position where a rollout is cut off at `depth`, instead of the hand-made estimate of
+search/reward.py; it is the last part, since a file name may hold a colon). A bad part is one
+line naming it.
 """
 from __future__ import annotations
 
@@ -42,6 +45,7 @@ class SearchConfig:
     root: float = 0.5     # share of the root's prior spread evenly over its options (every option gets a look)
     workers: int = 1      # independent root-parallel trees (parallel.py)
     widen: float = 0.0    # progressive widening under a prior: K x sqrt(visits + 1) options searched; 0: all
+    evaluation: str | None = None   # a learned evaluation's file (`eval=FILE`), used at the depth cap
 
     def label(self) -> str:
         """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5`."""
@@ -49,7 +53,7 @@ class SearchConfig:
         extra = (f":workers={self.workers}" if self.workers != 1 else "") + \
             (f":widen={self.widen:g}" if self.widen else "")
         return (f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
-                f":root={self.root:g}{extra}")
+                f":root={self.root:g}{extra}" + (f":eval={self.evaluation}" if self.evaluation else ""))
 
 
 def is_search(name: str) -> bool:
@@ -59,7 +63,13 @@ def is_search(name: str) -> bool:
 
 def parse_agent(name: str) -> SearchConfig:
     """The settings an agent name asks for; ValueError (one line) for a bad name."""
-    head, *parts = name.strip().split(":")
+    text, evaluation = name.strip(), None
+    at = text.find(":eval=")
+    if at >= 0:
+        text, evaluation = text[:at], text[at + len(":eval="):]
+        if not evaluation or evaluation != evaluation.strip():
+            raise ValueError(f"agent '{name}': eval= needs the file of a trained evaluation (necro train --out FILE)")
+    head, *parts = text.split(":")
     if head != NAME:
         raise ValueError(f"'{name}' is not a search agent (it starts with '{NAME}')")
     cfg: dict[str, object] = {}
@@ -101,6 +111,8 @@ def parse_agent(name: str) -> SearchConfig:
             cfg["widen"] = _setting(name, p, 100, "widen must be a number from 0 (off) to 100")
         else:
             cfg["c"] = _setting(name, p, 100, "c must be a number from 0 to 100")
+    if evaluation is not None:
+        cfg["evaluation"] = evaluation
     return SearchConfig(**cfg)  # type: ignore[arg-type]
 
 
@@ -135,4 +147,5 @@ def _kind(name: str, part: str) -> str:
     if part.startswith("widen="):
         return "widen"
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
-                     f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E, workers=N or widen=K")
+                     f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E, workers=N, widen=K "
+                     "or eval=FILE (last)")

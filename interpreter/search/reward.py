@@ -32,9 +32,10 @@ import math
 from ..engine.game import Game
 from ..engine.phases import SPELLBOOKS
 from ..engine.position import DEFAULT_ELDER_SIGNS
-from interpreter.engine import phases
+from necronomicon.interpreter.engine import phases
+from necronomicon.interpreter.engine import actions
 
-__all__ = ["values", "WIN", "TEMPERATURE"]
+__all__ = ["values", "lateness", "WIN", "TEMPERATURE"]
 
 WIN = 0.9          # the weight of the victory share; the rest is the Doom term (closer losses are better)
 TEMPERATURE = 3.0  # Doom points of lead that make a seat e (2.7) times likelier to win
@@ -66,7 +67,7 @@ def _ahead(lead: float) -> float:
 
 def _ready(game: Game) -> dict[str, float]:
     """Each player's chance to hold six spellbooks by the end, at its own pace so far."""
-    late = max(_lateness(game), LATEST)
+    late = max(lateness(game), LATEST)
     ready = {}
     for p in game.s.players:
         books = min(len(game.s.spellbooks[p]), BOOKS)
@@ -86,11 +87,11 @@ def _mix(share: dict[str, float], doom: dict[str, float]) -> dict[str, float]:
 
 def _score(game: Game, p: str) -> float:
     s = game.s
-    return (s.doom[p] + len(s.elder_signs[p]) * _sign_mean(game) + len(s.controlled_gates(p))
+    return (s.doom[p] + len(s.elder_signs[p]) * _sign_mean(game) + actions.gate_count(game.rules, p)
             + len(s.spellbooks[p]) + s.power[p] / 4)
 
 
-def _lateness(game: Game) -> float:
+def lateness(game: Game) -> float:
     """How near the game is to its end, 0 to 1: the top Doom's share of the Doom that ends it, or
     the ritual marker's share of the steps to Instant Death, whichever is further."""
     s = game.s

@@ -27,8 +27,8 @@ class Server:
                  db: Path | None = None, port: int | None = None, **options: Any) -> None:
         import uvicorn
 
-        from tools.web.app import create_app
-        from tools.web.serve import free_port
+        from necronomicon.tools.web.app import create_app
+        from necronomicon.tools.web.serve import free_port
         self.port = port or free_port()
         self.app = create_app(content_dirs, expansions, db=db, **options)
         config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,

@@ -4,12 +4,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from interpreter.content.model import ContentModel, Layout
-from interpreter.engine.game import Game
-from interpreter.engine.state import POOL
+from necronomicon.interpreter.content.model import ContentModel, Layout
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.state import POOL
 
 from .faction_card import origin, shown_path, raw_document, start_areas
-from interpreter.engine import phases
+from necronomicon.interpreter.engine import phases
+from necronomicon.interpreter.engine import actions
 
 __all__ = ["faction_json", "faction_list_json", "layout_json", "map_list_json", "position_json"]
 
@@ -72,7 +73,7 @@ def position_json(game: Game, where: str) -> dict[str, Any]:
     return {"where": where, "ruleset": s.ruleset, "layout": s.layout, "seed": s.seed, "round": s.round,
             "phase": s.step.get("phase", s.phase), "turn": s.step.get("player"),
             "players": [{"faction": p, "first": p == s.first, "power": s.power[p], "doom": s.doom[p],
-                         "elder_signs": len(s.elder_signs[p]), "gates": len(s.controlled_gates(p)),
+                         "elder_signs": len(s.elder_signs[p]), "gates": actions.gate_count(game.rules, p),
                          "spellbooks": list(s.spellbooks[p])} for p in s.players],
             "ritual": {"track": list(phases.ritual_track(game.rules)), "marker": s.ritual, "instant_death": bool(s.instant_death)},
             "areas": areas, "off_map": {k: dict(v) for k, v in sorted(off.items())},

@@ -16,8 +16,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.content.model import ContentModel, Faction
-from interpreter.paths import content_dir
+from necronomicon.interpreter.content.model import ContentModel, Faction
+from necronomicon.interpreter.paths import content_dir
 
 from ..words import window_phrase
 
@@ -79,7 +79,7 @@ def _setup(model: ContentModel, f: Faction) -> Text:
     s = f.setup
     cultist = next((u.name for u in f.units.values() if u.cls == "cultist"), "cultists")
     line = f"{s['power']} Power, {s['cultists']} × {cultist}" + (" and a controlled Gate" if s.get("gate") else "")
-    flags = [k for k in ("choose-start-after-others", "never-first-at-start", "always-first") if s.get(k)]
+    flags = [k for k in ("choose-start-after-others", "start-anywhere", "never-first-at-start", "always-first") if s.get(k)]
     t = Text()
     t.append("Setup: ", style="bold")
     t.append(line + (f"  [{', '.join(flags)}]" if flags else ""))
@@ -87,7 +87,8 @@ def _setup(model: ContentModel, f: Faction) -> Text:
         t.append(f"\n{s['text']}")
     starts = start_areas(model, f.id)
     t.append("\nStarts: ", style="bold")
-    t.append("; ".join(starts) if starts else "no map names this faction as a start (add it to an area's `starts:`)")
+    t.append("any area without a Gate, chosen after every other faction" if s.get("start-anywhere") else
+             "; ".join(starts) if starts else "no map names this faction as a start (add it to an area's `starts:`)")
     if f.tokens:
         t.append("\nTokens: ", style="bold")
         t.append(", ".join(f"{n} × {tid}" for tid, n in f.tokens.items()))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from interpreter.diagnostics import did_you_mean
+from necronomicon.interpreter.diagnostics import did_you_mean
 
 
 class ShowError(ValueError):

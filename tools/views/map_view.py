@@ -12,7 +12,7 @@ from pathlib import Path
 
 from rich.table import Table
 
-from interpreter.content.model import ContentModel, Layout
+from necronomicon.interpreter.content.model import ContentModel, Layout
 
 from .colours import faction_colours
 from .layout import area_positions, crosses_edge, drawn_size

@@ -14,16 +14,17 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from interpreter.content.build import Content
-from interpreter.engine.decisions import GameError, IllegalAction
-from interpreter.engine.game import Game, replay
-from interpreter.engine.savefile import SaveError, read_log
-from interpreter.engine.state import POOL
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import GameError, IllegalAction
+from necronomicon.interpreter.engine.game import Game, replay
+from necronomicon.interpreter.engine.savefile import SaveError, read_log
+from necronomicon.interpreter.engine.state import POOL
 
 from ..words import Words, words_for
 from .lookup import ShowError
-from interpreter.engine import basics
-from interpreter.engine import phases
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import phases
+from necronomicon.interpreter.engine import actions
 
 
 def position_at(content: Content, path: Path, round_no: int | None = None, step: int | None = None) -> tuple[Game, str]:
@@ -73,7 +74,7 @@ def _players(game: Game, w: Words) -> Table:
         mark = " (first)" if p == s.first else ""
         books = ", ".join(w.name(b) for b in s.spellbooks[p]) or "-"
         t.add_row(w.name(p) + mark, str(s.power[p]), str(s.doom[p]), str(len(s.elder_signs[p])),
-                  str(len(s.controlled_gates(p))), f"{len(s.spellbooks[p])}: {books}")
+                  str(actions.gate_count(game.rules, p)), f"{len(s.spellbooks[p])}: {books}")
     return t
 
 

@@ -19,20 +19,22 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import GameError
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import GameError
 
-from tools.words import words_for
+from necronomicon.tools.words import words_for
 
 from . import checks
 from .board import board_json
 from .games import Games
 from .guard import Door, Guard, RequestRefused, read_capped, read_json
+from .log_pages import log_page
+from .new_game import auto_setting, setup_offer
 from .push import Bell
 from .replays import Replays
 from .sessions import MAX_BOT_SECONDS, SEATS, ContentCache, Session, SessionError
 from .store import GameStore
-from interpreter.engine import phases
+from necronomicon.interpreter.engine import phases
 
 STATIC = Path(__file__).parent / "static"
 NO_KEY = "this game needs its link's key (the part after #key= in the link you were sent)"
@@ -77,7 +79,8 @@ def _view_of(s: Session, viewer: str | None, a: Access) -> dict[str, Any]:
     d = g.current()
     board.update({"seats": s.seats, "steps": len(g.choices), "humans": [p for p in s.humans if p in a.held],
                   "held": list(a.held), "spectator": a.spectator, "people": s.humans, "version": s.version, "paused": s.paused,
-                  "bot_to_move": d is not None and d.player in s.agents})
+                  "bot_to_move": d is not None and d.player in s.agents,
+                  "auto": s.auto_of(viewer).as_json() if viewer in a.held else None})
     return board
 
 
@@ -127,17 +130,9 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         asked = request.query_params.get("expansions")
         chosen = None if asked is None else [e for e in asked.split(",")[:checks.MAX_LIST] if e]
         content = await run_in_threadpool(contents.get, chosen)
-        from tools.views.colours import faction_colours
-        m = content.model
-        colours = faction_colours(m, sorted(m.factions))
-        return JSONResponse({
-            "rulesets": [{"id": r.id, "name": r.name, "players": r.get("players", []),
-                          "default": bool(r.get("default")), "default_factions": r.get("default-factions", {})}
-                         for r in m.rulesets.values()],
-            "factions": [{"id": f.id, "name": f.name, "colour": colours[f.id], "expansion": f.expansion}
-                         for f in sorted(m.factions.values(), key=lambda f: f.id)],
-            "expansions": contents.available_expansions(), "chosen_expansions": contents.default, "seats": SEATS,
-            "max_bot_seconds": max_bot_seconds})
+        return JSONResponse({**setup_offer(content), "expansions": contents.available_expansions(),
+                             "chosen_expansions": contents.default, "seats": SEATS,
+                             "max_bot_seconds": max_bot_seconds})
 
     @_guarded
     async def new_game(request: Request) -> Response:
@@ -178,6 +173,22 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         return JSONResponse(out)
 
     @_guarded
+    async def auto(request: Request) -> Response:
+        a = await run_in_threadpool(access, request)
+        sent = await body(request, "auto-answer setting")
+        player = checks.text(sent.get("as", ""), "as")
+        a.need_seat()
+        if player not in a.held:
+            raise IllegalAction("not-your-seat", f"this link does not play {player[:60]}")
+        setting = auto_setting(sent, a.session.auto_of(player))
+
+        def store() -> dict[str, Any]:
+            a.session.auto[player] = setting
+            a.session.auto_steps()   # a decision waiting now may need no person any more
+            return _view_of(a.session, player, a)
+        return JSONResponse(await changed(a, store))
+
+    @_guarded
     async def why(request: Request) -> Response:
         a = await run_in_threadpool(access, request)
         a.need_seat()
@@ -186,7 +197,8 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         def reason() -> Any:
             with a.session.lock:
                 why = a.session.game.why_illegal(said)
-                return why and (why[0], words_for(a.session.game.content).text(why[1]))   # in content names
+                game = a.session.game
+                return why and (why[0], words_for(game.content).refusal(*why, game.current(), game))
         r = await run_in_threadpool(reason)
         return JSONResponse({"legal": r is None, "error": r and r[0], "message": r and r[1]})
 
@@ -253,6 +265,20 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         return PlainTextResponse(await run_in_threadpool(lines),
                                  headers={"Content-Disposition": 'attachment; filename="necronomicon-log.jsonl"'})
 
+    def before(request: Request) -> int:
+        return checks.whole(request.query_params.get("before", ""), "before", 1, 10**9)
+
+    @_guarded
+    async def lines(request: Request) -> Response:
+        """The page of readable log lines before the line `before` (any key: the board shows them all)."""
+        a = await run_in_threadpool(access, request)
+        seq = before(request)
+
+        def page() -> dict[str, Any]:
+            with a.session.lock:
+                return log_page(a.session.game.log, words_for(a.session.game.content), seq)
+        return JSONResponse(await run_in_threadpool(page))
+
     @_guarded
     async def events(request: Request) -> Response:
         a = await run_in_threadpool(access, request, request.query_params.get("key", ""))
@@ -273,6 +299,11 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         where = {k: checks.whole(q[k], k, 0, 10**9) for k in ("event", "round", "step") if q.get(k)}
         return JSONResponse(await run_in_threadpool(replays.board, request.path_params["rid"], where))
 
+    @_guarded
+    async def replay_lines(request: Request) -> Response:
+        seq = before(request)
+        return JSONResponse(await run_in_threadpool(replays.lines, request.path_params["rid"], seq))
+
     routes = [
         Route("/", index),
         Route("/api/setup", setup),
@@ -281,14 +312,17 @@ def create_app(content_dirs: list[Path] | None = None, expansions: list[str] | N
         Route("/api/games/{gid}", show),
         Route("/api/games/{gid}/answer", answer, methods=["POST"]),
         Route("/api/games/{gid}/why", why, methods=["POST"]),
+        Route("/api/games/{gid}/auto", auto, methods=["POST"]),
         Route("/api/games/{gid}/bot", bot, methods=["POST"]),
         Route("/api/games/{gid}/pause", pause, methods=["POST"]),
         Route("/api/games/{gid}/undo", undo, methods=["POST"]),
         Route("/api/games/{gid}/save", save),
         Route("/api/games/{gid}/log", log),
         Route("/api/games/{gid}/events", events),
+        Route("/api/games/{gid}/lines", lines),
         Route("/api/replays", new_replay, methods=["POST"]),
         Route("/api/replays/{rid}", show_replay),
+        Route("/api/replays/{rid}/lines", replay_lines),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Guard(Starlette(routes=routes), door)

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.content.model import ContentModel, Layout
-from tools.render import event_text
-from tools.views.colours import faction_colours
-from tools.views.layout import area_positions, crosses_edge, drawn_size
-from tools.words import words_for
+from necronomicon.interpreter.content.model import ContentModel, Layout
+from necronomicon.tools.views.colours import faction_colours
+from necronomicon.tools.views.layout import area_positions, crosses_edge, drawn_size
+from necronomicon.tools.words import words_for
 
+from .battle_view import battle_json
+from .log_pages import log_page
 from .options import grouped
-
-LOG_TAIL = 400  # readable log lines sent with a board
 PHASES = {"gather": "gather power phase", "first-player": "first player phase", "action": "action phase",
           "doom": "doom phase", "over": "game over", "setup": "setup"}
 
@@ -112,6 +111,7 @@ def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: l
     for u in st["units"]:
         name, cls = unit_info(model, u["owner"], u["kind"])
         units.append({**u, "name": name, "cls": cls, "owner_name": words.name(u["owner"])})
+    unit_names = {u["id"]: (u["name"], u["cls"]) for u in units}
     gates = {loc: {"controller": g.get("controller"), "owner": _gate_owner(st, loc), "locked": bool(g.get("locked"))}
              for loc, g in st["gates"].items()}
     pending = view["pending"]
@@ -122,11 +122,7 @@ def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: l
     if pending is not None and "options" in pending:
         pending = {**pending, "groups": grouped(pending["options"], areas, pending.get("costs"), game, pending["player"],
                                                pending["kind"], words)}
-    lines = []
-    for e in log:
-        text = event_text(e, words)
-        if text:
-            lines.append({"seq": e.get("seq"), "text": text, "type": e["type"], "round": e.get("round")})
+    page = log_page(log, words)
     phase = (st.get("step") or {}).get("phase") or st["phase"]   # where the rules stand (State.phase is a position's label)
     return {"viewer": view["player"], "round": st["round"], "phase": phase, "phase_name": PHASES.get(phase, phase), "first": st["first"],
             "direction": st["direction"], "players": st["players"],
@@ -137,4 +133,5 @@ def board_json(model: ContentModel, layout: Layout, view: dict[str, Any], log: l
             "factions": factions_json(model, st, view["player"]), "pending": pending,
             "over": view["over"], "winners": view["winners"],
             "result": words.text(view["result"]) if isinstance(view["result"], str) else view["result"],
-            "es_bag": len(st["es_bag"]), "log": lines[-LOG_TAIL:]}
+            "es_bag": len(st["es_bag"]), "log": page["lines"], "log_more": page["more"],
+            "battle": battle_json(model, view, words, unit_names, pending and pending.get("question"))}

@@ -12,12 +12,15 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from interpreter.content.build import Content
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.game import Game, GameError
+
+from necronomicon.tools.auto_answers import AutoAnswers
+from necronomicon.tools.game_setup import seated, make_game
 
 from . import checks
 from .guard import RequestRefused
+from .new_game import new_game_setup, seats_by_row
 from .sessions import (MAX_BOT_SECONDS, ContentCache, Session, SessionError, check_seat, key_hash,
                        new_key)
 from .store import GameStore
@@ -58,19 +61,23 @@ class Games:
         self.store.put(gid, self._record(s), s.game.current() is None)
 
     def new(self, spec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        """A game from the new-game form; its id and its links' keys."""
+        """A game from the new-game form (tools/game_setup.py: factions, some maybe `random`,
+        seating, layout, first player, Independents); its id and its links' keys. `seats` and
+        `mine` name factions, or seat rows by number (a drawn faction is not known beforehand)."""
         known = self.contents.available_expansions()
         exps = spec.get("expansions")
         content = self.contents.get(None if exps is None else checks.names(exps, "expansions", known))
-        factions = checks.names(spec.get("factions") or [], "factions", content.model.factions, most=8)
-        seed = checks.whole(spec.get("seed", 1), "the seed", 0, checks.SEED_MAX)
-        ruleset = checks.text(spec.get("ruleset", ""), "the ruleset")
-        seats = checks.mapping(spec.get("seats"), "seats", factions)
+        setup = new_game_setup(spec, content)
         try:
-            game = Game(content, ruleset, factions, seed)
+            rows, factions = seated(content, setup)
+            game = make_game(content, setup)
         except GameError as exc:
             raise SessionError(str(exc)) from None
-        return self._add(game, content, seats, seed, spec.get("mine"))
+        seats = seats_by_row(spec.get("seats"), rows)
+        mine = spec.get("mine")
+        if isinstance(mine, list) and all(isinstance(m, int) and not isinstance(m, bool) for m in mine):
+            mine = [rows[checks.whole(m, "mine", 0, len(rows) - 1)] for m in mine]
+        return self._add(game, content, seats, setup.seed, mine)
 
     def load(self, save: Any, seats: Any = None, mine: Any = None) -> tuple[str, dict[str, Any]]:
         """A game from a save (its seats unless `seats` overrides them); its id and its links' keys."""
@@ -81,10 +88,9 @@ class Games:
         content = self.contents.get(checks.names(exps, "params.expansions", self.contents.available_expansions())
                                     if exps else [])
         try:
-            game = Game.from_json(content, save)
+            game = Game.from_json(content, save, replayed=True)   # the check's replay: its whole log
         except (GameError, KeyError, TypeError, ValueError) as exc:
             raise SessionError(f"cannot load the save: {exc}") from None
-        game = _with_log(content, game)
         chosen = checks.mapping(seats or save.get("seats") or {}, "seats", game.s.players)
         return self._add(game, content, chosen, int(game.params["seed"]), mine)
 
@@ -99,6 +105,7 @@ class Games:
         keys = {key_hash(k): (p,) for p, k in links["seats"].items()}
         keys[key_hash(links["mine"])] = tuple(held)
         s = Session(game, content, seats, seed, keys, {key_hash(links["spectator"])})
+        s.auto_steps()   # the people's first decisions that need no person
         gid = secrets.token_urlsafe(12)
         with self._lock:
             self._live[gid] = s
@@ -114,31 +121,20 @@ class Games:
 
     def _record(self, s: Session) -> dict[str, Any]:
         return {"save": s.save(), "keys": {h: list(held) for h, held in s.keys.items()},
-                "watchers": sorted(s.watchers), "paused": s.paused}
+                "watchers": sorted(s.watchers), "paused": s.paused,
+                "auto": {p: a.as_json() for p, a in s.auto.items()}}
 
     def _restore(self, record: dict[str, Any]) -> Session:
         save = record["save"]
         p = save["params"]
         content = self.contents.get(list(p.get("expansions") or []))
         try:
-            game = _with_log(content, Game.from_json(content, save))
+            game = Game.from_json(content, save, replayed=True)
         except (GameError, KeyError, TypeError, ValueError) as exc:
             raise SessionError(f"the stored game cannot be read back: {exc}") from None
         keys = {h: tuple(held) for h, held in record["keys"].items()}
         s = Session(game, content, dict(save.get("seats") or {}), int(p["seed"]), keys, set(record["watchers"]))
         s.paused = bool(record.get("paused"))
+        s.auto = {p: AutoAnswers.from_json(a) for p, a in (record.get("auto") or {}).items() if p in s.humans}
         return s
 
-
-def _with_log(content: Content, loaded: Game) -> Game:
-    """The loaded game with its readable log: a save keeps the position, not the log, so the
-    game is replayed from its parameters and answers; the save is kept if the two disagree."""
-    p = loaded.params
-    try:
-        g = Game(content, p["ruleset"], p["factions"], p["seed"], p["layout"], forced_dice=p.get("forced_dice"),
-                 independents=p.get("independents"))
-        for c in loaded.choices:
-            g.apply(c)
-    except (GameError, IllegalAction):
-        return loaded
-    return g if g.digest() == loaded.digest() and g.legal_actions() == loaded.legal_actions() else loaded

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.decisions import Decision
-from interpreter.engine.options import Option, UnclassifiedOption, option_info
-from tools.human_seat import group_options
-from tools.words import Words
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.options import Option, UnclassifiedOption, option_info
+from necronomicon.tools.human_seat import group_options
+from necronomicon.tools.words import Words
 
 
 def areas_named(info: Option, areas: set[str]) -> list[str]:

@@ -12,16 +12,17 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.content.build import Content
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game, GameError
-from interpreter.engine.savefile import SaveError, check_params, parse_log
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.engine.savefile import SaveError, check_params, parse_log
 
-from tools.words import words_for
+from necronomicon.tools.words import words_for
 
 from .board import board_json
+from .log_pages import log_page
 from .sessions import ContentCache, SessionError
-from interpreter.engine import phases
+from necronomicon.interpreter.engine import phases
 
 REPLAYS = 8   # replays held at once; the least recently used is dropped first
 
@@ -44,7 +45,7 @@ class Replay:
     def _fresh(self) -> Game:
         p = self.params
         return Game(self.content, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                    forced_dice=p.get("forced_dice"), independents=p.get("independents"))
+                    forced_dice=p.get("forced_dice"), independents=p.get("independents"), first=p.get("first"))
 
     def goto(self, step: int) -> None:
         """Show the position after `step` choices (clamped to the log)."""
@@ -110,13 +111,23 @@ class Replays:
                 self._held.popitem(last=False)
         return rid, r
 
-    def board(self, rid: str, where: dict[str, int]) -> dict[str, Any]:
-        """The board at a step, a round's start or just after a log event (`where`), every value shown."""
+    def _get(self, rid: str) -> Replay:
         with self._lock:
             r = self._held.get(rid)
             if r is None:
                 raise SessionError("no such replay on this server (open the log again)")
             self._held.move_to_end(rid)
+        return r
+
+    def lines(self, rid: str, before: int) -> dict[str, Any]:
+        """The page of readable log lines before the line `before` (the same at every step that shows it)."""
+        r = self._get(rid)
+        with r.lock:
+            return log_page(r.game.log, words_for(r.game.content), before)
+
+    def board(self, rid: str, where: dict[str, int]) -> dict[str, Any]:
+        """The board at a step, a round's start or just after a log event (`where`), every value shown."""
+        r = self._get(rid)
         with r.lock:
             if "event" in where:
                 r.goto(r.event_step(where["event"]))

@@ -82,7 +82,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not 0 < args.max_bot_seconds <= 3600:
         raise ValueError(f"--max-bot-seconds must be above 0 and at most 3600, not {args.max_bot_seconds:g}")
     expansions = [e for e in (args.expansions or "").split(",") if e]
-    from interpreter.content import load_content
+    from necronomicon.interpreter.content import load_content
     load_content(folders, expansions=expansions).require_ok()  # bad content: its findings now, not in the browser
     hosts = own_names(args.host) + [h.strip().lower() for h in args.allow_host if h.strip()]
     db = args.db or default_db()

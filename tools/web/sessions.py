@@ -18,13 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpreter.content import load_content
-from interpreter.content.build import Content
-from interpreter.bots import AGENTS, is_search, make_agent
-from interpreter.engine.seat import hand_seats
-from interpreter.engine.decisions import IllegalAction
-from interpreter.engine.game import Game
-from interpreter.search.budget import parse_agent
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.bots import AGENTS, is_search, make_agent
+from necronomicon.interpreter.engine.seat import hand_seats
+from necronomicon.interpreter.engine.decisions import IllegalAction
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.search.budget import parse_agent
+from necronomicon.tools.auto_answers import MAX_AUTO_IN_A_ROW, AutoAnswers, auto_answer
+from necronomicon.tools.words import words_for
 
 SEARCH_SEAT = "mcts:0.5s"   # the search bot at half a CPU second a decision: a strong, patient opponent
 SEATS = ["human"] + [a for a in AGENTS if a != "human"] + [SEARCH_SEAT]
@@ -110,6 +112,7 @@ class Session:
     lock: threading.Lock = field(default_factory=threading.Lock)
     paused: bool = False
     version: int = 0           # counts the changes a browser should redraw for
+    auto: dict[str, AutoAnswers] = field(default_factory=dict)       # a human seat's auto-answer setting
 
     def __post_init__(self) -> None:
         self._stopped = threading.Event()   # a person's request stopped the bot's thought: drop its answer
@@ -147,7 +150,15 @@ class Session:
         return [p for p in self.game.s.players if self.seats.get(p) == "human"]
 
     def answer(self, player: str, answer: str) -> None:
-        """A person answers for their seat; an illegal answer raises IllegalAction with the reason."""
+        """A person answers for their seat; an illegal answer raises IllegalAction with the reason,
+        said in the content's names."""
+        try:
+            self._answer(player, answer)
+        except IllegalAction as exc:
+            said = words_for(self.game.content).refusal(exc.code, exc.message, self.game.current(), self.game)
+            raise IllegalAction(exc.code, said) from None
+
+    def _answer(self, player: str, answer: str) -> None:
         d = self.game.current()
         if d is None:
             raise IllegalAction("game-over", "the game is over")
@@ -156,6 +167,24 @@ class Session:
         if self.seats.get(player) != "human":
             raise IllegalAction("bot-seat", f"{player} is played by the {self.seats.get(player)} bot")
         self.game.apply(answer)
+        self.auto_steps()
+
+    def auto_of(self, player: str) -> AutoAnswers:
+        """The seat's auto-answer setting (the default until its person changes it)."""
+        return self.auto.get(player) or AutoAnswers()
+
+    def auto_steps(self) -> int:
+        """Answer, as their seats' settings ask, the people's decisions that need no person
+        (through Game.apply, so they are logged and undone like any answer); how many."""
+        for n in range(MAX_AUTO_IN_A_ROW):
+            d = self.game.current()
+            if d is None or d.player in self.agents or self.seats.get(d.player) != "human":
+                return n
+            said = auto_answer(self.game, d, self.auto_of(d.player))
+            if said is None:
+                return n
+            self.game.apply(said)
+        return MAX_AUTO_IN_A_ROW
 
     def bot_step(self) -> bool:
         """Let the bot whose decision is pending answer it; False when a person (or nobody) must,
@@ -169,13 +198,15 @@ class Session:
         if self._stopped.is_set():
             return False
         self.game.apply(choice)
+        self.auto_steps()
         return True
 
     def undo_mine(self, held: tuple[str, ...]) -> int:
-        """Take back the last human answer and the bots' answers after it; how many were undone."""
-        players, _ = self._history()
+        """Take back the last answer a person gave (not one their seat's setting gave for them)
+        and the answers after it; how many were undone."""
+        players, _, autos = self._history()
         k = len(players)
-        while k > 0 and self.seats.get(players[k - 1]) != "human":
+        while k > 0 and (self.seats.get(players[k - 1]) != "human" or autos[k - 1]):
             k -= 1
         if k == 0:
             raise IllegalAction("nothing-to-undo", "no decision of a person to take back")
@@ -186,7 +217,7 @@ class Session:
 
     def undo_to_event(self, seq: int, held: tuple[str, ...]) -> int:
         """Go back to the first decision after the log's event `seq`; how many answers were undone."""
-        players, logged = self._history()
+        players, logged, _ = self._history()
         k = next((i for i, n in enumerate(logged) if n >= seq), None)
         if k is None:
             raise IllegalAction("no-such-event", f"the log has no event {seq}")
@@ -195,19 +226,23 @@ class Session:
         self.game.undo(n)
         return n
 
-    def _history(self) -> tuple[list[str], list[int]]:
-        """Who answered each of the game's choices, and the log's length before each choice and at
-        the end (replayed from the parameters: exact)."""
+    def _history(self) -> tuple[list[str], list[int], list[bool]]:
+        """Who answered each of the game's choices, the log's length before each choice and at
+        the end, and which answers the seats' auto-answer settings gave (replayed from the
+        parameters: exact)."""
         p = self.game.params
         g = Game(self.content, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                 forced_dice=p.get("forced_dice"), independents=p.get("independents"))
-        who, logged = [], []
+                 forced_dice=p.get("forced_dice"), independents=p.get("independents"), first=p.get("first"))
+        who, logged, autos = [], [], []
         for c in self.game.choices:
-            who.append(g.current().player)  # type: ignore[union-attr]
+            d = g.current()
+            assert d is not None
+            who.append(d.player)
             logged.append(len(g.log))
+            autos.append(self.seats.get(d.player) == "human" and auto_answer(g, d, self.auto_of(d.player)) == c)
             g.apply(c)
         logged.append(len(g.log))
-        return who, logged
+        return who, logged, autos
 
     def save(self) -> dict[str, Any]:
         return {**self.game.to_json(), "seats": dict(self.seats)}

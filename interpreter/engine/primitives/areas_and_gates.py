@@ -8,6 +8,8 @@ from ...effects.registry import query, verb
 from ..basics import MEMO_FACTS, PLACE_FACTS
 from ..state import held_loc
 from .. import basics
+from .. import actions
+from .. import basics
 
 
 # ---- areas and gates --------------------------------------------------------------------------------
@@ -115,15 +117,17 @@ def _gate_controller(ctx: Any, area: str) -> Any:
 
 @query("gates", returns="list", controlled_by=("player", None), terrain=("str", None))
 def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str]:
-    """Gate locations (held gates included), by controller and terrain."""
+    """Gate locations (held gates and units that count as Gates included), by controller and terrain."""
     g = ctx.game
     out = []
-    for loc in sorted(g.s.gates):
+    found = [(loc, g.s.gate_owner(loc)) for loc in g.s.gates]
+    found += [(loc, owner) for owner in g.s.players for loc in actions.unit_gates(g, owner)]
+    for loc, owner in sorted(found, key=lambda lo: lo[0]):
         if terrain is not None:   # the cheaper test first (both only filter)
             a = g.layout.areas.get(loc)
             if a is None or (terrain == "ocean") != a.ocean:
                 continue
-        if controlled_by is not None and g.s.gate_owner(loc) != controlled_by:
+        if controlled_by is not None and owner != controlled_by:
             continue
         out.append(loc)
     return out
@@ -198,6 +202,18 @@ def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
     else:
         s.tokens.append({"id": token, "loc": area, "owner": ctx.me})
     basics.emit(ctx.game, "token", token=token, loc=area, owner=ctx.me)
+
+
+@verb("remove_token", token="token", area="area", owner=("player", None))
+def _remove_token(ctx: Any, token: str, area: str, owner: Any = None) -> None:
+    """Take one token of a type off an area (yours, or `owner`'s); nothing when there is none."""
+    s = ctx.game.s
+    who = owner if owner is not None else ctx.me
+    for i, t in enumerate(s.tokens):
+        if t["id"] == token and t["loc"] == area and t.get("owner") == who:
+            del s.tokens[i]
+            basics.emit(ctx.game, "token-removed", token=token, loc=area, owner=who, why=ctx.ability or "rules")
+            return
 
 
 @verb("lock_gate", area="area")

@@ -7,6 +7,7 @@ from ...effects.compiler import RuleError
 from ...effects.registry import query, verb
 from .arguments import as_list, as_unit
 from .. import basics
+from .. import battle_queries
 
 
 # ---- battle -------------------------------------------------------------------------------------------
@@ -40,11 +41,14 @@ def _avoided(ctx: Any) -> list[dict[str, Any]]:
 
 @query("rolled", returns="int", player="player", what=("str", "dice"))
 def _rolled(ctx: Any, player: str, what: str = "dice") -> int:
-    """In a battle: how many dice a side rolled, or its kills / pains."""
+    """In a battle: how many dice a side rolled, or its kills / pains / misses."""
+    if what not in ("dice", "kills", "pains", "misses"):
+        raise RuleError(f"rolled: 'what' is one of dice, kills, pains, misses (not {what!r})")
     b = ctx.game.s.battle
     if b is None or player not in b["rolled"]:
         return 0
-    return int(b["rolled"][player][what])
+    r = b["rolled"][player]
+    return sum(1 for x in r["rolls"] if x <= 3) if what == "misses" else int(r[what])
 
 
 @query("flag", returns="bool", name="str", player=("player", None))
@@ -81,6 +85,24 @@ def _add_results(ctx: Any, against: str, result: str, count: int = 1, **kw: Any)
         item["classes"] = as_list(kw["class"])
     b["pending"][against] += [dict(item) for _ in range(max(0, int(count)))]
     basics.emit(ctx.game, "results-added", against=against, result=result, count=count, by=ctx.me)
+
+
+@verb("reroll_misses", player="player")
+def _reroll_misses(ctx: Any, player: str) -> None:
+    """In a battle, roll again a side's dice that missed (1 to 3): new kills and pains go against the other side."""
+    g = ctx.game
+    b = g.s.battle
+    if b is None or player not in b["rolled"]:
+        return
+    r = b["rolled"][player]
+    misses = [x for x in r["rolls"] if x <= 3]
+    if not misses:
+        return
+    again = basics.roll(g, len(misses), player, "reroll")
+    kills, pains = sum(1 for x in again if x == 6), sum(1 for x in again if x in (4, 5))
+    r.update(rolls=[x for x in r["rolls"] if x > 3] + again, kills=r["kills"] + kills, pains=r["pains"] + pains)
+    other = battle_queries.opponent_in_battle(g, player)
+    b["pending"][other] += [{"result": "kill", "by": player}] * kills + [{"result": "pain", "by": player}] * pains
 
 
 @verb("convert_results", against="player", src="result", dst="result")

@@ -88,3 +88,9 @@ def _choose_player(ctx: Any, player: str, players: list[Any], prompt: str = "cho
 def _roll_die(ctx: Any) -> Any:
     """Roll one six-sided die (from the game's seeded generator)."""
     return basics.roll(ctx.game, 1, ctx.me or "rules", ctx.ability)[0]
+
+
+@choice("roll_dice", returns="list", count="int")
+def _roll_dice(ctx: Any, count: int) -> Any:
+    """Roll `count` six-sided dice at once (from the game's seeded generator): the list of results."""
+    return basics.roll(ctx.game, count, ctx.me or "rules", ctx.ability)

@@ -3,12 +3,13 @@
 let key = "";
 export function setKey(k) { key = k || ""; }
 
-export async function call(method, path, body, raw = false) {
+// `raw`: the body is text sent as it is, as `raw` (a content type); else `body` is sent as JSON
+export async function call(method, path, body, raw = null) {
   const init = { method, headers: {} };
   if (key) init.headers["X-Necro-Key"] = key;
   if (body !== undefined) {
     init.body = raw ? body : JSON.stringify(body);
-    init.headers["Content-Type"] = raw ? "text/plain" : "application/json";
+    init.headers["Content-Type"] = raw || "application/json";
   }
   const res = await fetch(path, init);
   const text = await res.text();
@@ -30,7 +31,10 @@ export async function fetchText(path) {
   if (!res.ok) { let m = text; try { m = JSON.parse(text).message; } catch { /* plain text */ } throw new Error(m); }
   return text;
 }
-export const postText = (path, text) => call("POST", path, text, true);
+export const postText = (path, text) => call("POST", path, text, "text/plain");
+// JSON text sent untouched: a save's numbers (the generator's 64-bit state) would lose digits in
+// a JavaScript number, and the server refuses a save that is not its answers' position exactly
+export const postJSONText = (path, text) => call("POST", path, text, "application/json");
 
 export function download(name, text, type = "application/json") {
   const a = document.createElement("a");

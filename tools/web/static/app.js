@@ -1,8 +1,10 @@
 // The page: the new-game form, a game in play (people and bots), and the replay viewer.
-import { get, post, postText, download, setKey, fetchText } from "./api.js";
+import { get, post, postText, postJSONText, download, setKey, fetchText } from "./api.js";
 import { fromAddress, showAddress, remember, forget, drawMyGames, drawShare } from "./links.js";
 import { drawMap } from "./board.js";
-import { drawStatus, drawDecision, drawFactions, drawLog, drawNext, nameOf } from "./panels.js";
+import { drawStatus, drawDecision, drawFactions, drawNext, nameOf } from "./panels.js";
+import { drawBattle } from "./battle.js";
+import { LogView } from "./log.js";
 import { setupForm } from "./setup.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,6 +14,10 @@ const S = {
   sel: null, message: "", paused: false, timer: null, playing: null, busy: false, key: null, events: null,
 };
 window.necro = S; // for the tests and the curious
+const logView = new LogView($("log"),
+  (seq) => get(S.replay ? `/api/replays/${S.replay}/lines?before=${seq}` : `/api/games/${S.game}/lines?before=${seq}`),
+  (seq) => jumpTo(seq));
+S.log = logView;
 
 function toast(text, bad = false) {
   const t = $("toast");
@@ -59,20 +65,24 @@ async function redraw() {
   S.board = board;
   render();
   scheduleBot();
-  autoAnswer();
+  drawAuto();
 }
 
-// a decision whose options are all alike (one button) is answered for its seat unless that seat
-// turned the setting off
-const autoKey = () => `necro.auto-one.${S.game}.${S.viewer}`;
-const autoOn = () => localStorage.getItem(autoKey()) !== "off";
+// the seat's auto-answer setting is the server's (it answers for the seat, through the game's log):
+// a decision whose options are all alike, and, if asked, the end of a turn with only free actions left
+function drawAuto() {
+  const a = S.board && S.board.auto;
+  for (const id of ["auto-one", "auto-end"]) $(id).parentElement.hidden = !a;
+  if (!a) return;
+  $("auto-one").checked = a.one_option;
+  $("auto-end").checked = a.end_turn;
+}
 
-function autoAnswer() {
-  const b = S.board, p = b && b.pending;
-  $("auto-one").checked = autoOn();
-  if (!p || !p.groups || p.groups.length !== 1 || !autoOn() || S.curtainFor) return;
-  if (p.player !== S.viewer || !b.held.includes(p.player)) return;
-  setTimeout(() => { if (S.board === b) answer(p.groups[0].answer); }, 0);
+async function setAuto() {
+  try {
+    await post(`/api/games/${S.game}/auto`, { as: S.viewer, one_option: $("auto-one").checked, end_turn: $("auto-end").checked });
+  } catch (e) { toast(e.message, true); }
+  await refresh();
 }
 
 function render() {
@@ -102,8 +112,9 @@ function render() {
   drawMap($("map"), b, ui);
   if (S.replay) drawNext($("decision"), b);
   else drawDecision($("decision"), b, ui);
+  drawBattle($("battle"), b);
   drawFactions($("factions"), b);
-  drawLog($("log"), b, (seq) => jumpTo(seq));
+  logView.show(b);
   if (S.replay) {
     $("rp-pos").textContent = `step ${b.step} of ${b.total} \u00b7 round ${b.round}` + (b.digest_ok === true ? " \u00b7 digest matches" : b.digest_ok === false ? " \u00b7 DIGEST DIFFERS" : "");
   }
@@ -209,6 +220,7 @@ function scheduleBot() {
 async function startGame(id, key, links) {
   Object.assign(S, { game: id, key, replay: null, viewer: null, lastHuman: null, curtainFor: null, sel: null, message: "" });
   setKey(key);
+  logView.reset();
   clearInterval(S.playing);
   showAddress(id, key);
   $("share").hidden = true;
@@ -258,8 +270,7 @@ async function jumpTo(seq) {
 
 async function saveGame() {
   try {
-    const data = await get(`/api/games/${S.game}/save`);
-    download("necronomicon-save.json", JSON.stringify(data));
+    download("necronomicon-save.json", await fetchText(`/api/games/${S.game}/save`));   // as written: no digits lost
   } catch (e) { toast(e.message, true); }
 }
 
@@ -271,8 +282,7 @@ async function saveLog() {
 
 async function loadSave(file) {
   try {
-    const save = JSON.parse(await file.text());
-    const r = await post("/api/load", { save });
+    const r = await postJSONText("/api/load", `{"save": ${await file.text()}}`);
     await startGame(r.id, r.links.mine, r.links);
     toast("save loaded");
   } catch (e) { toast(`cannot load: ${e.message}`, true); }
@@ -284,6 +294,7 @@ async function openReplay(text) {
     const r = await postText("/api/replays", text);
     if (S.events) S.events.close();
     Object.assign(S, { game: null, replay: r.id, total: r.total, sel: null, curtainFor: null });
+    logView.reset();
     clearTimeout(S.timer);
     show("board");
     await refreshReplay("step=0");
@@ -321,10 +332,8 @@ $("btn-pause").addEventListener("click", async () => {
   try { await post(`/api/games/${S.game}/pause`, { paused: !S.board.paused }); } catch (e) { toast(e.message, true); }
   await refresh();
 });
-$("auto-one").addEventListener("change", (e) => {
-  localStorage.setItem(autoKey(), e.target.checked ? "on" : "off");
-  autoAnswer();
-});
+$("auto-one").addEventListener("change", setAuto);
+$("auto-end").addEventListener("change", setAuto);
 $("share-close").addEventListener("click", () => { $("share").hidden = true; });
 window.addEventListener("hashchange", () => { const a = fromAddress(); if (a && (a.game !== S.game || a.key !== S.key)) startGame(a.game, a.key); });
 $("pace").addEventListener("change", scheduleBot);
@@ -337,6 +346,7 @@ $("rp-next").addEventListener("click", () => replayStep(1));
 $("rp-end").addEventListener("click", () => refreshReplay(`step=${S.board.total}`));
 $("rp-go").addEventListener("click", () => refreshReplay(`round=${$("rp-round").value}`));
 $("rp-play").addEventListener("click", togglePlay);
+$("log-start").addEventListener("click", () => logView.toStart().catch((e) => toast(e.message, true)));
 document.addEventListener("keydown", (e) => { if (e.key === "Escape" && S.sel) { S.sel = null; render(); } });
 
 setupForm($("setup-form"), (r) => startGame(r.id, r.links.mine, r.links), (msg) => ($("setup-error").textContent = msg));

@@ -23,11 +23,25 @@ function wrapName(name) {
   return lines.slice(0, 3);
 }
 
-function short(name) {
-  if (name.length <= 8) return name;
-  const words = name.split(/[\s-]+/).filter(Boolean);
-  return words.length > 1 ? words.map((w) => w[0].toUpperCase()).join("").slice(0, 4) : name.slice(0, 7) + ".";
+// a marker's text: the content name, cut with an ellipsis only past `most` letters (the whole name
+// is on hover and tap)
+function shown(name, most = 16) {
+  return name.length <= most ? name : name.slice(0, most - 1).trimEnd() + "\u2026";
 }
+
+// the name of what is under the pointer or finger, beside it (SVG titles are hover-only, and slow)
+function showTip(ev, text) {
+  const tip = document.getElementById("unit-tip");
+  if (!tip) return;
+  tip.textContent = text;
+  tip.hidden = false;
+  const x = ev.clientX ?? 0, y = ev.clientY ?? 0;
+  tip.style.left = `${Math.min(x + 12, window.innerWidth - tip.offsetWidth - 4)}px`;
+  tip.style.top = `${Math.max(4, y - tip.offsetHeight - 10)}px`;
+  clearTimeout(showTip.t);
+  showTip.t = setTimeout(() => { tip.hidden = true; }, 4000);
+}
+function hideTip() { const tip = document.getElementById("unit-tip"); if (tip) tip.hidden = true; }
 
 export function drawMap(svg, board, ui) {
   const m = board.map;
@@ -56,10 +70,17 @@ export function drawMap(svg, board, ui) {
     const g = el("g", { class: "area" + (a.ocean ? " ocean" : " land"), "data-area": a.id }, svg);
     if (ui.choosable.has(a.id)) g.classList.add("choosable");
     if (ui.selectedArea === a.id) g.classList.add("selected");
+    const battle = board.battle && board.battle.area === a.id;
+    if (battle) g.classList.add("battle");
     const shape = a.shape
       ? el("polygon", { points: a.shape.map(([px, py]) => `${PAD + px * SCALE},${PAD + py * SCALE}`).join(" "), class: "blob" }, g)
       : el("circle", { cx: x, cy: y, r: R, class: "blob" }, g);
-    el("title", {}, shape).textContent = a.name + (a.glyph ? ` (${a.glyph})` : "");
+    el("title", {}, shape).textContent = a.name + (a.glyph ? ` (${a.glyph})` : "") + (battle ? ": a battle is on here" : "");
+    if (battle) {
+      el("circle", { cx: x, cy: y, r: R + 10, class: "battle-ring" }, g);
+      const sw = el("text", { x: x + R * 0.72, y: y - R * 0.62, class: "battle-mark" }, g);
+      sw.textContent = "\u2694";
+    }
     const lines = wrapName(a.name);
     const label = el("text", { x, y: y - R + 22 - (lines.length - 1) * 6, class: "area-name" }, g);
     lines.forEach((line, i) => { const s = el("tspan", { x, dy: i ? 13 : 0 }, label); s.textContent = line; });
@@ -87,12 +108,15 @@ function drawUnits(g, units, x, y, colour, gate, ui) {
     if (!stacks.has(key)) stacks.set(key, { owner: u.owner, ownerName: u.owner_name || u.owner, kind: u.kind, name: u.name, cls: u.cls, ids: [] });
     stacks.get(key).ids.push(u.id);
   }
-  const list = [...stacks.values()].sort((p, q) => (p.owner < q.owner ? -1 : p.owner > q.owner ? 1 : (q.cls === "great-old-one") - (p.cls === "great-old-one")));
-  const h = 18, gap = 3, maxRow = 2 * R - 6;
+  const goo = (s) => s.cls === "great-old-one";
+  const list = [...stacks.values()].sort((p, q) => (goo(q) - goo(p)) || (p.owner < q.owner ? -1 : p.owner > q.owner ? 1 : 0));
+  const gap = 3, maxRow = 2 * R + 36;
   const chips = list.map((s) => {
     const ctrl = gate && s.ids.includes(gate.controller);
-    const text = (s.ids.length > 1 ? `${s.ids.length} ` : "") + (s.cls === "great-old-one" ? "\u2605" : "") + short(s.name) + (ctrl ? " \u25C9" : "");
-    return { s, ctrl, text, w: Math.max(26, 6.4 * text.length + 8) };
+    const big = goo(s);
+    const text = (s.ids.length > 1 ? `${s.ids.length}\u00d7 ` : "") + (big ? "\u2605 " : "") + shown(s.name) + (ctrl ? " \u25C9" : "");
+    const h = big ? 24 : 18, size = big ? 13 : 11.5;
+    return { s, ctrl, text, big, h, size, w: Math.max(28, size * 0.6 * text.length + (big ? 16 : 10)) };
   });
   const rows = [[]];
   let used = 0;
@@ -101,19 +125,25 @@ function drawUnits(g, units, x, y, colour, gate, ui) {
     rows[rows.length - 1].push(c);
     used += (used ? gap : 0) + c.w;
   }
-  rows.forEach((row, r) => {
+  let cy = y - 10;
+  for (const row of rows) {
     const total = row.reduce((a, c) => a + c.w, 0) + gap * (row.length - 1);
+    const rowH = Math.max(...row.map((c) => c.h));
     let cx = x - total / 2;
-    const cy = y - 8 + r * (h + 2);
-    for (const { s, ctrl, text, w } of row) {
-      const chip = el("g", { class: "unit" + (s.cls === "great-old-one" ? " goo" : ""), "data-units": s.ids.join(",") }, g);
+    for (const { s, ctrl, text, big, h, size, w } of row) {
+      const top = cy + (rowH - h) / 2;
+      const chip = el("g", { class: "unit" + (big ? " goo" : ""), "data-units": s.ids.join(","), "data-name": s.name, tabindex: 0 }, g);
       if (s.ids.some((id) => ui.choosableUnits.has(id))) chip.classList.add("choosable");
-      el("rect", { x: cx, y: cy, width: w, height: h, rx: 4, style: `fill:${colour[s.owner] || "#777"}` }, chip);
-      const t = el("text", { x: cx + w / 2, y: cy + h - 5 }, chip);
+      el("rect", { x: cx, y: top, width: w, height: h, rx: big ? h / 2 : 4, style: `fill:${colour[s.owner] || "#777"}` }, chip);
+      const t = el("text", { x: cx + w / 2, y: top + h / 2 + size * 0.36, style: `font-size:${size}px` }, chip);
       t.textContent = text;
-      el("title", {}, chip).textContent = `${s.ownerName}: ${s.ids.length} \u00d7 ${s.name}` + (ctrl ? " (one controls the Gate)" : "");
-      chip.addEventListener("click", (ev) => { ev.stopPropagation(); ui.onUnits(s.ids, g.dataset.area); });
+      const said = `${s.ownerName}: ${s.ids.length} \u00d7 ${s.name}` + (big ? " (Great Old One)" : "") + (ctrl ? " (one controls the Gate)" : "");
+      el("title", {}, chip).textContent = said;
+      chip.addEventListener("mouseenter", (ev) => showTip(ev, said));
+      chip.addEventListener("mouseleave", hideTip);
+      chip.addEventListener("click", (ev) => { ev.stopPropagation(); showTip(ev, said); ui.onUnits(s.ids, g.dataset.area); });
       cx += w + gap;
     }
-  });
+    cy += rowH + 2;
+  }
 }

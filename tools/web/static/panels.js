@@ -1,7 +1,7 @@
 // The panels beside the map: status (round, phase, ritual track), the pending decision as
-// buttons, each faction's card, and the readable log.
+// buttons and each faction's card (the log is log.js's, the battle battle.js's).
 import { standings } from "./standings.js";
-function h(tag, attrs = {}, ...kids) {
+export function h(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "class") e.className = v;
@@ -82,13 +82,6 @@ export function drawFactions(box, board) {
         h("ul", { class: "books" }, ...f.spellbooks.map((b) => h("li", { class: b.earned ? "earned" : "" }, h("b", {}, b.name), b.text ? ` \u2014 ${b.text}` : ""))),
         h("ul", { class: "reqs" }, ...f.requirements.map((r) => h("li", { class: r.met ? "met" : "" }, r.met ? "\u2713 " : "\u2610 ", r.text)))));
   }));
-}
-
-export function drawLog(box, board, onJump) {
-  const atEnd = box.scrollTop + box.clientHeight >= box.scrollHeight - 30;
-  box.replaceChildren(...board.log.map((l) => h("li", { class: `ev-${l.type}`, "data-seq": l.seq, title: "click: go back to just after this",
-    onclick: () => onJump(l.seq) }, l.text)));
-  if (atEnd) box.scrollTop = box.scrollHeight;
 }
 
 export function drawNext(box, board) {

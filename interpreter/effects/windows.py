@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..effects.events import EventType
+from .events import EventType
 
 # window -> (when it opens, the fields of its event; None: no event is bound there)
 WINDOW_EVENTS: dict[str, tuple[str, tuple[str, ...] | None]] = {

@@ -1,0 +1,132 @@
+"""`necro balance`: the ranking-stability line both ways (fixture results), the plan of paired
+budgets, one-line refusals of bad settings, and a batch killed mid-way that the same command
+continues to the end, writing its report."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from necronomicon.tools.balance import plan_balance, quarter_budget
+from necronomicon.tools.balance_report import ranking_stability, seat_rates, write_report_text
+from necronomicon.tools.cli import main
+
+ROOT = Path(__file__).parent.parent
+BASE = ["balance", "--ruleset", "duel", "--jobs", "1", "--no-progress"]
+DUEL = [*BASE, "--factions", "great-cthulhu,sleeper", "--budget", "2"]
+
+
+def _rows(wins: dict[str, int], games: int, start: int = 0) -> list[dict]:
+    """Fixture rows of 3-player games among a, b, c: each faction wins wins[f] of `games` (the rest nobody)."""
+    rows, k = [], start
+    order = [f for f, n in wins.items() for _ in range(n)]
+    for i in range(games):
+        winners = [order[i]] if i < len(order) else []
+        rows.append({"game": k, "seed": k, "ruleset": "multiplayer", "factions": ["a", "b", "c"], "agents": ["x"] * 3,
+                     "winners": winners, "outcome": "win" if winners else "humanity", "rounds": 6})
+        k += 1
+    return rows
+
+
+def test_the_ranking_is_stable_when_every_faction_keeps_its_place() -> None:
+    full = _rows({"a": 30, "b": 15, "c": 5}, 60)
+    quarter = _rows({"a": 25, "b": 12, "c": 8}, 60)
+    got = ranking_stability(full, quarter)
+    assert got["verdict"] == "stable" and not got["swaps"]
+    assert "stable" in got["line"] and "measures the bots" not in got["line"]
+
+
+def test_the_ranking_changes_when_stronger_bots_reverse_a_clear_order() -> None:
+    full = _rows({"a": 15, "b": 40, "c": 2}, 60)      # at the full budget b is far ahead of a
+    quarter = _rows({"a": 40, "b": 15, "c": 2}, 60)   # at a quarter of it a is far ahead of b
+    got = ranking_stability(full, quarter)
+    assert got["verdict"] == "changes"
+    assert got["swaps"] == [{"stronger_bots_rank_higher": "b", "over": "a", "clear": True}]
+    assert "measures the bots" in got["line"] and "b above a" in got["line"]
+
+
+def test_a_swap_inside_the_intervals_is_stable_within_the_noise() -> None:
+    got = ranking_stability(_rows({"a": 3, "b": 2, "c": 1}, 8), _rows({"a": 2, "b": 3, "c": 1}, 8))
+    assert got["verdict"] == "stable-within-noise" and len(got["swaps"]) == 1 and not got["swaps"][0]["clear"]
+
+
+def test_without_games_at_both_budgets_there_is_nothing_to_compare() -> None:
+    assert ranking_stability(_rows({"a": 1}, 2), [])["verdict"] == "no-games"
+
+
+def test_the_report_has_both_budgets_seats_and_the_stability_line() -> None:
+    full, quarter = _rows({"a": 30, "b": 15, "c": 5}, 60), _rows({"a": 25, "b": 12, "c": 8}, 60, start=60)
+    text = write_report_text(full, quarter, ("mcts:40", "mcts:10"), ["# t"], {"a": "Alpha", "b": "Beta", "c": "Gamma"})
+    assert "| Alpha | 60 | 50.0%" in text and "| Gamma | 60 | 8.3%" in text
+    assert "Ranking between budgets: stable" in text and "| (nobody won) | 60 | 16.7% (9.3–28.0%) | 60 | 25.0%" in text
+    assert [s["wins"] for s in seat_rates(full)] == [30, 15, 5]   # a, b, c sit in seats 1, 2, 3 in every fixture game
+
+
+def test_pairs_share_matchup_seats_and_seed_and_differ_only_in_budget() -> None:
+    specs = plan_balance([("a", "b"), ("a", "c")], 3, 10, "duel", ("mcts:8", "mcts:2"), None)
+    assert [(s.index, s.seed, s.factions, s.agents[0]) for s in specs] == [
+        (0, 10, ("a", "b"), "mcts:8"), (1, 10, ("a", "b"), "mcts:2"),
+        (2, 11, ("a", "c"), "mcts:8"), (3, 11, ("a", "c"), "mcts:2"),
+        (4, 12, ("b", "a"), "mcts:8"), (5, 12, ("b", "a"), "mcts:2")]
+    assert (quarter_budget("40"), quarter_budget("2"), quarter_budget("0.5s")) == ("10", "1", "0.125s")
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--budget", "fast"], "--budget 'fast'"),
+    (["--factions", "great-cthulu,sleeper"], "unknown faction 'great-cthulu' (did you mean 'great-cthulhu'?)"),
+    (["--factions", "sleeper"], "names 1 faction(s); 2 players need at least 2"),
+    (["--time-limit", "0"], "--time-limit 0"),
+    (["--eval", "/nonexistent/eval.json"], "evaluation '/nonexistent/eval.json': cannot read it"),
+])
+def test_bad_settings_are_one_line_before_any_game(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   extra: list[str], says: str) -> None:
+    args = [*BASE, *extra] if "--factions" in extra else [*DUEL, *extra]
+    assert main([*args, "--out", str(tmp_path / "b")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and says in err, err
+    assert not (tmp_path / "b" / "games.jsonl").exists()
+
+
+def _cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "necronomicon.tools.cli", *args]
+
+
+def test_a_killed_balance_run_continues_to_the_end_and_writes_its_report(tmp_path: Path) -> None:
+    out = tmp_path / "bal"
+    games = out / "games.jsonl"
+    args = _cmd(*DUEL, "--games", "3", "--out", str(out))
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and proc.poll() is None:
+        if games.is_file() and games.read_text().count("\n") >= 1:
+            break
+        time.sleep(0.05)
+    proc.kill()
+    proc.wait()
+    kept = [json.loads(x) for x in games.read_text().splitlines() if x.strip()]
+    assert 1 <= len(kept) < 6, "the run was not killed while games were left"
+    assert not (out / "report.md").exists()
+    again = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
+    assert again.returncode == 0, again.stderr
+    assert f"continuing {games}: {len(kept)} of 6 games are there already" in again.stderr
+    rows = [json.loads(x) for x in games.read_text().splitlines()]
+    assert [r["game"] for r in rows] == list(range(6))
+    assert all(r in rows for r in kept)   # the finished games were kept, not played again
+    assert [r["agents"][0].split(":")[1] for r in rows] == ["2", "1"] * 3
+    report = (out / "report.md").read_text()
+    assert "3 games at the full budget and 3 at a quarter of it" in report and "Ranking between budgets:" in report
+    assert (out / "plots" / "win_rates.png").is_file() and (out / "plots-quarter" / "win_rates.png").is_file()
+
+
+def test_the_modding_guides_balance_command_is_valid_and_plays_the_example() -> None:
+    from tests.test_modding_guide import guide_commands
+    from necronomicon.tools.cli import build_parser
+    found = [argv for argv, _ in guide_commands() if argv[:1] == ["balance"]]
+    assert len(found) == 1
+    args = build_parser().parse_args(found[0])
+    assert args.content_dir == ["docs/modding/example-faction/drowned-choir"] and args.players == 3
+    assert (args.budget, args.time_limit) == ("40", 50.0)   # the defaults: the run ends within the hour

@@ -1,0 +1,199 @@
+"""`necro balance`: one command for a designer. It plays every matchup of the chosen factions with
+search bots in every seat, at the budget asked and at a quarter of it, over every core (the
+process pool `necro simulate` uses), for at most `--time-limit` minutes, and writes the report
+(tools/balance_report.py) and plots into `--out DIR`.
+
+Pair k of games plays matchup k mod M with its seats rotated by (k // M) mod players, seed
+`--seed + k`: game 2k at the full budget, game 2k+1 at the quarter budget, so both budgets see
+the same matchups, seats and seeds, and the time limit cuts both alike. Every game's row is
+appended to DIR/games.jsonl as it finishes (tools/result_stream.py), so the same command run
+again (after Ctrl-C, a kill or the time limit) continues where it stopped; changed settings are
+refused unless `--overwrite`.
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from necronomicon.interpreter.bots import make_agent
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.diagnostics import did_you_mean
+from necronomicon.interpreter.engine.game import Game, GameError
+from necronomicon.interpreter.search.budget import parse_agent
+
+from .batch import finish, play_batch, streamed
+from .balance_report import ranking_stability, write_report_text
+from .loading import content_from_args
+from .preflight import check_seed, pick_ruleset, player_count
+from .result_stream import ResultSink
+from .runners import ContentArgs, default_jobs, new_ticks, run
+from .simulate import GameSpec, eligible_factions, matchups
+
+DEFAULT_BUDGET = "40"          # playouts a decision (reproducible); a quarter is 10
+DEFAULT_MINUTES = 50.0         # the default time limit: a designer's run ends within the hour
+MAX_PAIRS = 100_000
+HEARTBEAT = 30.0
+
+__all__ = ["add_parser", "cmd_balance", "plan_balance", "quarter_budget"]
+
+
+def quarter_budget(budget: str) -> str:
+    """A quarter of a budget: `40` -> `10` playouts (at least 1), `0.5s` -> `0.125s`."""
+    if budget.endswith("s"):
+        return f"{float(budget[:-1]) / 4:g}s"
+    return str(max(1, int(budget) // 4))
+
+
+def agent_names(budget: str, evaluation: str | None) -> tuple[str, str]:
+    """The search bots of the full and the quarter budget, as canonical agent names (with a learned
+    evaluation, rollouts are cut off after 10 decisions: it values the position there)."""
+    tail = f":depth=10:eval={evaluation}" if evaluation else ""
+    return (parse_agent(f"mcts:{budget}{tail}").label(), parse_agent(f"mcts:{quarter_budget(budget)}{tail}").label())
+
+
+def _budget_ok(budget: str) -> bool:
+    try:
+        parse_agent(f"mcts:{budget}")
+    except ValueError:
+        return False
+    return budget.endswith("s") or budget.isdigit()
+
+
+def pick_pool(content: Content, factions: str | None, players: int) -> list[str]:
+    """The factions whose matchups are played: `--factions` (checked by name) or every eligible one."""
+    pool = eligible_factions(content)
+    if factions is None:
+        return pool
+    names = [f.strip() for f in factions.split(",") if f.strip()]
+    for f in names:
+        if f not in content.model.factions:
+            raise GameError(f"--factions: unknown faction '{f}'{did_you_mean(f, content.model.factions)}")
+        if f not in pool:
+            raise GameError(f"--factions: '{f}' has unknown card data and cannot be set up")
+    if len(set(names)) < players:
+        raise GameError(f"--factions names {len(set(names))} faction(s); {players} players need at least {players}")
+    return sorted(set(names))
+
+
+def plan_balance(ms: list[tuple[str, ...]], pairs: int, seed: int, ruleset: str, agents: tuple[str, str],
+                 layout: str | None) -> list[GameSpec]:
+    """Pairs of games (full budget, quarter budget) over every matchup, seats rotated each cycle."""
+    specs = []
+    for k in range(pairs):
+        m = ms[k % len(ms)]
+        r = (k // len(ms)) % len(m)
+        seats = tuple(m[r:] + m[:r])
+        for j, agent in enumerate(agents):
+            specs.append(GameSpec(2 * k + j, seed + k, ruleset, seats, (agent,) * len(seats), layout))
+    return specs
+
+
+def cmd_balance(args: argparse.Namespace) -> int:
+    """Play (or continue) the balance batch within the time limit, then write the report."""
+    content = content_from_args(args)
+    ruleset = pick_ruleset(content, args.ruleset)
+    players = player_count(content, ruleset, args.players)
+    pool = pick_pool(content, args.factions, players)
+    ms = [m for m in matchups(content, ruleset, players) if set(m) <= set(pool)]
+    if not _budget_ok(args.budget):
+        raise GameError(f"--budget '{args.budget}': give playouts (40) or CPU seconds (0.5s) a decision")
+    agents = agent_names(args.budget, args.eval)
+    for a in agents:
+        bot: Any = make_agent(a, 0)   # a bad evaluation file is one clear line, before any work
+        if bot.evaluation is not None:
+            bot.evaluation.check_content(content.digest)
+    pairs = args.games if args.games is not None else len(ms) * players * 2
+    if not 1 <= pairs <= MAX_PAIRS:
+        raise GameError(f"--games {pairs}: give 1 to {MAX_PAIRS:,} pairs of games")
+    if not 0 < args.time_limit <= 7 * 24 * 60:
+        raise GameError(f"--time-limit {args.time_limit:g}: give minutes above 0, at most a week")
+    if args.jobs is not None and args.jobs < 1:
+        raise ValueError("--jobs must be 1 or more")
+    check_seed(args.seed)
+    check_seed(args.seed + pairs - 1, "--seed plus --games")
+    Game(content, ruleset, list(ms[0]), args.seed, args.map)   # a bad --map is one line, before any work
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise OSError(f"--out '{args.out}' is a file; name a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    specs = plan_balance(ms, pairs, args.seed, ruleset, agents, args.map)
+    sink = ResultSink.open(str(out / "games.jsonl"), "jsonl", specs, overwrite=args.overwrite)
+    if sink.previous:
+        print(f"necro: continuing {out / 'games.jsonl'}: {len(sink.previous)} of {len(specs)} games are there already",
+              file=sys.stderr)
+    done = sink.done()
+    todo = [s for s in specs if s.index not in done]
+    jobs = args.jobs or default_jobs()
+    deadline = time.monotonic() + 60 * args.time_limit
+    progress = not args.no_progress and sys.stderr.isatty()
+    ticks = new_ticks() if not args.no_progress else None
+    cargs = ContentArgs(tuple(args.content_dir or ()), tuple(e for e in (args.expansions or "").split(",") if e))
+    late = [False]
+
+    def out_of_time() -> bool:
+        late[0] = late[0] or time.monotonic() >= deadline
+        return late[0] or sink.error is not None
+    result = play_batch(todo, lambda stop: streamed(
+        run(todo, cargs, jobs=jobs, content=content, stop=lambda: stop() or out_of_time(), ticks=ticks), sink),
+        progress, ticks=ticks, heartbeat=None if progress or args.no_progress else HEARTBEAT)
+    result.planned = len(specs)
+    code = finish(result, sink, ruleset, f"{jobs} job{'s' if jobs > 1 else ''}")
+    rows = result.rows
+    if late[0] and len(rows) < len(specs):
+        print(f"necro: the time limit ({args.time_limit:g} min) stopped the batch after {len(rows)} of {len(specs)} "
+              "games; run the same command again to continue", file=sys.stderr)
+    write_report(out, rows, agents, content, ruleset, players, args)
+    return code
+
+
+def write_report(out: Path, rows: list[dict[str, Any]], agents: tuple[str, str], content: Content, ruleset: str,
+                 players: int, args: argparse.Namespace) -> None:
+    """DIR/report.md and DIR/plots/ (full budget) and DIR/plots-quarter/ from the finished games."""
+    full = [r for r in rows if r["game"] % 2 == 0]
+    quarter = [r for r in rows if r["game"] % 2 == 1]
+    names = {f: fac.name for f, fac in content.model.factions.items()}
+    command = "necro balance " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["balance"] else ""
+    header = ["# Balance report", "",
+              f"{len(full)} games at the full budget and {len(quarter)} at a quarter of it; {ruleset}, "
+              f"{players} players; content digest `{content.digest}`; search bots in every seat.",
+              *([f"Made by `{command}`."] if command else [])]
+    text = write_report_text(full, quarter, agents, header, names)
+    plots: list[str] = []
+    if full or quarter:
+        from .plots import write_plots
+        from .report import compute
+        for folder, part in (("plots", full), ("plots-quarter", quarter)):
+            if part and any(r.get("outcome") != "error" for r in part):
+                plots += [str(p.relative_to(out)) for p in write_plots(compute(part), part, out / folder)]
+    if plots:
+        text += "\n## Plots\n\n" + "\n".join(f"![{p}]({p})" for p in plots) + "\n"
+    (out / "report.md").write_text(text, encoding="utf-8")
+    print(ranking_stability(full, quarter)["line"])
+    print(f"wrote {out / 'report.md'}" + (f" and {len(plots)} plots" if plots else ""))
+
+
+def add_parser(sub: Any) -> None:
+    """The `necro balance` sub-command's options."""
+    b = sub.add_parser("balance", help="play every matchup with search bots at two budgets and write a balance report")
+    b.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
+    b.add_argument("--expansions", help="comma list of expansions to enable")
+    b.add_argument("--ruleset")
+    b.add_argument("--players", type=int, help="players per game (default: the ruleset's count nearest 4)")
+    b.add_argument("--map", help="map layout id (default: the ruleset's for the player count)")
+    b.add_argument("--factions", help="comma list: the factions whose matchups are played (default: every one)")
+    b.add_argument("--budget", default=DEFAULT_BUDGET, help="the search bot's budget a decision: playouts (40, "
+                   "the default) or CPU seconds (0.5s); a quarter of it is played too")
+    b.add_argument("--eval", metavar="FILE", help="a learned evaluation for the search bots (necro train)")
+    b.add_argument("--games", type=int, help="pairs of games (one per budget); default: every matchup in every "
+                   "seat rotation twice")
+    b.add_argument("--time-limit", type=float, default=DEFAULT_MINUTES,
+                   help=f"minutes of play before the report is written (default {DEFAULT_MINUTES:g}); run again to continue")
+    b.add_argument("--seed", type=int, default=1, help="the first pair's seed; pair k uses seed + k")
+    b.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
+    b.add_argument("--out", default="balance", help="the folder for games.jsonl, report.md and plots (default balance)")
+    b.add_argument("--overwrite", action="store_true", help="start the folder's games again (other settings)")
+    b.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")

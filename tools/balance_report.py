@@ -1,0 +1,110 @@
+"""The report `necro balance` writes: win rates per faction at two budgets with 95% intervals,
+whether the ranking is stable between them, per seat, and the full `necro report` of each budget.
+
+The ranking is *stable* when no two factions change order between the quarter budget and the
+full one, *stable within the noise* when the pairs that change order have overlapping 95%
+intervals at both budgets, and it *changes* when a pair changes order and at one budget or both
+their intervals do not overlap: then stronger bots rank the factions differently, so the table
+measures the bots as much as the factions.
+"""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from .report import compute, render, win_rates
+from .stats import proportion
+
+Row = dict[str, Any]
+
+__all__ = ["ranking_stability", "seat_rates", "write_report_text"]
+
+
+def _separated(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a["ci"][0] > b["ci"][1] or b["ci"][0] > a["ci"][1]
+
+
+def ranking_stability(full: list[Row], quarter: list[Row]) -> dict[str, Any]:
+    """Compare the factions' order by win rate at the two budgets: a verdict (`stable`,
+    `stable-within-noise`, `changes`, `no-games`), the pairs that changed order, and one line."""
+    at_full = {d["faction"]: d for d in win_rates([r for r in full if r.get("outcome") != "error"])}
+    at_quarter = {d["faction"]: d for d in win_rates([r for r in quarter if r.get("outcome") != "error"])}
+    both = sorted(set(at_full) & set(at_quarter))
+    if len(both) < 2:
+        return {"verdict": "no-games", "swaps": [],
+                "line": "Ranking between budgets: not enough games at both budgets to compare (run the command again to continue)."}
+    swaps = []
+    for i, a in enumerate(both):
+        for b in both[i + 1:]:
+            df = at_full[a]["rate"] - at_full[b]["rate"]
+            dq = at_quarter[a]["rate"] - at_quarter[b]["rate"]
+            if df * dq < 0:
+                hi, lo = (a, b) if df > 0 else (b, a)
+                clear = _separated(at_full[a], at_full[b]) or _separated(at_quarter[a], at_quarter[b])
+                swaps.append({"stronger_bots_rank_higher": hi, "over": lo, "clear": clear})
+    clear = [s for s in swaps if s["clear"]]
+    if clear:
+        pairs = "; ".join(f"{s['stronger_bots_rank_higher']} above {s['over']}" for s in clear)
+        verdict = "changes"
+        line = (f"Ranking between budgets: it CHANGES when the bots get stronger ({pairs} at the full budget, the other "
+                "way at a quarter of it, with intervals apart): this table measures the bots as much as the factions.")
+    elif swaps:
+        verdict = "stable-within-noise"
+        line = (f"Ranking between budgets: stable within the noise ({len(swaps)} pair(s) change order, but their 95% "
+                "intervals overlap at both budgets; more games would tell).")
+    else:
+        verdict = "stable"
+        line = "Ranking between budgets: stable (every faction keeps its place between a quarter budget and the full one)."
+    return {"verdict": verdict, "swaps": swaps, "line": line}
+
+
+def seat_rates(rows: list[Row]) -> list[dict[str, Any]]:
+    """Per seat position (1 = the first seat of the set-up): games and the 95% interval of its wins."""
+    ok = [r for r in rows if r.get("outcome") != "error"]
+    top = max((len(r["factions"]) for r in ok), default=0)
+    out = []
+    for k in range(top):
+        games = [r for r in ok if len(r["factions"]) > k]
+        wins = sum(1 for r in games if r["factions"][k] in r["winners"])
+        out.append({"seat": k + 1, **proportion(wins, len(games))})
+    return out
+
+
+def _pct(p: dict[str, Any]) -> str:
+    lo, hi = p["ci"]
+    return f"{100 * p['rate']:.1f}% ({100 * lo:.1f}–{100 * hi:.1f}%)"
+
+
+def write_report_text(full: list[Row], quarter: list[Row], agents: tuple[str, str], header: list[str],
+                      names: dict[str, str]) -> str:
+    """The report as Markdown: the header lines, the stability line, the two budgets' faction
+    tables side by side, the per-seat table, then `necro report`'s tables for each budget."""
+    stab = ranking_stability(full, quarter)
+    rf = {d["faction"]: d for d in win_rates([r for r in full if r.get("outcome") != "error"])}
+    rq = {d["faction"]: d for d in win_rates([r for r in quarter if r.get("outcome") != "error"])}
+    lines = [*header, "", f"**{stab['line']}**", "",
+             f"| faction | games | win rate, `{agents[0]}` | games | win rate, quarter budget `{agents[1]}` |",
+             "|---|---|---|---|---|"]
+    order = sorted(set(rf) | set(rq), key=lambda f: (-(rf[f]["rate"] if f in rf else -1), f))
+    for f in order:
+        a = (str(rf[f]["games"]), _pct(rf[f])) if f in rf else ("0", "–")
+        b = (str(rq[f]["games"]), _pct(rq[f])) if f in rq else ("0", "–")
+        lines.append(f"| {names.get(f, f)} | {a[0]} | {a[1]} | {b[0]} | {b[1]} |")
+    nobody = []
+    for rows in (full, quarter):
+        ok = [r for r in rows if r.get("outcome") != "error"]
+        nobody += [str(len(ok)), _pct(proportion(sum(1 for r in ok if not r["winners"]), len(ok))) if ok else "–"]
+    lines.append(f"| (nobody won) | {' | '.join(nobody)} |")
+    lines += ["", "| seat | games (full) | win rate (full) | games (quarter) | win rate (quarter) |", "|---|---|---|---|---|"]
+    sf, sq = seat_rates(full), seat_rates(quarter)
+    for k in range(max(len(sf), len(sq))):
+        a = (str(sf[k]["games"]), _pct(sf[k])) if k < len(sf) else ("0", "–")
+        b = (str(sq[k]["games"]), _pct(sq[k])) if k < len(sq) else ("0", "–")
+        lines.append(f"| {k + 1} | {a[0]} | {a[1]} | {b[0]} | {b[1]} |")
+    for label, rows in (("Full budget", full), ("Quarter budget", quarter)):
+        if not rows:
+            continue
+        buf = io.StringIO()
+        render(compute(rows), buf)
+        lines += ["", f"## {label}: `necro report` of its games", "", "```text", buf.getvalue().rstrip(), "```"]
+    return "\n".join(lines) + "\n"
