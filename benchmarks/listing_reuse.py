@@ -75,7 +75,7 @@ class Tally:
 
     def install(self) -> Callable[[], None]:
         """Wrap the listing methods; returns the function that unwraps them."""
-        cls = actions.ActionsMixin
+        cls = actions   # the listing functions, looked up in their module at every call
         originals = {name: cls.__dict__[name] for name in CATEGORIES}
         for name, orig in originals.items():
             setattr(cls, name, self._wrapped(name, orig, CATEGORIES[name]))

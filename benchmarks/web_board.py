@@ -25,6 +25,7 @@ from necronomicon.interpreter.content import load_content  # noqa: E402
 from necronomicon.interpreter.engine.game import Game  # noqa: E402
 from necronomicon.tools.web import board as web_board  # noqa: E402
 from necronomicon.tools.web import log_pages  # noqa: E402
+from necronomicon.interpreter.engine import phases
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
 
@@ -43,7 +44,7 @@ def board(g: Game, whole_log: bool) -> None:
     real = web_board.log_page
     web_board.log_page = lambda log, words: real(log, words, None, most)   # type: ignore[assignment]
     try:
-        web_board.board_json(g.content, g.layout, g.view(None), g.log, g.ritual_track(), g)
+        web_board.board_json(g.content, g.layout, g.view(None), g.log, phases.ritual_track(g.rules), g)
     finally:
         web_board.log_page = real   # type: ignore[assignment]
 

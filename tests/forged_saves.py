@@ -23,6 +23,7 @@ from necronomicon.interpreter.engine.decisions import GameError, IllegalAction
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.seat import hand_seats
 from tests.hostile_corpus import Case, Outcome, content as hostile_content
+from necronomicon.interpreter.engine import basics
 
 Json = Any
 FOUR = ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]
@@ -83,7 +84,7 @@ def real_save(name: str) -> Json:
 def _far_area(d: Json) -> Json:
     g = positions()["retreat"]
     area = g.s.battle["area"]
-    far = next(a for a in sorted(g.layout.areas) if a != area and a not in g.adjacent(area))
+    far = next(a for a in sorted(g.layout.areas) if a != area and a not in basics.adjacent(g.rules, area))
     d["snapshot"]["pending"]["options"].append(far)
     return d
 

@@ -13,6 +13,10 @@ from necronomicon.interpreter.engine import flow
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.position import build_state
 from necronomicon.tools.validate import validate
+from necronomicon.interpreter.engine import abilities
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
 
 ROOT = Path(__file__).parent
 
@@ -43,13 +47,13 @@ def test_actions_within_an_area_are_the_turns_actions_in_that_area(duel: Content
                      "spellbooks": {"sleeper": ["capture-a-monster"]},
                      "units": {"sleeper": {"europe": [], "asia": [], "africa": ["tsathoggua", "acolyte"]},
                                "wind-rider": {"africa": ["windigo"], "europe": ["acolyte"]}}})
-    every = {o.label for o in g.main_actions("sleeper")}
-    within = {o.label for o in g.main_actions("sleeper", within="africa")}
+    every = {o.label for o in actions.main_actions(g.rules, "sleeper")}
+    within = {o.label for o in actions.main_actions(g.rules, "sleeper", within="africa")}
     assert within <= every
     assert "ability capture-monster africa" in within and "recruit acolyte africa" in within
     assert "move" in within                          # a unit can leave africa
     assert not any(label.startswith(("battle", "requirement", "ability lethargy")) for label in within)
-    assert {o.label for o in g.main_actions("sleeper", within="australia")} == set()   # nothing moves in or out
+    assert {o.label for o in actions.main_actions(g.rules, "sleeper", within="australia")} == set()   # nothing moves in or out
 
 
 def test_no_action_outside_the_turn_at_zero_power(duel: Content) -> None:
@@ -58,7 +62,7 @@ def test_no_action_outside_the_turn_at_zero_power(duel: Content) -> None:
                      "requirements": {"wind-rider": ["be-first-player"]},
                      "units": {"sleeper": {"europe": ["sorcerer"], "asia": ["acolyte"]},
                                "wind-rider": {"europe": ["windigo", "windigo"]}}})
-    call = g.action_in_call("sleeper", "europe", "test")
+    call = actions.action_in_call(g.rules, "sleeper", "europe", "test")
     step = flow.PROCS[call.frame["proc"]].step(g, call.frame, None)
     assert step == flow.Return(None)                 # "this will not work if you have no Power": nothing asked
 
@@ -67,18 +71,18 @@ def test_a_stand_in_reads_as_the_lent_abilitys_great_old_one(duel: Content) -> N
     g = _game(duel, {"player": "sleeper", "first": "sleeper", "power": {"sleeper": 3, "great-cthulhu": 0},
                      "units": {"sleeper": {"europe": ["acolyte"]}, "great-cthulhu": {"south-pacific": ["acolyte"]}}},
               ["sleeper", "great-cthulhu"])
-    immortal = g.ability_by_key("great-cthulhu/immortal")
+    immortal = abilities.ability_by_key(g.rules, "great-cthulhu/immortal")
     assert immortal is not None
-    tsathoggua = g.faction("sleeper").units["tsathoggua"]
-    assert g.unit_cost("sleeper", tsathoggua) == 8
+    tsathoggua = basics.faction(g.rules, "sleeper").units["tsathoggua"]
+    assert core.unit_cost(g.rules, "sleeper", tsathoggua) == 8
     g.s.awakened["sleeper"] = ["tsathoggua"]
     g.s.grants.append({"ability": immortal.key, "to": "sleeper", "until": "end-of-doom-phase", "round": 1})
-    g.state_written()   # a change made by hand is noted, so the active abilities are worked out again
-    assert g.unit_cost("sleeper", tsathoggua) == 8   # lent without a stand-in: Immortal names only Cthulhu
+    g.rules.state_written()   # a change made by hand is noted, so the active abilities are worked out again
+    assert core.unit_cost(g.rules, "sleeper", tsathoggua) == 8   # lent without a stand-in: Immortal names only Cthulhu
     g.s.grants[-1]["stand_in"] = {"cthulhu": "tsathoggua"}
-    g.state_written()
-    assert g.unit_cost("sleeper", tsathoggua) == 4
-    assert g.ctx("sleeper", ability=immortal).kind_arg(["cthulhu"], True) == ["cthulhu", "tsathoggua"]
+    g.rules.state_written()
+    assert core.unit_cost(g.rules, "sleeper", tsathoggua) == 4
+    assert core.ctx(g.rules, "sleeper", ability=immortal).kind_arg(["cthulhu"], True) == ["cthulhu", "tsathoggua"]
 
 
 def test_lending_again_renews_the_grant_rather_than_doubling_it(duel: Content) -> None:

@@ -9,6 +9,9 @@ from necronomicon.interpreter.engine.agents import HeuristicAgent
 from necronomicon.interpreter.engine.decisions import Decision
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.seat import Seat
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import phases
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
 
@@ -25,8 +28,8 @@ def _ritual_score(g: Game, player: str) -> float:
 def test_no_ritual_that_ends_a_game_the_bot_cannot_win(base_game: Content, books: int, wanted: bool) -> None:
     g = Game(base_game, "multiplayer", FACTIONS, seed=1)
     g.s.round = 4
-    g.s.ritual = len(g.ritual_track()) - 1            # the next ritual ends the game
-    g.s.spellbooks["great-cthulhu"] = [b for b in g.faction("great-cthulhu").spellbooks][:books]
+    g.s.ritual = len(phases.ritual_track(g.rules)) - 1            # the next ritual ends the game
+    g.s.spellbooks["great-cthulhu"] = [b for b in basics.faction(g.rules, "great-cthulhu").spellbooks][:books]
     assert g.s.controlled_gates("great-cthulhu")      # it has a gate: otherwise a ritual is worth it
     assert (_ritual_score(g, "great-cthulhu") > 0) is wanted
 
@@ -34,14 +37,14 @@ def test_no_ritual_that_ends_a_game_the_bot_cannot_win(base_game: Content, books
 def test_a_ritual_earlier_on_the_track_is_still_worth_it(base_game: Content) -> None:
     g = Game(base_game, "multiplayer", FACTIONS, seed=1)
     g.s.round = 4
-    g.s.ritual = len(g.ritual_track()) - 2
+    g.s.ritual = len(phases.ritual_track(g.rules)) - 2
     assert _ritual_score(g, "great-cthulhu") > 0
 
 
 def test_without_the_six_spellbook_condition_the_last_ritual_is_fine(base_game: Content) -> None:
     g = Game(base_game, "duel", ["sleeper", "wind-rider"], seed=1)   # the Duel wins on Doom alone
     g.s.round = 4
-    g.s.ritual = len(g.ritual_track()) - 1
+    g.s.ritual = len(phases.ritual_track(g.rules)) - 1
     p = next(p for p in g.s.players if g.s.controlled_gates(p))
     assert _ritual_score(g, p) > 0
 
@@ -51,16 +54,16 @@ def test_the_rituals_left_and_the_spellbooks_to_win_are_read_in_one_place() -> N
     from necronomicon.interpreter.engine.game import Game
     from necronomicon.interpreter.engine.phases import SPELLBOOKS
     g = Game(load_content().require_ok(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat"], 1)
-    track = len(g.ritual_track())
-    assert g.rituals_left() == track
+    track = len(phases.ritual_track(g.rules))
+    assert phases.rituals_left(g.rules) == track
     g.s.ritual = track - 1
-    assert g.rituals_left() == 1          # the next Ritual ends the game
+    assert phases.rituals_left(g.rules) == 1          # the next Ritual ends the game
     p = g.s.players[0]
-    books = list(g.faction(p).spellbooks)[:SPELLBOOKS]
+    books = list(basics.faction(g.rules, p).spellbooks)[:SPELLBOOKS]
     g.s.spellbooks[p] = books[:-1]
-    assert not g.has_all_spellbooks(p)
+    assert not phases.has_all_spellbooks(g.rules, p)
     g.s.spellbooks[p] = books
-    assert g.has_all_spellbooks(p) and g.extra_battle_allowed(p)
+    assert phases.has_all_spellbooks(g.rules, p) and actions.extra_battle_allowed(g.rules, p)
 
 
 def test_a_move_is_scored_from_where_the_units_are_now(base_game: Content) -> None:

@@ -20,6 +20,8 @@ from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.invariants import violations
 from necronomicon.interpreter.engine.play import run_game
 from necronomicon.interpreter.engine.position import PositionError, build_state
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import core
 
 FIXTURES = Path(__file__).parent / "fixtures"
 THREE = ["crawling-chaos", "black-goat", "yellow-sign"]
@@ -70,8 +72,8 @@ def test_the_spellbook_pick_offers_own_spellbooks_and_every_neutral_one(azathoth
 def test_a_neutral_spellbook_once_taken_is_offered_to_no_one_else(azathoth: Content) -> None:
     g = game_at(azathoth, base(spellbooks={"yellow-sign": ["the-mao-ceremony"]}))
     for p in THREE:
-        assert "the-mao-ceremony" not in neutral.spellbook_choices(g, p)
-    assert "the-stars-are-right" in neutral.spellbook_choices(g, "black-goat")
+        assert "the-mao-ceremony" not in neutral.spellbook_choices(g.rules, p)
+    assert "the-stars-are-right" in neutral.spellbook_choices(g.rules, "black-goat")
 
 
 def test_each_neutral_spellbook_taken_costs_one_faction_spellbook_slot(azathoth: Content) -> None:
@@ -79,23 +81,23 @@ def test_each_neutral_spellbook_taken_costs_one_faction_spellbook_slot(azathoth:
     # four of its own plus one neutral taken: one faction spellbook is still open
     g = game_at(azathoth, base(spellbooks={"crawling-chaos": own[:4] + ["the-mao-ceremony"]},
                                **{"neutral-taken": {"crawling-chaos": ["the-mao-ceremony"]}}))
-    assert set(neutral.spellbook_choices(g, "crawling-chaos")) == set(own[4:]) | {"consequences", "the-stars-are-right"}
+    assert set(neutral.spellbook_choices(g.rules, "crawling-chaos")) == set(own[4:]) | {"consequences", "the-stars-are-right"}
     # five of its own plus one neutral: the sixth faction spellbook is out of reach for the game
     g = game_at(azathoth, base(spellbooks={"crawling-chaos": own[:5] + ["the-mao-ceremony"]},
                                **{"neutral-taken": {"crawling-chaos": ["the-mao-ceremony"]}}))
-    assert set(neutral.spellbook_choices(g, "crawling-chaos")) == {"consequences", "the-stars-are-right"}
+    assert set(neutral.spellbook_choices(g.rules, "crawling-chaos")) == {"consequences", "the-stars-are-right"}
     # ... even after the neutral spellbook left the card again (the access is lost for the game)
     g = game_at(azathoth, base(spellbooks={"crawling-chaos": own[:5]},
                                **{"neutral-taken": {"crawling-chaos": ["the-mao-ceremony"]}}))
-    assert set(neutral.spellbook_choices(g, "crawling-chaos")) == NEUTRAL_BOOKS
+    assert set(neutral.spellbook_choices(g.rules, "crawling-chaos")) == NEUTRAL_BOOKS
 
 
 def test_a_neutral_spellbook_counts_for_unlimited_battle(azathoth: Content) -> None:
     own = list(azathoth.model.factions["crawling-chaos"].spellbooks)
     g = game_at(azathoth, base(spellbooks={"crawling-chaos": own[:5]}))
-    assert not g.extra_battle_allowed("crawling-chaos")
+    assert not actions.extra_battle_allowed(g.rules, "crawling-chaos")
     g = game_at(azathoth, base(spellbooks={"crawling-chaos": own[:5] + ["consequences"]}))
-    assert g.extra_battle_allowed("crawling-chaos")
+    assert actions.extra_battle_allowed(g.rules, "crawling-chaos")
 
 
 # ---- Consequences ---------------------------------------------------------------------------------------
@@ -124,8 +126,8 @@ def test_consequences_may_remove_itself_and_it_returns_to_the_general_supply(aza
     assert g.s.spellbooks["crawling-chaos"] == ["madness", "the-stars-are-right"]
     assert g.s.neutral_taken["crawling-chaos"] == ["consequences", "the-stars-are-right"]
     # FAQ: every neutral spellbook not on a faction card may be taken by anyone meeting a requirement
-    assert "consequences" in neutral.spellbook_choices(g, "black-goat")
-    assert "consequences" in neutral.spellbook_choices(g, "crawling-chaos")
+    assert "consequences" in neutral.spellbook_choices(g.rules, "black-goat")
+    assert "consequences" in neutral.spellbook_choices(g.rules, "crawling-chaos")
     assert any(e["type"] == "spellbook-removed" and e["spellbook"] == "consequences" for e in g.log)
 
 
@@ -175,7 +177,7 @@ def test_consequences_never_offers_an_independent_great_old_ones_spellbook(azath
     g = consequences_game(c, ["madness", "consequences"])
     play(g, "ability consequences", "madness")
     assert "test-independent-book" not in g.current().options
-    assert "test-independent-book" not in neutral.spellbook_choices(g, "black-goat")
+    assert "test-independent-book" not in neutral.spellbook_choices(g.rules, "black-goat")
 
 
 # ---- The Stars Are Right --------------------------------------------------------------------------------
@@ -255,7 +257,7 @@ def test_a_card_with_an_interpreted_value_is_offered_and_plays_as_interpreted(az
     play(g, "ability take-interpreted-beast", "end-turn")
     beasts = [u for u in g.s.units if u["kind"] == "interpreted-beast"]
     assert len(beasts) == 2 and all(u["owner"] == "crawling-chaos" for u in beasts)
-    assert g.combat_of(beasts[0]) == 4
+    assert core.combat_of(g.rules, beasts[0]) == 4
     assert g.s.doom["crawling-chaos"] == 3
 
 
@@ -272,7 +274,7 @@ def test_a_summoned_servitor_fights_with_no_dice(azathoth: Content) -> None:
     g = game_at(azathoth, base(**{"neutral-cards": {"servitor-of-the-outer-gods": "crawling-chaos"}}))
     play(g, "summon servitor-of-the-outer-gods north-america")
     u = next(u for u in g.s.units if u["kind"] == "servitor-of-the-outer-gods" and u["loc"] == "north-america")
-    assert g.combat_of(u) == 0          # printed -1; a unit never rolls fewer than 0 dice
+    assert core.combat_of(g.rules, u) == 0          # printed -1; a unit never rolls fewer than 0 dice
     assert g.s.power["crawling-chaos"] == 8
 
 
@@ -318,14 +320,14 @@ def test_a_ghoul_costs_the_black_goat_0_with_the_thousand_young(azathoth: Conten
     pos["units"]["black-goat"]["africa"] += ["shub-niggurath", "ghoul"]
     g = game_at(azathoth, pos)
     bg = azathoth.model.factions["black-goat"]
-    assert g.unit_cost("black-goat", bg.units["ghoul"]) == 0
-    assert g.unit_cost("black-goat", bg.units["dark-young"]) == 2
+    assert core.unit_cost(g.rules, "black-goat", bg.units["ghoul"]) == 0
+    assert core.unit_cost(g.rules, "black-goat", bg.units["dark-young"]) == 2
 
 
 def test_a_gnoph_keh_costs_0_when_all_four_are_in_play(azathoth: Content) -> None:
     pos = {"units": {"wind-rider": {"antarctica": ["gnoph-keh"] * 4}, "sleeper": {"europe": ["acolyte"]}}}
     g = game_at(azathoth, pos, ["sleeper", "wind-rider"], "duel")
-    assert g.unit_cost("wind-rider", azathoth.model.factions["wind-rider"].units["gnoph-keh"]) == 0
+    assert core.unit_cost(g.rules, "wind-rider", azathoth.model.factions["wind-rider"].units["gnoph-keh"]) == 0
 
 
 # ---- bots -------------------------------------------------------------------------------------------------
@@ -365,7 +367,7 @@ def test_a_neutral_spellbook_counts_for_nyarlathoteps_combat(azathoth: Content) 
     # "such as Nyarlathotep's combat value"
     g = game_at(azathoth, base(spellbooks={"crawling-chaos": ["madness", "the-mao-ceremony"]}))
     nya = next(u for u in g.s.units if u["kind"] == "nyarlathotep")
-    assert g.combat_of(nya) == 2
+    assert core.combat_of(g.rules, nya) == 2
 
 
 def test_the_servitor_card_goes_only_to_another_player_and_glorification_binds_only_its_holder(azathoth: Content) -> None:
@@ -374,6 +376,6 @@ def test_the_servitor_card_goes_only_to_another_player_and_glorification_binds_o
     assert set(g.current().options) == {"black-goat", "yellow-sign"}
     play(g, "black-goat")
     # Crawling Chaos (no card) still summons; the Black Goat (the holder) may summon only Servitors
-    assert g.may_summon("crawling-chaos", azathoth.model.factions["crawling-chaos"].units["nightgaunt"])
-    assert not g.may_summon("black-goat", azathoth.model.factions["black-goat"].units["ghoul"])
-    assert g.may_summon("black-goat", azathoth.model.neutral_units["servitor-of-the-outer-gods"])
+    assert actions.may_summon(g.rules, "crawling-chaos", azathoth.model.factions["crawling-chaos"].units["nightgaunt"])
+    assert not actions.may_summon(g.rules, "black-goat", azathoth.model.factions["black-goat"].units["ghoul"])
+    assert actions.may_summon(g.rules, "black-goat", azathoth.model.neutral_units["servitor-of-the-outer-gods"])

@@ -14,6 +14,7 @@ from necronomicon.interpreter.engine import flow
 from necronomicon.interpreter.engine.game import Game
 
 from .test_copies_property import CASES, FACTIONS, content
+from necronomicon.interpreter.engine import battle_queries
 
 BATTLE_PROCS = {"battle", "battle-declines", "battle-assign", "battle-apply"}
 WANTED = 10          # decisions inside battles to check per case
@@ -61,9 +62,9 @@ def _battle_alone(expanded: bool, ruleset: str, players: int, seed: int) -> Game
         fights = [o for o in d.options if o.split()[0] == "battle"]
         if fights:
             _, area, foe = fights[0].split()[:3]
-            g.s.flow = [dict(g.battle_call(d.player, foe, area).frame)]
+            g.s.flow = [dict(battle_queries.battle_call(g.rules, d.player, foe, area).frame)]
             g.s.pending = None
-            flow.run(g)
+            flow.run(g.rules)
             return g
         g.apply(agent.choose(d.player, d.options, d))
     return None

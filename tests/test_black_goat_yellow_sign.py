@@ -11,6 +11,10 @@ from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.content.build import Content
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.position import build_state
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import phases
 
 BG, YS, GC = "black-goat", "yellow-sign", "great-cthulhu"
 MET = {BG: ["share-areas-with-all-enemies"]}   # met long ago in these positions
@@ -44,7 +48,7 @@ def where(g: Game, owner: str, kind: str) -> list[str]:
 
 
 def combat(g: Game, owner: str, kind: str, area: str) -> int:
-    return sum(g.combat_of(u, foe=YS if owner == BG else BG) for u in g.s.units
+    return sum(core.combat_of(g.rules, u, foe=YS if owner == BG else BG) for u in g.s.units
                if u["owner"] == owner and u["kind"] == kind and u["loc"] == area)
 
 
@@ -58,16 +62,16 @@ def test_group_combat_shub_frenzy_thousand_young_fertility(content: Content) -> 
     assert combat(g, YS, "byakhee", "europe") == 3       # two Byakhee roll one more
     assert combat(g, BG, "shub-niggurath", "africa") == 1 + 4 + 2   # gates + cultists + Dark Young (Red Sign)
     assert combat(g, BG, "acolyte", "africa") == 3       # Frenzy: cultists have combat 1
-    costs = [g.unit_cost(BG, g.faction(BG).units[k]) for k in ("ghoul", "fungi", "dark-young")]
+    costs = [core.unit_cost(g.rules, BG, basics.faction(g.rules, BG).units[k]) for k in ("ghoul", "fungi", "dark-young")]
     assert costs == [0, 1, 2]                            # The Thousand Young, Shub on the map
-    assert [g.doom_value({"owner": BG, "kind": k, "id": 0, "loc": "pool"}) for k in ("ghoul", "fungi", "dark-young")] == [1, 2, 3]
-    assert "summon ghoul africa" in [o.label for o in g.unlimited_actions(BG)]   # Fertility Cult
+    assert [core.doom_value(g.rules, {"owner": BG, "kind": k, "id": 0, "loc": "pool"}) for k in ("ghoul", "fungi", "dark-young")] == [1, 2, 3]
+    assert "summon ghoul africa" in [o.label for o in actions.unlimited_actions(g.rules, BG)]   # Fertility Cult
 
 
 def test_thousand_young_limit_without_shub(content: Content) -> None:
     g = game(content, [BG, YS], {"power": {BG: 10, YS: 10}, "units": {BG: {"africa": ["acolyte"]}, YS: {"europe": ["acolyte"]}},
              "gates": {"africa": BG}, "spellbooks": {BG: ["the-thousand-young"]}})
-    assert [g.unit_cost(BG, g.faction(BG).units[k]) for k in ("ghoul", "fungi", "dark-young")] == [1, 2, 3]
+    assert [core.unit_cost(g.rules, BG, basics.faction(g.rules, BG).units[k]) for k in ("ghoul", "fungi", "dark-young")] == [1, 2, 3]
 
 
 def test_avatar_swaps_shub_with_a_unit_its_owner_picks(content: Content) -> None:
@@ -128,7 +132,7 @@ def test_third_eye_lowers_desecrate_to_one(content: Content) -> None:
              "units": {YS: {"africa": ["acolyte", "undead", "king-in-yellow", "hastur"]}, BG: {"asia": ["acolyte"]}},
              "gates": {"asia": BG}, "spellbooks": {YS: ["the-third-eye"]}})
     assert "ability desecrate africa" in g.legal_actions()      # costs 1 with Hastur in play
-    assert [o.cost for o in g.main_actions(YS) if o.label == "ability desecrate africa"] == [1]
+    assert [o.cost for o in actions.main_actions(g.rules, YS) if o.label == "ability desecrate africa"] == [1]
 
 
 def test_desecrate_limit_needs_an_area_without_a_token(content: Content) -> None:
@@ -209,7 +213,7 @@ def test_vengeance_lets_yellow_sign_assign_the_enemy_results(content: Content) -
 def test_hastur_combat_is_the_ritual_cost(content: Content) -> None:
     g = game(content, [BG, YS], {"power": {BG: 3, YS: 3}, "ritual": 3,
              "units": {YS: {"africa": ["hastur"]}, BG: {"africa": ["acolyte"]}}})
-    assert combat(g, YS, "hastur", "africa") == g.ritual_cost(YS) == 7
+    assert combat(g, YS, "hastur", "africa") == phases.ritual_cost(g.rules, YS) == 7
 
 
 def test_shriek_gathers_byakhee_and_he_who_moves_hastur_to_a_cultist(content: Content) -> None:

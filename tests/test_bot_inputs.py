@@ -18,6 +18,7 @@ from necronomicon.interpreter.engine.position import build_state
 from necronomicon.interpreter.engine.rng import Rng
 from necronomicon.interpreter.engine.seat import Seat, hand_seats
 from necronomicon.interpreter.search.determinize import determinize
+from necronomicon.interpreter.engine import core
 
 FACTIONS = ["great-cthulhu", "crawling-chaos", "black-goat"]
 BOTS = ["random", "heuristic", "mcts:4:depth=6", "mcts:3:depth=4:heuristic"]
@@ -95,7 +96,7 @@ def test_an_opponents_unrevealed_secret_pick_gives_the_same_inputs_and_choice(bo
     inputs, choices = [], []
     for secret in ("6", "2"):
         g = _game(expanded, {}, pos=pos, independents=["azathoth"])
-        g._forced_dice = [3]
+        g.rules._forced_dice = [3]
         g.apply("awaken azathoth south-pacific")
         g.apply(secret)                                    # crawling-chaos picks face down
         d = g.current()
@@ -118,8 +119,8 @@ def test_a_seat_board_holds_the_view_and_no_hidden_value(base_game: Content) -> 
     assert board.s.to_dict() == {**seat.view()["state"], "flow": [], "pending": None}
     assert board.s.elder_signs == {"great-cthulhu": [2], "crawling-chaos": [None, None], "black-goat": []}
     assert board.s.rng is None and set(board.s.es_bag) == {None} and "seed" not in board.params
-    assert board.combat_of(board.s.units_at("south-pacific", "great-cthulhu")[0]) == \
-        g.combat_of(g.s.units_at("south-pacific", "great-cthulhu")[0])
+    assert core.combat_of(board.rules, board.s.units_at("south-pacific", "great-cthulhu")[0]) == \
+        core.combat_of(g.rules, g.s.units_at("south-pacific", "great-cthulhu")[0])
     copy = seat.masked_copy(Rng(1))
     assert copy.s.elder_signs["crawling-chaos"] == [None, None] and copy.current() == g.current()
     with pytest.raises(ValueError, match="not playing"):

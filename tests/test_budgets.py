@@ -21,6 +21,7 @@ from necronomicon.interpreter.engine.game import Game, GameError
 from necronomicon.interpreter.engine.play import run_game
 from necronomicon.tools.cli import main
 from necronomicon.tools.validate import validate
+from necronomicon.interpreter.engine import basics
 
 ROOT = Path(__file__).parent.parent
 LOOP = ROOT / "tests" / "fixtures" / "trigger-loop"
@@ -144,7 +145,7 @@ def test_content_numbers_beyond_a_budget_are_findings(tmp_path: Path, where: str
 def test_a_roll_beyond_the_dice_budget_is_refused() -> None:
     g = Game(load_content().require_ok(), "duel", ["sleeper", "wind-rider"], 1)
     with pytest.raises(RuleError, match=f"the limit is {limits.MAX_DICE} dice in one roll"):
-        g.roll(limits.MAX_DICE + 1, "sleeper", "test")
+        basics.roll(g.rules, limits.MAX_DICE + 1, "sleeper", "test")
 
 
 # ---- a game that no longer progresses ------------------------------------------------------------------

@@ -21,7 +21,7 @@ def test_schema_windows_are_the_engine_windows() -> None:
 def test_every_window_the_engine_opens_is_declared() -> None:
     opened = set()
     for p in ENGINE.rglob("*.py"):
-        opened |= set(re.findall(r'window(?:_call)?\("([a-z-]+)"', p.read_text()))
+        opened |= set(re.findall(r'window(?:_call)?\((?:[\w.]+, )?"([a-z-]+)"', p.read_text()))
     abilities_only = {"action", "unlimited-action", "doom-phase", "static"}  # used by listing, not window()
     assert opened <= set(WINDOWS)
     assert set(WINDOWS) - opened <= abilities_only
@@ -32,7 +32,7 @@ def test_every_modifier_target_is_applied_somewhere() -> None:
     targets = set(defs["$defs"]["modifier"]["properties"]["target"]["enum"])
     used = set()
     for p in ENGINE.rglob("*.py"):
-        used |= set(re.findall(r'modified\("([a-z-]+)"', p.read_text()))
+        used |= set(re.findall(r'modified\((?:[\w.]+, )?"([a-z-]+)"', p.read_text()))
     assert targets - used == set(), "declared modifiers the engine never applies"
     assert used - targets == set(), "modifiers the engine applies but the schema does not allow"
 
@@ -62,7 +62,7 @@ def test_every_action_name_an_effect_can_compare_is_declared() -> None:
     """`event.action` is the first word of an action label; `subject.action` what action_cost is given."""
     from necronomicon.interpreter.effects.windows import ACTION_EVENTS, COST_ACTIONS
     src = "\n".join((ENGINE / name).read_text() for name in ("actions.py", "moves.py", "perform.py"))
-    costed = set(re.findall(r'action_cost\(p, "([a-z-]+)"', src))
+    costed = set(re.findall(r'action_cost\((?:[\w.]+, )?p, "([a-z-]+)"', src))
     assert costed == set(COST_ACTIONS)
     performed = set(re.findall(r'verb == "([a-z-]+)"', src)) | {
         v for group in re.findall(r'verb in \(([^)]*)\)', src) for v in re.findall(r'"([a-z-]+)"', group)}

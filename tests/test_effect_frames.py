@@ -14,6 +14,8 @@ from necronomicon.interpreter.engine.game import Game
 
 from .figures import add
 from .test_copies_property import CASES, FACTIONS, content
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
 
 GAMES = 2           # seeded games per case
 DECISIONS = 250     # decisions per game at most
@@ -24,7 +26,7 @@ def _check(g: Game, seen: dict[str, int]) -> None:
         if f["proc"] == "effect":
             assert json.loads(json.dumps(f)) == f
             for key in ("ctx", "scopes", "iters", "wait"):
-                assert encode(g, decode(g, f[key])) == f[key]
+                assert encode(g.rules, decode(g.rules, f[key])) == f[key]
             seen["effect frames"] += 1
             if f is g.s.flow[-1]:
                 seen["decisions asked by an effect"] += 1
@@ -55,7 +57,7 @@ def test_every_effect_program_is_found_by_its_key(expanded: bool) -> None:
     from necronomicon.interpreter.engine.effect_frames import programs
 
     g = Game(content(expanded), "multiplayer", FACTIONS["multiplayer", 3], 1)
-    index = programs(g)
+    index = programs(g.rules)
     effects = [ab.effect for f in g.content.factions.values() for ab in f.abilities if ab.effect is not None]
     assert effects and all(isinstance(e, Program) and index[e.key] is e for e in effects)
     assert len(index) == len({p.key for p in index.values()}) > len(effects)
@@ -65,8 +67,8 @@ def test_an_effect_frame_running_an_ability_is_named_in_trigger_loop_messages() 
     from necronomicon.interpreter.engine import flow
 
     g = Game(content(False), "multiplayer", FACTIONS["multiplayer", 3], 1)
-    p, ab = next((p, a) for p in g.s.players for a in g.faction(p).abilities if a.effect is not None)
-    call = g.effect_call(ab.effect, g.ctx(p, ability=ab), label=f"{ab.key} ({ab.window})")
+    p, ab = next((p, a) for p in g.s.players for a in basics.faction(g.rules, p).abilities if a.effect is not None)
+    call = core.effect_call(g.rules, ab.effect, core.ctx(g.rules, p, ability=ab), label=f"{ab.key} ({ab.window})")
     assert call.frame["proc"] == "effect" and call.frame["ctx"]["me"] == p
     g.s.flow.append(call.frame)
-    assert flow.running_abilities(g)[-1] == f"{ab.key} ({ab.window})"
+    assert flow.running_abilities(g.rules)[-1] == f"{ab.key} ({ab.window})"

@@ -138,15 +138,10 @@ class _Units:
         self.units = {i: {"id": i, "kind": "ghoul", "owner": "p", "loc": "a"} for i in (1, 2, 3)}
         self.s = self
         self.players = ["p"]
+        self.gates: dict[str, object] = {}   # no gate: a unit's label is 'kind area#id'
 
     def unit(self, uid: int) -> dict[str, object]:
         return self.units[uid]
-
-    def unit_label(self, u: dict[str, object]) -> str:
-        return f"ghoul a#{u['id']}"
-
-    def integer(self, v: object, what: str) -> int:
-        return int(v)  # type: ignore[call-overload]
 
 
 

@@ -90,7 +90,7 @@ def test_a_cycle_left_to_the_run_ends_in_one_game_error_naming_the_ability(tmp_p
     assert f"Swell (a modifier of combat): formulas nested more than {MAX_FORMULA_DEPTH} deep" in msg
     assert "(Swell (a modifier of combat) -> Swell (a modifier of combat))" in msg
     assert json.dumps(g.to_json(), sort_keys=True) == before
-    assert g.formula_depth == 0
+    assert g.rules.formula_depth == 0
 
 
 def test_a_condition_listing_every_unit_again_and_again_is_stopped_by_the_budget(tmp_path: Path) -> None:

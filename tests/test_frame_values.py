@@ -22,8 +22,8 @@ def test_values_round_trip_through_json(basic: Content) -> None:
     live = g.s.units[0]
     value = {"n": 3, "half": Fraction(1, 2), "t": (1, "a", None), "flag": True, "xs": [live, dict(live)],
              "odd": {"$x": 1, 4: "four"}, "nested": [[Fraction(-7, 3)], {"u": live}], "f": 1.5}
-    data = json.loads(json.dumps(encode(g, value)))
-    back = decode(g, data)
+    data = json.loads(json.dumps(encode(g.rules, value)))
+    back = decode(g.rules, data)
     assert back == value
     assert back["xs"][0] is live                 # a live unit comes back as the live unit
     assert back["xs"][1] is not live             # a copy stays a copy
@@ -35,8 +35,8 @@ def test_values_round_trip_through_json(basic: Content) -> None:
 
 def test_units_decode_into_the_state_they_are_read_in(basic: Content) -> None:
     g = _game(basic)
-    data = encode(g, [g.s.units[2]])
-    other = copy.copy(g)
+    data = encode(g.rules, [g.s.units[2]])
+    other = copy.copy(g.rules)
     other.s = copy.deepcopy(g.s)
     u = decode(other, data)[0]
     assert u is other.s.units[2] and u is not g.s.units[2]

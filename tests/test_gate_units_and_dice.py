@@ -13,6 +13,8 @@ import pytest
 from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.tools.scenario import run_spec
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import core
 
 FIXTURE = Path(__file__).parent / "fixtures" / "gate-units"
 SEATS = ["warden", "great-cthulhu", "black-goat"]
@@ -56,16 +58,16 @@ def test_gates_counts_the_units_that_count_as_gates_and_a_requirement_reads_it(c
          {"spellbooks": {"warden": ["b4"]}, "log-contains": ["requirement=two-gates"]})
     g = _run(content, {"units": {**units, "warden": {"europe": ["acolyte"]}}, "gates": {"europe": "warden"}},
              ["recruit acolyte europe"], {"spellbook-count": {"warden": 0}})
-    assert g.unit_gates("warden") == [] and g.gate_count("warden") == 1
+    assert actions.unit_gates(g.rules, "warden") == [] and actions.gate_count(g.rules, "warden") == 1
 
 
 def test_without_the_modifier_a_sentinel_is_no_gate(content: Any) -> None:
     units = {"warden": {"asia": ["sentinel"], "europe": ["acolyte"]}, "great-cthulhu": {"south-pacific": ["acolyte"]}}
     g = _run(content, {"units": units, "gates": {"europe": "warden"}}, [], {"legal": ["summon hound asia"]})
-    assert g.unit_gates("warden") == ["asia"] and g.unit_gates("great-cthulhu") == []
+    assert actions.unit_gates(g.rules, "warden") == ["asia"] and actions.unit_gates(g.rules, "great-cthulhu") == []
     base = load_content().require_ok()   # the seed factions: nothing counts as a Gate
     plain = Game(base, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat"], 1)
-    assert all(plain.unit_gates(p) == [] for p in plain.s.players)
+    assert all(actions.unit_gates(plain.rules, p) == [] for p in plain.s.players)
 
 
 def test_summon_at_gate_opens_the_gates_its_condition_names_and_no_other(content: Any) -> None:
@@ -104,6 +106,6 @@ def test_a_kept_requirement_answer_is_read_again_when_a_unit_becomes_a_gate(cont
     units = {"warden": {"europe": ["acolyte"]}, "great-cthulhu": {"south-pacific": ["acolyte"]}}
     g = _run(content, {"units": units, "gates": {"europe": "warden"}}, [], {})
     r = next(q for q in content.model.factions["warden"].requirements if q.id == "two-gates")
-    assert condition_holds(g, "warden", r, None) is False
-    g.relocate(g.s.pool("warden", "sentinel")[0], "asia", "test")
-    assert condition_holds(g, "warden", r, None) is True
+    assert condition_holds(g.rules, "warden", r, None) is False
+    core.relocate(g.rules, g.s.pool("warden", "sentinel")[0], "asia", "test")
+    assert condition_holds(g.rules, "warden", r, None) is True

@@ -11,7 +11,7 @@ from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.effects import ast as A
 from necronomicon.interpreter.effects.guarded_choices import nonempty_lists, proven_choices, shape
 from necronomicon.interpreter.effects.parser import parse
-from necronomicon.interpreter.engine import actions, feasible
+from necronomicon.interpreter.engine import abilities, actions, feasible
 from necronomicon.interpreter.engine import state as state_module
 from necronomicon.interpreter.engine.agents import RandomAgent
 from necronomicon.interpreter.engine.game import Game
@@ -139,17 +139,17 @@ def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one
     monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
         runs.append(key) if f"/{ability}" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
-    offered = [o.label for o in g.main_actions(p) if o.label.startswith(prefix)]
+    offered = [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith(prefix)]
     assert offered and runs == []
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
-    assert [o.label for o in g.main_actions(p) if o.label.startswith(prefix)] == offered
+    assert [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith(prefix)] == offered
     assert len(runs) == len(offered)   # each proof was checked by a dry run
     # a dry run of this ability that disagrees (only this one: another proven action listed before
     # it, at the position the seeded game reaches, would otherwise be the one named)
     monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
         False if f"/{ability}" in key else complete(game, key, run)))
     with pytest.raises(AssertionError, match=ability):
-        g.main_actions(p)
+        actions.main_actions(g.rules, p)
 
 
 def _proven_past(effect: str, condition: str) -> list[str]:
@@ -192,12 +192,12 @@ def test_removals_are_trusted_only_while_their_window_moves_no_unit(monkeypatch:
     c = load_content(expansions=["independents", "azathoth"]).require_ok()
     for ruleset, factions in (("duel", ["sleeper", "wind-rider"]), ("two-player", ["great-cthulhu", "black-goat"]),
                               ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"])):
-        assert feasible.removals_are_quiet(Game(c, ruleset, factions, 1))   # Doom, Power, tallies only
+        assert feasible.removals_are_quiet(Game(c, ruleset, factions, 1).rules)   # Doom, Power, tallies only
     g = Game(c, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
     loud = type("Ab", (), {"window": feasible.REMOVAL_WINDOW, "effect": type("Fx", (), {"calls": frozenset({"kill"})})()})()
-    real = Game.content_abilities
-    monkeypatch.setattr(Game, "content_abilities", lambda self: [*real(self), loud])
-    assert not feasible.removals_are_quiet(g)
+    real = abilities.content_abilities
+    monkeypatch.setattr(abilities, "content_abilities", lambda rules: [*real(rules), loud])
+    assert not feasible.removals_are_quiet(g.rules)
 
 
 def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_one(monkeypatch: Any) -> None:
@@ -209,18 +209,18 @@ def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_
     monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
         runs.append(key) if "eliminate-two-cultists" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
-    offered = [o.label for o in g.main_actions(p) if o.label.startswith("requirement eliminate-two-cultists")]
+    offered = [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith("requirement eliminate-two-cultists")]
     assert offered and runs == []
-    g.__dict__["_removals_quiet"] = False   # a removal that might move units: the dry run again
-    assert [o.label for o in g.main_actions(p) if o.label.startswith("requirement")] == offered
+    g.rules.__dict__["_removals_quiet"] = False   # a removal that might move units: the dry run again
+    assert [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 1
-    g.__dict__["_removals_quiet"] = True
+    g.rules.__dict__["_removals_quiet"] = True
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
-    assert [o.label for o in g.main_actions(p) if o.label.startswith("requirement")] == offered
+    assert [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 2
     monkeypatch.setattr(feasible, "_search", lambda game, run: False)   # a dry run that disagrees
     with pytest.raises(AssertionError, match="eliminate-two-cultists"):
-        g.main_actions(p)
+        actions.main_actions(g.rules, p)
 
 
 L = f"units(owner: me, kind: 'serpent-man')"

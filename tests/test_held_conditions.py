@@ -10,6 +10,7 @@ from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.content.build import Content
 from necronomicon.interpreter.engine import held_conditions as H, state as state_module
 from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine import core
 
 
 @cache
@@ -52,39 +53,39 @@ def test_a_kept_answer_is_used_until_a_field_it_reads_changes(monkeypatch: pytes
     r = _requirement("crawling-chaos", "four-gates-or-15-power")
     calls = _counting(monkeypatch)
     p = "crawling-chaos"
-    first = H.condition_holds(g, p, r, None)
+    first = H.condition_holds(g.rules, p, r, None)
     g.s.doom[p] += 1                                   # not read by this condition
     g.s.memory["x"] = 1
-    assert H.condition_holds(g, p, r, None) == first and calls[0] == 1
+    assert H.condition_holds(g.rules, p, r, None) == first and calls[0] == 1
     g.s.power["black-goat"] = 15                       # another player's Power: not read
-    assert H.condition_holds(g, p, r, None) == first and calls[0] == 1
+    assert H.condition_holds(g.rules, p, r, None) == first and calls[0] == 1
     g.s.power[p] = 15                                  # read: evaluated again
-    assert H.condition_holds(g, p, r, None) is True and calls[0] == 2
+    assert H.condition_holds(g.rules, p, r, None) is True and calls[0] == 2
     u = next(u for u in g.s.units if u["owner"] == p and u["loc"] == "pool")
-    g.relocate(u, sorted(g.layout.areas)[0], "test")   # a unit's move: who controls the gates is unchanged
-    assert H.condition_holds(g, p, r, None) is True and calls[0] == 2
-    g.state_written()                                  # any other unit write: the gates p controls are the same
-    assert H.condition_holds(g, p, r, None) is True and calls[0] == 2
+    core.relocate(g.rules, u, sorted(g.layout.areas)[0], "test")   # a unit's move: who controls the gates is unchanged
+    assert H.condition_holds(g.rules, p, r, None) is True and calls[0] == 2
+    g.rules.state_written()                                  # any other unit write: the gates p controls are the same
+    assert H.condition_holds(g.rules, p, r, None) is True and calls[0] == 2
     g.s.gates[sorted(g.layout.areas)[0]] = {"controller": u["id"]}   # a gate p controls now: read
-    assert H.condition_holds(g, p, r, None) is True and calls[0] == 3
+    assert H.condition_holds(g.rules, p, r, None) is True and calls[0] == 3
     g.s.power[p] = 0
-    assert H.condition_holds(g, p, r, None) is False and calls[0] == 4
-    assert H.condition_holds(g, "black-goat", r, None) is not None and calls[0] == 5   # per player
+    assert H.condition_holds(g.rules, p, r, None) is False and calls[0] == 4
+    assert H.condition_holds(g.rules, "black-goat", r, None) is not None and calls[0] == 5   # per player
     areas = _requirement("black-goat", "units-in-4-areas")
-    H.condition_holds(g, "black-goat", areas, None)
-    g.relocate(u, sorted(g.layout.areas)[1], "test")   # another player's unit: not read
-    H.condition_holds(g, "black-goat", areas, None)
+    H.condition_holds(g.rules, "black-goat", areas, None)
+    core.relocate(g.rules, u, sorted(g.layout.areas)[1], "test")   # another player's unit: not read
+    H.condition_holds(g.rules, "black-goat", areas, None)
     assert calls[0] == 6
     mine = next(x for x in g.s.units if x["owner"] == "black-goat" and x["loc"] == "pool")
-    g.relocate(mine, sorted(g.layout.areas)[1], "test")   # where its own units are: evaluated again
-    H.condition_holds(g, "black-goat", areas, None)
+    core.relocate(g.rules, mine, sorted(g.layout.areas)[1], "test")   # where its own units are: evaluated again
+    H.condition_holds(g.rules, "black-goat", areas, None)
     assert calls[0] == 7
-    H.condition_holds(g, "black-goat", areas, None)
-    g.state_written()                                  # a write that is not a move (a unit may change hands)
-    H.condition_holds(g, "black-goat", areas, None)
+    H.condition_holds(g.rules, "black-goat", areas, None)
+    g.rules.state_written()                                  # a write that is not a move (a unit may change hands)
+    H.condition_holds(g.rules, "black-goat", areas, None)
     assert calls[0] == 8
     g.s.units.append(dict(mine, id=999))               # one more unit
-    H.condition_holds(g, "black-goat", areas, None)
+    H.condition_holds(g.rules, "black-goat", areas, None)
     assert calls[0] == 9
 
 
@@ -92,9 +93,9 @@ def test_copies_start_without_kept_answers(monkeypatch: pytest.MonkeyPatch) -> N
     g = Game(_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
     r = _requirement("crawling-chaos", "four-gates-or-15-power")
     calls = _counting(monkeypatch)
-    H.condition_holds(g, "crawling-chaos", r, None)
+    H.condition_holds(g.rules, "crawling-chaos", r, None)
     g.s = g.s.copy()          # a copy's write counter starts again: it must not meet the old answers
-    H.condition_holds(g, "crawling-chaos", r, None)
+    H.condition_holds(g.rules, "crawling-chaos", r, None)
     assert calls[0] == 2
 
 
@@ -106,11 +107,11 @@ def test_checking_mode_catches_a_field_changed_that_the_tables_do_not_name(
     monkeypatch.setitem(H.SCOPED, "power", (frozenset({"player"}), frozenset(), ()))
     H._PARTS.clear()
     try:
-        assert H.condition_holds(g, "crawling-chaos", r, None) is False
+        assert H.condition_holds(g.rules, "crawling-chaos", r, None) is False
         g.s.power["crawling-chaos"] = 15
         monkeypatch.setattr(state_module, "CHECK_MEMO", True)
         with pytest.raises(AssertionError, match="stale requirement condition"):
-            H.condition_holds(g, "crawling-chaos", r, None)    # ...is caught in checking mode
+            H.condition_holds(g.rules, "crawling-chaos", r, None)    # ...is caught in checking mode
     finally:
         H._PARTS.clear()
 

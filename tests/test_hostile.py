@@ -94,7 +94,7 @@ def test_a_trigger_loop_stops_with_the_cycle_named_and_the_state_unchanged(loop_
     assert CYCLE in str(err.value) and "state restored" in str(err.value)
     assert not isinstance(err.value.__cause__, RecursionError)
     assert json.dumps(g.to_json(), sort_keys=True) == before and g.log == log_before
-    assert flow.open_windows(g) == [] and flow.running_abilities(g) == []   # no window is left open
+    assert flow.open_windows(g.rules) == [] and flow.running_abilities(g.rules) == []   # no window is left open
     assert checker.check() == []                              # the restored game keeps every invariant
     g.apply("summon grunt a")                                 # and goes on
     assert g.s.pool("ping", "grunt") and len(g.s.pool("ping", "grunt")) == 1

@@ -15,6 +15,10 @@ from necronomicon.interpreter.content.build import Content
 from necronomicon.interpreter.engine.decisions import IllegalAction
 from necronomicon.interpreter.engine.game import Game, GameError
 from necronomicon.interpreter.engine.position import build_state
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import independents as independents_rules
 
 ROOT = Path(__file__).parent.parent
 CARDS = ROOT / "content" / "expansions" / "independents"
@@ -55,7 +59,7 @@ def test_the_same_card_is_played_once_the_content_names_an_interpretation(expand
            "units": {"black-goat": {"africa": ["acolyte", "shub-niggurath"]}, "crawling-chaos": {"asia": ["acolyte"]}},
            "gates": {"africa": "black-goat"}}
     g = _game(modded, pos, ["independent-yog-sothoth"])
-    assert {o.label: o.cost for o in g.main_actions("black-goat")}["awaken independent-yog-sothoth africa"] == 6
+    assert {o.label: o.cost for o in actions.main_actions(g.rules, "black-goat")}["awaken independent-yog-sothoth africa"] == 6
     g.apply("awaken independent-yog-sothoth africa")
     assert g.s.power["black-goat"] == 1
 
@@ -117,7 +121,7 @@ def test_azathoth_fights_with_his_glyph_and_his_state_survives_a_save(expanded: 
     for answer in ("awaken azathoth south-pacific", "4", "4"):
         g.apply(answer)
     az = next(u for u in g.s.units if u["kind"] == "azathoth")
-    assert az["owner"] == "great-cthulhu" and g.combat_of(az, foe="crawling-chaos") == 8
+    assert az["owner"] == "great-cthulhu" and core.combat_of(g.rules, az, foe="crawling-chaos") == 8
     saved = g.to_json()
     back = Game.from_json(expanded, saved, check_by_replay=False)   # a position set up by hand
     assert back.digest() == g.digest()
@@ -127,7 +131,7 @@ def test_azathoth_fights_with_his_glyph_and_his_state_survives_a_save(expanded: 
                            "units": {**AWAKEN_AZATHOTH["units"], "great-cthulhu": {"south-pacific": ["acolyte", "azathoth"]}}},
                 ["azathoth"])
     az = next(u for u in low.s.units if u["kind"] == "azathoth")
-    assert low.combat_of(az, foe="crawling-chaos") == 3
+    assert core.combat_of(low.rules, az, foe="crawling-chaos") == 3
 
 
 def test_spellbooks_on_loyalty_cards_never_count_as_faction_spellbooks(expanded: Content) -> None:
@@ -139,9 +143,9 @@ def test_spellbooks_on_loyalty_cards_never_count_as_faction_spellbooks(expanded:
            "gates": {"africa": "black-goat"}, "loyalty-spellbooks": {"test-idol": ["idol-book"]}}
     g = _game(fixture, pos, ["test-idol"])
     idol = next(u for u in g.s.units if u["kind"] == "test-idol")
-    assert g.combat_of(idol, foe="crawling-chaos") == 3          # 1, +2 from its spellbook
-    assert not g.extra_battle_allowed("black-goat")              # five faction spellbooks + one on the card
-    assert [o for o in g.unlimited_actions("black-goat") if o.verb == "extra-battle"] == []
+    assert core.combat_of(g.rules, idol, foe="crawling-chaos") == 3          # 1, +2 from its spellbook
+    assert not actions.extra_battle_allowed(g.rules, "black-goat")              # five faction spellbooks + one on the card
+    assert [o for o in actions.unlimited_actions(g.rules, "black-goat") if o.verb == "extra-battle"] == []
     assert len(g.s.spellbooks["black-goat"]) == 5
 
 
@@ -175,13 +179,13 @@ def test_combat_formulas_of_the_cards(expanded: Content) -> None:
            "gates": {"africa": "black-goat"}}
     g = _game(expanded, pos, ["independent-hastur", "independent-nyarlathotep", "independent-tsathoggua",
                               "independent-shub-niggurath"])
-    kind = {u["kind"]: u for u in g.s.units if g.is_area(u["loc"])}
-    assert g.combat_of(kind["independent-hastur"], foe="crawling-chaos") == 4       # ritual costs 8: half
-    assert g.combat_of(kind["independent-nyarlathotep"], foe="crawling-chaos") == 2  # the enemy's spellbooks
-    assert g.combat_of(kind["independent-nyarlathotep"], foe="great-cthulhu") == 0
+    kind = {u["kind"]: u for u in g.s.units if basics.is_area(g.rules, u["loc"])}
+    assert core.combat_of(g.rules, kind["independent-hastur"], foe="crawling-chaos") == 4       # ritual costs 8: half
+    assert core.combat_of(g.rules, kind["independent-nyarlathotep"], foe="crawling-chaos") == 2  # the enemy's spellbooks
+    assert core.combat_of(g.rules, kind["independent-nyarlathotep"], foe="great-cthulhu") == 0
     # enemy faction Great Old Ones only: Nyarlathotep counts, the enemy's Independent does not
-    assert g.combat_of(kind["independent-tsathoggua"], foe="crawling-chaos") == 1
-    assert g.combat_of(kind["independent-shub-niggurath"], foe="black-goat") == 0     # no gates of its own
+    assert core.combat_of(g.rules, kind["independent-tsathoggua"], foe="crawling-chaos") == 1
+    assert core.combat_of(g.rules, kind["independent-shub-niggurath"], foe="black-goat") == 0     # no gates of its own
 
 
 def test_an_independent_id_may_not_reuse_a_faction_unit_id(tmp_path: Path) -> None:
@@ -220,8 +224,8 @@ def test_a_house_reading_in_a_layered_folder_makes_a_refused_card_playable(tmp_p
              independents=["independent-yog-sothoth"])
     house = load_content([tmp_path], expansions=["independents"]).require_ok()
     g = Game(house, "multiplayer", THREE, 1, independents=["independent-yog-sothoth"])
-    yog = g.awaken_type("great-cthulhu", "independent-yog-sothoth")
-    assert g.unit_cost("great-cthulhu", yog) == 6
+    yog = independents_rules.awaken_type(g.rules, "great-cthulhu", "independent-yog-sothoth")
+    assert core.unit_cost(g.rules, "great-cthulhu", yog) == 6
 
 
 def test_azathoth_killed_by_a_second_death_keeps_the_invariants(expanded: Content) -> None:

@@ -16,10 +16,12 @@ import pytest
 from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.content.build import Content
 from necronomicon.interpreter.effects.registry import REGISTRY
-from necronomicon.interpreter.engine import basics, state as state_module
+from necronomicon.interpreter.engine import basics, rules as rules_module, state as state_module
 from necronomicon.interpreter.engine.agents import RandomAgent
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.state import State
+from necronomicon.interpreter.engine import abilities
+from necronomicon.interpreter.engine import core
 
 FACTIONS = {
     ("duel", 2): ["sleeper", "wind-rider"],
@@ -57,7 +59,7 @@ def _play(ruleset: str, players: int, seed: int, every: int = 0) -> tuple[str, l
 def test_games_are_the_same_with_every_index_use_checked(ruleset: str, players: int,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     plain, _ = _play(ruleset, players, 3)
-    monkeypatch.setattr(basics, "CHECK_MEMO", True)
+    monkeypatch.setattr(rules_module, "CHECK_MEMO", True)
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
     checked, _ = _play(ruleset, players, 3)   # a stale index or memo entry raises AssertionError
     assert checked == plain
@@ -92,15 +94,15 @@ def test_a_write_by_hand_is_seen_once_the_state_is_told(monkeypatch: pytest.Monk
     g = Game(_content(), "duel", FACTIONS["duel", 2], 1)
     p = g.s.players[0]
     area = sorted(g.layout.areas)[0]
-    kinds = g.in_play_kinds(p)
+    kinds = basics.in_play_kinds(g.rules, p)
     u = next(u for u in g.s.pool(p) if u["kind"] not in kinds)
     u["loc"] = area                    # a write outside the engine's primitives...
-    monkeypatch.setattr(basics, "CHECK_MEMO", True)
+    monkeypatch.setattr(rules_module, "CHECK_MEMO", True)
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
     with pytest.raises(AssertionError, match="stale"):
-        g.in_play_kinds(p)              # ...is caught in checking mode
+        basics.in_play_kinds(g.rules, p)              # ...is caught in checking mode
     g.s.written()                       # and is seen once the state is told
-    assert u["kind"] in g.in_play_kinds(p) and u in g.s.units_at(area, p) and g.s.unit(u["id"]) is u
+    assert u["kind"] in basics.in_play_kinds(g.rules, p) and u in g.s.units_at(area, p) and g.s.unit(u["id"]) is u
 
 
 def _fresh(s: State) -> tuple[object, ...]:
@@ -115,10 +117,10 @@ def test_a_move_updates_the_unit_index_in_place_in_the_order_of_the_units() -> N
     moved = 0
     for u in list(s.units):          # every unit of the pool into one of a few areas, then some back
         if u["loc"] == "pool":
-            g.relocate(u, areas[u["id"] % 3], "test")
+            core.relocate(g.rules, u, areas[u["id"] % 3], "test")
             moved += 1
     for u in s.units[::5]:
-        g.relocate(u, "pool", "test")
+        core.relocate(g.rules, u, "pool", "test")
     assert moved and s._index() is kept          # never rebuilt...
     assert kept == _fresh(s)                     # ...and the same as a fresh one (lists in units' order)
     assert "pool" in kept[0] and all(kept[0].values())   # no empty list left behind
@@ -131,7 +133,7 @@ def test_units_whose_ids_do_not_ascend_get_their_index_rebuilt_after_a_move() ->
     s.written()
     kept = s._index()
     u = next(u for u in s.units if u["loc"] == "pool")
-    g.relocate(u, sorted(g.layout.areas)[0], "test")
+    core.relocate(g.rules, u, sorted(g.layout.areas)[0], "test")
     assert s._index() is not kept and s._index() == _fresh(s)
 
 
@@ -140,29 +142,29 @@ def test_a_move_that_leaves_the_kinds_in_play_keeps_the_facts_about_them_but_not
     s = g.s
     p = s.players[0]
     u = next(u for u in s.on_map(p))
-    g.active_abilities(p)
-    g.memo()[("areas-with", p)] = basics.MEMO_FACTS["areas-with"](g, p)   # a fact about places...
-    facts = g.memo()
+    abilities.active_abilities(g.rules, p)
+    g.rules.memo()[("areas-with", p)] = basics.MEMO_FACTS["areas-with"](g, p)   # a fact about places...
+    facts = g.rules.memo()
     other = next(a for a in sorted(g.layout.areas) if a != u["loc"])
-    g.relocate(u, other, "test")
-    assert g.memo() is facts and ("abilities", p) in facts   # ...is dropped, the rest is kept
+    core.relocate(g.rules, u, other, "test")
+    assert g.rules.memo() is facts and ("abilities", p) in facts   # ...is dropped, the rest is kept
     assert ("areas-with", p) not in facts
     same = [x for x in s.on_map(p) if x["kind"] == u["kind"] and x is not u]
     assert same   # (the faction starts with several cultists of one kind)
-    g.relocate(u, "pool", "test")                    # off the map, others of its kind stay: kept
-    assert g.memo() is facts and ("abilities", p) in facts
+    core.relocate(g.rules, u, "pool", "test")                    # off the map, others of its kind stay: kept
+    assert g.rules.memo() is facts and ("abilities", p) in facts
     for x in same:                                   # the last of its kind leaves: the kinds change
-        g.active_abilities(p)
-        facts = g.memo()
-        g.relocate(x, "pool", "test")
-    assert g.memo() is not facts and u["kind"] not in g.in_play_kinds(p)
-    facts = g.memo()
-    g.relocate(u, other, "test")                     # the first of its kind comes back: changed
-    assert g.memo() is not facts and u["kind"] in g.in_play_kinds(p)
-    g.active_abilities(p)
-    facts = g.memo()
-    g.relocate(same[0], other, "test")               # a second one: kept
-    assert g.memo() is facts
+        abilities.active_abilities(g.rules, p)
+        facts = g.rules.memo()
+        core.relocate(g.rules, x, "pool", "test")
+    assert g.rules.memo() is not facts and u["kind"] not in basics.in_play_kinds(g.rules, p)
+    facts = g.rules.memo()
+    core.relocate(g.rules, u, other, "test")                     # the first of its kind comes back: changed
+    assert g.rules.memo() is not facts and u["kind"] in basics.in_play_kinds(g.rules, p)
+    abilities.active_abilities(g.rules, p)
+    facts = g.rules.memo()
+    core.relocate(g.rules, same[0], other, "test")               # a second one: kept
+    assert g.rules.memo() is facts
 
 
 def test_the_areas_query_gives_the_areas_a_scan_of_the_map_gives() -> None:
@@ -173,7 +175,7 @@ def test_the_areas_query_gives_the_areas_a_scan_of_the_map_gives() -> None:
     agent = RandomAgent(3)
     checked = 0
     while g.current() is not None and checked < 60:
-        ctx = g.ctx(g.s.players[0])
+        ctx = core.ctx(g.rules, g.s.players[0])
         assert areas(ctx) == sorted(g.layout.areas)
         for p in g.s.players:
             held = {u["loc"] for u in g.s.on_map(p)}

@@ -13,6 +13,8 @@ from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.invariants import Checker, InvariantError, checked_apply
 from necronomicon.interpreter.engine.invariants import violations as _violations
 from necronomicon.interpreter.engine.play import run_game
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
 
 
 @pytest.fixture()
@@ -96,9 +98,9 @@ def test_a_lost_or_invented_elder_sign_is_reported(game: Game) -> None:
 
 
 def test_elder_signs_drawn_and_revealed_are_conserved(game: Game) -> None:
-    game.give_elder_sign("red")
-    game.give_elder_sign("blue")
-    game.reveal_elder_signs("red")
+    basics.give_elder_sign(game.rules, "red")
+    basics.give_elder_sign(game.rules, "blue")
+    basics.reveal_elder_signs(game.rules, "red")
     assert violations(game) == []
 
 
@@ -129,7 +131,7 @@ def test_a_second_gate_in_an_area_is_reported_at_its_event(game: Game) -> None:
     # the state keys gates by area, so a second gate can only show as a 'created' event for an
     # area that already has one (the engine's own gate-creating code must never do that)
     checker = Checker(game)
-    game.emit("gate", loc="c", change="created", player="blue")
+    basics.emit(game.rules, "gate", loc="c", change="created", player="blue")
     _only(checker.check(), "a second gate was put in c, which already had one")
 
 
@@ -139,7 +141,7 @@ def test_doom_that_no_event_accounts_for_is_reported(game: Game) -> None:
     game.s.doom["red"] += 2                                 # no 'doom' event
     _only(checker.check(), "red has 2 Doom but the log accounts for 0")
     _only(violations(game), "red has 2 Doom but the log accounts for 0")
-    game.gain_doom("blue", 3, "test")                      # a logged gain is fine
+    basics.gain_doom(game.rules, "blue", 3, "test")                      # a logged gain is fine
     assert not [v for v in checker.check() if "blue" in v]
 
 
@@ -186,10 +188,10 @@ def test_results_on_a_bystander_or_more_kills_than_units_are_reported(basic: Con
 def test_a_unit_both_killed_and_retreated_is_reported(game: Game) -> None:
     checker = Checker(game)
     u = _unit(game, "blue", "acolyte", "c")
-    game.emit("battle", attacker="red", defender="blue", area="c")
-    game.relocate(u, "b", "retreat")
-    game.relocate(u, "pool", "kill")
-    game.emit("battle-end", area="c")
+    basics.emit(game.rules, "battle", attacker="red", defender="blue", area="c")
+    core.relocate(game.rules, u, "b", "retreat")
+    core.relocate(game.rules, u, "pool", "kill")
+    basics.emit(game.rules, "battle-end", area="c")
     _only(checker.check(), f"unit #{u['id']} was removed after it retreated in the same battle")
     _only(violations(game), f"unit #{u['id']} was removed after it retreated in the same battle")
 
@@ -197,26 +199,26 @@ def test_a_unit_both_killed_and_retreated_is_reported(game: Game) -> None:
 def test_killed_then_retreated_in_different_battles_is_fine(game: Game) -> None:
     checker = Checker(game)
     u = _unit(game, "blue", "acolyte", "c")
-    game.emit("battle", attacker="red", defender="blue", area="c")
-    game.relocate(u, "b", "retreat")
-    game.emit("battle-end", area="c")
-    game.emit("battle", attacker="red", defender="blue", area="b")
-    game.relocate(u, "pool", "kill")
-    game.emit("battle-end", area="b")
+    basics.emit(game.rules, "battle", attacker="red", defender="blue", area="c")
+    core.relocate(game.rules, u, "b", "retreat")
+    basics.emit(game.rules, "battle-end", area="c")
+    basics.emit(game.rules, "battle", attacker="red", defender="blue", area="b")
+    core.relocate(game.rules, u, "pool", "kill")
+    basics.emit(game.rules, "battle-end", area="b")
     assert checker.check() == []
 
 
 # ---- after every event, not only every decision ------------------------------------------------------------
 def test_a_state_broken_and_repaired_within_one_decision_is_caught_at_its_event(game: Game,
                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    relocate = game.relocate
+    relocate = core.relocate
 
-    def leaky(u: dict[str, Any], loc: str, why: str) -> None:  # Power dips below 0 while a unit moves
+    def leaky(rules: Any, u: dict[str, Any], loc: str, why: str) -> None:  # Power dips below 0 while a unit moves
         game.s.power["red"] -= 100
-        relocate(u, loc, why)
+        relocate(rules, u, loc, why)
         game.s.power["red"] += 100
 
-    monkeypatch.setattr(game, "relocate", leaky)
+    monkeypatch.setattr(core, "relocate", leaky)
     other = game.clone()
     checked_apply(other, "summon grunt c")                  # a per-decision check sees nothing
     checker = Checker(game)
@@ -266,7 +268,7 @@ def test_broken_independent_states_are_reported(builtin: Content) -> None:
     assert any("keeps spellbooks ['hastur-spellbook'] in the general pool" in v for v in found)
     # a Doom loss is fine when an effect logged it, not otherwise
     before = {"doom": {p: 3 for p in g.s.players}, "ritual": 0, "log": len(g.log)}
-    g.emit("doom", player="black-goat", change=-2, total=1, why="test")
+    basics.emit(g.rules, "doom", player="black-goat", change=-2, total=1, why="test")
     g.s.doom["black-goat"] = 1
     found = violations(g, before)
     assert not any(v.startswith("black-goat's Doom") for v in found)

@@ -21,9 +21,12 @@ import pytest
 from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.content.build import Content
 from necronomicon.interpreter.engine.agents import RandomAgent
-from necronomicon.interpreter.engine.core_procs import quiet_window, requirements_to_check
+from necronomicon.interpreter.engine.abilities import quiet_window, requirements_to_check
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.state import STATE_FIELDS, State
+from necronomicon.interpreter.engine import abilities
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import phases
 
 CASES = [("duel", ["sleeper", "wind-rider"], False),
          ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], False),
@@ -74,7 +77,7 @@ def test_a_kept_packed_units_part_is_renewed_after_a_unit_write() -> None:
     g = next(iter(_positions("duel", ["sleeper", "wind-rider"], False, n=1)))
     before = g.s.pack()
     u = g.s.units[0]
-    g.relocate(u, "pool" if u["loc"] != "pool" else g.s.home[u["owner"]], "test")
+    core.relocate(g.rules, u, "pool" if u["loc"] != "pool" else g.s.home[u["owner"]], "test")
     after = State.unpack(g.s.pack())
     assert after.units == g.s.units and State.unpack(before).units != g.s.units
 
@@ -83,44 +86,44 @@ def test_a_kept_packed_units_part_is_renewed_after_a_unit_write() -> None:
 def test_the_position_key_is_as_defined_and_the_same_after_a_json_round_trip(
         ruleset: str, factions: list[str], expanded: bool) -> None:
     for i, g in enumerate(_positions(ruleset, factions, expanded)):
-        assert g.position_key() == _key_as_defined(g)
-        assert g.clone().position_key() == g.position_key()
+        assert phases.position_key(g.rules) == _key_as_defined(g)
+        assert phases.position_key(g.clone().rules) == phases.position_key(g.rules)
         if i % 5 == 0:
             loaded = Game.from_json(_content(expanded), json.loads(json.dumps(g.to_json())))
-            assert loaded.position_key() == g.position_key()
+            assert phases.position_key(loaded.rules) == phases.position_key(g.rules)
 
 
 def test_the_position_key_tells_apart_what_json_tells_apart() -> None:
     g = next(iter(_positions("duel", ["sleeper", "wind-rider"], False, n=1)))
-    key = g.position_key()
+    key = phases.position_key(g.rules)
     g.s.power[g.s.players[0]] += 1
-    assert g.position_key() != key
+    assert phases.position_key(g.rules) != key
     g.s.power[g.s.players[0]] -= 1
-    assert g.position_key() == key
+    assert phases.position_key(g.rules) == key
     g.s.memory["actions"] = 7   # the action counters are not part of the position
-    assert g.position_key() == key
+    assert phases.position_key(g.rules) == key
     controllers = {gate.get("controller") for gate in g.s.gates.values()}
     u = next(x for x in g.s.units if x["id"] not in controllers)   # (a controller leaving abandons its gate)
     where = u["loc"]
-    g.relocate(u, "pool" if where != "pool" else g.s.home[u["owner"]], "test")   # the units' kept hash follows
-    assert g.position_key() != key
-    g.relocate(u, where, "test")
-    assert g.position_key() == key
+    core.relocate(g.rules, u, "pool" if where != "pool" else g.s.home[u["owner"]], "test")   # the units' kept hash follows
+    assert phases.position_key(g.rules) != key
+    core.relocate(g.rules, u, where, "test")
+    assert phases.position_key(g.rules) == key
 
 
 def test_a_window_nobody_uses_is_not_opened_and_one_in_use_is() -> None:
     g = Game(_content(False), "duel", ["sleeper", "wind-rider"], 3)
-    used = {ab.window for p in g.s.players for ab in g.active_abilities(p)} \
+    used = {ab.window for p in g.s.players for ab in abilities.active_abilities(g.rules, p)} \
         | {ab.window for ab in g.ruleset.abilities}
     timed = {r.when for fac in g.content.factions.values() for r in fac.requirements}
     assert "gate-created" in used and "unit-moved" not in used | timed
-    assert quiet_window(g, "unit-moved") and g.window_call("unit-moved", {}) is None
-    assert not quiet_window(g, "gate-created") and g.window_call("gate-created", {}) is not None
+    assert quiet_window(g.rules, "unit-moved") and core.window_call(g.rules, "unit-moved", {}) is None
+    assert not quiet_window(g.rules, "gate-created") and core.window_call(g.rules, "gate-created", {}) is not None
 
 
 def test_a_requirement_check_with_nothing_to_check_is_not_started() -> None:
     g = Game(_content(False), "duel", ["sleeper", "wind-rider"], 3)
-    assert requirements_to_check(g, "state", g.s.players)
-    assert not requirements_to_check(g, "unit-moved", g.s.players)
-    assert g.check_requirements_call("unit-moved") is None
-    assert g.check_requirements_call("state") is not None
+    assert requirements_to_check(g.rules, "state", g.s.players)
+    assert not requirements_to_check(g.rules, "unit-moved", g.s.players)
+    assert core.check_requirements_call(g.rules, "unit-moved") is None
+    assert core.check_requirements_call(g.rules, "state") is not None

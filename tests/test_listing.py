@@ -11,6 +11,9 @@ from necronomicon.interpreter.engine.agents import RandomAgent
 from necronomicon.interpreter.engine.feasible import may_lack_a_part
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.option import Option
+from necronomicon.interpreter.engine import actions
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import moves
 
 WHICH = {"choose_player": (1, "players"), "choose_unit": (1, "units")}
 
@@ -80,12 +83,12 @@ def test_listings_ask_action_cost_modifiers_only_where_they_may_apply(monkeypatc
         agent = RandomAgent(seed)
         while g.current() is not None and len(seen) < 400:
             for p in g.s.players:
-                quick = g.main_actions(p) + g.unlimited_actions(p)
-                skipped += sum(1 for a in ("battle", "summon", None) if not g.action_mods(p, a)
-                               and g.modifiers_of("action-cost"))
+                quick = actions.main_actions(g.rules, p) + actions.unlimited_actions(g.rules, p)
+                skipped += sum(1 for a in ("battle", "summon", None) if not moves.action_mods(g.rules, p, a)
+                               and core.modifiers_of(g.rules, "action-cost"))
                 with monkeypatch.context() as m:
-                    m.setattr(type(g), "action_mods", lambda self, p, action=None: self.modifiers_of("action-cost"))
-                    seen.append((quick, g.main_actions(p) + g.unlimited_actions(p)))
+                    m.setattr(moves, "action_mods", lambda rules, p, action=None: core.modifiers_of(rules, "action-cost"))
+                    seen.append((quick, actions.main_actions(g.rules, p) + actions.unlimited_actions(g.rules, p)))
             d = g.current()
             g.apply(agent.choose(d.player, d.options, d))
     assert all(quick == asked for quick, asked in seen)

@@ -26,6 +26,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from necronomicon.interpreter.engine import actions
 
 ROOT = Path(__file__).resolve().parent.parent
 THE_MODULE = Path("interpreter/engine/option.py")
@@ -182,7 +183,7 @@ def test_the_listing_gives_records_whose_labels_are_the_decision() -> None:
     while g.current().kind != "action":
         g.apply(g.current().options[0])
     d = g.current()
-    listed = [*g.main_actions(d.player), *g.unlimited_actions(d.player)]
+    listed = [*actions.main_actions(g.rules, d.player), *actions.unlimited_actions(g.rules, d.player)]
     assert all(isinstance(o, Option) and o.kind == "action" and isinstance(o.cost, int) for o in listed)
     assert {o.label: o.cost for o in listed}.items() <= d.context["costs"].items()
     assert {o.verb for o in listed} >= {"summon", "move", "abandon-gate"}

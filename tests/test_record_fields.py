@@ -13,6 +13,7 @@ from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.content.build import ALL_EXPANSIONS
 from necronomicon.interpreter.effects.registry import RECORD_FIELDS, UNIT_FIELDS
 from necronomicon.interpreter.engine.agents import RandomAgent
+from necronomicon.interpreter.engine import core
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.play import run_game
 
@@ -29,7 +30,7 @@ def _keys(record: Any, into: set[str]) -> None:
 def test_every_record_key_the_engine_hands_to_effects_is_declared(ruleset: str, factions: list[str],
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     seen: set[str] = set()
-    window, modified = Game.window_call, Game.modified   # every window opens through window_call
+    window, modified = core.window_call, core.modified   # every window opens through window_call
 
     def spy_window(self: Game, name: str, event: Any, *a: Any, **k: Any) -> Any:
         _keys(event, seen)
@@ -45,8 +46,8 @@ def test_every_record_key_the_engine_hands_to_effects_is_declared(ruleset: str, 
         _keys(subject, seen)
         return modified(self, target, value, subject, *a, **k)
 
-    monkeypatch.setattr(Game, "window_call", spy_window)
-    monkeypatch.setattr(Game, "modified", spy_modified)
+    monkeypatch.setattr(core, "window_call", spy_window)
+    monkeypatch.setattr(core, "modified", spy_modified)
     content = load_content(expansions=ALL_EXPANSIONS).require_ok()
     for seed in (1, 2):
         g = Game(content, ruleset, factions, seed)
@@ -67,7 +68,7 @@ def test_every_window_event_has_exactly_its_declared_fields(ruleset: str, factio
     from necronomicon.interpreter.effects.windows import ACTION_FIELD, action_fields, event_fields
     wrong: list[str] = []
     seen: set[str] = set()
-    window = Game.window_call   # every window opens through it (generator callers too)
+    window = core.window_call   # every window opens through it (generator callers too)
 
     def spy_window(self: Game, name: str, event: Any, *a: Any, **k: Any) -> Any:
         declared = event_fields(name)
@@ -79,7 +80,7 @@ def test_every_window_event_has_exactly_its_declared_fields(ruleset: str, factio
             wrong.append(f"{name} {event.get(ACTION_FIELD, '')}: has {sorted(keys)}, declared {sorted(declared or ())}")
         return window(self, name, event, *a, **k)
 
-    monkeypatch.setattr(Game, "window_call", spy_window)
+    monkeypatch.setattr(core, "window_call", spy_window)
     content = load_content(expansions=expansions).require_ok()  # type: ignore[arg-type]
     for seed in (1, 2, 3):
         g = Game(content, ruleset, factions, seed)

@@ -149,7 +149,7 @@ def test_another_players_pending_secret_pick_is_redrawn() -> None:
     picks = []
     for secret in ("6", "2"):
         g = _position_game(expanded, {}, seed=1, pos=pos, independents=["azathoth"])
-        g._forced_dice = [3]
+        g.rules._forced_dice = [3]
         g.apply("awaken azathoth south-pacific")
         g.apply(secret)                                    # crawling-chaos picks face down
         d = g.current()

@@ -12,6 +12,7 @@ from necronomicon.interpreter.engine.options import option_info
 from necronomicon.interpreter.engine.seat import Seat
 from necronomicon.interpreter.search import SearchAgent, parse_agent
 from necronomicon.interpreter.search.reward import values
+from necronomicon.interpreter.engine import phases
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +77,7 @@ def test_each_ritual_near_the_end_costs_most_the_player_furthest_from_six(core: 
     doom = {"great-cthulhu": 16, "crawling-chaos": 11, "black-goat": 6}   # the track, not Doom, is near its end
     books = {"great-cthulhu": 2, "crawling-chaos": 5, "black-goat": 2}
     before, after = _late(core, doom, books), _late(core, doom, books)
-    before.s.ritual = len(before.ritual_track()) - 3    # two Rituals before Instant Death
+    before.s.ritual = len(phases.ritual_track(before.rules)) - 3    # two Rituals before Instant Death
     after.s.ritual = before.s.ritual + 1                 # one
     v0, v1 = values(before), values(after)
     assert v1["great-cthulhu"] < 0.6 * v0["great-cthulhu"]        # the Doom leader's chance falls fast

@@ -66,8 +66,8 @@ def test_checking_mode_runs_when_for_every_rejection_and_catches_a_wrong_guard(m
             break
         g.apply(agents[d.player].choose(d.player, d.options, d))
     monsters = {"kind": "ghoul", "class": "monster", "owner": "black-goat"}
-    assert g.modified("unlimited-summon", False, monsters, "black-goat") is True   # the Black Goat's own
-    assert g.modified("unlimited-summon", False, {**monsters, "owner": "yellow-sign"}, "yellow-sign") is False
+    assert core.modified(g.rules, "unlimited-summon", False, monsters, "black-goat") is True   # the Black Goat's own
+    assert core.modified(g.rules, "unlimited-summon", False, {**monsters, "owner": "yellow-sign"}, "yellow-sign") is False
     monkeypatch.setattr(core, "rejects", lambda guards, subject, me: True)   # guards that reject everything
     with pytest.raises(AssertionError, match="subject guards"):
-        g.modified("unlimited-summon", False, monsters, "black-goat")
+        core.modified(g.rules, "unlimited-summon", False, monsters, "black-goat")

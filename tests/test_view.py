@@ -78,7 +78,7 @@ def test_a_pending_secret_pick_shows_its_options_to_the_chooser_only() -> None:
                      "black-goat": {"africa": ["acolyte", "shub-niggurath"]}},
            "power": {"great-cthulhu": 10, "crawling-chaos": 4, "black-goat": 4}}
     g = _game(expanded, {}, independents=["azathoth"], pos=pos)
-    g._forced_dice = [3]
+    g.rules._forced_dice = [3]
     g.apply("awaken azathoth south-pacific")
     d = g.current()
     assert d is not None and d.kind == "secret" and d.player == "crawling-chaos"
@@ -86,7 +86,7 @@ def test_a_pending_secret_pick_shows_its_options_to_the_chooser_only() -> None:
     assert "options" not in g.view("black-goat")["pending"]
     g.apply("6")                                   # crawling-chaos's pick lives in no state field
     first = _game(expanded, {}, independents=["azathoth"], pos=pos)
-    first._forced_dice = [3]
+    first.rules._forced_dice = [3]
     first.apply("awaken azathoth south-pacific")
     first.apply("2")
     assert g.view("black-goat") == first.view("black-goat")

@@ -8,6 +8,7 @@ from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.bots import make_agent
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.tools.web.board import board_json
+from necronomicon.interpreter.engine import phases
 
 
 def test_a_board_for_every_decision_of_a_game_with_the_expansions() -> None:
@@ -18,7 +19,7 @@ def test_a_board_for_every_decision_of_a_game_with_the_expansions() -> None:
     hidden_seen = 0
     while g.current() is not None and len(g.choices) < 2000:
         d = g.current()
-        b = board_json(g.content, g.layout, g.view(d.player), g.log, g.ritual_track())
+        b = board_json(g.content, g.layout, g.view(d.player), g.log, phases.ritual_track(g.rules))
         assert json.loads(json.dumps(b)) == b
         for f in b["factions"]:
             if f["id"] != d.player:

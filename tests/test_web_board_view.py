@@ -15,6 +15,7 @@ with warnings.catch_warnings():
 
 from necronomicon.interpreter.engine.game import Game  # noqa: E402
 from necronomicon.tools.web.app import create_app  # noqa: E402
+from necronomicon.interpreter.engine import battle_queries, core  # noqa: E402
 
 THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]
 BASE = "http://127.0.0.1:8765"
@@ -72,9 +73,9 @@ def test_a_battle_is_shown_from_the_view_with_faces_and_what_is_left_to_assign(c
             rolled = record["rolled"][p]
             assert [f for f in side["faces"]] == [die_face(x) for x in rolled["rolls"]]
             assert (side["kills"], side["pains"]) == (side["faces"].count("kill"), side["faces"].count("pain"))
-            ids = {u["id"] for u in s.game.participants(p)}
+            ids = {u["id"] for u in battle_queries.participants(s.game.rules, p)}
             assert {u["id"] for u in side["units"]} == ids and all("#" not in u["name"] for u in side["units"])
-            assert side["combat"] == sum(s.game.combat_of(u) for u in s.game.participants(p))
+            assert side["combat"] == sum(core.combat_of(s.game.rules, u) for u in battle_queries.participants(s.game.rules, p))
             left = {r["result"]: r["count"] for r in side["left"]}
             assert sum(left.values()) == len(record["pending"][p])
         assert shown["area_name"] != shown["area"] and shown["asking"]["question"]

@@ -22,6 +22,8 @@ from necronomicon.tools.human_seat import HumanSeat, group_options
 from necronomicon.tools.play_session import play_session
 from necronomicon.tools.web.board import board_json
 from necronomicon.tools.words import WINDOW_WHEN, Words, words_for
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import phases
 
 EXPANSIONS = ["azathoth", "independents"]
 GAMES = [("multiplayer", ["great-cthulhu", "black-goat", "crawling-chaos", "yellow-sign"], 3),
@@ -134,7 +136,7 @@ def test_the_web_boards_views_show_no_id_nor_unit_number(content: Any, ruleset: 
     while not game.is_over():
         d = game.current()
         for viewer in (d.player, None):
-            board = board_json(game.content, game.layout, game.view(viewer), game.log[seen:], game.ritual_track(), game)
+            board = board_json(game.content, game.layout, game.view(viewer), game.log[seen:], phases.ritual_track(game.rules), game)
             bad = offending(_readable(board), pattern, names)
             assert not bad, f"decision {decisions}: {bad[:5]}"
         for refused in _refused_answers(game, d, decisions):
@@ -146,7 +148,7 @@ def test_the_web_boards_views_show_no_id_nor_unit_number(content: Any, ruleset: 
         seen = len(game.log)
         game.apply(bots[d.player].choose(d.player, d.options, d))
         decisions += 1
-    board = board_json(game.content, game.layout, game.view(None), game.log[-50:], game.ritual_track(), game)
+    board = board_json(game.content, game.layout, game.view(None), game.log[-50:], phases.ritual_track(game.rules), game)
     assert board["result"] and not offending(_readable(board), pattern, names) and decisions > 100
     assert {"not-an-option", "none-in-pool"} <= refusals, refusals   # the engine's reasons, not only the list
 
@@ -162,7 +164,7 @@ def _refused_answers(game: Game, d: Decision, step: int) -> list[str]:
         if moved:
             verb, what, _ = moved[step % len(moved)].split(" ")
             tried.append(f"{verb} {what} {areas[step % len(areas)]}")
-        kinds = sorted(game.faction(d.player).units)
+        kinds = sorted(basics.faction(game.rules, d.player).units)
         tried += [f"summon {kinds[step % len(kinds)]}", f"recruit {kinds[0]}"]
     return [t for t in tried if t not in d.options]
 

@@ -199,8 +199,8 @@ def run_spec(spec: dict[str, Any], content: Content, path: str = "<scenario>") -
             d = game.pending
             out.failures.append(f"after the script: not at '{until}'; waiting on {d.player}: {d.prompt} "
                                 f"(options: {', '.join(d.options[:8])})" if d else f"after the script: not at '{until}'")
-    if spec.get("strict", True) and game._forced_dice:
-        out.failures.append(f"{len(game._forced_dice)} scripted dice were never rolled: {game._forced_dice}")
+    if spec.get("strict", True) and game.rules._forced_dice:
+        out.failures.append(f"{len(game.rules._forced_dice)} scripted dice were never rolled: {game.rules._forced_dice}")
     out.failures.extend(check_expect(game, spec.get("expect") or {}))
     return out
 

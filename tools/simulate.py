@@ -80,16 +80,18 @@ def seat_agents(names: list[str], seats: int) -> list[str]:
     return list(names)
 
 
-class TracedGame(Game):
-    """A Game that notes every faction's Doom and Power when each round's Doom Phase ends."""
+def traced_game(content: Content, spec: GameSpec) -> tuple[Game, dict[int, tuple[dict[str, int], dict[str, int]]]]:
+    """A Game for `spec` and the Doom and Power of every faction when each round's Doom Phase
+    ended, filled in as it plays: the start of a round's Action Phase after the first closes the
+    previous round's Doom Phase."""
+    trace: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
+    g = Game(content, spec.ruleset, list(spec.factions), spec.seed, spec.layout)
 
-    def emit(self, type_: str, **fields: Any) -> None:
-        """Every event; the start of a round's Action Phase after the first closes the previous
-        round's Doom Phase: note Doom and Power then."""
-        super().emit(type_, **fields)
-        if type_ == "phase" and fields.get("phase") == "action" and fields.get("round", 1) > 1:
-            trace = self.__dict__.setdefault("trace", {})
-            trace[fields["round"] - 1] = (dict(self.s.doom), dict(self.s.power))
+    def note(event: dict[str, Any]) -> None:
+        if event["type"] == "phase" and event.get("phase") == "action" and event.get("round", 1) > 1:
+            trace[event["round"] - 1] = (dict(g.s.doom), dict(g.s.power))
+    g.set_event_hook(note)
+    return g, trace
 
 
 def play_one(content: Content, spec: GameSpec, on_decision: Callable[[], None] | None = None) -> dict[str, Any]:
@@ -99,7 +101,7 @@ def play_one(content: Content, spec: GameSpec, on_decision: Callable[[], None] |
     row.update(game=spec.index, seed=spec.seed, ruleset=spec.ruleset, layout=spec.layout, factions=list(spec.factions),
                agents=list(spec.agents))
     try:
-        g = TracedGame(content, spec.ruleset, list(spec.factions), spec.seed, spec.layout)
+        g, trace = traced_game(content, spec)
         row["layout"] = g.params["layout"]
         agents = {f: make_agent(a, spec.seed * 31 + i) for i, (f, a) in enumerate(zip(spec.factions, spec.agents))}
         run_game(g, agents, on_decision=(lambda _g: on_decision()) if on_decision is not None else None)
@@ -108,7 +110,6 @@ def play_one(content: Content, spec: GameSpec, on_decision: Callable[[], None] |
         return row
     s = g.s
     winners = list(s.winners or [])
-    trace: dict[int, tuple[dict[str, int], dict[str, int]]] = g.__dict__.get("trace", {})
     trace[s.round] = (dict(s.doom), dict(s.power))  # the last round ends with the game (signs revealed)
     rounds = range(1, s.round + 1)
     first = next((e["player"] for e in g.log if e.get("type") == "first-player"), s.first)
@@ -128,4 +129,4 @@ def play_one(content: Content, spec: GameSpec, on_decision: Callable[[], None] |
     return row
 
 
-__all__ = ["FIELDS", "GameSpec", "TracedGame", "eligible_factions", "matchups", "plan", "play_one", "seat_agents"]
+__all__ = ["FIELDS", "GameSpec", "eligible_factions", "matchups", "plan", "play_one", "seat_agents", "traced_game"]

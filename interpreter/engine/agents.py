@@ -9,6 +9,9 @@ from .decisions import Decision
 from .options import Option, UnclassifiedOption, option_info
 from .rng import Rng
 from .seat import Seat
+from . import core
+from . import phases
+from . import actions
 
 
 class RandomAgent:
@@ -62,7 +65,7 @@ class HeuristicAgent:
         if g is None or o.unit is None:
             return 0.0
         try:
-            return float(g.doom_value(g.s.unit(o.unit)))
+            return float(core.doom_value(g.rules, g.s.unit(o.unit)))
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return 0.0
 
@@ -70,7 +73,7 @@ class HeuristicAgent:
         """Whether a ritual now would end the game (the marker reaching the end of the track)
         while this player could not win: it lacks the six spellbooks a win needs."""
         try:
-            return g.rituals_left() <= 1 and g.needs_six_spellbooks() and not g.has_all_spellbooks(player)
+            return phases.rituals_left(g.rules) <= 1 and phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player)
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
@@ -78,8 +81,8 @@ class HeuristicAgent:
         if g is None or o.area is None or o.player is None:
             return 0.0
         try:
-            mine = sum(g.combat_of(u, foe=o.player) for u in g.s.units_at(o.area, player))
-            theirs = sum(g.combat_of(u, foe=player) for u in g.s.units_at(o.area, o.player))
+            mine = sum(core.combat_of(g.rules, u, foe=o.player) for u in g.s.units_at(o.area, player))
+            theirs = sum(core.combat_of(g.rules, u, foe=player) for u in g.s.units_at(o.area, o.player))
         except Exception:  # noqa: BLE001
             return 0.0
         return 30.0 if mine > theirs + 1 else -40.0
@@ -88,7 +91,7 @@ class HeuristicAgent:
         """How much the bot likes option `o` of decision `d`; `g`: the board (its player's view), if any."""
         if d.kind == "doom":
             if o.verb == "ritual":
-                gates = g.gate_count(player) if g is not None else 0
+                gates = actions.gate_count(g.rules, player) if g is not None else 0
                 late = g is not None and g.s.round >= 3
                 if g is not None and self._ends_the_game_lost(g, player):
                     return -5

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import BATTLE_MODIFIERS
+from .abilities import BATTLE_MODIFIERS
 from .flow import Proc, Return, ask
 from .option import Option, label_of, parse, unit_of_label
+from . import abilities
+from . import basics
+from . import battle_queries
+from . import core
 
 KILLS = ["eliminate", "kill"]   # the results that remove a unit
 
@@ -21,9 +25,9 @@ def _picked(answer: str) -> int:
 
 def _modifier_applies(g: Any, p: str, ab: Any, mods: list[Any]) -> bool:
     """Whether any of these modifiers would apply to something in this battle."""
-    subjects: list[Any] = [u for side in g.battle_sides() for u in g.participants(side)]
-    subjects += [{"side": side, "result": r} for side in g.battle_sides() for r in ("kill", "pain")]
-    subjects += [{"side": side} for side in g.battle_sides()]
+    subjects: list[Any] = [u for side in battle_queries.battle_sides(g) for u in battle_queries.participants(g, side)]
+    subjects += [{"side": side, "result": r} for side in battle_queries.battle_sides(g) for r in ("kill", "pain")]
+    subjects += [{"side": side} for side in battle_queries.battle_sides(g)]
     for m in mods:
         for subj in subjects:
             if m.target in ("retreat-chooser", "assign-chooser") and "side" not in subj:
@@ -31,7 +35,7 @@ def _modifier_applies(g: Any, p: str, ab: Any, mods: list[Any]) -> bool:
             if m.target not in ("retreat-chooser", "assign-chooser") and "side" in subj:
                 continue
             try:
-                if m.when is None or m.when(g.ctx(p, ability=ab, subject=subj, value=None)):
+                if m.when is None or m.when(core.ctx(g, p, ability=ab, subject=subj, value=None)):
                     return True
             except Exception:  # noqa: BLE001 - a condition that cannot judge this subject does not apply
                 continue
@@ -45,10 +49,11 @@ class DeclinesProc(Proc):
     abilities, `ai` the next of them, `key` the one asked about.)"""
 
     name = "battle-declines"
+    STEPS = ("start", "next", "answered")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
-        g.battle_record()["declined"] = []
-        f.update(players=g.battle_players(), pi=0, keys=None, ai=0)
+        basics.battle_record(g)["declined"] = []
+        f.update(players=battle_queries.battle_players(g), pi=0, keys=None, ai=0)
         f["at"] = "next"
         return None
 
@@ -58,14 +63,14 @@ class DeclinesProc(Proc):
                 if f["pi"] >= len(f["players"]):
                     return Return(None)
                 p = f["players"][f["pi"]]
-                f["keys"] = [ab.key for ab in g.active_abilities(p) if ab.window == "static" and ab.optional]
+                f["keys"] = [ab.key for ab in abilities.active_abilities(g, p) if ab.window == "static" and ab.optional]
                 f["ai"] = 0
             p = f["players"][f["pi"]]
             if f["ai"] >= len(f["keys"]):
                 f["pi"] += 1
                 f["keys"] = None
                 continue
-            ab = g.ability_by_key(f["keys"][f["ai"]])
+            ab = abilities.ability_by_key(g, f["keys"][f["ai"]])
             f["ai"] += 1
             mods = [m for m in ab.modifiers if m.target in BATTLE_MODIFIERS]
             if not mods or not _modifier_applies(g, p, ab, mods):
@@ -78,8 +83,8 @@ class DeclinesProc(Proc):
     def answered(self, g: Any, f: Frame, value: Any) -> Any:
         if parse("option", value).verb == "decline":
             p = f["players"][f["pi"]]
-            g.battle_record()["declined"].append([p, f["key"]])
-            g.emit("declined", player=p, ability=f["key"])
+            basics.battle_record(g)["declined"].append([p, f["key"]])
+            basics.emit(g, "declined", player=p, ability=f["key"])
         f["at"] = "next"
         return None
 
@@ -90,10 +95,11 @@ class AssignProc(Proc):
     `item` the result being assigned.)"""
 
     name = "battle-assign"
+    STEPS = ("start", "chosen")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
-        b = g.battle_record()
-        sides = g.battle_sides()
+        b = basics.battle_record(g)
+        sides = battle_queries.battle_sides(g)
         while f["side"] < len(sides):
             side = sides[f["side"]]
             todo = [p for p in b["pending"][side] if p["result"] in f["results"]]
@@ -102,28 +108,28 @@ class AssignProc(Proc):
                 continue
             item = todo[0]
             b["pending"][side].remove(item)
-            units = g.eligible(side, item.get("classes"))
+            units = battle_queries.eligible(g, side, item.get("classes"))
             if not units:
-                g.emit("result-ignored", side=side, result=item["result"])
+                basics.emit(g, "result-ignored", side=side, result=item["result"])
                 continue
-            chooser = g.modified("assign-chooser", side, {"side": side, "result": item["result"]}, side)
+            chooser = core.modified(g, "assign-chooser", side, {"side": side, "result": item["result"]}, side)
             f["item"] = dict(item)
             f["at"] = "chosen"
-            return ask(chooser, "unit", [g.unit_label(u) for u in units], f"assign a {item['result']} to one of {side}'s units")
+            return ask(chooser, "unit", [basics.unit_label(g, u) for u in units], f"assign a {item['result']} to one of {side}'s units")
         return Return(None)
 
     def chosen(self, g: Any, f: Frame, value: Any) -> Any:
-        b = g.battle_record()
-        side = g.battle_sides()[f["side"]]
+        b = basics.battle_record(g)
+        side = battle_queries.battle_sides(g)[f["side"]]
         item = f.pop("item")
         u = g.s.unit(_picked(value))
         key = str(u["id"])
         b["results"].setdefault(key, []).append(item["result"])
         b["taken"][key] = b["taken"].get(key, 0) + 1
-        g.emit("result", unit=u["id"], kind=u["kind"], side=side, result=item["result"])
+        basics.emit(g, "result", unit=u["id"], kind=u["kind"], side=side, result=item["result"])
         f["at"] = "start"
-        return g.window_call("result-assigned", {"unit": dict(u), "result": item["result"], "side": side,
-                                                 "by": item.get("by")}, g.battle_players())
+        return core.window_call(g, "result-assigned", {"unit": dict(u), "result": item["result"], "side": side,
+                                                 "by": item.get("by")}, battle_queries.battle_players(g))
 
 
 class ApplyProc(Proc):
@@ -132,20 +138,22 @@ class ApplyProc(Proc):
     side, `units`/`i` the units to go through, `pained`, `chooser` and `unit` for retreats.)"""
 
     name = "battle-apply"
+    STEPS = ("start", "removals", "retreats", "surrounded", "retreat_next", "retreat_picked", "retreat_to",
+             "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
-        f["fates"] = {str(u["id"]): g.fate(u) for side in g.battle_sides() for u in g.participants(side)}
+        f["fates"] = {str(u["id"]): battle_queries.fate(g, u) for side in battle_queries.battle_sides(g) for u in battle_queries.participants(g, side)}
         f.update(si=0, units=None, i=0)
         f["at"] = "removals"
         return None
 
     def removals(self, g: Any, f: Frame, value: Any) -> Any:
-        b = g.battle_record()
-        sides = g.battle_sides()
+        b = basics.battle_record(g)
+        sides = battle_queries.battle_sides(g)
         while f["si"] < len(sides):
             side = sides[f["si"]]
             if f["units"] is None:
-                f["units"] = [u["id"] for u in g.participants(side)]
+                f["units"] = [u["id"] for u in battle_queries.participants(g, side)]
                 f["i"] = 0
             if f["i"] >= len(f["units"]):
                 f["si"] += 1
@@ -156,7 +164,7 @@ class ApplyProc(Proc):
             fate = f["fates"].get(str(u["id"]))
             if fate in KILLS:
                 b["killed"][side].append(u["id"])
-                return g.remove_unit_call(u, fate, g.opponent_in_battle(side))
+                return core.remove_unit_call(g, u, fate, battle_queries.opponent_in_battle(g, side))
             if "kill" in b["results"].get(str(u["id"]), []):
                 b["avoided"].append(u["id"])
         f["si"] = 0
@@ -164,16 +172,16 @@ class ApplyProc(Proc):
         return None
 
     def retreats(self, g: Any, f: Frame, value: Any) -> Any:
-        b = g.battle_record()
-        sides = g.battle_sides()
+        b = basics.battle_record(g)
+        sides = battle_queries.battle_sides(g)
         while f["si"] < len(sides):
             side = sides[f["si"]]
-            foe = g.opponent_in_battle(side)
-            pained = [u["id"] for u in g.participants(side) if f["fates"].get(str(u["id"])) == "pain"]
+            foe = battle_queries.opponent_in_battle(g, side)
+            pained = [u["id"] for u in battle_queries.participants(g, side) if f["fates"].get(str(u["id"])) == "pain"]
             if not pained:
                 f["si"] += 1
                 continue
-            f["chooser"] = g.modified("retreat-chooser", side, {"side": side}, side)
+            f["chooser"] = core.modified(g, "retreat-chooser", side, {"side": side}, side)
             f["pained"] = pained
             if not self._safe_areas(g, b["area"], foe):
                 # the owner picks the victim even when another player directs the retreats
@@ -183,15 +191,15 @@ class ApplyProc(Proc):
             f["at"] = "retreat_next"
             return None
         f["at"] = "done"
-        return g.window_call("retreats", {"area": b["area"]}, g.battle_players())
+        return core.window_call(g, "retreats", {"area": b["area"]}, battle_queries.battle_players(g))
 
     def surrounded(self, g: Any, f: Frame, value: Any) -> Any:
-        side = g.battle_sides()[f["si"]]
+        side = battle_queries.battle_sides(g)[f["si"]]
         u = g.s.unit(_picked(value))
-        g.emit("surrounded", side=side, unit=u["id"])
+        basics.emit(g, "surrounded", side=side, unit=u["id"])
         f["si"] += 1
         f["at"] = "retreats"
-        return g.remove_unit_call(u, "eliminate", g.opponent_in_battle(side))
+        return core.remove_unit_call(g, u, "eliminate", battle_queries.opponent_in_battle(g, side))
 
     def retreat_next(self, g: Any, f: Frame, value: Any) -> Any:
         pained = f["pained"]
@@ -210,13 +218,13 @@ class ApplyProc(Proc):
     def _retreat(self, g: Any, f: Frame, uid: int) -> Any:
         f["pained"].remove(uid)
         f["unit"] = uid
-        side = g.battle_sides()[f["si"]]
-        safe = self._safe_areas(g, g.battle_record()["area"], g.opponent_in_battle(side))
+        side = battle_queries.battle_sides(g)[f["si"]]
+        safe = self._safe_areas(g, basics.battle_record(g)["area"], battle_queries.opponent_in_battle(g, side))
         f["at"] = "retreat_to"
-        return ask(f["chooser"], "area", safe, f"retreat {g.unit_label(g.s.unit(uid))} to")
+        return ask(f["chooser"], "area", safe, f"retreat {basics.unit_label(g, g.s.unit(uid))} to")
 
     def retreat_to(self, g: Any, f: Frame, value: Any) -> Any:
-        g.relocate(g.s.unit(f["unit"]), value, "retreat")
+        core.relocate(g, g.s.unit(f["unit"]), value, "retreat")
         f["at"] = "retreat_next"
         return None
 
@@ -227,8 +235,8 @@ class ApplyProc(Proc):
     def _safe_areas(g: Any, area: str, foe: str) -> list[str]:
         """Where a pained unit may retreat: the areas next to the battle's with none of the foe's
         units (core rulebook, Battle: Retreats)."""
-        return [n for n in g.adjacent(area) if not g.s.units_at(n, foe)]
+        return [n for n in basics.adjacent(g, area) if not g.s.units_at(n, foe)]
 
     @staticmethod
     def _labels(g: Any, ids: list[int]) -> list[str]:
-        return [g.unit_label(g.s.unit(i)) for i in ids]
+        return [basics.unit_label(g, g.s.unit(i)) for i in ids]

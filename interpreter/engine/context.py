@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 from ..effects.compiler import RuleError
 from ..limits import MAX_STEPS
 from .flow import Ask, ask
+from . import basics
 
 if TYPE_CHECKING:
     from .host import GameHost
@@ -73,7 +74,7 @@ class EffectCtx:
         if name == "battle":
             if g.s.battle is None:
                 raise RuleError(f"{where}: 'battle' is only bound during a battle")
-            return g.battle_record()
+            return basics.battle_record(g)
         if name == "area":
             if self.area is None:
                 raise RuleError(f"{where}: 'area' is not bound here")
@@ -106,7 +107,7 @@ class EffectCtx:
         self.scopes.pop()
 
     def record_field(self, obj: dict[str, Any], name: str) -> tuple[bool, Any]:
-        return self.game.record_field(obj, name)
+        return basics.record_field(self.game, obj, name)
 
     def kind_arg(self, v: Any, many: bool) -> Any:
         """A unit-kind argument as a lent ability reads it: its Great Old One stands for the

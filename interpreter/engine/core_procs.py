@@ -2,8 +2,8 @@
 removing a unit, checking and earning spellbook requirements.
 
 Frames hold data only: ability keys, unit ids, player ids, areas and event dicts. The context an
-ability's effect runs in is rebuilt from them (`g.ctx(...)`) in the step that needs it. The
-factories that start these procedures are `GameCore.*_call` (core.py).
+ability's effect runs in is rebuilt from them (`core.ctx(g, ...)`) in the step that needs it. The
+factories that start these procedures are `core.*_call` (core.py).
 """
 from __future__ import annotations
 
@@ -13,16 +13,18 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
 from .flow import Call, Proc, Return
+from .held_conditions import met_now
+from .requirements import earn_after_battle, requirement
 from .option import Option, parse
-from .requirements import checked_at, earn_after_battle, met_now, requirement
 from .state import POOL
+from . import abilities as abilities_rules
+from . import basics
+from . import core
+from . import independents
 
 # ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
-BATTLE_MODIFIERS = {"combat", "result-capacity", "resolve-results", "retreat-chooser", "assign-chooser"}
-BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assigned", "pains-assigned",
-                  "after-assignment", "retreats"}
 
-Game = Any   # a GameCore (core.py imports this module)
+Game = Any   # the rules context (rules.Rules)
 Frame = dict[str, Any]
 DONE = Option("ability", "done")   # ends the offer of a window's abilities
 
@@ -47,50 +49,15 @@ def trigger_loop(abilities: list[str], windows: list[str]) -> str:
 
 
 # ---- windows with nothing to do ----------------------------------------------------------------------
-def quiet_window(g: Game, name: str) -> bool:
-    """Whether timing window `name`, opened now, would do nothing: no rule of the ruleset and no
-    requirement in the content is timed at it, no player has an active ability at it, and it is
-    not deep enough to be a trigger loop. Nothing can run in it then, so nothing in it changes
-    either; `GameCore.window_call` does not open it (the caller's next step runs at once, as it
-    would when the window returned)."""
-    if len(g.s.flow) >= MAX_WINDOW_DEPTH:
-        return False
-    timed = g.__dict__.get("_timed_windows")
-    if timed is None:
-        timed = g._timed_windows = _timed_windows(g)
-    if name in timed:
-        return False
-    return not any(g.window_abilities(p, name) for p in g.s.players)
-
-
-def _timed_windows(g: Game) -> frozenset[str]:
-    """The windows the ruleset's rules and the content's requirements (factions' and loyalty
-    cards', in play or not) are timed at, with "state" and "action" (the requirement checks')."""
-    timed = {ab.window for ab in g.ruleset.abilities} | {"state", "action"}
-    for fac in g.content.factions.values():
-        timed.update(r.when for r in fac.requirements)
-    for card in g.content.loyalty_cards.values():
-        timed.update(r.when for r in card.requirements)
-    return frozenset(timed)
 
 
 # ---- frames of these procedures ---------------------------------------------------------------------
-def ability_frame(g: Game, ab: Any, player: str | None, me: str | None, event: dict[str, Any] | None,
-                  area: str | None, self_id: int | None, paid: bool = False) -> Frame:
-    """A use of ability `ab` by `player`; its effect's context is `me`, `event`, `area`, the unit `self_id`."""
-    if g.ability_of(ab.key) is not ab:
-        raise RuleError(f"{ab.name}: two abilities have the key '{ab.key}' (an ability's id must be unique "
-                        "among its owner's abilities)")
-    f = flow.frame("ability", key=ab.key, player=player, me=me, event=event, area=area, self=self_id, paid=paid)
-    if ab.effect is not None:
-        f["label"] = f"{ab.key} ({ab.window})"   # for the trigger-loop message (flow.running_abilities)
-    return f
 
 
 def ability_ctx(g: Game, ab: Any, f: Frame) -> Any:
     """The context of an ability frame's effect (the same values the caller's context had)."""
     sid = f["self"]
-    return g.ctx(f["me"], ability=ab, event=f["event"], area=f["area"],
+    return core.ctx(g, f["me"], ability=ab, event=f["event"], area=f["area"],
                  self_unit=g.s.unit(sid) if sid is not None else None)
 
 
@@ -99,22 +66,23 @@ class UseAbility(Proc):
     """Pay for an ability (unless an action already did), mark its once-limit, run its effect."""
 
     name = "ability"
+    STEPS = ("start", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
-        ab = g.ability_of(f["key"])
+        ab = abilities_rules.ability_of(g, f["key"])
         player = f["player"]
         ctx = ability_ctx(g, ab, f)
-        cost = 0 if f["paid"] else g.ability_cost(ab, player, ctx)
+        cost = 0 if f["paid"] else abilities_rules.ability_cost(g, ab, player, ctx)
         if player is not None and cost:
-            g.gain_power(player, -cost, f"pay for {ab.name}")
-        k = g.once_key(ab, player)
+            basics.gain_power(g, player, -cost, f"pay for {ab.name}")
+        k = abilities_rules.once_key(g, ab, player)
         if k is not None:
             g.s.memory.setdefault("once", []).append(k)
-        g.emit("ability", player=player, ability=ab.key, name=ab.name)
+        basics.emit(g, "ability", player=player, ability=ab.key, name=ab.name)
         if ab.effect is None:
             return Return()
         f["at"] = "done"
-        return g.effect_call(ab.effect, ctx)
+        return core.effect_call(g, ab.effect, ctx)
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()
@@ -130,6 +98,7 @@ class Window(Proc):
     """
 
     name = "window"
+    STEPS = ("start", "rules", "player", "chosen", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         opened = flow.open_windows(g)   # this window's frame is the last one
@@ -145,12 +114,12 @@ class Window(Proc):
             ab = rules[f["rule"]]
             f["rule"] += 1
             if ab.window == name:
-                ctx = g.ctx(None, ability=ab, event=f["event"], area=f["area"])
-                if g.usable(ab, None, ctx):
-                    return Call(ability_frame(g, ab, None, None, f["event"], f["area"], None))
+                ctx = core.ctx(g, None, ability=ab, event=f["event"], area=f["area"])
+                if abilities_rules.usable(g, ab, None, ctx):
+                    return Call(abilities_rules.ability_frame(g, ab, None, None, f["event"], f["area"], None))
         # the players, and the battle whose sides alone use battle abilities, as they are now
         if f["players"] is None:
-            f["players"] = g.turn_order()
+            f["players"] = core.turn_order(g)
         b = g.s.battle
         f["sides"] = [b["attacker"], b["defender"]] if b is not None else None
         f["at"], f["i"], f["used"] = "player", 0, []
@@ -163,14 +132,14 @@ class Window(Proc):
             p = players[f["i"]]
             used = f["used"]
             cands = []
-            for ab in g.window_abilities(p, name):
+            for ab in abilities_rules.window_abilities(g, p, name):
                 if ab.key in used:
                     continue
-                if sides is not None and name in BATTLE_WINDOWS and not ab.anywhere and p not in sides:
+                if sides is not None and name in abilities_rules.BATTLE_WINDOWS and not ab.anywhere and p not in sides:
                     continue
-                unit = g.self_unit_for(ab, p)
-                ctx = g.ctx(p, ability=ab, event=event, area=area, self_unit=unit)
-                if g.usable(ab, p, ctx):
+                unit = abilities_rules.self_unit_for(g, ab, p)
+                ctx = core.ctx(g, p, ability=ab, event=event, area=area, self_unit=unit)
+                if abilities_rules.usable(g, ab, p, ctx):
                     cands.append((ab, unit["id"] if unit is not None else None))
             if not cands:
                 f["i"] += 1
@@ -180,14 +149,14 @@ class Window(Proc):
             if forced:
                 ab, sid = forced[0]
                 used.append(ab.key)
-                return Call(ability_frame(g, ab, p, p, event, area, sid))
+                return Call(abilities_rules.ability_frame(g, ab, p, p, event, area, sid))
             f["cands"] = [[ab.key, ab.id, sid] for ab, sid in cands]
             f["at"] = "chosen"
             return flow.ask(p, "ability", [ab.id for ab, _ in cands] + [DONE.label], f"{name}: use an ability?",
                             window=name)
         if f["window"] != "unit-removed":
             f["at"] = "done"
-            return g.check_requirements_call(f["window"], event)
+            return core.check_requirements_call(g, f["window"], event)
         return Return()
 
     def chosen(self, g: Game, f: Frame, value: Any) -> Any:
@@ -200,7 +169,7 @@ class Window(Proc):
         key, _, sid = next(c for c in cands if c[1] == value)
         f["used"].append(key)
         p = f["players"][f["i"]]
-        return Call(ability_frame(g, g.ability_of(key), p, p, f["event"], f["area"], sid))
+        return Call(abilities_rules.ability_frame(g, abilities_rules.ability_of(g, key), p, p, f["event"], f["area"], sid))
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()
@@ -211,24 +180,25 @@ class RemoveUnit(Proc):
     """Kill, eliminate or capture a unit; opens the unit-removed window (and unit-captured)."""
 
     name = "remove-unit"
+    STEPS = ("start", "removed", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         u = g.s.unit(f["unit"])
         how, cause = f["how"], f["cause"]
         src, owner = u["loc"], u["owner"]  # (an Independent returns to the general pool as it leaves)
         dst = f"captured:{cause}" if how == "capture" else POOL
-        g.relocate(u, dst, how)
+        core.relocate(g, u, dst, how)
         f["event"] = {"unit": dict(u, loc=src, owner=owner), "how": how, "cause": cause, "owner": owner,
-                      "replaced": f["replaced"], "area": src if g.is_area(src) else None,
+                      "replaced": f["replaced"], "area": src if basics.is_area(g, src) else None,
                       "in_battle": g.s.battle is not None}
         f["at"] = "removed"
-        return g.window_call("unit-removed", f["event"], g.turn_order())
+        return core.window_call(g, "unit-removed", f["event"], core.turn_order(g))
 
     def removed(self, g: Game, f: Frame, value: Any) -> Any:
         if f["how"] != "capture":
             return Return()
         f["at"] = "done"
-        return g.window_call("unit-captured", f["event"], g.turn_order())
+        return core.window_call(g, "unit-captured", f["event"], core.turn_order(g))
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()
@@ -240,6 +210,7 @@ class CheckRequirements(Proc):
     earns its spellbook at once, or after the battle under way. Then the player's loyalty cards."""
 
     name = "requirements"
+    STEPS = ("start",)
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         s = g.s
@@ -255,7 +226,7 @@ class CheckRequirements(Proc):
             reqs = fac.requirements
             done = s.requirements[p]
             first = f["j"]
-            for j in _checked_at(reqs, when):
+            for j in abilities_rules._checked_at(reqs, when):
                 if j < first:
                     continue
                 r = reqs[j]
@@ -266,49 +237,19 @@ class CheckRequirements(Proc):
                         seen.clear()   # the battle record changed
                     else:
                         f["i"], f["j"] = i, j + 1
-                        return g.earn_call(p, r)
+                        return core.earn_call(g, p, r)
             if f["j"] <= len(reqs) and s.loyalty:
                 f["i"], f["j"] = i, len(reqs) + 1   # the faction's requirements are done: the loyalty cards' next
-                return g.check_loyalty_requirements_call(p, when, event)
+                return independents.check_loyalty_requirements_call(g, p, when, event)
             f["j"] = 0
         return Return()
-
-
-_CHECKED: dict[tuple[int, str], tuple[Any, int, list[int]]] = {}
-
-
-def _checked_at(reqs: list[Any], when: str) -> list[int]:
-    """The positions in a faction's requirements of those checked at `when` (requirements.checked_at).
-    Found once per requirements list and `when`."""
-    key = (id(reqs), when)
-    kept = _CHECKED.get(key)
-    if kept is None or kept[0] is not reqs or kept[1] != len(reqs):
-        found = [j for j, r in enumerate(reqs) if checked_at(r, when)]
-        kept = _CHECKED[key] = (reqs, len(reqs), found)
-    return kept[2]
-
-
-def requirements_to_check(g: Game, when: str, players: list[str]) -> bool:
-    """Whether a requirement check at `when` has anything to look at: a requirement of one of the
-    players' factions checked then, or loyalty cards in the game (`check_requirements_call` starts
-    no check otherwise; the caller's next step runs at once, as after an empty check)."""
-    if g.s.loyalty:
-        return True
-    kept = g.__dict__.get("_to_check")   # (when, *players) -> the answer: the content decides it
-    if kept is None:
-        kept = g._to_check = {}
-    key = (when, *players)
-    found = kept.get(key)
-    if found is None:
-        factions = g.content.factions
-        found = kept[key] = any(p in factions and _checked_at(factions[p].requirements, when) for p in players)
-    return found  # type: ignore[no-any-return]
 
 
 class Earn(Proc):
     """A faction requirement is met: mark it, take a spellbook (one's own or a neutral one), run its effect."""
 
     name = "earn"
+    STEPS = ("start", "book", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         p = f["player"]
@@ -316,7 +257,7 @@ class Earn(Proc):
         if r is None or r.id in g.s.requirements[p]:
             return Return()
         g.s.requirements[p].append(r.id)
-        g.emit("requirement", player=p, requirement=r.id)
+        basics.emit(g, "requirement", player=p, requirement=r.id)
         left = neutral.spellbook_choices(g, p)   # own spellbooks, or a neutral one instead
         f["at"] = "book"
         if left:
@@ -332,10 +273,10 @@ class Earn(Proc):
         r = requirement(g, p, f["req"])
         if r is None or r.effect is None:
             return Return()
-        ctx = g.ctx(p)
+        ctx = core.ctx(g, p)
         ctx.ability = f"requirement {r.id}"
         f["at"] = "done"
-        return g.effect_call(r.effect, ctx)
+        return core.effect_call(g, r.effect, ctx)
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()

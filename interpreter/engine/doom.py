@@ -7,6 +7,11 @@ from typing import Any
 
 from .flow import Call, Proc, Return, ask, frame
 from .option import Option, parse
+from . import abilities
+from . import actions
+from . import basics
+from . import core
+from . import phases
 
 Frame = dict[str, Any]
 RITUAL, DONE = Option("doom", "ritual"), Option("doom", "done")
@@ -22,40 +27,41 @@ class DoomPhase(Proc):
     abilities until it is done (`used`: the abilities it used, `done`: it performed the ritual)."""
 
     name = "doom-phase"
+    STEPS = ("start", "player", "choose", "chosen", "end")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
-        g.emit("phase", phase="doom", round=s.round)
+        basics.emit(g, "phase", phase="doom", round=s.round)
         if g.ruleset.get("doom-for-gates", True):
             for p in s.players:
-                g.gain_doom(p, g.gate_count(p), "controlled gates")
+                basics.gain_doom(g, p, actions.gate_count(g, p), "controlled gates")
         f.update(order=s.order_from(s.first), i=0, at="player")
-        return g.check_requirements_call("state")
+        return core.check_requirements_call(g, "state")
 
     def player(self, g: Any, f: Frame, value: Any) -> Any:
         if f["i"] >= len(f["order"]):
             f["at"] = "end"
-            return g.window_call("end-of-doom-phase", {}, g.s.order_from(g.s.first))
+            return core.window_call(g, "end-of-doom-phase", {}, g.s.order_from(g.s.first))
         p = f["order"][f["i"]]
         f.update(used=[], done=False, at="choose")
-        return g.check_requirements_call("doom-phase", {"player": p}, [p])
+        return core.check_requirements_call(g, "doom-phase", {"player": p}, [p])
 
     def _candidates(self, g: Any, f: Frame, p: str) -> list[Any]:
         """The player's doom-phase abilities usable now that it has not used this phase."""
         out = []
-        for ab in g.window_abilities(p, "doom-phase"):
+        for ab in abilities.window_abilities(g, p, "doom-phase"):
             if ab.key not in f["used"]:
-                if g.usable(ab, p, self._ctx(g, ab, p)):
+                if abilities.usable(g, ab, p, self._ctx(g, ab, p)):
                     out.append(ab)
         return out
 
     def _ctx(self, g: Any, ab: Any, p: str) -> Any:
-        return g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p), event={"player": p})
+        return core.ctx(g, p, ability=ab, self_unit=abilities.self_unit_for(g, ab, p), event={"player": p})
 
     def _use(self, g: Any, f: Frame, ab: Any, p: str) -> Any:
         f["used"].append(ab.key)
         f["at"] = "choose"
-        return g.use_ability_call(ab, p, self._ctx(g, ab, p))
+        return core.use_ability_call(g, ab, p, self._ctx(g, ab, p))
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -65,7 +71,7 @@ class DoomPhase(Proc):
         forced = [a for a in cands if not a.optional]
         if forced:
             return self._use(g, f, forced[0], p)
-        cost = None if f["done"] else g.ritual_cost(p)
+        cost = None if f["done"] else phases.ritual_cost(g, p)
         costs = {}
         if cost is not None and s.power[p] >= cost:
             labels.append(RITUAL.label)
@@ -90,20 +96,20 @@ class DoomPhase(Proc):
         f["i"] += 1
         f["at"] = "player"
         # every player's: a Doom turn can meet another's requirement ("an opponent has six spellbooks")
-        return g.check_requirements_call("state")
+        return core.check_requirements_call(g, "state")
 
     def end(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         s.grants = [x for x in s.grants if not (x.get("until") == "end-of-doom-phase" and x.get("round", 0) <= s.round)]
-        if s.instant_death or g.doom_reached():
-            g.finish("instant death" if s.instant_death else "a player reached the Doom goal")
+        if s.instant_death or phases.doom_reached(g):
+            phases.finish(g, "instant death" if s.instant_death else "a player reached the Doom goal")
             return Return()
         limit = round_limit(g)
         if s.round >= limit:
-            g.finish(f"round limit {limit} reached (engine safeguard)")
+            phases.finish(g, f"round limit {limit} reached (engine safeguard)")
             return Return()
         s.round += 1
-        g.emit("phase", phase="action", round=s.round)
+        basics.emit(g, "phase", phase="action", round=s.round)
         s.step = {"phase": "action", "player": s.first}
         return Return()
 
@@ -113,26 +119,27 @@ class Ritual(Proc):
     for its gates, an Elder Sign per Great Old One, then the ritual window."""
 
     name = "ritual"
+    STEPS = ("start", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         p = f["player"]
-        cost = g.ritual_cost(p)
-        g.gain_power(p, -cost, "ritual of annihilation")
-        track = g.ritual_track()
+        cost = phases.ritual_cost(g, p)
+        basics.gain_power(g, p, -cost, "ritual of annihilation")
+        track = phases.ritual_track(g)
         if s.ritual < len(track):
             s.ritual += 1
         if s.ritual >= len(track) and not s.instant_death:
             s.instant_death = True
-            g.emit("instant-death")
-        g.emit("ritual", player=p, cost=cost, marker=s.ritual)
-        g.gain_doom(p, g.gate_count(p), "ritual")
-        own = g.faction(p).units
+            basics.emit(g, "instant-death")
+        basics.emit(g, "ritual", player=p, cost=cost, marker=s.ritual)
+        basics.gain_doom(g, p, actions.gate_count(g, p), "ritual")
+        own = basics.faction(g, p).units
         for u in s.on_map(p):
             if u["kind"] in own and own[u["kind"]].cls == "great-old-one":
-                g.give_elder_sign(p, "ritual")
+                basics.give_elder_sign(g, p, "ritual")
         f["at"] = "done"
-        return g.window_call("ritual", {"player": p}, [p])
+        return core.window_call(g, "ritual", {"player": p}, [p])
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return()

@@ -67,9 +67,7 @@ class EffectProc(flow.Proc):
     """Runs an effect program one stretch at a time (between decisions and procedure calls)."""
 
     name = "effect"
-
-    def has_step(self, at: str) -> bool:
-        return at == "run"
+    STEPS = ("run",)
 
     def step(self, g: Any, f: dict[str, Any], value: Any) -> Any:
         prog = programs(g).get(f["program"])

@@ -23,15 +23,16 @@ from ..effects.primitive_facts import NOTING_CHOICES, REMOVALS
 from ..effects.registry import REGISTRY
 from . import flow
 from .option import is_done
+from . import abilities
 
 if TYPE_CHECKING:
-    from .core import GameCore
+    from .host import RulesContext
 
 MAX_RUNS = 12     # dry runs per action (each tries another answer at the last open decision)
 MAX_STEPS = 200   # decisions per dry run
 MEMO_SIZE = 4096  # remembered results per game (and its clones) before the memo starts afresh
 
-Run = Callable[["GameCore"], "flow.Call"]   # starts the action's effect (a frame)
+Run = Callable[["RulesContext"], "flow.Call"]   # starts the action's effect (a frame)
 _ERRORS = (RuleError, KeyError, ValueError, TypeError, IndexError)
 
 
@@ -82,7 +83,7 @@ def removals_are_quiet(game: Any) -> bool:
     kept = game.__dict__.get("_removals_quiet")
     if kept is None:
         kept = game.__dict__["_removals_quiet"] = all(
-            _quiet(ab.effect) for ab in game.content_abilities() if ab.window == REMOVAL_WINDOW)
+            _quiet(ab.effect) for ab in abilities.content_abilities(game) if ab.window == REMOVAL_WINDOW)
     return kept  # type: ignore[no-any-return]
 
 
@@ -123,7 +124,7 @@ def one_position(listing: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def can_complete(game: "GameCore", key: str, run: Run) -> bool:
+def can_complete(game: "RulesContext", key: str, run: Run) -> bool:
     """Whether some answers let `run(copy)` (the effect of action `key`) finish without a missing
     part. Results are remembered per position once the game has been cloned (`share_memo`): clones
     walk the same positions again (a search re-plays its tree from a copy of the root), while one
@@ -155,7 +156,7 @@ def share_memo(game: Any) -> None:
     game.__dict__.setdefault("_dry_run_memo", {})
 
 
-def _search(game: "GameCore", run: Run) -> bool:
+def _search(game: "RulesContext", run: Run) -> bool:
     game.__dict__["_dry_steps"] = 0   # every run of this search spends one evaluation budget (limits.MAX_STEPS)
     path: list[int] = []
     for _ in range(MAX_RUNS):
@@ -170,7 +171,7 @@ def _search(game: "GameCore", run: Run) -> bool:
     return True
 
 
-def _copy(game: "GameCore") -> Any:
+def _copy(game: "RulesContext") -> Any:
     probe = object.__new__(type(game))
     probe.__dict__.update(game.__dict__)
     probe.s = game.s.copy()   # the game does not change during its dry runs
@@ -191,7 +192,7 @@ def _shortest_first(options: tuple[str, ...]) -> list[str]:
     return sorted(options, key=lambda o: not is_done(o))
 
 
-def _attempt(game: "GameCore", run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:
+def _attempt(game: "RulesContext", run: Run, path: list[int]) -> tuple[bool | None, list[tuple[int, int]]]:
     """One dry run answering decision k with option path[k] (0 past the path): True when it ends,
     False when it failed after a choice had no option, None when undecided."""
     probe = _copy(game)

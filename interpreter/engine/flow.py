@@ -17,6 +17,9 @@ dicts of those), so that a copy of the state is an independent game and a save i
 """
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -45,14 +48,19 @@ PROCS: dict[str, "Proc"] = {}
 
 
 class Proc:
-    """A procedure of the rules: named steps over a frame. Subclasses set `name` and define one
-    method per step, `def STEP(self, g, f, value)`; the frame's `at` names the step to run."""
+    """A procedure of the rules: named steps over a frame. Subclasses set `name`, declare their steps
+    in `STEPS` (in the order the rules take them; a new frame starts at the first) and define one
+    method per step, `def STEP(self, g, f, value)`; the frame's `at` names the step to run, and a
+    step moves on by setting it (`f["at"] = "next_step"`). The declaration is checked when the
+    class is defined (`check_steps`): a jump to an undeclared step fails at import."""
 
     name: ClassVar[str] = ""
+    STEPS: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         if cls.name:
+            check_steps(cls)
             if cls.name in PROCS:
                 raise RuntimeError(f"two procedures are named {cls.name!r}")
             PROCS[cls.name] = cls()
@@ -64,15 +72,70 @@ class Proc:
 
     def step(self, g: Game, f: dict[str, Any], value: Any) -> Any:
         at = f["at"]
+        if at not in self.STEPS:
+            raise RuleError(f"internal: procedure {self.name!r} has no step {at!r} (its steps: {', '.join(self.STEPS)})")
         method = getattr(self, at)
         if type(self).step is Proc.step:
             self.steps[at] = method
         return method(g, f, value)
 
     def has_step(self, at: str) -> bool:
-        """Whether `at` names one of this procedure's steps (a loaded frame is checked with it)."""
-        return not at.startswith("_") and at not in ("step", "has_step", "name") \
-            and callable(getattr(self, at, None))
+        """Whether `at` names one of this procedure's declared steps (a loaded frame is checked with it)."""
+        return at in self.STEPS
+
+
+def check_steps(cls: type[Proc]) -> None:
+    """Refuse a procedure whose steps are not declared as `Proc` says: `STEPS` is a non-empty tuple
+    of distinct names, each a method of the class (unless the class runs its frames itself, by
+    overriding `step`), and every `f["at"] = "..."` in its source names one of them (a computed
+    jump is refused too). Without the source (a compiled build) the jumps were checked when the
+    source was imported by the tests."""
+    where = f"procedure {cls.name!r} ({cls.__qualname__})"
+    steps = cls.STEPS
+    if not isinstance(steps, tuple) or not steps or not all(isinstance(s, str) for s in steps) \
+            or len(set(steps)) != len(steps):
+        raise RuntimeError(f"{where}: STEPS must be a non-empty tuple of distinct step names, not {steps!r}")
+    if cls.step is Proc.step:
+        for s in steps:
+            if s.startswith("_") or not callable(getattr(cls, s, None)):
+                raise RuntimeError(f"{where}: declared step {s!r} is not a method of the class")
+    for line, target in _jumps(cls):
+        if target not in steps:
+            shown = repr(target) if isinstance(target, str) else "a computed step"
+            raise RuntimeError(f"{where}, line {line}: a jump to {shown}, which is not one of its declared "
+                               f"steps ({', '.join(steps)})")
+
+
+def _jumps(cls: type) -> list[tuple[int, object]]:
+    """(line, target) of every jump in the class's source, `f["at"] = ...` or `f.update(..., at=...)`
+    (target: the step name, or None when it is not a string literal); nothing without the source."""
+    try:
+        lines, first = inspect.getsourcelines(cls)
+    except (OSError, TypeError):
+        return []
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    out: list[tuple[int, object]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update":
+            for kw in node.keywords:
+                if kw.arg == "at":
+                    v = kw.value
+                    out.append((first + node.lineno - 1,
+                                v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else None))
+            continue
+        if not isinstance(node, ast.Assign):
+            continue
+        for target in node.targets:
+            if isinstance(target, ast.Tuple):
+                values = node.value.elts if isinstance(node.value, ast.Tuple) else [None] * len(target.elts)
+                pairs = list(zip(target.elts, values))
+            else:
+                pairs = [(target, node.value)]
+            for t, v in pairs:
+                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant) and t.slice.value == _STEP_KEY:
+                    value = v.value if isinstance(v, ast.Constant) and isinstance(v.value, str) else None
+                    out.append((first + node.lineno - 1, value))
+    return out
 
 
 def frame(proc: str, at: str = "start", **local: Any) -> dict[str, Any]:
@@ -91,8 +154,13 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
     while len(flow) > floor:
         f = flow[-1]
         proc = procs[f["proc"]]
-        method = proc.steps.get(f["at"])
-        r = method(g, f, value) if method is not None else proc.step(g, f, value)
+        at = f["at"]
+        method = proc.steps.get(at)
+        try:
+            r = method(g, f, value) if method is not None else proc.step(g, f, value)
+        except ENGINE_BUGS as exc:
+            _note_place(exc, g, f["proc"], at)
+            raise
         value = None
         if r is None:
             continue
@@ -116,6 +184,33 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
             return
         else:  # pragma: no cover
             raise RuleError(f"internal: procedure {f['proc']!r} returned {r!r}")
+
+
+#: what a bug in a step raises (a rule's own failure is a RuleError, which names its ability)
+ENGINE_BUGS = (KeyError, TypeError, ValueError, IndexError, AttributeError, ArithmeticError, StopIteration,
+               AssertionError)
+
+
+def _note_place(exc: BaseException, g: Game, proc: str, at: str) -> None:
+    """Note on `exc` where in the rules it was raised (the innermost step only): the procedure, its
+    step, and the ability or effect running there, if any. The exception keeps its type, so what
+    catches it still does; `failure_place` reads the note."""
+    if failure_place(exc):
+        return
+    try:
+        running = running_abilities(g)
+    except Exception:   # noqa: BLE001  (a flow too broken to read: the procedure and step still say where)
+        running = []
+    exc.add_note(f"{_PLACE}'{proc}', step '{at}'" + (f", running {running[-1]}" if running else ""))
+
+
+_PLACE = "in procedure "
+_STEP_KEY = "at"   # the frame's key naming its step (an AST constant compared here, not an option label)
+
+
+def failure_place(exc: BaseException) -> str:
+    """Where in the rules `exc` was raised (`in procedure 'battle', step 'dice'`), '' if unknown."""
+    return next((n for n in getattr(exc, "__notes__", ()) if isinstance(n, str) and n.startswith(_PLACE)), "")
 
 
 def decision_data(d: Decision) -> dict[str, Any]:

@@ -14,20 +14,17 @@ import copy
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..content.build import Content
+from ..content.model import ContentModel, Layout, Ruleset
 from ..effects.compiler import RuleError
-from .actions import ActionsMixin
-from .battle import BattleMixin
 from .decisions import Decision, GameError, IllegalAction
 from .feasible import share_memo
-from .independents import IndependentsMixin
-from . import checkpoints, reachable, savefile
+from . import basics, checkpoints, reachable, savefile
 from . import flow
 from .option import Option, match_option
-from .phases import PhasesMixin
-from . import doom as _doom, perform as _perform, round as _round, turn as _turn  # noqa: F401 (procedures register)
+from .rules import Rules, new_state
 from .state import State
 
 FORMAT = savefile.SAVE_FORMAT   # of saves (logs: savefile.LOG_FORMAT)
@@ -45,7 +42,11 @@ def state_digest(state: State) -> str:
     return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 
-class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
+class Game:
+    """One game: the rules context (`rules`, engine/rules.py) behind the API above."""
+
+    __slots__ = ("rules", "params", "choices", "_history")
+
     def __init__(self, content: Content, ruleset: str, factions: list[str], seed: int = 1,
                  layout: str | None = None, *, forced_dice: list[int] | None = None,
                  independents: list[str] | None = None, first: str | None = None,
@@ -54,101 +55,82 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         `first`: the first player at the start, a faction or "random" (drawn by the game's generator),
         where the factions' setup rules leave it open (None: the rulebook's recommendation).
         `_loaded` names the file a `_state` came from: its invariants are checked before play resumes."""
-        content.require_ok()
-        self.bundle = content
-        self.content = content.model
-        if ruleset not in self.content.rulesets:
-            raise GameError(f"unknown ruleset '{ruleset}'; known: {', '.join(sorted(self.content.rulesets))}")
-        self.ruleset = self.content.rulesets[ruleset]
-        for f in factions:
-            if f not in self.content.factions:
-                from ..diagnostics import did_you_mean
-                raise GameError(f"unknown faction '{f}'{did_you_mean(f, self.content.factions)}")
-        allowed = self.ruleset.get("players", [])
-        if len(factions) not in allowed:
-            raise GameError(f"ruleset '{ruleset}' is for {', '.join(map(str, allowed))} players, not {len(factions)}")
-        if len(set(factions)) != len(factions):
-            raise GameError("a faction can be played by only one player")
-        layout = layout or self.ruleset.get("map", {}).get(str(len(factions)))
-        if layout not in self.content.layouts:
-            raise GameError(f"unknown map layout '{layout}'")
-        self.layout = self.content.layouts[layout]
-        if self.layout.players and len(factions) not in self.layout.players:
-            raise GameError(f"map layout '{layout}' is for {', '.join(map(str, self.layout.players))} players, "
-                            f"not {len(factions)}")
-        if self.layout.incomplete:
-            raise GameError(f"map layout '{layout}' cannot be played: it is incomplete ({self.layout.incomplete})")
-        self._refuse_unknown(factions)
-        self._check_first(factions, first)
-        self._init_core()
-        try:
-            self.independents, left_out = self.choose_independents(list(factions), independents)
-        except RuleError as exc:
-            raise GameError(str(exc)) from exc
+        r, left_out = Rules.checked(content, ruleset, factions, layout, independents, first)
+        self.rules = r
+        layout = r.layout.id
         self.params = {"ruleset": ruleset, "factions": list(factions), "seed": seed, "layout": layout,
                        "forced_dice": list(forced_dice) if forced_dice is not None else None}
-        if self.content.loyalty_cards:
-            self.params["independents"] = list(self.independents)
+        if r.content.loyalty_cards:
+            self.params["independents"] = list(r.independents)
         if first is not None:
             self.params["first"] = first
-        if self.content.expansions:
-            self.params["expansions"] = sorted(self.content.expansions)
-        self._forced_dice = list(forced_dice) if forced_dice is not None else None
+        if r.content.expansions:
+            self.params["expansions"] = sorted(r.content.expansions)
+        r._forced_dice = list(forced_dice) if forced_dice is not None else None
         # a game loaded from a save keeps its log's length (the events themselves live in the log file)
-        self.log: list[dict[str, Any]] = [{"seq": i + 1, "type": "restored"} for i in range(_log_prefix)]
+        r.log = [{"seq": i + 1, "type": "restored"} for i in range(_log_prefix)]
         self.choices: list[str] = []
         # the positions kept for rollback and undo (engine/checkpoints.py); shared by clones (never
         # changed, only extended), so a clone is cheap
         self._history: checkpoints.History | None = None
         if _state is not None:
-            self.s = State.from_dict(_state)
-            if not self.s.flow and not self.s.over:   # a position written by hand: play from its phase step
-                self.s.flow = [flow.frame("game")]
+            r.s = State.from_dict(_state)
+            if not r.s.flow and not r.s.over:   # a position written by hand: play from its phase step
+                r.s.flow = [flow.frame("game")]
             if _loaded is not None:
                 savefile.check_loaded_state(self, _loaded)
         else:
-            self.s = self._new_state(ruleset, layout, factions, seed)
-            self.emit("game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
-            if self.content.loyalty_cards:
-                self.emit("independents", cards=list(self.independents), left_out=left_out)
-            self.s.flow = [flow.frame("game")]
+            r.s = new_state(r, ruleset, layout, factions, seed)
+            basics.emit(r, "game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
+            if r.content.loyalty_cards:
+                basics.emit(r, "independents", cards=list(r.independents), left_out=left_out)
+            r.s.flow = [flow.frame("game")]
         try:
-            if self.s.pending is None and self.s.flow:
-                flow.run(self)
+            if r.s.pending is None and r.s.flow:
+                flow.run(r)
         except (RuleError, RecursionError) as exc:
             raise GameError(f"the game cannot start: {exc}") from exc
 
-    def _refuse_unknown(self, factions: list[str]) -> None:
-        clash = self.content.sharing_figures(factions)
-        if clash is not None:
-            a, b = (self.content.factions[f].name for f in clash)
-            raise GameError(f"{a} and {b} are played with the same figures: a game seats only one of them")
-        for f in factions:
-            fac = self.content.factions[f]
-            for t in fac.units.values():
-                if t.unknown:
-                    raise GameError(f"faction '{f}': {t.name} has unknown {', '.join(t.unknown)}; "
-                                    "a ruleset must name an interpretation before it can be played")
+    # ---- what the rules context holds, read through the game -------------------------------------
+    @property
+    def s(self) -> State:
+        """The state: the whole game (engine/state.py)."""
+        return self.rules.s
 
-    def _check_first(self, factions: list[str], asked: str | None) -> None:
-        """Core rulebook, The First Player (p. 7): a faction that must go first does; one that may
-        never be first at the start is not; otherwise any player may be chosen."""
-        if asked is None or asked == _round.RANDOM_FIRST:
-            return
-        if asked not in factions:
-            raise GameError(f"first player '{asked}' is not one of this game's factions; one of: "
-                            f"{', '.join(factions)} or {_round.RANDOM_FIRST}")
-        name = self.content.factions[asked].name
-        always = [f for f in factions if self.content.factions[f].setup.get("always-first")]
-        if always and asked not in always:
-            raise GameError(f"{self.content.factions[always[0]].name} always goes first, so "
-                            f"{name} cannot be the first player")
-        if self.content.factions[asked].setup.get("never-first-at-start"):
-            raise GameError(f"{name} may never be the first player at the start")
+    @s.setter
+    def s(self, state: State) -> None:
+        self.rules.s = state
 
-    def _new_state(self, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
-        from .position import empty_state
-        return empty_state(self.content, ruleset, layout, factions, seed, self.independents)
+    @property
+    def content(self) -> ContentModel:
+        return self.rules.content
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.rules.ruleset
+
+    @property
+    def layout(self) -> Layout:
+        return self.rules.layout
+
+    @property
+    def bundle(self) -> Content:
+        """The checked content the game was made from (its model is `content`)."""
+        return self.rules.bundle
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The events logged so far."""
+        return self.rules.log
+
+    @property
+    def independents(self) -> list[str]:
+        """The loyalty cards in play."""
+        return self.rules.independents
+
+    def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
+        """Call `hook(event)` after every logged event (checking mode); None switches it off."""
+        self.rules.set_event_hook(hook)
 
     # ---- driving the rules ---------------------------------------------------------------------------
     @property
@@ -157,17 +139,19 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         d = self.s.pending
         if d is None:
             return None
-        obj = self.__dict__.get("_pending_obj")
-        if obj is not None and self.__dict__.get("_pending_of") is d:   # the decision the rules just asked
+        r = self.rules
+        obj = r.__dict__.get("_pending_obj")
+        if obj is not None and r.__dict__.get("_pending_of") is d:   # the decision the rules just asked
             return obj
         if obj is None or obj.options != tuple(d["options"]) or obj.player != d["player"]:
-            obj = self._pending_obj = flow.decision_of(d)
-        self._pending_of = d
+            obj = r._pending_obj = flow.decision_of(d)
+        r._pending_of = d
         return obj
 
     def _checkpoint(self) -> checkpoints.Checkpoint:
         """The position now, kept (engine/checkpoints.py). Packed, it is immutable, so clones share it."""
-        dice = list(self._forced_dice) if self._forced_dice is not None else None
+        fd = self.rules._forced_dice
+        dice = list(fd) if fd is not None else None
         return checkpoints.Checkpoint(self.s.pack(), len(self.log), dice, len(self.choices))
 
     def keep_position(self) -> None:
@@ -180,7 +164,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         """The game exactly as it was at checkpoint `c`: its state, log, scripted dice and answers."""
         self.s = State.unpack(c.state)
         del self.log[c.log_length:]
-        self._forced_dice = list(c.dice) if c.dice is not None else None
+        self.rules._forced_dice = list(c.dice) if c.dice is not None else None
         self.choices = self.choices[:c.answers]
 
     def _go_back(self, answers: int) -> bool:
@@ -194,18 +178,21 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         again = self.choices[c.answers:answers]
         self._put_back(c)
         self._history = node
-        hook, self._event_hook = self._event_hook, None   # those events were seen when first logged
+        r = self.rules
+        hook, r._event_hook = r._event_hook, None   # those events were seen when first logged
         try:
             for opt in again:
-                self.steps = 0
-                flow.run(self, opt)
+                r.steps = 0
+                flow.run(r, opt)
                 self.choices.append(opt)
         except _FAILURES as exc:   # the rules gave another result for the same answers: never seen
             self._put_back(c)
+            where = flow.failure_place(exc)
             raise GameError(f"the answers after decision {c.answers} cannot be applied again "
-                            f"({type(exc).__name__}: {exc}); the game is back at that decision") from exc
+                            f"({type(exc).__name__}: {exc}{' ' + where if where else ''}); the game is back at "
+                            "that decision") from exc
         finally:
-            self._event_hook = hook
+            r._event_hook = hook
         return True
 
     # ---- the API ----------------------------------------------------------------------------------
@@ -238,7 +225,7 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
 
     def _explain(self, d: Decision, answer: str) -> tuple[str, str]:
         from .explain import explain
-        return explain(self, d, answer)
+        return explain(self.rules, d, answer)
 
     def apply(self, answer: "str | Option") -> None:
         """Answer the pending decision with an option's label (as logs, saves and people give it)
@@ -262,13 +249,14 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         answers = len(self.choices)
         if checkpoints.due(self._history, answers):   # one kept every few answers: a failure goes back through it
             self.keep_position()
-        self.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
+        self.rules.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
-            flow.run(self, opt)
+            flow.run(self.rules, opt)
         except _FAILURES as exc:
             self._go_back(answers)
+            where = flow.failure_place(exc)
             raise GameError(f"{type(exc).__name__}: {exc or 'an internal check failed'} "
-                            f"(after answering '{opt}'; state restored)") from exc
+                            f"{where + ' ' if where else ''}(after answering '{opt}'; state restored)") from exc
         self.choices.append(opt)
 
     def is_over(self) -> bool:
@@ -294,7 +282,8 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON: its parameters, its state (rule flow and pending decision
         included), how many events it logged, scripted dice left, the answers given."""
-        dice = list(self._forced_dice) if self._forced_dice is not None else None
+        fd = self.rules._forced_dice
+        dice = list(fd) if fd is not None else None
         return {"format": FORMAT, "params": copy.deepcopy(self.params), "snapshot": self.s.to_dict(),
                 "log_length": len(self.log), "dice": dice, "choices": list(self.choices)}
 
@@ -321,9 +310,9 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
                     _log_prefix=data["log_length"], _loaded=where)
             if check_by_replay:
                 again = reachable.check_reached(lambda: cls(content, p["ruleset"], p["factions"], p["seed"], p["layout"],
-                                                    forced_dice=p.get("forced_dice"),
-                                                    independents=p.get("independents"), first=p.get("first")),
-                                        data, where, savefile.SaveError)
+                                                            forced_dice=p.get("forced_dice"),
+                                                            independents=p.get("independents"), first=p.get("first")),
+                                                data, where, savefile.SaveError)
                 if replayed:
                     g = again
         except savefile.SaveError:
@@ -338,15 +327,11 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
     def clone(self) -> "Game":
         """An independent copy that continues exactly as this game would: a copy of the state (the
         log and the kept positions are shared until either game changes them)."""
-        share_memo(self)   # dry-run results, shared from now on with the clone
+        share_memo(self.rules)   # dry-run results, shared from now on with the clone
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g._event_hook = None
-        g.s = self.s.copy()
-        g._memo = self.memo_for_copy(g.s)   # facts derived from the position hold for the copy too
-        g.log = list(self.log)
+        g.params, g._history = self.params, self._history
+        g.rules = self.rules.copy()   # facts derived from the position hold for the copy too
         g.choices = list(self.choices)
-        g._forced_dice = list(self._forced_dice) if self._forced_dice is not None else None
         return g
 
     def undo(self, n: int = 1) -> None:
@@ -375,17 +360,17 @@ class Game(IndependentsMixin, ActionsMixin, BattleMixin, PhasesMixin):
         p = self.params
         g = Game(self.bundle, p["ruleset"], p["factions"], p["seed"], p["layout"],
                  forced_dice=p.get("forced_dice"), independents=p.get("independents"), first=p.get("first"))
-        hook = getattr(self, "_event_hook", None)
+        hook = self.rules._event_hook
         for c in self.choices[:keep]:
             g.apply(c)
         # The same answers give the same events, except what the parameters cannot say again (why
         # Independents were left out): keep this game's own events where it has them.
-        g.log = [mine if mine.get("type") != "restored" else new for mine, new in zip(self.log, g.log)] \
+        g.rules.log = [mine if mine.get("type") != "restored" else new for mine, new in zip(self.log, g.log)] \
             + g.log[len(self.log):]
-        self.__dict__.clear()
-        self.__dict__.update(g.__dict__)
+        for name in Game.__slots__:
+            setattr(self, name, getattr(g, name))
         if hook is not None:
-            self.set_event_hook(hook)
+            self.rules.set_event_hook(hook)
 
     def view(self, player: str | None) -> dict[str, Any]:
         """The position as `player` may know it (others' hidden values masked); JSON-serialisable."""

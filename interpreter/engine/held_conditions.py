@@ -20,6 +20,9 @@ from typing import Any
 
 from ..effects.primitive_facts import READS
 from . import state as state_module
+from .requirements import checked_at, met_in_battle
+from . import core
+from . import actions
 
 # READS (effects/primitive_facts.py): query -> the State fields its answer depends on. Player
 # arguments are checked against `players`, which every kept condition reads.
@@ -127,7 +130,7 @@ def _part_now(g: Any, f: str, p: str) -> Any:
     """One part's value, as bytes or a tuple of numbers (the units: their write counters)."""
     s = g.s
     if f == "unit-gates":   # the units that count as Gates (modifiers may read anything: their answer)
-        return marshal.dumps(g.unit_gates())
+        return marshal.dumps(actions.unit_gates(g))
     if f == "units":
         return (s.writes, len(s.units))
     if f == "unit-owners":
@@ -168,9 +171,15 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | N
 
 
 def _evaluate(g: Any, p: str, r: Any, event: Any) -> Any:
-    ctx = g.ctx(p, event=event)
+    ctx = core.ctx(g, p, event=event)
     ctx.ability = f"requirement {r.id}"
     return r.condition(ctx)
 
 
-__all__ = ["condition_holds", "parts_read"]
+def met_now(g: Any, p: str, key: str, r: Any, when: str, event: Any, seen: dict[Any, Any] | None = None) -> bool:
+    """Whether `p` meets requirement `r` (found by `key`, requirements.py) at `when`: checked then,
+    not met already in the battle under way, and its condition holds (`seen` as in `condition_holds`)."""
+    return checked_at(r, when) and not met_in_battle(g, p, key) and condition_holds(g, p, r, event, seen)
+
+
+__all__ = ["condition_holds", "met_now", "parts_read"]

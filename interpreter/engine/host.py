@@ -1,8 +1,9 @@
-"""What the modules the game itself uses need from the game, as types.
+"""The rules context and the game as types, for the modules that take them.
 
-`context.py` and `neutral.py` are used by the game core (`core.py`), `invariants.py` and `savefile.py` by
-`game.py`; typing their `game` argument with these protocols instead of the game classes keeps the
-import graph free of circles (tests/test_import_cycles.py).
+The rules' functions (basics.py, core.py, abilities.py, actions.py, ...) take the rules context
+(`RulesContext`: engine/rules.py builds it); `invariants.py` and `savefile.py` take a game
+(`CheckedGame`). Typing them with these protocols instead of the classes keeps the import graph
+free of circles (tests/test_import_cycles.py).
 """
 from __future__ import annotations
 
@@ -12,35 +13,44 @@ from ..content.model import ContentModel, Layout, Ruleset
 from .state import State
 
 
-class GameHost(Protocol):
-    """The part of the game an effect context and neutral content read and call."""
+class RulesContext(Protocol):
+    """The rules context (engine/rules.py `Rules`) as the rules' functions see it: the content, the
+    ruleset and layout in play, the state, the event log, the evaluation budget, and the one cache
+    of facts derived from the position (`memo`, valid while `memo_current()`)."""
 
     content: ContentModel
+    ruleset: Ruleset
+    layout: Layout
+    independents: list[str]
     s: State
+    log: list[dict[str, Any]]
     steps: int
+    formula_depth: int
 
-    def emit(self, type_: str, **fields: Any) -> None: ...
+    def memo(self) -> dict[Any, Any]: ...
 
-    def record_field(self, obj: dict[str, Any], name: str) -> tuple[bool, Any]: ...
+    def memo_current(self) -> bool: ...
 
-    def battle_record(self) -> dict[str, Any]: ...
+    def memo_after_move(self) -> None: ...
 
-    def in_play_kinds(self, player: str) -> set[str]: ...
+    def memo_for_copy(self, s: State) -> tuple[Any, ...]: ...
+
+    def state_written(self) -> None: ...
 
 
-class CheckedGame(GameHost, Protocol):
+GameHost = RulesContext   # what an effect context and neutral content read and call
+
+
+class CheckedGame(Protocol):
     """What the invariant checks and the save checks read of a game (invariants.py, savefile.py); typing
     them with this protocol instead of `game.Game` keeps game.py -> savefile.py -> invariants.py a line."""
 
+    content: ContentModel
+    s: State
     layout: Layout
     ruleset: Ruleset
     log: list[dict[str, Any]]
-
-    def is_area(self, loc: str) -> bool: ...
-
-    def can_control(self, u: dict[str, Any]) -> bool: ...
-
-    def capacity(self, u: dict[str, Any]) -> int: ...
+    rules: RulesContext
 
     def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None: ...
 

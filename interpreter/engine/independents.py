@@ -20,136 +20,137 @@ from typing import Any
 from ..content.model import Ability, Requirement, UnitType
 from ..diagnostics import did_you_mean
 from ..effects.compiler import RuleError
-from .core import GameCore
-from . import flow, loyalty_procs  # noqa: F401  (loyalty_procs: its procedures register)
+from . import flow
 from .flow import Call
-from .requirements import requirement
 from .state import GENERAL, POOL
+from . import basics
+from .host import RulesContext
+from .requirements import requirement
 
 
-class IndependentsMixin(GameCore):
-    # ---- which cards a game uses -------------------------------------------------------------
-    def choose_independents(self, factions: list[str], asked: list[str] | None) -> tuple[list[str], list[str]]:
-        """The loyalty cards of a game and notes on the cards left out.
+def choose_independents(g: "RulesContext", factions: list[str], asked: list[str] | None) -> tuple[list[str], list[str]]:
+    """The loyalty cards of a game and notes on the cards left out.
 
-        Asked for by name: each must exist and be playable (no unknown value without an
-        interpretation), else the game is refused. Not named: every playable card whose Great Old
-        One's faction is not playing ("we do NOT recommend" using it then); the others are noted.
-        """
-        cards = self.content.loyalty_cards
-        unknowns = self.content.loyalty_unknowns
-        if asked is not None:
-            for c in asked:
-                if c not in cards:
-                    raise RuleError(f"unknown Independent Great Old One '{c}'{did_you_mean(c, cards)}")
-                if unknowns.get(c):
-                    raise RuleError(f"Independent '{c}' cannot be played: {'; '.join(unknowns[c])} "
-                                    "(the content must name an interpretation first)")
-            if len(set(asked)) != len(asked):
-                raise RuleError("an Independent Great Old One can be in a game only once")
-            return list(asked), []
-        chosen, notes = [], []
-        for c in sorted(cards):
+    Asked for by name: each must exist and be playable (no unknown value without an
+    interpretation), else the game is refused. Not named: every playable card whose Great Old
+    One's faction is not playing ("we do NOT recommend" using it then); the others are noted.
+    """
+    cards = g.content.loyalty_cards
+    unknowns = g.content.loyalty_unknowns
+    if asked is not None:
+        for c in asked:
+            if c not in cards:
+                raise RuleError(f"unknown Independent Great Old One '{c}'{did_you_mean(c, cards)}")
             if unknowns.get(c):
-                notes.append(f"{c}: refused ({'; '.join(unknowns[c])})")
-            elif self.content.loyalty_counterparts.get(c) in factions:
-                notes.append(f"{c}: left out because {self.content.loyalty_counterparts[c]} is playing")
-            else:
-                chosen.append(c)
-        return chosen, notes
+                raise RuleError(f"Independent '{c}' cannot be played: {'; '.join(unknowns[c])} "
+                                "(the content must name an interpretation first)")
+        if len(set(asked)) != len(asked):
+            raise RuleError("an Independent Great Old One can be in a game only once")
+        return list(asked), []
+    chosen, notes = [], []
+    for c in sorted(cards):
+        if unknowns.get(c):
+            notes.append(f"{c}: refused ({'; '.join(unknowns[c])})")
+        elif g.content.loyalty_counterparts.get(c) in factions:
+            notes.append(f"{c}: left out because {g.content.loyalty_counterparts[c]} is playing")
+        else:
+            chosen.append(c)
+    return chosen, notes
 
-    # ---- lookups --------------------------------------------------------------------------------
-    def card_of_kind(self, kind: str) -> str | None:
-        """The loyalty card (of this game) whose figure is of this kind."""
-        for card, rec in self.s.loyalty.items():
-            if rec["kind"] == kind:
-                return card
-        return None
 
-    def controlled_cards(self, p: str) -> list[str]:
-        """The loyalty cards a player holds: those whose figure the player controls."""
-        if not self.s.loyalty:
-            return []
-        card_of = {rec["kind"]: card for card, rec in self.s.loyalty.items()}
-        return list(dict.fromkeys(card_of[u["kind"]] for u in self.s.units
-                                  if u["owner"] == p and u["kind"] in card_of))
+def controlled_cards(g: "RulesContext", p: str) -> list[str]:
+    """The loyalty cards a player holds: those whose figure the player controls."""
+    if not g.s.loyalty:
+        return []
+    card_of = {rec["kind"]: card for card, rec in g.s.loyalty.items()}
+    return list(dict.fromkeys(card_of[u["kind"]] for u in g.s.units
+                              if u["owner"] == p and u["kind"] in card_of))
 
-    def awaken_types(self, p: str) -> list[UnitType]:
-        """Great Old Ones the player could awaken: its faction's and the Independents nobody controls."""
-        out = list(self.faction(p).goos)
-        for card, rec in self.s.loyalty.items():
-            if self.s.pool(GENERAL, rec["kind"]):
-                out.append(self.content.loyalty_cards[card].units[rec["kind"]])
-        return out
 
-    def awaken_type(self, p: str, kind: str) -> UnitType | None:
-        t = self.faction(p).units.get(kind)
-        if t is not None:
-            return t
-        card = self.card_of_kind(kind)
-        return self.content.loyalty_cards[card].units[kind] if card is not None else None
+def awaken_types(g: "RulesContext", p: str) -> list[UnitType]:
+    """Great Old Ones the player could awaken: its faction's and the Independents nobody controls."""
+    out = list(basics.faction(g, p).goos)
+    for card, rec in g.s.loyalty.items():
+        if g.s.pool(GENERAL, rec["kind"]):
+            out.append(g.content.loyalty_cards[card].units[rec["kind"]])
+    return out
 
-    def awaken_pool(self, p: str, kind: str) -> list[dict[str, Any]]:
-        """The figures of this kind the player may awaken: from its pool, or the general pool."""
-        return self.s.pool(p, kind) or (self.s.pool(GENERAL, kind) if self.card_of_kind(kind) else [])
 
-    # ---- control and release ----------------------------------------------------------------------
-    def take_control(self, p: str, u: dict[str, Any]) -> None:
-        if u["owner"] == GENERAL:
-            u["owner"] = p
-            self.state_written()
-            self.emit("independent", card=self.card_of_kind(u["kind"]), player=p, change="takes")
+def awaken_type(g: "RulesContext", p: str, kind: str) -> UnitType | None:
+    t = basics.faction(g, p).units.get(kind)
+    if t is not None:
+        return t
+    card = basics.card_of_kind(g, kind)
+    return g.content.loyalty_cards[card].units[kind] if card is not None else None
 
-    def release_if_independent(self, u: dict[str, Any]) -> None:
-        """A controlled Independent back in the pool returns to the general pool; its spellbook falls off."""
-        if u["loc"] != POOL or u["owner"] == GENERAL or not self.s.loyalty:
-            return
-        card = self.card_of_kind(u["kind"])
-        if card is None:
-            return
-        rec = self.s.loyalty[card]
-        self.emit("independent", card=card, player=u["owner"], change="returns", lost=list(rec["spellbooks"]))
-        u["owner"] = GENERAL
-        rec["spellbooks"] = []
-        rec["requirements"] = []
-        self.state_written()
 
-    def add_loyalty_spellbook(self, rec: dict[str, Any], book: str) -> None:
-        rec["spellbooks"].append(book)
-        self.state_written()
+def awaken_pool(g: "RulesContext", p: str, kind: str) -> list[dict[str, Any]]:
+    """The figures of this kind the player may awaken: from its pool, or the general pool."""
+    return g.s.pool(p, kind) or (g.s.pool(GENERAL, kind) if basics.card_of_kind(g, kind) else [])
 
-    # ---- abilities and spellbooks of the cards --------------------------------------------------------
-    def loyalty_abilities(self, p: str, in_play: set[str]) -> list[Ability]:
-        out: list[Ability] = []
-        for card in self.controlled_cards(p):
-            rec = self.s.loyalty[card]
-            lc = self.content.loyalty_cards[card]
-            t = lc.units[rec["kind"]]
-            if t.id in in_play:
-                out.extend(t.abilities)
-            for book in rec["spellbooks"]:
-                sb = lc.spellbooks.get(book)
-                if sb is not None:
-                    out.extend(sb.abilities)
-        return out
 
-    def loyalty_requirements(self, p: str) -> list[tuple[str, Requirement]]:
-        out = []
-        for card in self.controlled_cards(p):
-            done = self.s.loyalty[card]["requirements"]
-            out.extend((card, r) for r in self.content.loyalty_cards[card].requirements if r.id not in done)
-        return out
+def take_control(g: "RulesContext", p: str, u: dict[str, Any]) -> None:
+    if u["owner"] == GENERAL:
+        u["owner"] = p
+        g.state_written()
+        basics.emit(g, "independent", card=basics.card_of_kind(g, u["kind"]), player=p, change="takes")
 
-    # ---- as frames (engine/flow.py, loyalty_procs.py): what other procedures call ----------------
-    def check_loyalty_requirements_call(self, p: str, when: str, event: dict[str, Any] | None) -> Call:
-        return Call(flow.frame("loyalty-requirements", player=p, when=when, event=event))
 
-    def earn_loyalty_call(self, p: str, card: str, rid: str) -> Call:
-        return Call(flow.frame("earn-loyalty", player=p, card=card, req=rid))
+def release_if_independent(g: "RulesContext", u: dict[str, Any]) -> None:
+    """A controlled Independent back in the pool returns to the general pool; its spellbook falls off."""
+    if u["loc"] != POOL or u["owner"] == GENERAL or not g.s.loyalty:
+        return
+    card = basics.card_of_kind(g, u["kind"])
+    if card is None:
+        return
+    rec = g.s.loyalty[card]
+    basics.emit(g, "independent", card=card, player=u["owner"], change="returns", lost=list(rec["spellbooks"]))
+    u["owner"] = GENERAL
+    rec["spellbooks"] = []
+    rec["requirements"] = []
+    g.state_written()
 
-    def earn_after_battle_call(self, p: str, key: str) -> Call:
-        """A requirement met during a battle (a faction's id, or 'card/id' for a loyalty card)."""
-        if "/" in key:
-            card, rid = key.split("/", 1)
-            return self.earn_loyalty_call(p, card, rid)
-        return self.earn_call(p, requirement(self, p, key))
+
+def add_loyalty_spellbook(g: "RulesContext", rec: dict[str, Any], book: str) -> None:
+    rec["spellbooks"].append(book)
+    g.state_written()
+
+
+def loyalty_abilities(g: "RulesContext", p: str, in_play: set[str]) -> list[Ability]:
+    out: list[Ability] = []
+    for card in controlled_cards(g, p):
+        rec = g.s.loyalty[card]
+        lc = g.content.loyalty_cards[card]
+        t = lc.units[rec["kind"]]
+        if t.id in in_play:
+            out.extend(t.abilities)
+        for book in rec["spellbooks"]:
+            sb = lc.spellbooks.get(book)
+            if sb is not None:
+                out.extend(sb.abilities)
+    return out
+
+
+def loyalty_requirements(g: "RulesContext", p: str) -> list[tuple[str, Requirement]]:
+    out = []
+    for card in controlled_cards(g, p):
+        done = g.s.loyalty[card]["requirements"]
+        out.extend((card, r) for r in g.content.loyalty_cards[card].requirements if r.id not in done)
+    return out
+
+
+def check_loyalty_requirements_call(g: "RulesContext", p: str, when: str, event: dict[str, Any] | None) -> Call:
+    return Call(flow.frame("loyalty-requirements", player=p, when=when, event=event))
+
+
+def earn_loyalty_call(g: "RulesContext", p: str, card: str, rid: str) -> Call:
+    return Call(flow.frame("earn-loyalty", player=p, card=card, req=rid))
+
+
+def earn_after_battle_call(g: "RulesContext", p: str, key: str) -> Call:
+    """A requirement met during a battle (a faction's id, or 'card/id' for a loyalty card)."""
+    if "/" in key:
+        card, rid = key.split("/", 1)
+        return earn_loyalty_call(g, p, card, rid)
+    r = requirement(g, p, key)
+    return Call(flow.frame("earn", player=p, req=r.id))   # core.earn_call (core.py comes after this module)

@@ -13,6 +13,9 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from .state import GENERAL, POOL
+from . import basics
+from . import battle_queries
+from . import core
 
 if TYPE_CHECKING:
     from .host import CheckedGame
@@ -29,14 +32,14 @@ def _printed_units(game: "CheckedGame") -> Counter[tuple[str, str]]:
     """Each player's printed count of each of its units, plus the units of the neutral loyalty
     cards it holds (computed once per game and again whenever a card changes hands)."""
     key = (id(game.content), tuple(game.s.players), tuple(sorted(game.s.card_holders.items())))
-    cached = getattr(game, "_printed_units", None)
+    cached = getattr(game.rules, "_printed_units", None)
     if cached is None or cached[0] != key:
         printed = Counter({(p, t.id): t.count for p in game.s.players for t in game.content.factions[p].units.values()})
         for card, holder in game.s.card_holders.items():
             t = game.content.neutral_units[game.content.neutral_cards[card].kind]
             printed[(holder, t.id)] += t.count
         cached = (key, printed)
-        game._printed_units = cached  # type: ignore[attr-defined]
+        game.rules._printed_units = cached
     return cached[1]
 
 
@@ -114,7 +117,7 @@ def gate_violations(game: "CheckedGame", allowed: bool = True) -> list[str]:
     by_id = {u["id"]: u for u in s.units}
     seen: dict[int, str] = {}
     for loc, g in s.gates.items():
-        if not (game.is_area(loc) or (loc.startswith("held:") and loc.split(":")[1] in s.players)):
+        if not (basics.is_area(game.rules, loc) or (loc.startswith("held:") and loc.split(":")[1] in s.players)):
             out.append(f"a gate is at an impossible place '{loc}'")
         c = g.get("controller")
         if c is None:
@@ -127,7 +130,7 @@ def gate_violations(game: "CheckedGame", allowed: bool = True) -> list[str]:
             out.append(f"the gate at {loc} is controlled by unit #{c}, which is not there")
         elif g.get("locked"):
             out.append(f"the locked gate at {loc} has a controller")
-        elif allowed and not game.can_control(u):
+        elif allowed and not core.can_control(game.rules, u):
             out.append(f"unit #{c} ({u['kind']}) controls the gate at {loc} but may not")
     return out
 
@@ -169,9 +172,9 @@ def battle_violations(game: "CheckedGame") -> list[str]:
             continue
         elif u["owner"] not in sides:
             out.append(f"unit #{key} ({u['owner']}) holds battle results but is on neither side")
-        elif len(res) > b["taken"].get(key, 0) or b["taken"].get(key, 0) > game.capacity(u):
+        elif len(res) > b["taken"].get(key, 0) or b["taken"].get(key, 0) > battle_queries.capacity(game.rules, u):
             out.append(f"unit #{key} holds {len(res)} results (taken {b['taken'].get(key, 0)}), "
-                       f"more than it can take ({game.capacity(u)})")
+                       f"more than it can take ({battle_queries.capacity(game.rules, u)})")
     for side in sides:
         n = sum(1 for u in by_id.values() if u["owner"] == side)
         if len(b["killed"].get(side, [])) > n:

@@ -1,15 +1,19 @@
 """Independent Great Old Ones' requirements as frames (engine/flow.py): checking a player's loyalty
 cards' requirements (checked as a faction's are: requirements.py) and earning one (its spellbook
-goes on the loyalty card). Started by `IndependentsMixin.*_call` (independents.py)."""
+goes on the loyalty card). Started by `independents.*_call` (independents.py)."""
 from __future__ import annotations
 
 from typing import Any
 
 from . import flow
 from .flow import Proc, Return
-from .requirements import earn_after_battle, met_now, requirement
+from .held_conditions import met_now
+from .requirements import earn_after_battle, requirement
+from . import basics
+from . import core
+from . import independents
 
-Game = Any   # an IndependentsMixin game
+Game = Any   # the rules context (rules.Rules)
 Frame = dict[str, Any]
 
 
@@ -18,9 +22,10 @@ class CheckLoyaltyRequirements(Proc):
     faction's): each earns its spellbook at once, or after the battle under way."""
 
     name = "loyalty-requirements"
+    STEPS = ("start", "scan")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
-        f["todo"] = [[card, r.id] for card, r in g.loyalty_requirements(f["player"])]
+        f["todo"] = [[card, r.id] for card, r in independents.loyalty_requirements(g, f["player"])]
         f["at"], f["k"] = "scan", 0
         return None
 
@@ -32,7 +37,7 @@ class CheckLoyaltyRequirements(Proc):
             key = f"{card}/{rid}"
             r = requirement(g, p, key)   # an unknown (illegible) requirement is never met
             if r is not None and met_now(g, p, key, r, when, f["event"]) and not earn_after_battle(g, p, key):
-                return g.earn_loyalty_call(p, card, r.id)
+                return independents.earn_loyalty_call(g, p, card, r.id)
         return Return()
 
 
@@ -40,15 +45,16 @@ class EarnLoyalty(Proc):
     """A loyalty card's requirement is met: its spellbook goes on the loyalty card (never the faction card)."""
 
     name = "earn-loyalty"
+    STEPS = ("start", "book", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         p, card = f["player"], f["card"]
         r = requirement(g, p, f"{card}/{f['req']}")
         rec = g.s.loyalty.get(card)
-        if r is None or rec is None or card not in g.controlled_cards(p) or r.id in rec["requirements"]:
+        if r is None or rec is None or card not in independents.controlled_cards(g, p) or r.id in rec["requirements"]:
             return Return()
         rec["requirements"].append(r.id)
-        g.emit("requirement", player=p, requirement=f"{card}/{r.id}")
+        basics.emit(g, "requirement", player=p, requirement=f"{card}/{r.id}")
         lc = g.content.loyalty_cards[card]
         left = [b for b, sb in lc.spellbooks.items() if b not in rec["spellbooks"] and not sb.unknown]
         f["at"] = "book"
@@ -57,8 +63,8 @@ class EarnLoyalty(Proc):
         return self.effect(g, f, None)
 
     def book(self, g: Game, f: Frame, value: Any) -> Any:
-        g.add_loyalty_spellbook(g.s.loyalty[f["card"]], value)
-        g.emit("spellbook", player=f["player"], spellbook=value, card=f["card"])
+        independents.add_loyalty_spellbook(g, g.s.loyalty[f["card"]], value)
+        basics.emit(g, "spellbook", player=f["player"], spellbook=value, card=f["card"])
         return self.effect(g, f, None)
 
     def effect(self, g: Game, f: Frame, value: Any) -> Any:
@@ -66,10 +72,10 @@ class EarnLoyalty(Proc):
         r = requirement(g, p, f"{card}/{f['req']}")
         if r is None or r.effect is None:
             return Return()
-        ctx = g.ctx(p)
+        ctx = core.ctx(g, p)
         ctx.ability = f"requirement {card}/{r.id}"
         f["at"] = "done"
-        return g.effect_call(r.effect, ctx)
+        return core.effect_call(g, r.effect, ctx)
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from .core import GameCore
 from .option import move_label
+from . import basics
+from . import core
+from .host import RulesContext
 
 # per layout (by identity): area -> its neighbours, sorted, without itself (a range-1 move's destinations)
 _NEIGHBOURS: dict[int, tuple[Any, dict[str, list[str]]]] = {}
@@ -20,48 +22,67 @@ def neighbours(layout: Any) -> dict[str, list[str]]:
     return entry[1]
 
 
-class MovesMixin(GameCore):
-    def reachable(self, p: str, u: dict[str, Any]) -> list[str]:
-        if not self.may_act(u, "move"):
-            return []
-        rng = self.integer(self.modified("move-range", 1, u, p), "move range")
-        start = u["loc"]
-        if rng == 1:   # the areas next to it (an enemy in between matters only from range 2)
-            return list(neighbours(self.layout).get(start, ()))
-        through = bool(self.modified("move-through-enemies", False, u, p))
-        seen = {start: 0}
-        todo = deque([start])
-        while todo:
-            a = todo.popleft()
-            d = seen[a]
-            if d >= rng:
-                continue
-            if a != start and not through and any(x["owner"] != p for x in self.s.units_at(a)):
-                continue  # cannot pass over an area holding enemy units
-            for n in self.adjacent(a):
-                if n not in seen:
-                    seen[n] = d + 1
-                    todo.append(n)
-        return sorted(a for a in seen if a != start)
+def reachable(g: "RulesContext", p: str, u: dict[str, Any]) -> list[str]:
+    if not core.may_act(g, u, "move"):
+        return []
+    rng = basics.integer(g, core.modified(g, "move-range", 1, u, p), "move range")
+    start = u["loc"]
+    if rng == 1:   # the areas next to it (an enemy in between matters only from range 2)
+        return list(neighbours(g.layout).get(start, ()))
+    through = bool(core.modified(g, "move-through-enemies", False, u, p))
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        a = todo.popleft()
+        d = seen[a]
+        if d >= rng:
+            continue
+        if a != start and not through and any(x["owner"] != p for x in g.s.units_at(a)):
+            continue  # cannot pass over an area holding enemy units
+        for n in basics.adjacent(g, a):
+            if n not in seen:
+                seen[n] = d + 1
+                todo.append(n)
+    return sorted(a for a in seen if a != start)
 
-    def move_options(self, p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, int]:
-        """The unit moves `p` can still make and afford in this Move (labels), with their costs: 1 Power each,
-        plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area."""
-        opts: dict[str, int] = {}
-        surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
-        power = self.s.power[p]
-        for u in sorted(self.s.on_map(p), key=lambda x: x["id"]):
-            if u["id"] in moved:
+
+def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, int]:
+    """The unit moves `p` can still make and afford in this Move (labels), with their costs: 1 Power each,
+    plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area."""
+    opts: dict[str, int] = {}
+    surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
+    power = g.s.power[p]
+    for u in sorted(g.s.on_map(p), key=lambda x: x["id"]):
+        if u["id"] in moved:
+            continue
+        for dst in reachable(g, p, u):
+            if within is not None and within not in (u["loc"], dst):
                 continue
-            for dst in self.reachable(p, u):
-                if within is not None and within not in (u["loc"], dst):
-                    continue
-                if dst in charged:
-                    extra = 0
-                else:
-                    extra = surcharge.get(dst, -1)
-                    if extra < 0:
-                        extra = surcharge[dst] = self.action_cost(p, "move", 0, dst)
-                if 1 + extra <= power:
-                    opts[move_label(u["kind"], u["loc"], dst, u["id"])] = 1 + extra
-        return opts
+            if dst in charged:
+                extra = 0
+            else:
+                extra = surcharge.get(dst, -1)
+                if extra < 0:
+                    extra = surcharge[dst] = action_cost(g, p, "move", 0, dst)
+            if 1 + extra <= power:
+                opts[move_label(u["kind"], u["loc"], dst, u["id"])] = 1 + extra
+    return opts
+
+
+def action_cost(g: "RulesContext", p: str, action: str, base: int, area: str | None = None,
+                mods: Any = None) -> int:
+    """What taking `action` costs `p` (in `area`), its `base` cost modified (`mods`: the
+    action-cost modifiers, when the caller has just read them: `action_mods`)."""
+    if mods is None:
+        mods = core.modifiers_of(g, "action-cost")
+    if not mods:   # (most of the time: no subject to build)
+        return base if base.__class__ is int and base >= 0 else max(0, basics.integer(g, base, f"cost of {action}"))
+    v = core.modified(g, "action-cost", base, {"action": action, "player": p, "area": area}, p, mods)
+    return max(0, basics.integer(g, v, f"cost of {action}"))
+
+
+def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
+    """The action-cost modifiers to pass to `action_cost` in a listing's loop: none when the
+    subject guards of every one reject `p`'s actions (of kind `action`) in any area."""
+    fields = {"player": p} if action is None else {"player": p, "action": action}
+    return core.modifiers_of(g, "action-cost") if core.may_modify(g, "action-cost", fields) else ()

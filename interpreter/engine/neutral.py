@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..content.model import Ability, ContentModel, NeutralCard, UnitType
 from ..effects.compiler import RuleError
 from .state import POOL, State
+from . import basics
 
 if TYPE_CHECKING:
     from .host import GameHost
@@ -62,7 +63,7 @@ def card_abilities(g: "GameHost", player: str) -> list[Ability]:
             out.extend(card.abilities)
             t = g.content.neutral_units[card.kind]
             if t.abilities:
-                kinds = g.in_play_kinds(player) if kinds is None else kinds
+                kinds = basics.in_play_kinds(g, player) if kinds is None else kinds
                 if t.id in kinds:
                     out.extend(t.abilities)
         elif holder is None and card.acquire is not None and not card.unknown:
@@ -116,26 +117,6 @@ def take_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> None
         taken = g.s.neutral_taken.setdefault(player, [])
         if book not in taken:   # taking the same neutral spellbook back costs no further slot
             taken.append(book)
-    g.emit("spellbook", player=player, spellbook=book, **({"why": why} if why else {}))
+    basics.emit(g, "spellbook", player=player, spellbook=book, **({"why": why} if why else {}))
 
 
-def remove_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> None:
-    """Off the card: a faction spellbook becomes available to its owner again, a neutral one returns
-    to the general supply. Once-limits already used stay used (a turned-over book stays turned over)."""
-    if book not in g.s.spellbooks[player]:
-        raise RuleError(f"{player} has no spellbook '{book}' on its card")
-    g.s.spellbooks[player].remove(book)
-    g.s.written()
-    g.emit("spellbook-removed", player=player, spellbook=book, **({"why": why} if why else {}))
-    release_gates(g, why or f"{book} removed")
-
-
-def release_gates(g: "GameHost", why: str) -> None:
-    """Core rulebook, Gates: only a unit allowed to control a Gate controls it. A controller that
-    may no longer (e.g. a spellbook that allowed it left the card) lets the Gate go, as if it had
-    left: the Gate is abandoned (any eligible unit there may control it again)."""
-    for loc, gate in g.s.gates.items():
-        c = gate.get("controller")
-        if c is not None and not gate.get("locked") and not g.can_control(g.s.unit(c)):  # type: ignore[attr-defined]
-            gate["controller"] = None
-            g.emit("gate", loc=loc, change="abandoned", unit=c, why=why)

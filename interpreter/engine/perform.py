@@ -8,6 +8,14 @@ from typing import Any
 from ..effects.compiler import RuleError
 from .flow import Call, Proc, Return, ask, frame
 from .option import Option, action, parse, unit_of_label
+from . import abilities
+from . import actions
+from . import basics
+from . import battle_queries
+from . import core
+from . import independents
+from . import moves
+from . import phases
 
 Frame = dict[str, Any]
 DECLINE = Option("action", "decline")
@@ -19,6 +27,7 @@ class TakeAction(Proc):
     follow any action. `within` limits a Move to units leaving or entering that area."""
 
     name = "take-action"
+    STEPS = ("start", "after", "reveals", "requirements", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "after"
@@ -27,17 +36,17 @@ class TakeAction(Proc):
     # (a step whose window, offer or check would do nothing goes straight on to the next one)
     def after(self, g: Any, f: Frame, event: dict[str, Any]) -> Any:
         f.update(event=event, at="reveals")
-        return g.window_call("after-action", event, g.turn_order()) or self.reveals(g, f, None)
+        return core.window_call(g, "after-action", event, core.turn_order(g)) or self.reveals(g, f, None)
 
     def reveals(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "requirements"
-        if not g.reveal_could_end_game():
+        if not phases.reveal_could_end_game(g):
             return self.requirements(g, f, None)
         return Call(frame("offer-reveals"))
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return g.check_requirements_call("state") or self.done(g, f, None)
+        return core.check_requirements_call(g, "state") or self.done(g, f, None)
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return(f["event"])
@@ -48,12 +57,13 @@ class ActionIn(Proc):
     is offered to a player at 0 Power or who can take no more actions this phase."""
 
     name = "action-in"
+    STEPS = ("start", "chosen", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         p, area = f["player"], f["area"]
-        if g.s.power[p] <= 0 or g.out_of_actions(p):
+        if g.s.power[p] <= 0 or phases.out_of_actions(g, p):
             return Return()
-        opts = {o.label: o.cost for o in g.main_actions(p, within=area)}
+        opts = {o.label: o.cost for o in actions.main_actions(g, p, within=area)}
         if not opts:
             return Return()
         f.update(costs=opts, at="chosen")
@@ -63,7 +73,7 @@ class ActionIn(Proc):
         if parse("action", ans).verb == DECLINE.verb:
             return Return()
         f["at"] = "done"
-        return g.take_action_call(f["player"], ans, f["costs"][ans], within=f["area"])
+        return actions.take_action_call(g, f["player"], ans, f["costs"][ans], within=f["area"])
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         # a second action "in a row" has no turn to follow here: the grant lapses
@@ -76,6 +86,7 @@ class Perform(Proc):
     back as an `Option`); returns the after-action event."""
 
     name = "perform"
+    STEPS = ("start", "offer_control", "control_answered", "controlled", "requirement", "earn", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -83,52 +94,52 @@ class Perform(Proc):
         act = parse("action", label)
         verb, area = act.verb, act.area
         if verb != "move" and cost:
-            g.gain_power(p, -cost, label)
+            basics.gain_power(g, p, -cost, label)
         s.memory["action_no"] = s.memory.get("action_no", 0) + 1   # the scope of `once: action`
-        g.emit("action", player=p, action=label, cost=cost)
+        basics.emit(g, "action", player=p, action=label, cost=cost)
         event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
         f.update(event=event, at="done")
         if verb == "recruit":
             u = s.pool(p, act.unit_kind)[0]
-            g.relocate(u, area, "recruit")
+            core.relocate(g, u, area, "recruit")
             event["area"] = area
         elif verb == "summon":
             u = s.pool(p, act.unit_kind)[0]
-            g.relocate(u, area, "summon")
+            core.relocate(g, u, area, "summon")
             event["area"] = area
             event["unit"] = dict(u)
         elif verb == "awaken":
             return Call(frame("awaken", player=p, kind=act.unit_kind, area=area))
         elif verb == "create-gate":
             s.gates[area] = {"controller": None}
-            g.emit("gate", loc=area, change="created", player=p)
+            basics.emit(g, "gate", loc=area, change="created", player=p)
             event["area"] = area
             f["at"] = "offer_control"
-            return g.window_call("gate-created", {"player": p, "area": area}, g.turn_order())
+            return core.window_call(g, "gate-created", {"player": p, "area": area}, core.turn_order(g))
         elif verb == "move":
             return Call(frame("move-action", player=p, within=f["within"]))
         elif verb in ("battle", "extra-battle"):
             s.memory.setdefault("battles", []).append(area)
             event["area"] = area
-            return g.battle_call(p, act.player, area)
+            return battle_queries.battle_call(g, p, act.player, area)
         elif verb == "capture":
             return Call(frame("capture", player=p, victim=act.player, area=area))
         elif verb == "control-gate":
             return Call(frame("choose-controller", player=p, area=area))
         elif verb == "abandon-gate":
             s.gates[area]["controller"] = None
-            g.emit("gate", loc=area, change="abandoned", player=p)
+            basics.emit(g, "gate", loc=area, change="abandoned", player=p)
         elif verb == "reveal-elder-signs":
-            g.reveal_elder_signs(p)
+            basics.reveal_elder_signs(g, p)
         elif verb == "ability":
-            ab = next(a for a in g.active_abilities(p) if a.id == act.ability)
-            ctx = g.ctx(p, ability=ab, self_unit=g.self_unit_for(ab, p), area=area)
+            ab = next(a for a in abilities.active_abilities(g, p) if a.id == act.ability)
+            ctx = core.ctx(g, p, ability=ab, self_unit=abilities.self_unit_for(g, ab, p), area=area)
             event["area"] = area   # none for an ability without `where:` (declared in windows.py)
-            return g.use_ability_call(ab, p, ctx, paid=True)   # its cost was part of the action's
+            return core.use_ability_call(g, ab, p, ctx, paid=True)   # its cost was part of the action's
         elif verb == "requirement":
             f.update(rids=[act.ability] if act.word is None else [act.ability, act.word], i=0, at="requirement")
         elif verb == "pass":
-            g.gain_power(p, -s.power[p], "pass")
+            basics.gain_power(g, p, -s.power[p], "pass")
         else:  # pragma: no cover - labels come from the enumerations of actions.py
             raise RuleError(f"unknown action '{label}'")
         return None
@@ -142,7 +153,7 @@ class Perform(Proc):
         gate = g.s.gates.get(area)
         f["at"] = "done"
         if gate is None or gate.get("controller") is not None or gate.get("locked") \
-                or not any(g.can_control(u) for u in g.s.units_at(area, p)):
+                or not any(core.can_control(g, u) for u in g.s.units_at(area, p)):
             return None
         f["at"] = "control_answered"
         return ask(p, "action", [action("control-gate", 0, area=area).label, DECLINE.label],
@@ -158,7 +169,7 @@ class Perform(Proc):
     def controlled(self, g: Any, f: Frame, unit: int) -> Any:
         area = f["event"]["area"]
         g.s.gates[area]["controller"] = unit
-        g.emit("gate", loc=area, change="controlled", unit=unit, player=f["player"])
+        basics.emit(g, "gate", loc=area, change="controlled", unit=unit, player=f["player"])
         f["at"] = "done"
         return None
 
@@ -169,20 +180,20 @@ class Perform(Proc):
         r = self._requirement(g, f)
         f["at"] = "earn"
         if r.action_effect is not None:
-            ctx = g.ctx(f["player"])
+            ctx = core.ctx(g, f["player"])
             ctx.ability = f"requirement {r.id}"
-            return g.effect_call(r.action_effect, ctx)
+            return core.effect_call(g, r.action_effect, ctx)
         return None
 
     def earn(self, g: Any, f: Frame, value: Any) -> Any:
         r = self._requirement(g, f)
         f["i"] += 1
         f["at"] = "requirement"
-        return g.earn_call(f["player"], r)
+        return core.earn_call(g, f["player"], r)
 
     def _requirement(self, g: Any, f: Frame) -> Any:
         rid = f["rids"][f["i"]]
-        return next(r for r in g.faction(f["player"]).requirements if r.id == rid)
+        return next(r for r in basics.faction(g, f["player"]).requirements if r.id == rid)
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         """What the action's procedure found goes into its event."""
@@ -196,7 +207,7 @@ class Perform(Proc):
             event["spent"] = value
         elif verb == "control-gate":
             s.gates[act.area]["controller"] = value
-            g.emit("gate", loc=act.area, change="controlled", unit=value, player=f["player"])
+            basics.emit(g, "gate", loc=act.area, change="controlled", unit=value, player=f["player"])
         return Return(event)
 
 
@@ -205,32 +216,33 @@ class Awaken(Proc):
     its awakening effect runs, it is placed, then the on-awaken window."""
 
     name = "awaken"
+    STEPS = ("start", "place", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         p, kind, area = f["player"], f["kind"], f["area"]
-        t = g.awaken_type(p, kind)
+        t = independents.awaken_type(g, p, kind)
         assert t is not None and t.awaken is not None
         if t.awaken.replace_gate and area in g.s.gates:
             del g.s.gates[area]
-            g.emit("gate", loc=area, change="removed", why=f"awaken {kind}")
+            basics.emit(g, "gate", loc=area, change="removed", why=f"awaken {kind}")
         f["at"] = "place"
         if t.awaken.effect is not None:
-            ctx = g.ctx(p, area=area)
+            ctx = core.ctx(g, p, area=area)
             ctx.ability = f"Awaken {t.name}"
-            return g.effect_call(t.awaken.effect, ctx)
+            return core.effect_call(g, t.awaken.effect, ctx)
         return None
 
     def place(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         p, kind, area = f["player"], f["kind"], f["area"]
-        u = g.awaken_pool(p, kind)[0]
-        g.take_control(p, u)
-        g.relocate(u, area, "awaken")
+        u = independents.awaken_pool(g, p, kind)[0]
+        independents.take_control(g, p, u)
+        core.relocate(g, u, area, "awaken")
         s.awakened.setdefault(p, [])
         if kind not in s.awakened[p]:
             s.awakened[p].append(kind)
         f["at"] = "done"
-        return g.window_call("on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area}, g.turn_order())
+        return core.window_call(g, "on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area}, core.turn_order(g))
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return()
@@ -242,13 +254,14 @@ class MoveAction(Proc):
     `spent` (returned)."""
 
     name = "move-action"
+    STEPS = ("start", "choose", "moved", "freed")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f.update(moved=[], charged=[], spent=0, at="choose")
         return None
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
-        costs = g.move_options(f["player"], set(f["moved"]), set(f["charged"]), f["within"])
+        costs = moves.move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"])
         opts = list(costs)
         if f["moved"]:
             opts.append(DONE_MOVING.label)
@@ -265,15 +278,15 @@ class MoveAction(Proc):
         uid, dst = move.unit, move.dst
         u = g.s.unit(uid)
         src = u["loc"]
-        extra = 0 if dst in f["charged"] else g.action_cost(p, "move", 0, dst)
+        extra = 0 if dst in f["charged"] else moves.action_cost(g, p, "move", 0, dst)
         if dst not in f["charged"]:
             f["charged"].append(dst)
-        g.gain_power(p, -(1 + extra), "move")
+        basics.gain_power(g, p, -(1 + extra), "move")
         f["spent"] += 1 + extra
         f["moved"] = sorted(set(f["moved"]) | {uid})
-        g.relocate(u, dst, "move")
+        core.relocate(g, u, dst, "move")
         f["at"] = "freed"
-        return g.window_call("unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
+        return core.window_call(g, "unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
                                             "moved": list(f["moved"])}, [p])
 
     def freed(self, g: Any, f: Frame, value: Any) -> Any:
@@ -287,17 +300,18 @@ class Capture(Proc):
     """Capture: the victim picks which of its Cultists in `area` is captured (rulebook, Capture)."""
 
     name = "capture"
+    STEPS = ("start", "chosen", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
-        targets = g.capture_targets(f["player"], f["victim"], f["area"])
+        targets = actions.capture_targets(g, f["player"], f["victim"], f["area"])
         f["at"] = "chosen"
-        return ask(f["victim"], "unit", [g.unit_label(u) for u in targets],
+        return ask(f["victim"], "unit", [basics.unit_label(g, u) for u in targets],
                    f"{f['player']} captures one of your cultists in {f['area']}: which?")
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
         u = g.s.unit(unit_of_label(ans))
         f["at"] = "done"
-        return g.remove_unit_call(u, "capture", f["player"])
+        return core.remove_unit_call(g, u, "capture", f["player"])
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return()
@@ -309,14 +323,15 @@ class ChooseController(Proc):
     control may replace the Cultist on the Gate."""
 
     name = "choose-controller"
+    STEPS = ("start", "chosen")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         p, area = f["player"], f["area"]
         eligible: dict[str, dict[str, Any]] = {}
         for u in g.s.units_at(area, p):
-            if g.can_control(u):
+            if core.can_control(g, u):
                 eligible.setdefault(u["kind"], u)
-        labels = {g.unit_label(u): u["id"] for u in eligible.values()}
+        labels = {basics.unit_label(g, u): u["id"] for u in eligible.values()}
         f.update(labels=labels, at="chosen")
         return ask(p, "unit", list(labels), f"which unit controls the gate in {area}?")
 

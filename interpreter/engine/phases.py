@@ -5,8 +5,10 @@ from __future__ import annotations
 import operator
 
 from ..effects.compiler import RuleError
-from .core import GameCore
 from .state import STATE_FIELDS, key_bytes
+from . import basics
+from . import core
+from .host import RulesContext
 
 SPELLBOOKS = 6   # a faction's spellbooks: all of them are needed to win (`victory.six-spellbooks`)
 
@@ -16,107 +18,114 @@ _keyed_rest = operator.attrgetter(*(f.name for f in STATE_FIELDS
                                     if f.name not in ("seq", "memory", "flow", "pending", "units")))
 
 
-class PhasesMixin(GameCore):
-    """What the round's procedures (round.py, turn.py, doom.py) ask of the game: whose turn is
-    next, who may pass, the position's key, Ritual costs, victory."""
+def next_player(g: "RulesContext", p: str) -> str:
+    order = g.s.order_from(p)
+    return order[1 % len(order)]
 
-    # ---- action phase ------------------------------------------------------------------------------
-    def next_player(self, p: str) -> str:
-        order = self.s.order_from(p)
-        return order[1 % len(order)]
 
-    def out_of_actions(self, p: str) -> bool:
-        """Whether `p` may take no more actions this Action Phase, as if it had 0 Power (an effect
-        said so, e.g. with `end_actions`): its turns pass and move the turn surcharge."""
-        return p in self.s.memory.get("no_actions", [])
+def out_of_actions(g: "RulesContext", p: str) -> bool:
+    """Whether `p` may take no more actions this Action Phase, as if it had 0 Power (an effect
+    said so, e.g. with `end_actions`): its turns pass and move the turn surcharge."""
+    return p in g.s.memory.get("no_actions", [])
 
-    def can_pass(self, p: str) -> bool:
-        mode = self.ruleset.get("voluntary-drop", "always")
-        return mode == "always" or self.s.power[p] <= 1
 
-    def position_key(self) -> str:
-        """The position without its event counter: equal keys mean nothing on the board changed.
+def can_pass(g: "RulesContext", p: str) -> bool:
+    mode = g.ruleset.get("voluntary-drop", "always")
+    return mode == "always" or g.s.power[p] <= 1
 
-        The sha1 of the saved fields but `seq`, `flow` and `pending`, the units first, the rest in
-        field order, `memory` (without its action counters) last, each as `key_bytes` (equal bytes
-        exactly for equal data). The units are hashed once while they are unchanged
-        (`State.units_hash`): they are most of the position and change less often than the rest."""
-        s = self.s
-        memory = s.memory
-        if "action_no" in memory or "actions" in memory:
-            memory = {k: v for k, v in memory.items() if k not in ("action_no", "actions")}
-        h = s.units_hash()
-        h.update(key_bytes((_keyed_rest(s), memory)))
-        return h.hexdigest()
 
-    def doom_goal(self) -> int:
-        """The Doom that ends the game (the ruleset's `victory.doom`, 30 unless it says otherwise)."""
-        return int(self.ruleset.get("victory", {}).get("doom", 30))
+def position_key(g: "RulesContext") -> str:
+    """The position without its event counter: equal keys mean nothing on the board changed.
 
-    def reveal_reaches_goal(self, q: str) -> bool:
-        """Whether revealing its Elder Signs would bring `q` from below the Doom goal to it (what
-        `turn.OfferReveals` offers)."""
-        signs = self.s.elder_signs[q]
-        if not signs:
-            return False
-        doom, goal = self.s.doom[q], self.doom_goal()
-        return doom < goal <= doom + sum(signs)
+    The sha1 of the saved fields but `seq`, `flow` and `pending`, the units first, the rest in
+    field order, `memory` (without its action counters) last, each as `key_bytes` (equal bytes
+    exactly for equal data). The units are hashed once while they are unchanged
+    (`State.units_hash`): they are most of the position and change less often than the rest."""
+    s = g.s
+    memory = s.memory
+    if "action_no" in memory or "actions" in memory:
+        memory = {k: v for k, v in memory.items() if k not in ("action_no", "actions")}
+    h = s.units_hash()
+    h.update(key_bytes((_keyed_rest(s), memory)))
+    return h.hexdigest()
 
-    def reveal_could_end_game(self) -> bool:
-        """Whether revealing would bring some player to the Doom goal (else nothing is offered)."""
-        return any(self.reveal_reaches_goal(q) for q in self.s.players)
 
-    def doom_reached(self) -> bool:
-        goal = self.doom_goal()
-        return any(self.s.doom[p] >= goal for p in self.s.players)
+def doom_goal(g: "RulesContext") -> int:
+    """The Doom that ends the game (the ruleset's `victory.doom`, 30 unless it says otherwise)."""
+    return int(g.ruleset.get("victory", {}).get("doom", 30))
 
-    # ---- doom phase --------------------------------------------------------------------------------------
-    def ritual_cost(self, p: str) -> int:
-        base = self.ritual_track_cost()
-        return max(0, self.integer(self.modified("ritual-cost", base, {"player": p}, p), "ritual cost"))
 
-    def ritual_track_cost(self) -> int:
-        """The cost the Ritual track's marker shows now, before any player's own discount."""
-        track = self.ritual_track()
-        return int(track[min(self.s.ritual, len(track) - 1)])
+def reveal_reaches_goal(g: "RulesContext", q: str) -> bool:
+    """Whether revealing its Elder Signs would bring `q` from below the Doom goal to it (what
+    `turn.OfferReveals` offers)."""
+    signs = g.s.elder_signs[q]
+    if not signs:
+        return False
+    doom, goal = g.s.doom[q], doom_goal(g)
+    return doom < goal <= doom + sum(signs)
 
-    def ritual_track(self) -> list[int]:
-        tracks = self.ruleset.get("ritual-track", {})
-        n = str(len(self.s.players))
-        track = tracks.get(n) or tracks.get("default")
-        if not track:
-            raise RuleError(f"ruleset '{self.ruleset.id}' has no ritual track for {n} players")
-        return list(track)
 
-    def rituals_left(self) -> int:
-        """How many Rituals of Annihilation the track has left before Instant Death (1: the next
-        one ends the game after its Doom Phase)."""
-        return max(0, len(self.ritual_track()) - self.s.ritual)
+def reveal_could_end_game(g: "RulesContext") -> bool:
+    """Whether revealing would bring some player to the Doom goal (else nothing is offered)."""
+    return any(reveal_reaches_goal(g, q) for q in g.s.players)
 
-    # ---- victory ---------------------------------------------------------------------------------------
-    def has_all_spellbooks(self, p: str) -> bool:
-        """Whether `p` holds all SPELLBOOKS spellbooks (a win's condition where the ruleset asks
-        for them; the Unlimited Battle's)."""
-        return len(self.s.spellbooks.get(p, [])) >= SPELLBOOKS
 
-    def needs_six_spellbooks(self) -> bool:
-        """Whether only players with all six spellbooks can win (the ruleset's `victory.six-spellbooks`,
-        true unless it says otherwise, as in the rulebook's game)."""
-        return bool(self.ruleset.get("victory", {}).get("six-spellbooks", True))
+def doom_reached(g: "RulesContext") -> bool:
+    goal = doom_goal(g)
+    return any(g.s.doom[p] >= goal for p in g.s.players)
 
-    def finish(self, reason: str) -> None:
-        """The game ends: elder signs are revealed, the most Doom among those eligible wins."""
-        s = self.s
-        for p in s.players:
-            self.reveal_elder_signs(p)
-        need_six = self.needs_six_spellbooks()
-        eligible = [p for p in s.players if not need_six or self.has_all_spellbooks(p)]
-        if not eligible:
-            s.winners = []
-        else:
-            top = max(s.doom[p] for p in eligible)
-            s.winners = [p for p in eligible if s.doom[p] == top]
-        s.over = True
-        s.end_reason = reason
-        s.step = {"phase": "over"}
-        self.emit("game-over", winners=s.winners, reason=reason, doom=dict(s.doom))
+
+def ritual_cost(g: "RulesContext", p: str) -> int:
+    base = ritual_track_cost(g)
+    return max(0, basics.integer(g, core.modified(g, "ritual-cost", base, {"player": p}, p), "ritual cost"))
+
+
+def ritual_track_cost(g: "RulesContext") -> int:
+    """The cost the Ritual track's marker shows now, before any player's own discount."""
+    track = ritual_track(g)
+    return int(track[min(g.s.ritual, len(track) - 1)])
+
+
+def ritual_track(g: "RulesContext") -> list[int]:
+    tracks = g.ruleset.get("ritual-track", {})
+    n = str(len(g.s.players))
+    track = tracks.get(n) or tracks.get("default")
+    if not track:
+        raise RuleError(f"ruleset '{g.ruleset.id}' has no ritual track for {n} players")
+    return list(track)
+
+
+def rituals_left(g: "RulesContext") -> int:
+    """How many Rituals of Annihilation the track has left before Instant Death (1: the next
+    one ends the game after its Doom Phase)."""
+    return max(0, len(ritual_track(g)) - g.s.ritual)
+
+
+def has_all_spellbooks(g: "RulesContext", p: str) -> bool:
+    """Whether `p` holds all SPELLBOOKS spellbooks (a win's condition where the ruleset asks
+    for them; the Unlimited Battle's)."""
+    return len(g.s.spellbooks.get(p, [])) >= SPELLBOOKS
+
+
+def needs_six_spellbooks(g: "RulesContext") -> bool:
+    """Whether only players with all six spellbooks can win (the ruleset's `victory.six-spellbooks`,
+    true unless it says otherwise, as in the rulebook's game)."""
+    return bool(g.ruleset.get("victory", {}).get("six-spellbooks", True))
+
+
+def finish(g: "RulesContext", reason: str) -> None:
+    """The game ends: elder signs are revealed, the most Doom among those eligible wins."""
+    s = g.s
+    for p in s.players:
+        basics.reveal_elder_signs(g, p)
+    need_six = needs_six_spellbooks(g)
+    eligible = [p for p in s.players if not need_six or has_all_spellbooks(g, p)]
+    if not eligible:
+        s.winners = []
+    else:
+        top = max(s.doom[p] for p in eligible)
+        s.winners = [p for p in eligible if s.doom[p] == top]
+    s.over = True
+    s.end_reason = reason
+    s.step = {"phase": "over"}
+    basics.emit(g, "game-over", winners=s.winners, reason=reason, doom=dict(s.doom))

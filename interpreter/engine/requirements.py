@@ -1,13 +1,12 @@
 """Spellbook requirements, a faction's and a loyalty card's alike: each found by its key (a
 faction requirement's id, or `card/id` for one on a loyalty card) and checked one way, by
-`met_now`. The frames that go through them are `CheckRequirements` (core_procs.py) and
+`held_conditions.met_now` (there, beside the kept conditions it reads, so that abilities.py and
+independents.py can look requirements up here without an import circle). The frames that go through them are `CheckRequirements` (core_procs.py) and
 `CheckLoyaltyRequirements` (loyalty_procs.py); a requirement met during a battle is noted in the
 battle record and earned after it (`earn_after_battle_call`)."""
 from __future__ import annotations
 
 from typing import Any
-
-from .held_conditions import condition_holds
 
 Game = Any   # a GameCore
 
@@ -35,12 +34,6 @@ def met_in_battle(g: Game, p: str, key: str) -> bool:
     return b is not None and any(e[0] == p and e[1] == key for e in b.get("earned") or ())
 
 
-def met_now(g: Game, p: str, key: str, r: Any, when: str, event: Any, seen: dict[Any, Any] | None = None) -> bool:
-    """Whether `p` meets requirement `r` (found by `key`) at `when`: checked then, not met already
-    in the battle under way, and its condition holds (held_conditions.py; `seen` as there)."""
-    return checked_at(r, when) and not met_in_battle(g, p, key) and condition_holds(g, p, r, event, seen)
-
-
 def earn_after_battle(g: Game, p: str, key: str) -> bool:
     """Note `key` as met by `p` in the battle under way, to be earned after it: True; False when
     no battle is under way (the caller earns it at once)."""
@@ -50,4 +43,4 @@ def earn_after_battle(g: Game, p: str, key: str) -> bool:
     return True
 
 
-__all__ = ["checked_at", "earn_after_battle", "met_in_battle", "met_now", "requirement"]
+__all__ = ["checked_at", "earn_after_battle", "met_in_battle", "requirement"]

@@ -10,6 +10,10 @@ from ..limits import MAX_ACTIONS_PER_PHASE
 from .flow import Call, Proc, Return, ask, frame
 from .option import Option, parse
 from .state import POOL
+from . import actions
+from . import basics
+from . import core
+from . import phases
 
 Frame = dict[str, Any]
 CLOCKWISE = Option("option", "option", word="clockwise")
@@ -24,6 +28,7 @@ class GameProc(Proc):
     """The outer loop: the phase step `State.step` names, one at a time, until the game is over."""
 
     name = "game"
+    STEPS = ("start",)
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -37,17 +42,19 @@ class GameProc(Proc):
 
 RANDOM_FIRST = "random"   # the game's `first` parameter asking for a first player drawn at random
 
+
 # ---- setup ------------------------------------------------------------------------------------------
 class Setup(Proc):
     """Each faction picks its start area (those that choose after the others last) and places its
     Cultists and Gate there; then the first player is set."""
 
     name = "setup"
+    STEPS = ("start", "place", "placed", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
-        late = [p for p in s.players if g.faction(p).setup.get("choose-start-after-others")]
-        anywhere = [p for p in s.players if g.faction(p).setup.get("start-anywhere")]   # last of all
+        late = [p for p in s.players if basics.faction(g, p).setup.get("choose-start-after-others")]
+        anywhere = [p for p in s.players if basics.faction(g, p).setup.get("start-anywhere")]   # last of all
         late = [p for p in late if p not in anywhere] + anywhere
         f.update(order=[p for p in s.players if p not in late] + late, i=0, at="place")
         return None
@@ -55,24 +62,24 @@ class Setup(Proc):
     def place(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         if f["i"] >= len(f["order"]):
-            always = [p for p in s.players if g.faction(p).setup.get("always-first")]
-            allowed = [p for p in s.players if not g.faction(p).setup.get("never-first-at-start")] or s.players
+            always = [p for p in s.players if basics.faction(g, p).setup.get("always-first")]
+            allowed = [p for p in s.players if not basics.faction(g, p).setup.get("never-first-at-start")] or s.players
             # Core rulebook, The First Player (p. 7): "choose the First Player by any means you wish
             # (We recommend going alphabetically by Faction name)": the game's `first` parameter (a
             # player, or random by the game's generator), else alphabetical.
-            asked = g.params.get("first")
+            asked = g.first
             if always:
                 first = always[0]
             elif asked == RANDOM_FIRST:
-                first = allowed[g.random_below(len(allowed))]
+                first = allowed[basics.random_below(g, len(allowed))]
             elif asked in allowed:
                 first = asked
             else:
-                first = sorted(allowed, key=lambda p: g.faction(p).name)[0]
+                first = sorted(allowed, key=lambda p: basics.faction(g, p).name)[0]
             f["at"] = "done"
             return Call(frame("set-first", first=first))
         p = f["order"][f["i"]]
-        if g.faction(p).setup.get("start-anywhere"):
+        if basics.faction(g, p).setup.get("start-anywhere"):
             starts = sorted(a for a in g.layout.areas if a not in s.gates)
         else:
             starts = sorted(a.id for a in g.layout.areas.values() if p in a.starts)
@@ -84,19 +91,19 @@ class Setup(Proc):
     def placed(self, g: Any, f: Frame, home: str) -> Any:
         s = g.s
         p = f["order"][f["i"]]
-        fac = g.faction(p)
+        fac = basics.faction(g, p)
         s.home[p] = home
         s.power[p] = int(fac.setup.get("power", 8))
         cult = next(t for t in fac.units.values() if t.cls == "cultist")
         n = int(fac.setup.get("cultists", 6))
         placed = s.pool(p, cult.id)[:n]
         for u in placed:
-            g.relocate(u, home, "setup")
+            core.relocate(g, u, home, "setup")
         if fac.setup.get("gate", True):
             if home in s.gates:
                 raise RuleError(f"two factions start in '{home}', which can hold only one gate")
             s.gates[home] = {"controller": placed[0]["id"] if placed else None}
-            g.emit("gate", loc=home, change="created", player=p, why="setup")
+            basics.emit(g, "gate", loc=home, change="created", player=p, why="setup")
         f["i"] += 1
         f["at"] = "place"
         return None
@@ -109,6 +116,7 @@ class SetFirst(Proc):
     """The first player (`first`) is set; with more than two players it chooses the direction of play."""
 
     name = "set-first"
+    STEPS = ("start", "direction")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -123,7 +131,7 @@ class SetFirst(Proc):
         if d is not None:
             s.direction = 1 if parse("option", d) == CLOCKWISE else -1
         first = f["first"]
-        g.emit("first-player", player=first, direction=s.direction)
+        basics.emit(g, "first-player", player=first, direction=s.direction)
         s.step = {"phase": "action", "player": first}
         s.memory = {"battle_no": s.memory.get("battle_no", 0), "turn_no": s.memory.get("turn_no", 0),
                     "action_no": s.memory.get("action_no", 0),
@@ -137,20 +145,21 @@ class ActionStep(Proc):
     no actions left) passes its turn; otherwise it takes a turn (turn.py)."""
 
     name = "action-step"
+    STEPS = ("start", "turned")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         p = s.step["player"]
-        if all(s.power[q] <= 0 or g.out_of_actions(q) for q in s.players):
-            g.emit("phase", phase="gather-power", round=s.round)
+        if all(s.power[q] <= 0 or phases.out_of_actions(g, q) for q in s.players):
+            basics.emit(g, "phase", phase="gather-power", round=s.round)
             s.step = {"phase": "gather"}
             return Return()
-        if s.power[p] <= 0 or g.out_of_actions(p):
+        if s.power[p] <= 0 or phases.out_of_actions(g, p):
             if g.ruleset.get("turn-surcharge", {}).get("enabled"):
                 s.surcharge += 1
-                g.emit("surcharge", player=p, total=s.surcharge,
+                basics.emit(g, "surcharge", player=p, total=s.surcharge,
                        name=g.ruleset.get("turn-surcharge", {}).get("name", "surcharge"))
-            s.step = {"phase": "action", "player": g.next_player(p)}
+            s.step = {"phase": "action", "player": phases.next_player(g, p)}
             return Return()
         f.update(player=p, at="turned")
         return Call(frame("turn", player=p))
@@ -158,14 +167,14 @@ class ActionStep(Proc):
     def turned(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         if s.memory.get("actions", 0) > MAX_ACTIONS_PER_PHASE:
-            g.emit("game-end-trigger", reason="stalled", during="action")
-            g.finish(f"no progress: more than {MAX_ACTIONS_PER_PHASE} actions in one Action Phase (engine safeguard)")
+            basics.emit(g, "game-end-trigger", reason="stalled", during="action")
+            phases.finish(g, f"no progress: more than {MAX_ACTIONS_PER_PHASE} actions in one Action Phase (engine safeguard)")
             return Return()
-        if g.doom_reached():
-            g.emit("game-end-trigger", reason="doom", during="action")
-            g.finish("a player reached the Doom goal")
+        if phases.doom_reached(g):
+            basics.emit(g, "game-end-trigger", reason="doom", during="action")
+            phases.finish(g, "a player reached the Doom goal")
             return Return()
-        s.step = {"phase": "action", "player": g.next_player(f["player"])}
+        s.step = {"phase": "action", "player": phases.next_player(g, f["player"])}
         return Return()
 
 
@@ -175,27 +184,28 @@ class GatherPower(Proc):
     requirements met at the end of the Power phase."""
 
     name = "gather-power"
+    STEPS = ("start", "minimum", "end_of_phase", "requirements", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         if s.surcharge:
             s.surcharge = 0
-            g.emit("surcharge", total=0, reset=True)
+            basics.emit(g, "surcharge", total=0, reset=True)
         abandoned = len(s.abandoned_gates())
         for p in s.players:
             # a gate held off the map keeps its controlling cultist with it: both still give Power
-            held_controllers = sum(1 for loc, gate in s.gates.items() if not g.is_area(loc)
+            held_controllers = sum(1 for loc, gate in s.gates.items() if not basics.is_area(g, loc)
                                    and gate.get("controller") is not None and s.gate_owner(loc) == p)
-            cultists = sum(1 for u in s.on_map(p) if g.utype(u).cls == "cultist") + held_controllers
-            gates = g.gate_count(p)
+            cultists = sum(1 for u in s.on_map(p) if basics.utype(g, u).cls == "cultist") + held_controllers
+            gates = actions.gate_count(g, p)
             captured = [u for u in s.units if u["loc"] == f"captured:{p}"]
             for u in captured:
-                g.relocate(u, POOL, "sacrificed")
+                core.relocate(g, u, POOL, "sacrificed")
             income = cultists + 2 * gates + abandoned + len(captured) + s.bank.pop(p, 0)
             s.power[p] = 0
-            g.gain_power(p, income, "gather power")
+            basics.gain_power(g, p, income, "gather power")
         f["at"] = "minimum"
-        return g.window_call("gather-power", {}, s.order_from(s.first))
+        return core.window_call(g, "gather-power", {}, s.order_from(s.first))
 
     def minimum(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -203,18 +213,18 @@ class GatherPower(Proc):
         floor = -(-top // 2)   # half the top Power, rounded up (whole numbers: no float overflow)
         for p in s.players:
             if s.power[p] < floor:
-                g.gain_power(p, floor - s.power[p], "minimum power")
+                basics.gain_power(g, p, floor - s.power[p], "minimum power")
         f["at"] = "end_of_phase"
-        return g.window_call("after-gather-power", {}, s.order_from(s.first))
+        return core.window_call(g, "after-gather-power", {}, s.order_from(s.first))
 
     def end_of_phase(self, g: Any, f: Frame, value: Any) -> Any:
         # the very end of the Power phase: after Minimum Power, before the first player is determined
         f["at"] = "requirements"
-        return g.window_call("end-of-power-phase", {}, g.s.order_from(g.s.first))
+        return core.window_call(g, "end-of-power-phase", {}, g.s.order_from(g.s.first))
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return g.check_requirements_call("state")   # e.g. "have 12 Power" is met here
+        return core.check_requirements_call(g, "state")   # e.g. "have 12 Power" is met here
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         g.s.step = {"phase": "first-player"}
@@ -225,6 +235,7 @@ class FirstPlayer(Proc):
     """Determine First Player: the most Power; a tie is broken by the current first player."""
 
     name = "first-player"
+    STEPS = ("start", "chosen", "done")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s

@@ -26,6 +26,7 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_NUMBER
 from .decisions import GameError
 from .invariants import state_violations
+from . import phases
 
 if TYPE_CHECKING:
     from .host import CheckedGame
@@ -287,8 +288,8 @@ def check_ranges(game: "CheckedGame", where: str = "save") -> None:
         if v < 0:
             raise SaveError(f"{where}: $.snapshot.doom.{p}: {v} is below 0 (Doom is never lost below 0)")
     try:
-        track = len(game.ritual_track())
-        last = round_limit(game)
+        track = len(phases.ritual_track(game.rules))
+        last = round_limit(game.rules)
     except (RuleError, ValueError, TypeError) as exc:
         raise SaveError(f"{where}: $.params.ruleset: {_short(str(exc))}") from None
     if not 0 <= s.ritual <= track:

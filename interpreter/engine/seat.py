@@ -103,7 +103,7 @@ class Seat:
         _mask_live(g, self.player)
         g._history = None   # the positions kept for undo hold the real values: a masked copy cannot be undone
         g.choices = []      # the real answers include others' face-down picks: the copy counts its own from here
-        g._memo = None      # facts derived from the real position are worked out again from the copy's
+        g.rules._memo = None      # facts derived from the real position are worked out again from the copy's
         return g
 
 
@@ -115,7 +115,7 @@ def _mask_live(g: "Game", player: str) -> None:
     s.es_bag = [None] * len(s.es_bag)  # type: ignore[list-item]
     s.rng = 0
     s.seed = 0
-    g._forced_dice = None
+    g.rules._forced_dice = None
     g.params = {k: v for k, v in g.params.items() if k not in ("seed", "forced_dice")}
     s.flow = _scrub_digests(s.flow)
 
@@ -151,16 +151,12 @@ def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[
     """A Game for reading only, built from a view and the content: the engine's questions (combat,
     costs, Doom values, the Ritual track) answered for the position the view shows."""
     from .game import Game
+    from .rules import Rules
     p = view["params"]
     g = Game.__new__(Game)
-    g.bundle = content
-    g.content = content.model
-    g.ruleset = g.content.rulesets[p["ruleset"]]
-    g.layout = g.content.layouts[p["layout"]]
-    g.independents = list(p.get("independents", []))
+    g.rules = Rules.blank(content, p["ruleset"], p["layout"], list(p.get("independents", [])),
+                          events if events is not None else [])
     g.params = dict(p)
-    g._init_core()
-    g.log = events if events is not None else []
     g.choices, g._history = [], None
     g.s = State(**{**view["state"], "flow": [], "pending": None})   # no rule flow (the view masks it): read, not played
     return g

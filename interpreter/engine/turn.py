@@ -9,6 +9,10 @@ from ..limits import MAX_ACTIONS_PER_PHASE
 from . import state as state_module
 from .flow import Proc, Return, ask
 from .option import Option, parse
+from . import actions
+from . import basics
+from . import core
+from . import phases
 
 Frame = dict[str, Any]
 END_TURN = Option("action", "end-turn", cost=0)
@@ -41,16 +45,17 @@ class Turn(Proc):
     Unlimited Actions taken), and the options of the pending choice (`mains`, `opts`, `costs`)."""
 
     name = "turn"
+    STEPS = ("start", "choose", "chosen", "acted")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         p = f["player"]
         s.memory["turn_no"] = s.memory.get("turn_no", 0) + 1
         s.memory["battles"] = []
-        g.emit("turn", player=p, power=s.power[p])
+        basics.emit(g, "turn", player=p, power=s.power[p])
         if s.surcharge:
             pay = min(s.surcharge, s.power[p])
-            g.gain_power(p, -pay, "surcharge")
+            basics.gain_power(g, p, -pay, "surcharge")
             if s.power[p] <= 0:
                 return Return()
         # An ability may make a Common Action (Summon) an Unlimited one too: once such an action is
@@ -69,7 +74,7 @@ class Turn(Proc):
         return out
 
     def _list_unlimited(self, g: Any, f: Frame) -> list[Option]:
-        offered = g.unlimited_actions(f["player"])
+        offered = actions.unlimited_actions(g, f["player"])
         seen = f["seen"]
         if not seen:
             return offered  # type: ignore[no-any-return]
@@ -77,7 +82,7 @@ class Turn(Proc):
         free = [o for o in offered if o.cost == 0 and o.label in taken]
         if not free:
             return offered  # type: ignore[no-any-return]
-        here = g.position_key()
+        here = phases.position_key(g)
         return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)]
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
@@ -99,17 +104,17 @@ class Turn(Proc):
                 opts.setdefault(o.label, o.cost)
         mains: dict[str, int] = {}
         if not f["main_done"]:
-            for o in g.main_actions(p):
+            for o in actions.main_actions(g, p):
                 if second is None or _action_key(o) not in second:
                     mains.setdefault(o.label, o.cost)
             if second is not None:
                 mains[DECLINE_SECOND.label] = 0
             else:
                 if not mains and not f["either_done"]:
-                    g.emit("no-action", player=p)
-                    g.gain_power(p, -s.power[p], "no action possible")
+                    basics.emit(g, "no-action", player=p)
+                    basics.gain_power(g, p, -s.power[p], "no action possible")
                     return Return()
-                if g.can_pass(p) and s.power[p] > 0:
+                if phases.can_pass(g, p) and s.power[p] > 0:
                     mains[PASS.label] = 0
         if f["main_done"] or f["either_done"]:
             opts[END_TURN.label] = 0
@@ -126,7 +131,7 @@ class Turn(Proc):
             return Return()
         if verb == DECLINE_SECOND.verb:
             f.update(main_done=True, second=None, at="choose")
-            g.emit("declined", player=p, ability="second action")
+            basics.emit(g, "declined", player=p, ability="second action")
             if s.power[p] <= 0 and not self._unlimited(g, f, keep=True):
                 return Return()
             return None
@@ -136,15 +141,15 @@ class Turn(Proc):
             # abandoning and controlling a gate (any free pair that undo each other) cannot
             # cycle, while a repeat that changes something (a second 0-Power monster at one
             # gate) stays legal.
-            key = [g.position_key(), ans]
+            key = [phases.position_key(g), ans]
             if key not in f["seen"]:
                 f["seen"].append(key)
         if ans in mains and ans in opts:
             f["either_done"] = True
-        elif ans in opts and (common := g.as_common_action(parse("action", ans))) is not None and common.label in mains:
+        elif ans in opts and (common := actions.as_common_action(parse("action", ans))) is not None and common.label in mains:
             f["either_done"] = True   # an extra battle that could have been the Action: decided afterwards
         f.update(action=ans, is_main=is_main, at="acted")
-        return g.take_action_call(p, ans, costs[ans])
+        return actions.take_action_call(g, p, ans, costs[ans])
 
     def acted(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -157,7 +162,7 @@ class Turn(Proc):
                 f["second"] = list(granted) + [_action_key(action)]
             else:                                              # a second action never grants a third
                 f.update(main_done=True, second=None)
-        if action.verb == PASS.verb or g.out_of_actions(p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
+        if action.verb == PASS.verb or phases.out_of_actions(g, p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
                                                     and not self._unlimited(g, f, keep=True)):
             return Return()
         if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
@@ -172,15 +177,16 @@ class OfferReveals(Proc):
     player in turn order (`order`, `i`)."""
 
     name = "offer-reveals"
+    STEPS = ("start", "offer", "answered")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
-        f.update(order=g.turn_order(), i=0, at="offer")
+        f.update(order=core.turn_order(g), i=0, at="offer")
         return None
 
     def offer(self, g: Any, f: Frame, value: Any) -> Any:
         while f["i"] < len(f["order"]):
             q = f["order"][f["i"]]
-            if g.reveal_reaches_goal(q):
+            if phases.reveal_reaches_goal(g, q):
                 f["at"] = "answered"
                 return ask(q, "option", [REVEAL.label, KEEP.label],
                            "reveal your elder signs now (reaching the Doom goal ends the game after this turn)?")
@@ -189,7 +195,7 @@ class OfferReveals(Proc):
 
     def answered(self, g: Any, f: Frame, ans: str) -> Any:
         if parse("option", ans) == REVEAL:
-            g.reveal_elder_signs(f["order"][f["i"]])
+            basics.reveal_elder_signs(g, f["order"][f["i"]])
         f["i"] += 1
         f["at"] = "offer"
         return None

@@ -18,6 +18,8 @@ from typing import Any
 
 from ..effects.compiler import RuleError
 from .battle import die_face
+from . import battle_queries
+from . import core
 
 HIDDEN = None  # what a masked value reads as
 _MASKED = frozenset({"rng", "seed", "flow", "pending"})   # fields a view never shows (not even copied)
@@ -60,7 +62,7 @@ def battle_view(game: Any) -> dict[str, Any] | None:
         return None
     sides = {}
     for side in (b["attacker"], b["defender"]):
-        units = [{"id": u["id"], "combat": _combat(game, u)} for u in game.participants(side)]
+        units = [{"id": u["id"], "combat": _combat(game, u)} for u in battle_queries.participants(game.rules, side)]
         rolled = b["rolled"].get(side)
         sides[side] = {"units": units, "combat": sum(u["combat"] or 0 for u in units),
                        "faces": [die_face(x) for x in rolled["rolls"]] if rolled else None}
@@ -69,6 +71,6 @@ def battle_view(game: Any) -> dict[str, Any] | None:
 
 def _combat(game: Any, u: dict[str, Any]) -> int | None:
     try:
-        return int(game.combat_of(u))
+        return int(core.combat_of(game.rules, u))
     except RuleError:
         return None

@@ -22,6 +22,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import phases
+from necronomicon.interpreter.engine import actions
 
 if TYPE_CHECKING:
     from ..engine.decisions import Decision
@@ -64,7 +67,7 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int, d: "Deci
         loc = u["loc"]
         if loc in area_of:
             seat_block[k, 6] += 1
-            cls = game.utype(u).cls
+            cls = basics.utype(game.rules, u).cls
             units[area_of[loc], k, CLASSES.index(cls) if cls in CLASSES else 1] += 1
         elif loc == "pool":
             seat_block[k, 7] += 1
@@ -72,7 +75,7 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int, d: "Deci
             seat_block[k, 8] += 1
     for p, k in seat_of.items():
         seat_block[k, :6] = (s.power[p], s.doom[p], len(s.elder_signs[p]), len(s.spellbooks[p]),
-                             len(s.requirements[p]), game.gate_count(p))
+                             len(s.requirements[p]), actions.gate_count(game.rules, p))
         seat_block[k, 9] = float(p == s.first)
     gates = np.zeros((len(areas), 2 + len(seats)), np.float32)
     for loc in s.gates:
@@ -83,11 +86,11 @@ def encode(game: "Game", player: str, decisions: int, max_actions: int, d: "Deci
             if owner in seat_of:
                 gates[area_of[loc], 2 + seat_of[owner]] = 1
     terrain = np.array([float(game.layout.areas[a].ocean) for a in areas], np.float32)
-    track = game.ritual_track()
+    track = phases.ritual_track(game.rules)
     try:
-        cost = game.ritual_cost(player)
+        cost = phases.ritual_cost(game.rules, player)
     except Exception:  # noqa: BLE001 - a modifier that cannot be evaluated now: show the printed cost
-        cost = game.ritual_track_cost()
+        cost = phases.ritual_track_cost(game.rules)
     track_block = np.array([s.ritual, len(track), cost, float(s.instant_death), s.surcharge], np.float32)
     time_block = np.array([s.round, decisions / 1000.0], np.float32)
     phase = np.zeros(len(PHASES), np.float32)

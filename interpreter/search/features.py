@@ -16,6 +16,9 @@ from typing import Any
 from ..engine.game import Game
 from ..engine.phases import SPELLBOOKS
 from .reward import lateness
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import phases
 
 __all__ = ["SEAT_FEATURES", "GAME_FEATURES", "seat_features", "game_features"]
 
@@ -32,7 +35,7 @@ def seat_features(game: Game) -> dict[str, list[float]]:
     s = game.s
     areas = game.layout.areas
     late = lateness(game)
-    six = 1.0 if game.needs_six_spellbooks() else 0.0
+    six = 1.0 if phases.needs_six_spellbooks(game.rules) else 0.0
     by_owner: dict[str, list[dict[str, Any]]] = {p: [] for p in s.players}
     for u in s.units:
         if u.get("loc") in areas and u.get("owner") in by_owner:
@@ -44,10 +47,10 @@ def seat_features(game: Game) -> dict[str, list[float]]:
         value = combat = 0.0
         for u in units:
             try:
-                t = game.utype(u)
+                t = basics.utype(game.rules, u)
                 classes[t.cls] = classes.get(t.cls, 0.0) + 1
-                value += game.doom_value(u)
-                combat += game.combat_of(u)
+                value += core.doom_value(game.rules, u)
+                combat += core.combat_of(game.rules, u)
             except Exception:  # noqa: BLE001 - an estimate must never stop a search (unknown card data)
                 continue
         books = float(min(len(s.spellbooks[p]), SPELLBOOKS))
@@ -64,6 +67,6 @@ def seat_features(game: Game) -> dict[str, list[float]]:
 def game_features(game: Game) -> list[float]:
     """The game's features (in `GAME_FEATURES` order)."""
     s = game.s
-    six = 1.0 if game.needs_six_spellbooks() else 0.0
+    six = 1.0 if phases.needs_six_spellbooks(game.rules) else 0.0
     books = [min(len(s.spellbooks[p]), SPELLBOOKS) for p in s.players]
     return [1.0, lateness(game), float(s.round), six * max(books), six * min(books), 1.0 / max(len(s.players), 1)]

@@ -32,6 +32,8 @@ import math
 from ..engine.game import Game
 from ..engine.phases import SPELLBOOKS
 from ..engine.position import DEFAULT_ELDER_SIGNS
+from necronomicon.interpreter.engine import phases
+from necronomicon.interpreter.engine import actions
 
 __all__ = ["values", "lateness", "WIN", "TEMPERATURE"]
 
@@ -52,7 +54,7 @@ def values(game: Game) -> dict[str, float]:
         share = {p: (1 / len(winners) if p in winners else 0.0) for p in players}
         return _mix(share, {p: float(s.doom[p]) for p in players})
     score = {p: _score(game, p) for p in players}
-    ready = _ready(game) if game.needs_six_spellbooks() else dict.fromkeys(players, 1.0)
+    ready = _ready(game) if phases.needs_six_spellbooks(game.rules) else dict.fromkeys(players, 1.0)
     win = {p: ready[p] * math.prod(1 - ready[q] * _ahead(score[q] - score[p]) for q in players if q != p)
            for p in players}
     return _mix(win, score)
@@ -85,7 +87,7 @@ def _mix(share: dict[str, float], doom: dict[str, float]) -> dict[str, float]:
 
 def _score(game: Game, p: str) -> float:
     s = game.s
-    return (s.doom[p] + len(s.elder_signs[p]) * _sign_mean(game) + game.gate_count(p)
+    return (s.doom[p] + len(s.elder_signs[p]) * _sign_mean(game) + actions.gate_count(game.rules, p)
             + len(s.spellbooks[p]) + s.power[p] / 4)
 
 
@@ -93,9 +95,9 @@ def lateness(game: Game) -> float:
     """How near the game is to its end, 0 to 1: the top Doom's share of the Doom that ends it, or
     the ritual marker's share of the steps to Instant Death, whichever is further."""
     s = game.s
-    doom_end = float(game.doom_goal() or 30)
+    doom_end = float(phases.doom_goal(game.rules) or 30)
     try:
-        track = len(game.ritual_track())
+        track = len(phases.ritual_track(game.rules))
     except Exception:  # noqa: BLE001 - an estimate must never stop a search
         track = 0
     by_track = s.ritual / (track - 1) if track > 1 else 0.0   # 1: the next Ritual is Instant Death

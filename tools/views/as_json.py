@@ -9,6 +9,8 @@ from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.state import POOL
 
 from .faction_card import origin, shown_path, raw_document, start_areas
+from necronomicon.interpreter.engine import phases
+from necronomicon.interpreter.engine import actions
 
 __all__ = ["faction_json", "faction_list_json", "layout_json", "map_list_json", "position_json"]
 
@@ -71,9 +73,9 @@ def position_json(game: Game, where: str) -> dict[str, Any]:
     return {"where": where, "ruleset": s.ruleset, "layout": s.layout, "seed": s.seed, "round": s.round,
             "phase": s.step.get("phase", s.phase), "turn": s.step.get("player"),
             "players": [{"faction": p, "first": p == s.first, "power": s.power[p], "doom": s.doom[p],
-                         "elder_signs": len(s.elder_signs[p]), "gates": game.gate_count(p),
+                         "elder_signs": len(s.elder_signs[p]), "gates": actions.gate_count(game.rules, p),
                          "spellbooks": list(s.spellbooks[p])} for p in s.players],
-            "ritual": {"track": list(game.ritual_track()), "marker": s.ritual, "instant_death": bool(s.instant_death)},
+            "ritual": {"track": list(phases.ritual_track(game.rules)), "marker": s.ritual, "instant_death": bool(s.instant_death)},
             "areas": areas, "off_map": {k: dict(v) for k, v in sorted(off.items())},
             "next": d.as_json() if d is not None else None,
             "result": game.result_line() if d is None else None}

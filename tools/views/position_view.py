@@ -22,6 +22,9 @@ from necronomicon.interpreter.engine.state import POOL
 
 from ..words import Words, words_for
 from .lookup import ShowError
+from necronomicon.interpreter.engine import basics
+from necronomicon.interpreter.engine import phases
+from necronomicon.interpreter.engine import actions
 
 
 def position_at(content: Content, path: Path, round_no: int | None = None, step: int | None = None) -> tuple[Game, str]:
@@ -51,7 +54,7 @@ def position_at(content: Content, path: Path, round_no: int | None = None, step:
 
 def _unit_name(game: Game, u: dict[str, Any]) -> str:
     try:
-        return game.utype(u).name
+        return basics.utype(game.rules, u).name
     except (KeyError, AttributeError):
         return str(u["kind"])
 
@@ -71,7 +74,7 @@ def _players(game: Game, w: Words) -> Table:
         mark = " (first)" if p == s.first else ""
         books = ", ".join(w.name(b) for b in s.spellbooks[p]) or "-"
         t.add_row(w.name(p) + mark, str(s.power[p]), str(s.doom[p]), str(len(s.elder_signs[p])),
-                  str(game.gate_count(p)), f"{len(s.spellbooks[p])}: {books}")
+                  str(actions.gate_count(game.rules, p)), f"{len(s.spellbooks[p])}: {books}")
     return t
 
 
@@ -106,7 +109,7 @@ def _off_map(game: Game, w: Words) -> Text:
 
 def _ritual(game: Game) -> Text:
     s = game.s
-    track = game.ritual_track()
+    track = phases.ritual_track(game.rules)
     cells = [f"[{v}]" if i == s.ritual else str(v) for i, v in enumerate(track)]
     end = "[END]" if s.ritual >= len(track) else "END"
     return Text("Ritual track: " + " ".join(cells) + f" {end}" + ("  (instant death)" if s.instant_death else ""))

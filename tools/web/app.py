@@ -34,6 +34,7 @@ from .push import Bell
 from .replays import Replays
 from .sessions import MAX_BOT_SECONDS, SEATS, ContentCache, Session, SessionError
 from .store import GameStore
+from necronomicon.interpreter.engine import phases
 
 STATIC = Path(__file__).parent / "static"
 NO_KEY = "this game needs its link's key (the part after #key= in the link you were sent)"
@@ -74,7 +75,7 @@ class Access:
 
 def _view_of(s: Session, viewer: str | None, a: Access) -> dict[str, Any]:
     g = s.game
-    board = board_json(g.content, g.layout, g.view(viewer), g.log, g.ritual_track(), g)
+    board = board_json(g.content, g.layout, g.view(viewer), g.log, phases.ritual_track(g.rules), g)
     d = g.current()
     board.update({"seats": s.seats, "steps": len(g.choices), "humans": [p for p in s.humans if p in a.held],
                   "held": list(a.held), "spectator": a.spectator, "people": s.humans, "version": s.version, "paused": s.paused,

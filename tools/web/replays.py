@@ -22,6 +22,7 @@ from necronomicon.tools.words import words_for
 from .board import board_json
 from .log_pages import log_page
 from .sessions import ContentCache, SessionError
+from necronomicon.interpreter.engine import phases
 
 REPLAYS = 8   # replays held at once; the least recently used is dropped first
 
@@ -137,7 +138,7 @@ class Replays:
             g = r.game
             view = g.view(None)
             view["state"] = g.s.to_dict()   # a replay is a public record: every value shown
-            board = board_json(g.content, g.layout, view, g.log, g.ritual_track(), g)
+            board = board_json(g.content, g.layout, view, g.log, phases.ritual_track(g.rules), g)
             for f in board["factions"]:
                 f["own"] = True
             d = g.current()

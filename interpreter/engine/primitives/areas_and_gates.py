@@ -7,6 +7,9 @@ from ...effects.compiler import RuleError
 from ...effects.registry import query, verb
 from ..basics import MEMO_FACTS, PLACE_FACTS
 from ..state import held_loc
+from .. import basics
+from .. import actions
+from .. import basics
 
 
 # ---- areas and gates --------------------------------------------------------------------------------
@@ -90,7 +93,7 @@ def _occupied(g: Any, player: Any) -> set[Any]:
 @query("adjacent", returns="areas", area="area")
 def _adjacent(ctx: Any, area: str) -> list[str]:
     """The areas next to an area."""
-    return list(ctx.game.adjacent(area))
+    return list(basics.adjacent(ctx.game, area))
 
 
 @query("is_ocean", returns="bool", area="area")
@@ -118,7 +121,7 @@ def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str
     g = ctx.game
     out = []
     found = [(loc, g.s.gate_owner(loc)) for loc in g.s.gates]
-    found += [(loc, owner) for owner in g.s.players for loc in g.unit_gates(owner)]
+    found += [(loc, owner) for owner in g.s.players for loc in actions.unit_gates(g, owner)]
     for loc, owner in sorted(found, key=lambda lo: lo[0]):
         if terrain is not None:   # the cheaper test first (both only filter)
             a = g.layout.areas.get(loc)
@@ -155,18 +158,18 @@ def _hold_gate(ctx: Any, area: str, tag: str) -> None:
     ctrl = gate.get("controller")
     if ctrl is not None:
         u = g.s.unit(ctrl)
-        g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=ctx.ability)
+        basics.emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=ctx.ability)
         u["loc"] = loc
         g.state_written()
     g.s.gates[loc] = gate
-    g.emit("gate", loc=area, change="held", to=loc)
+    basics.emit(g, "gate", loc=area, change="held", to=loc)
 
 
 @verb("return_gate", tag="str", area="area")
 def _return_gate(ctx: Any, tag: str, area: str) -> None:
     """Put a held gate (and its controlling unit) back into an area that has no gate."""
     g = ctx.game
-    if not g.is_area(area):
+    if not basics.is_area(g, area):
         raise RuleError(f"{ctx.where}: return_gate needs an area of this map, got {area!r}")
     loc = held_loc(ctx.me, tag)
     gate = g.s.gates.pop(loc, None)
@@ -175,18 +178,18 @@ def _return_gate(ctx: Any, tag: str, area: str) -> None:
     ctrl = gate.get("controller")
     if ctrl is not None:
         u = g.s.unit(ctrl)
-        g.emit("unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=loc, dst=area, why=ctx.ability)
+        basics.emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=loc, dst=area, why=ctx.ability)
         u["loc"] = area
         g.state_written()
     g.s.gates[area] = gate
-    g.emit("gate", loc=area, change="returned", src=loc)
+    basics.emit(g, "gate", loc=area, change="returned", src=loc)
 
 
 @verb("remove_gate", area="area")
 def _remove_gate(ctx: Any, area: str) -> None:
     """Take the gate in an area off the map (its controller stays in the area)."""
     if ctx.game.s.gates.pop(area, None) is not None:
-        ctx.game.emit("gate", loc=area, change="removed", why=ctx.ability)
+        basics.emit(ctx.game, "gate", loc=area, change="removed", why=ctx.ability)
 
 
 @verb("place_token", token="token", area="area", move=("bool", True))
@@ -198,7 +201,7 @@ def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
         mine[0]["loc"] = area
     else:
         s.tokens.append({"id": token, "loc": area, "owner": ctx.me})
-    ctx.game.emit("token", token=token, loc=area, owner=ctx.me)
+    basics.emit(ctx.game, "token", token=token, loc=area, owner=ctx.me)
 
 
 @verb("remove_token", token="token", area="area", owner=("player", None))
@@ -209,7 +212,7 @@ def _remove_token(ctx: Any, token: str, area: str, owner: Any = None) -> None:
     for i, t in enumerate(s.tokens):
         if t["id"] == token and t["loc"] == area and t.get("owner") == who:
             del s.tokens[i]
-            ctx.game.emit("token-removed", token=token, loc=area, owner=who, why=ctx.ability or "rules")
+            basics.emit(ctx.game, "token-removed", token=token, loc=area, owner=who, why=ctx.ability or "rules")
             return
 
 
@@ -221,7 +224,7 @@ def _lock_gate(ctx: Any, area: str) -> None:
     if gate is None or gate.get("locked"):
         return
     if gate.get("controller") is not None:
-        g.emit("gate", loc=area, change="abandoned", unit=gate["controller"], why=ctx.ability)
+        basics.emit(g, "gate", loc=area, change="abandoned", unit=gate["controller"], why=ctx.ability)
     gate["controller"] = None
     gate["locked"] = True
-    g.emit("gate", loc=area, change="locked", why=ctx.ability)
+    basics.emit(g, "gate", loc=area, change="locked", why=ctx.ability)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...effects.compiler import RuleError
+from .. import basics
 
 
 def as_player(ctx: Any, p: Any) -> str:
@@ -32,4 +33,4 @@ def filter_units(ctx: Any, units: list[dict[str, Any]], kind: Any, cls: Any) -> 
     kinds, classes = as_list(kind), as_list(cls)
     g = ctx.game
     return [u for u in units if (kinds is None or u["kind"] in kinds)
-            and (classes is None or g.utype(u).cls in classes)]
+            and (classes is None or basics.utype(g, u).cls in classes)]

@@ -6,6 +6,8 @@ from typing import Any
 from ...effects.compiler import RuleError
 from ...effects.registry import query, verb
 from .arguments import as_list, as_unit
+from .. import basics
+from .. import battle_queries
 
 
 # ---- battle -------------------------------------------------------------------------------------------
@@ -34,7 +36,7 @@ def _avoided(ctx: Any) -> list[dict[str, Any]]:
     b = g.s.battle
     if b is None:
         return []
-    return [g.s.unit(i) for i in b["avoided"] if g.is_area(g.s.unit(i)["loc"])]
+    return [g.s.unit(i) for i in b["avoided"] if basics.is_area(g, g.s.unit(i)["loc"])]
 
 
 @query("rolled", returns="int", player="player", what=("str", "dice"))
@@ -69,7 +71,7 @@ def _exempt(ctx: Any, unit: Any) -> None:
     b = ctx.game.s.battle
     if b is not None:
         b["exempt"].append(as_unit(ctx, unit)["id"])
-        ctx.game.emit("exempt", unit=unit["id"])
+        basics.emit(ctx.game, "exempt", unit=unit["id"])
 
 
 @verb("add_results", against="player", result="result", count=("int", 1), **{"class": ("class", None)})
@@ -82,7 +84,7 @@ def _add_results(ctx: Any, against: str, result: str, count: int = 1, **kw: Any)
     if kw.get("class") is not None:
         item["classes"] = as_list(kw["class"])
     b["pending"][against] += [dict(item) for _ in range(max(0, int(count)))]
-    ctx.game.emit("results-added", against=against, result=result, count=count, by=ctx.me)
+    basics.emit(ctx.game, "results-added", against=against, result=result, count=count, by=ctx.me)
 
 
 @verb("reroll_misses", player="player")
@@ -96,10 +98,10 @@ def _reroll_misses(ctx: Any, player: str) -> None:
     misses = [x for x in r["rolls"] if x <= 3]
     if not misses:
         return
-    again = g.roll(len(misses), player, "reroll")
+    again = basics.roll(g, len(misses), player, "reroll")
     kills, pains = sum(1 for x in again if x == 6), sum(1 for x in again if x in (4, 5))
     r.update(rolls=[x for x in r["rolls"] if x > 3] + again, kills=r["kills"] + kills, pains=r["pains"] + pains)
-    other = g.opponent_in_battle(player)
+    other = battle_queries.opponent_in_battle(g, player)
     b["pending"][other] += [{"result": "kill", "by": player}] * kills + [{"result": "pain", "by": player}] * pains
 
 
@@ -124,7 +126,7 @@ def _cancel(ctx: Any, unit: Any) -> None:
         gone = res.pop()
         if gone == "kill" and u["id"] not in b["avoided"]:
             b["avoided"].append(u["id"])
-        ctx.game.emit("result-cancelled", unit=u["id"], kind=u["kind"], result=gone)
+        basics.emit(ctx.game, "result-cancelled", unit=u["id"], kind=u["kind"], result=gone)
 
 
 @verb("set_flag", name="str", player=("player", None))
@@ -157,7 +159,7 @@ def _add_battle_count(ctx: Any, name: str, amount: Any, unit: Any = None, player
         return
     key = _count_key(ctx, name, unit, player)
     counts = b.setdefault("counts", {})
-    counts[key] = counts.get(key, 0) + ctx.game.integer(amount, "amount")
+    counts[key] = counts.get(key, 0) + basics.integer(ctx.game, amount, "amount")
 
 
 @query("battle_count", returns="int", name="str", unit=("unit", None), player=("player", None))

@@ -9,6 +9,7 @@ from ..flow import ask
 from ..option import Option, parse, unit_of_label
 from ..feasible import note_no_option
 from .arguments import as_player
+from .. import basics
 
 DONE = Option("unit", "done")   # ends a series of unit picks
 
@@ -33,7 +34,7 @@ def _unit_of(ctx: Any, label: str) -> Any:
 @choice("choose_unit", returns="unit", player="player", units="units", prompt=("str", "choose a unit"))
 def _choose_unit(ctx: Any, player: str, units: list[Any], prompt: str = "choose a unit") -> Any:
     """The player picks one of the units (none if the list is empty)."""
-    return ask_one(ctx, player, "unit", units, prompt, ctx.game.unit_label, "unit")
+    return ask_one(ctx, player, "unit", units, prompt, lambda u: basics.unit_label(ctx.game, u), "unit")
 
 
 @resumer("unit")
@@ -47,8 +48,8 @@ def _choose_units(ctx: Any, player: str, units: list[Any], most: Any = None, pro
                   least: Any = None) -> Any:
     """The player picks at least `least` (as many as there are) and up to `most` of the units, one at a time."""
     left = list(units)
-    limit = len(left) if most is None else min(len(left), ctx.game.integer(most, "most"))
-    need = 0 if least is None else min(limit, ctx.game.integer(least, "least"))
+    limit = len(left) if most is None else min(len(left), basics.integer(ctx.game, most, "most"))
+    need = 0 if least is None else min(limit, basics.integer(ctx.game, least, "least"))
     return _next_unit(ctx, {"player": player, "prompt": prompt, "left": left, "picked": [], "limit": limit,
                             "need": need})
 
@@ -59,7 +60,7 @@ def _next_unit(ctx: Any, pick: dict[str, Any]) -> Any:
     if not (left and len(picked) < pick["limit"]):
         return picked
     done = [DONE.label] if len(picked) >= pick["need"] else []
-    return Suspend(ask(as_player(ctx, pick["player"]), "unit", [ctx.game.unit_label(u) for u in left] + done,
+    return Suspend(ask(as_player(ctx, pick["player"]), "unit", [basics.unit_label(ctx.game, u) for u in left] + done,
                        f"{ctx.ability}: {pick['prompt']}"), "units", pick)
 
 
@@ -86,10 +87,10 @@ def _choose_player(ctx: Any, player: str, players: list[Any], prompt: str = "cho
 @choice("roll_die", returns="int")
 def _roll_die(ctx: Any) -> Any:
     """Roll one six-sided die (from the game's seeded generator)."""
-    return ctx.game.roll(1, ctx.me or "rules", ctx.ability)[0]
+    return basics.roll(ctx.game, 1, ctx.me or "rules", ctx.ability)[0]
 
 
 @choice("roll_dice", returns="list", count="int")
 def _roll_dice(ctx: Any, count: int) -> Any:
     """Roll `count` six-sided dice at once (from the game's seeded generator): the list of results."""
-    return ctx.game.roll(count, ctx.me or "rules", ctx.ability)
+    return basics.roll(ctx.game, count, ctx.me or "rules", ctx.ability)

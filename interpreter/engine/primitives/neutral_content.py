@@ -23,6 +23,8 @@ from ..flow import ask
 from ..option import is_done
 from .arguments import as_player
 from .choices import ask_one
+from .. import basics
+from .. import core
 
 
 @verb("pay_doom", player="player", amount="int")
@@ -30,12 +32,12 @@ def _pay_doom(ctx: Any, player: Any, amount: Any) -> None:
     """The player pays Doom (an error when it has less than that)."""
     g = ctx.game
     p = as_player(ctx, player)
-    n = g.integer(amount, "amount")
+    n = basics.integer(g, amount, "amount")
     if n < 0 or g.s.doom[p] < n:
         raise RuleError(f"{ctx.where}: {p} cannot pay {n} Doom with {g.s.doom[p]}")
     if n:
         g.s.doom[p] -= n
-        g.emit("doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability, paid=True)
+        basics.emit(g, "doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability, paid=True)
 
 
 @verb("take_card", player="player", kind="kind")
@@ -47,7 +49,7 @@ def _take_card(ctx: Any, player: Any, kind: str) -> None:
     if card is None:
         raise RuleError(f"{ctx.where}: no neutral loyalty card brings '{kind}'")
     neutral.add_card(g.content, g.s, card.id, p)
-    g.emit("loyalty-card", player=p, card=card.id, why=ctx.ability)
+    basics.emit(g, "loyalty-card", player=p, card=card.id, why=ctx.ability)
 
 
 @query("card_holder", returns="player", kind="kind")
@@ -80,7 +82,7 @@ def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "cho
 @verb("remove_spellbook", player="player", spellbook="spellbook")
 def _remove_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
     """Take a spellbook off the player's card (a neutral one returns to the general supply; used once-limits stay used)."""
-    neutral.remove_spellbook(ctx.game, as_player(ctx, player), str(spellbook), ctx.ability)
+    core.remove_spellbook(ctx.game, as_player(ctx, player), str(spellbook), ctx.ability)
 
 
 @verb("take_spellbook", player="player", spellbook="spellbook")
@@ -104,7 +106,7 @@ def _es_value(ctx: Any, player: Any, which: Any = None) -> int:
 def _reveal(ctx: Any, player: Any, which: Any = None) -> None:
     """The player trades its face-down elder signs (all, or those at the places `which`) for their Doom now."""
     p = as_player(ctx, player)
-    ctx.game.reveal_elder_signs(p, None if which is None else _places(ctx, p, which))
+    basics.reveal_elder_signs(ctx.game, p, None if which is None else _places(ctx, p, which))
 
 
 @choice("choose_elder_signs", returns="list", player="player", prompt=("str", "choose elder signs"))

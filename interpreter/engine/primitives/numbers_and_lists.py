@@ -6,6 +6,7 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.registry import query
+from .. import basics
 
 
 # ---- numbers and lists -------------------------------------------------------------------------
@@ -99,6 +100,6 @@ def _glyph(ctx: Any, area: Any) -> Any:
 @query("ruleset_halves", returns="int", ability="str", amount="int")
 def _ruleset_halves(ctx: Any, ability: str, amount: Any) -> int:
     """`amount` halved and rounded up when the ruleset lists `ability` under halved-dice-abilities, else unchanged."""
-    n = ctx.game.integer(amount, "amount")
+    n = basics.integer(ctx.game, amount, "amount")
     listed = ctx.game.ruleset.get("halved-dice-abilities", []) or []
     return math.ceil(n / 2) if ability in listed else n

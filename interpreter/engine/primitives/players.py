@@ -6,6 +6,8 @@ from typing import Any
 from ...effects.compiler import RuleError
 from ...effects.registry import query, verb
 from .arguments import as_player
+from .. import basics
+from .. import phases
 
 
 # ---- players --------------------------------------------------------------------------------------
@@ -73,13 +75,13 @@ def _enemy_of(ctx: Any, player: str) -> str:
 @query("ritual_cost", returns="int", player="player")
 def _ritual_cost(ctx: Any, player: str) -> int:
     """What a Ritual of Annihilation would cost the player now."""
-    return ctx.game.ritual_cost(as_player(ctx, player))
+    return phases.ritual_cost(ctx.game, as_player(ctx, player))
 
 
 @query("ritual_track_cost", returns="int")
 def _ritual_track_cost(ctx: Any) -> int:
     """The cost the Ritual track's marker shows now, before any player's own discount."""
-    return ctx.game.ritual_track_cost()
+    return phases.ritual_track_cost(ctx.game)
 
 
 @query("requirement_met", returns="bool", player="player", requirement="str")
@@ -98,13 +100,13 @@ def _surcharge(ctx: Any) -> int:
 @verb("gain_power", player="player", amount="int")
 def _gain_power(ctx: Any, player: str, amount: Any) -> None:
     """The player gains (or, if negative, loses) Power; Power never drops below 0."""
-    ctx.game.gain_power(as_player(ctx, player), ctx.game.integer(amount, "amount"), ctx.ability)
+    basics.gain_power(ctx.game, as_player(ctx, player), basics.integer(ctx.game, amount, "amount"), ctx.ability)
 
 
 @verb("lose_power", player="player", amount="int")
 def _lose_power(ctx: Any, player: str, amount: Any) -> None:
     """The player loses Power (never below 0)."""
-    ctx.game.gain_power(as_player(ctx, player), -ctx.game.integer(amount, "amount"), ctx.ability)
+    basics.gain_power(ctx.game, as_player(ctx, player), -basics.integer(ctx.game, amount, "amount"), ctx.ability)
 
 
 @verb("bank_power", player="player")
@@ -112,17 +114,17 @@ def _bank_power(ctx: Any, player: str) -> None:
     """Set the player's Power aside to be added at the next Gather Power (it drops to 0 now)."""
     g, p = ctx.game, as_player(ctx, player)
     g.s.bank[p] = g.s.bank.get(p, 0) + g.s.power[p]
-    g.gain_power(p, -g.s.power[p], f"{ctx.ability}: set aside")
+    basics.gain_power(g, p, -g.s.power[p], f"{ctx.ability}: set aside")
 
 
 @verb("gain_doom", player="player", amount="int")
 def _gain_doom(ctx: Any, player: str, amount: Any) -> None:
     """The player gains Doom."""
-    ctx.game.gain_doom(as_player(ctx, player), ctx.game.integer(amount, "amount"), ctx.ability)
+    basics.gain_doom(ctx.game, as_player(ctx, player), basics.integer(ctx.game, amount, "amount"), ctx.ability)
 
 
 @verb("elder_sign", player="player", count=("int", 1))
 def _elder_sign(ctx: Any, player: str, count: int = 1) -> None:
     """The player draws elder signs face down (1 Doom each instead when the bag is empty)."""
-    for _ in range(ctx.game.integer(count, "count")):
-        ctx.game.give_elder_sign(as_player(ctx, player), ctx.ability)
+    for _ in range(basics.integer(ctx.game, count, "count")):
+        basics.give_elder_sign(ctx.game, as_player(ctx, player), ctx.ability)

@@ -15,6 +15,7 @@ from ...effects.registry import choice
 from ...effects.runtime import Suspend, resumer
 from ..flow import ask
 from .arguments import as_player
+from .. import basics
 
 REFUSE = "refuse"
 
@@ -28,7 +29,7 @@ def _share_power_loss(ctx: Any, players: Any, amount: Any, prompt: str = "how mu
     who = [as_player(ctx, p) for p in players]
     if len(set(who)) != len(who):
         raise RuleError(f"{ctx.where}: share_power_loss() names a player twice: {who}")
-    n = ctx.game.integer(amount, "amount")
+    n = basics.integer(ctx.game, amount, "amount")
     if n <= 0:
         return []
     return _next_share(ctx, {"players": who, "left": n, "shares": [], "prompt": prompt})

@@ -20,6 +20,8 @@ from ...effects.registry import choice, query, verb
 from ...effects.runtime import Suspend, resumer
 from ..flow import ask
 from .arguments import as_player
+from .. import basics
+from .. import independents
 
 
 def _marker_name(ctx: Any, name: Any) -> str:
@@ -32,9 +34,9 @@ def _marker_name(ctx: Any, name: Any) -> str:
 def _set_marker(ctx: Any, name: str, value: Any) -> None:
     """Put a named game-long marker on a space of a track (a whole number, at least 0)."""
     g = ctx.game
-    v = max(0, g.integer(value, "marker value"))
+    v = max(0, basics.integer(g, value, "marker value"))
     g.s.markers[_marker_name(ctx, name)] = v
-    g.emit("marker", name=name, value=v, why=ctx.ability)
+    basics.emit(g, "marker", name=name, value=v, why=ctx.ability)
 
 
 @query("marker", returns="int", name="str")
@@ -62,7 +64,7 @@ def _next_pick(ctx: Any, st: dict[str, Any]) -> Any:
         # every chooser sees the same prompt and options: nothing of the earlier answers
         return Suspend(ask(as_player(ctx, st["players"][len(picks)]), "secret", st["labels"],
                            f"{ctx.ability}: {st['prompt']} (in secret)", secret=True), "secret_picks", st)
-    g.emit("secret-picks", why=ctx.ability, picks=[[r["player"], r["value"]] for r in picks])
+    basics.emit(g, "secret-picks", why=ctx.ability, picks=[[r["player"], r["value"]] for r in picks])
     return picks
 
 
@@ -77,10 +79,10 @@ def _lose_doom(ctx: Any, player: str, amount: Any) -> None:
     """The player loses Doom (never below 0)."""
     g = ctx.game
     p = as_player(ctx, player)
-    n = min(g.s.doom[p], max(0, g.integer(amount, "amount")))
+    n = min(g.s.doom[p], max(0, basics.integer(g, amount, "amount")))
     if n:
         g.s.doom[p] -= n
-        g.emit("doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability)
+        basics.emit(g, "doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability)
 
 
 @query("sum", returns="num", items="list")
@@ -101,7 +103,7 @@ def _independents(ctx: Any, owner: Any = None) -> list[dict[str, Any]]:
     """Independent Great Old Ones on the map (of one player, or of anyone)."""
     g = ctx.game
     kinds = {rec["kind"] for rec in g.s.loyalty.values()}
-    return [u for u in g.s.units if u["kind"] in kinds and g.is_area(u["loc"])
+    return [u for u in g.s.units if u["kind"] in kinds and basics.is_area(g, u["loc"])
             and (owner is None or u["owner"] == as_player(ctx, owner))]
 
 
@@ -110,4 +112,4 @@ def _loyalty_books(ctx: Any, player: str) -> int:
     """How many spellbooks a player holds on the loyalty cards of its Independents."""
     g = ctx.game
     p = as_player(ctx, player)
-    return sum(len(g.s.loyalty[c]["spellbooks"]) for c in g.controlled_cards(p))
+    return sum(len(g.s.loyalty[c]["spellbooks"]) for c in independents.controlled_cards(g, p))

@@ -7,6 +7,10 @@ from ...effects.compiler import RuleError
 from ...effects.runtime import Suspend
 from ...effects.registry import verb
 from .arguments import as_player
+from .. import abilities
+from .. import actions
+from .. import basics
+from .. import core
 
 
 # ---- verbs: turn structure -------------------------------------------------------------------------------
@@ -22,7 +26,7 @@ def _extra_action(ctx: Any, excluding: Any = ()) -> None:
 def _action_in(ctx: Any, player: str, area: str) -> Any:
     """The player may take one action now, limited to the area (the same actions, costs and
     after-action window as on its turn), or decline."""
-    return Suspend(ctx.game.action_in_call(as_player(ctx, player), area, ctx.ability))
+    return Suspend(actions.action_in_call(ctx.game, as_player(ctx, player), area, ctx.ability))
 
 
 @verb("end_actions", player="player")
@@ -32,7 +36,7 @@ def _end_actions(ctx: Any, player: str) -> None:
     done = g.s.memory.setdefault("no_actions", [])
     if p not in done:
         done.append(p)
-        g.emit("no-more-actions", player=p, why=ctx.ability)
+        basics.emit(g, "no-more-actions", player=p, why=ctx.ability)
 
 
 @verb("lend_ability", ability="ability", owner="player", to="player", until=("str", "end-of-doom-phase"))
@@ -40,11 +44,11 @@ def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom
     """Lend one of `owner`'s abilities to `to` until the end of the next Doom Phase."""
     g = ctx.game
     key = f"{owner}/{ability}"
-    if g.ability_by_key(key) is None:
+    if abilities.ability_by_key(g, key) is None:
         raise RuleError(f"{ctx.where}: '{owner}' has no ability '{ability}'")
     g.s.grants.append({"ability": key, "to": to, "until": until, "round": g.s.round})
     g.s.written()
-    g.emit("lend", ability=key, to=to, until=until)
+    basics.emit(g, "lend", ability=key, to=to, until=until)
 
 
 @verb("lend_unique", owner="player", to="player", until=("str", "end-of-doom-phase"), stand_in=("kind", None))
@@ -52,7 +56,7 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
     """Lend `owner`'s unique faction abilities to `to` until the end of the next Doom Phase; with
     `stand_in`, what they say of one of `owner`'s Great Old Ones applies to that kind as well."""
     g = ctx.game
-    f = g.faction(as_player(ctx, owner))
+    f = basics.faction(g, as_player(ctx, owner))
     grant: dict[str, Any] = {"to": to, "until": until, "round": g.s.round}
     if stand_in is not None:
         grant["stand_in"] = {k: stand_in for k, t in f.units.items() if t.cls == "great-old-one"}
@@ -61,7 +65,7 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
         g.s.grants = [x for x in g.s.grants if not (x["ability"] == ab.key and x["to"] == to)]
         g.s.grants.append({"ability": ab.key, **grant})
         g.s.written()
-        g.emit("lend", ability=ab.key, to=to, until=until)
+        basics.emit(g, "lend", ability=ab.key, to=to, until=until)
 
 
 # ---- Meeting a spellbook requirement from an effect (for requirements that can be met in two ways,
@@ -70,7 +74,7 @@ def _earn_requirement(ctx: Any, player: str, requirement: str) -> Any:
     """The player meets one of its own spellbook requirements now and takes a spellbook (in a battle, after it)."""
     g = ctx.game
     player = as_player(ctx, player)
-    req = next((r for r in g.faction(player).requirements if r.id == requirement), None)
+    req = next((r for r in basics.faction(g, player).requirements if r.id == requirement), None)
     if req is None:
         raise RuleError(f"{ctx.where}: '{player}' has no spellbook requirement '{requirement}'")
     if req.id in g.s.requirements[player]:
@@ -81,4 +85,4 @@ def _earn_requirement(ctx: Any, player: str, requirement: str) -> Any:
         if [player, req.id] not in earned:
             earned.append([player, req.id])
         return
-    return Suspend(g.earn_call(player, req))
+    return Suspend(core.earn_call(g, player, req))

@@ -8,6 +8,9 @@ from ...effects.runtime import Suspend
 from ...effects.registry import query, verb
 from ..state import POOL, held_loc
 from .arguments import as_list, as_player, as_unit, filter_units
+from .. import basics
+from .. import battle_queries
+from .. import core
 
 
 # ---- units ----------------------------------------------------------------------------------------
@@ -66,7 +69,7 @@ def _battle_units(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dic
     g = ctx.game
     if g.s.battle is None:
         return []
-    return filter_units(ctx, g.participants(owner), kind, kw.get("class"))
+    return filter_units(ctx, battle_queries.participants(g, owner), kind, kw.get("class"))
 
 
 @query("held", returns="units", owner="player", tag=("str", None))
@@ -81,7 +84,7 @@ def _in_play(ctx: Any, owner: str, kind: Any) -> bool:
     """Whether the player has a unit of the kind(s) on the map."""
     kinds = as_list(kind) or []
     g = ctx.game
-    return any(u["owner"] == owner and u["kind"] in kinds and g.is_area(u["loc"]) for u in g.s.units)
+    return any(u["owner"] == owner and u["kind"] in kinds and basics.is_area(g, u["loc"]) for u in g.s.units)
 
 
 @query("awakened_ever", returns="bool", owner="player", kind="kind")
@@ -94,19 +97,19 @@ def _awakened_ever(ctx: Any, owner: str, kind: str) -> bool:
 def _cost(ctx: Any, unit: Any) -> int:
     """What the unit's kind costs its owner now."""
     u = as_unit(ctx, unit)
-    return ctx.game.unit_cost(u["owner"], ctx.game.utype(u))
+    return core.unit_cost(ctx.game, u["owner"], basics.utype(ctx.game, u))
 
 
 @query("doom_value", returns="int", unit="unit")
 def _doom_value(ctx: Any, unit: Any) -> int:
     """The average of every cost the unit can have, rounded up (for Doom awarded at average cost)."""
-    return ctx.game.doom_value(as_unit(ctx, unit))
+    return core.doom_value(ctx.game, as_unit(ctx, unit))
 
 
 @query("combat", returns="int", unit="unit")
 def _combat(ctx: Any, unit: Any) -> int:
     """The unit's combat now."""
-    return ctx.game.combat_of(as_unit(ctx, unit))
+    return core.combat_of(ctx.game, as_unit(ctx, unit))
 
 
 @query("cheapest", units="units")
@@ -114,7 +117,7 @@ def _cheapest(ctx: Any, units: list[dict[str, Any]]) -> Any:
     """The unit of lowest cost in a list (the first of equals), or none."""
     best, best_cost = None, None
     for u in units:
-        c = ctx.game.unit_cost(u["owner"], ctx.game.utype(u))
+        c = core.unit_cost(ctx.game, u["owner"], basics.utype(ctx.game, u))
         if best_cost is None or c < best_cost:
             best, best_cost = u, c
     return best
@@ -131,9 +134,9 @@ def _kinds_of(ctx: Any, units: list[dict[str, Any]]) -> list[str]:
 def _place(ctx: Any, unit: Any, area: str) -> None:
     """Put a unit (from the pool or a holding) into an area. Not a Summon or a Move."""
     u = as_unit(ctx, unit)
-    if not ctx.game.is_area(area):
+    if not basics.is_area(ctx.game, area):
         raise RuleError(f"{ctx.where}: '{area}' is not an area of this map")
-    ctx.game.relocate(u, area, ctx.ability or "place")
+    core.relocate(ctx.game, u, area, ctx.ability or "place")
 
 
 @verb("move_to", unit="unit", area="area")
@@ -147,20 +150,20 @@ def _move_along(ctx: Any, units: list[Any], area: str) -> None:
     """Move units into an area for free during a Move action; they count as having moved."""
     for u in units:
         uu = as_unit(ctx, u)
-        ctx.game.relocate(uu, area, ctx.ability or "move along")
+        core.relocate(ctx.game, uu, area, ctx.ability or "move along")
         ctx.game.s.memory.setdefault("moved_free", []).append(uu["id"])
 
 
 @verb("kill", unit="unit")
 def _kill(ctx: Any, unit: Any) -> Any:
     """Kill a unit: it returns to its owner's pool."""
-    return Suspend(ctx.game.remove_unit_call(as_unit(ctx, unit), "kill", ctx.me))
+    return Suspend(core.remove_unit_call(ctx.game, as_unit(ctx, unit), "kill", ctx.me))
 
 
 @verb("eliminate", unit="unit")
 def _eliminate(ctx: Any, unit: Any) -> Any:
     """Eliminate a unit: it returns to its owner's pool."""
-    return Suspend(ctx.game.remove_unit_call(as_unit(ctx, unit), "eliminate", ctx.me))
+    return Suspend(core.remove_unit_call(ctx.game, as_unit(ctx, unit), "eliminate", ctx.me))
 
 
 @verb("replace", unit="unit", kind="kind")
@@ -172,21 +175,21 @@ def _replace(ctx: Any, unit: Any, kind: str) -> None:
     if not fresh:
         return
     loc = u["loc"]
-    g.relocate(u, POOL, f"{ctx.ability}: replaced")
-    g.relocate(fresh[0], loc, f"{ctx.ability}: replacement")
+    core.relocate(g, u, POOL, f"{ctx.ability}: replaced")
+    core.relocate(g, fresh[0], loc, f"{ctx.ability}: replacement")
 
 
 @verb("capture", unit="unit")
 def _capture(ctx: Any, unit: Any) -> Any:
     """Capture a unit onto your card (returned for 1 Power at Gather Power)."""
-    return Suspend(ctx.game.remove_unit_call(as_unit(ctx, unit), "capture", ctx.me))
+    return Suspend(core.remove_unit_call(ctx.game, as_unit(ctx, unit), "capture", ctx.me))
 
 
 @verb("hold", unit="unit", tag="str", player=("player", None))
 def _hold(ctx: Any, unit: Any, tag: str, player: Any = None) -> None:
     """Lift a unit off the map onto a card (yours, or `player`'s), under a tag."""
     who = player if player is not None else ctx.me
-    ctx.game.relocate(as_unit(ctx, unit), held_loc(as_player(ctx, who), tag), ctx.ability or "hold")
+    core.relocate(ctx.game, as_unit(ctx, unit), held_loc(as_player(ctx, who), tag), ctx.ability or "hold")
 
 
 @verb("swap", a="unit", b="unit")
@@ -194,5 +197,5 @@ def _swap(ctx: Any, a: Any, b: Any) -> None:
     """Two units exchange places."""
     ua, ub = as_unit(ctx, a), as_unit(ctx, b)
     la, lb = ua["loc"], ub["loc"]
-    ctx.game.relocate(ua, lb, ctx.ability or "swap")
-    ctx.game.relocate(ub, la, ctx.ability or "swap")
+    core.relocate(ctx.game, ua, lb, ctx.ability or "swap")
+    core.relocate(ctx.game, ub, la, ctx.ability or "swap")

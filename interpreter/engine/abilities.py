@@ -1,0 +1,249 @@
+"""Abilities in play: who has which ability now (faction, units on the map, spellbooks, loyalty and
+neutral cards, grants), looked up by key, usable or not, and which timing windows have anything
+to do (a quiet one is not opened). Facts kept in the context's memo (rules.Rules.memo)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..content.model import Ability
+from ..effects.compiler import RuleError
+from ..limits import MAX_WINDOW_DEPTH
+from . import flow, neutral
+from .basics import MEMO_FACTS
+from .context import EffectCtx
+from .host import RulesContext
+from .requirements import checked_at
+
+Frame = dict[str, Any]
+from . import basics
+from . import independents
+
+
+def active_abilities(g: "RulesContext", player: str) -> list[Ability]:
+    """The abilities `player` has now (faction, units in play, spellbooks, cards, grants), in
+    their fixed order. The list is shared: callers must not change it."""
+    memo = g.memo()
+    key = ("abilities", player)
+    out = memo.get(key)
+    if out is None:
+        out = memo[key] = _collect_abilities(g, player)
+    return out  # type: ignore[no-any-return]
+
+
+def window_abilities(g: "RulesContext", player: str, window: str) -> list[Ability]:
+    """`active_abilities(player)` of one window, in the same order (shared: do not change it)."""
+    memo = g.memo()
+    key = ("window", (player, window))
+    out = memo.get(key)
+    if out is None:
+        out = memo[key] = _in_window(g, (player, window))
+    return out  # type: ignore[no-any-return]
+
+
+def _collect_abilities(g: "RulesContext", player: str) -> list[Ability]:
+    f = g.content.factions.get(player)
+    out: list[Ability] = []
+    if f is None:
+        return out
+    out.extend(f.abilities)
+    kinds = basics.in_play_kinds(g, player)
+    for t in f.units.values():
+        if t.abilities and t.id in kinds:
+            out.extend(t.abilities)
+    if g.s.loyalty:
+        out.extend(independents.loyalty_abilities(g, player, kinds))
+    for book in g.s.spellbooks.get(player, []):
+        sb = f.spellbooks.get(book) or g.content.neutral_spellbooks.get(book)
+        if sb is not None:
+            out.extend(sb.abilities)
+    out.extend(neutral.card_abilities(g, player))
+    for grant in g.s.grants:
+        if grant["to"] == player:
+            ab = ability_by_key(g, grant["ability"])
+            if ab is not None:
+                out.append(ab)
+    return out
+
+
+def active_abilities_all(g: "RulesContext") -> list[tuple[str | None, Ability]]:
+    memo = g.memo()
+    out = memo.get("all")
+    if out is None:
+        out = [(None, a) for a in g.ruleset.abilities]
+        for p in g.s.players:
+            out.extend((p, a) for a in active_abilities(g, p))
+        memo["all"] = out
+    return out  # type: ignore[no-any-return]
+
+
+def ability_by_key(g: "RulesContext", key: str) -> Ability | None:
+    idx = g.__dict__.get("_ability_index")
+    return (idx if idx is not None else _ability_index_of(g)).get(key)
+
+
+def content_abilities(g: "RulesContext") -> list[Ability]:
+    """Every ability the game's content holds (factions, units, spellbooks, cards) and its
+    ruleset's rules, in play or not."""
+    return [*_ability_index_of(g).values(), *g.ruleset.abilities,
+            *(a for t in g.content.neutral_units.values() for a in t.abilities)]
+
+
+def _ability_index_of(g: "RulesContext") -> dict[str, Ability]:
+    idx = getattr(g, "_ability_index", None)
+    if idx is None:
+        idx = {}
+        for f in list(g.content.factions.values()) + list(g.content.loyalty_cards.values()):
+            for a in f.abilities:
+                idx[a.key] = a
+            for t in f.units.values():
+                for a in t.abilities:
+                    idx[a.key] = a
+            for sb in f.spellbooks.values():
+                for a in sb.abilities:
+                    idx[a.key] = a
+        for sb in g.content.neutral_spellbooks.values():
+            for a in sb.abilities:
+                idx[a.key] = a
+        for card in g.content.neutral_cards.values():
+            for a in (card.acquire, *card.abilities, *g.content.neutral_units[card.kind].abilities):
+                if a is not None:
+                    idx[a.key] = a
+        g._ability_index = idx
+    return idx  # type: ignore[no-any-return]
+
+
+def ability_of(g: "RulesContext", key: str) -> Ability:
+    """The ability a frame names by key: a content ability or one of the ruleset's rules."""
+    ab = ability_by_key(g, key)
+    if ab is None:
+        ab = next((a for a in g.ruleset.abilities if a.key == key), None)
+        if ab is None:
+            raise RuleError(f"internal: no ability with the key '{key}'")
+    return ab
+
+
+def once_key(g: "RulesContext", ab: Ability, player: str | None) -> str | None:
+    if ab.once is None:
+        return None
+    mem = g.s.memory
+    scope = {"battle": f"battle{mem.get('battle_no', 0)}", "action": f"action{mem.get('action_no', 0)}",
+             "turn": f"turn{mem.get('turn_no', 0)}",
+             "action-phase": f"ap{g.s.round}", "doom-phase": f"dp{g.s.round}", "round": f"r{g.s.round}",
+             "game": "game"}[ab.once]
+    return f"{ab.key}|{player}|{scope}"
+
+
+def ability_cost(g: "RulesContext", ab: Ability, player: str | None, ctx: EffectCtx) -> int:
+    if ab.cost is None:
+        return 0
+    return basics.integer(g, ab.cost(ctx), f"cost of {ab.name}")
+
+
+def usable(g: "RulesContext", ab: Ability, player: str | None, ctx: EffectCtx, check_cost: bool = True) -> bool:
+    if ab.unknown:
+        return False
+    k = once_key(g, ab, player)
+    if k is not None and k in g.s.memory.get("once", []):
+        return False
+    if ab.condition is not None and not ab.condition(ctx):
+        return False
+    if check_cost and player is not None and ability_cost(g, ab, player, ctx) > g.s.power[player]:
+        return False
+    return True
+
+
+def self_unit_for(g: "RulesContext", ab: Ability, player: str) -> dict[str, Any] | None:
+    if not ab.holder.startswith("unit:"):
+        return None
+    kind = ab.holder[5:]
+    b = g.s.battle
+    units = [u for u in g.s.on_map(player, g.layout.areas) if u["kind"] == kind]
+    if b is not None:
+        inb = [u for u in units if u["loc"] == b["area"] and u["id"] not in b["exempt"]]
+        units = inb or units
+    return units[0] if units else None
+
+
+BATTLE_MODIFIERS = {"combat", "result-capacity", "resolve-results", "retreat-chooser", "assign-chooser"}
+
+
+BATTLE_WINDOWS = {"before-battle", "battle-roll", "result-assigned", "kills-assigned", "pains-assigned",
+                  "after-assignment", "retreats"}
+
+
+def quiet_window(g: RulesContext, name: str) -> bool:
+    """Whether timing window `name`, opened now, would do nothing: no rule of the ruleset and no
+    requirement in the content is timed at it, no player has an active ability at it, and it is
+    not deep enough to be a trigger loop. Nothing can run in it then, so nothing in it changes
+    either; `core.window_call` does not open it (the caller's next step runs at once, as it
+    would when the window returned)."""
+    if len(g.s.flow) >= MAX_WINDOW_DEPTH:
+        return False
+    timed = g.__dict__.get("_timed_windows")
+    if timed is None:
+        timed = g._timed_windows = _timed_windows(g)
+    if name in timed:
+        return False
+    return not any(window_abilities(g, p, name) for p in g.s.players)
+
+
+def _timed_windows(g: RulesContext) -> frozenset[str]:
+    """The windows the ruleset's rules and the content's requirements (factions' and loyalty
+    cards', in play or not) are timed at, with "state" and "action" (the requirement checks')."""
+    timed = {ab.window for ab in g.ruleset.abilities} | {"state", "action"}
+    for fac in g.content.factions.values():
+        timed.update(r.when for r in fac.requirements)
+    for card in g.content.loyalty_cards.values():
+        timed.update(r.when for r in card.requirements)
+    return frozenset(timed)
+
+
+def ability_frame(g: RulesContext, ab: Any, player: str | None, me: str | None, event: dict[str, Any] | None,
+                  area: str | None, self_id: int | None, paid: bool = False) -> Frame:
+    """A use of ability `ab` by `player`; its effect's context is `me`, `event`, `area`, the unit `self_id`."""
+    if ability_of(g, ab.key) is not ab:
+        raise RuleError(f"{ab.name}: two abilities have the key '{ab.key}' (an ability's id must be unique "
+                        "among its owner's abilities)")
+    f = flow.frame("ability", key=ab.key, player=player, me=me, event=event, area=area, self=self_id, paid=paid)
+    if ab.effect is not None:
+        f["label"] = f"{ab.key} ({ab.window})"   # for the trigger-loop message (flow.running_abilities)
+    return f
+
+
+_CHECKED: dict[tuple[int, str], tuple[Any, int, list[int]]] = {}
+
+
+def _checked_at(reqs: list[Any], when: str) -> list[int]:
+    """The positions in a faction's requirements of those checked at `when` (requirements.checked_at).
+    Found once per requirements list and `when`."""
+    key = (id(reqs), when)
+    kept = _CHECKED.get(key)
+    if kept is None or kept[0] is not reqs or kept[1] != len(reqs):
+        found = [j for j, r in enumerate(reqs) if checked_at(r, when)]
+        kept = _CHECKED[key] = (reqs, len(reqs), found)
+    return kept[2]
+
+
+def requirements_to_check(g: RulesContext, when: str, players: list[str]) -> bool:
+    """Whether a requirement check at `when` has anything to look at: a requirement of one of the
+    players' factions checked then, or loyalty cards in the game (`check_requirements_call` starts
+    no check otherwise; the caller's next step runs at once, as after an empty check)."""
+    if g.s.loyalty:
+        return True
+    kept = g.__dict__.get("_to_check")   # (when, *players) -> the answer: the content decides it
+    if kept is None:
+        kept = g._to_check = {}
+    key = (when, *players)
+    found = kept.get(key)
+    if found is None:
+        factions = g.content.factions
+        found = kept[key] = any(p in factions and _checked_at(factions[p].requirements, when) for p in players)
+    return found  # type: ignore[no-any-return]
+
+
+def _in_window(g: RulesContext, arg: tuple[str, str]) -> list[Ability]:
+    player, window = arg
+    return [ab for ab in active_abilities(g, player) if ab.window == window]
+
+
+MEMO_FACTS["window"] = _in_window   # type: ignore[assignment]   (checked like the other memo entries)

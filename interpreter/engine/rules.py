@@ -1,0 +1,216 @@
+"""The rules context: what procedures, primitives and effects run over.
+
+A `Rules` holds the content, the ruleset and map layout in play, the state, the event log, the
+scripted dice, the evaluation budget and the one cache of facts derived from the position
+(`memo`, see basics.py for its one invalidation rule). Procedures (engine/flow.py) and
+primitives receive it; `game.Game` wraps one and is the API bots, front ends and tests drive.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..content.build import Content
+from ..diagnostics import did_you_mean
+from ..effects.compiler import RuleError
+from ..content.model import ContentModel, Layout, Ruleset
+from . import abilities, basics, core
+from . import battle, core_procs, doom, loyalty_procs, perform, round, turn  # noqa: F401 (their procedures register)
+from . import independents as independents_module
+from .basics import MEMO_FACTS, PLACE_FACTS
+from .decisions import GameError
+from .state import CHECK_MEMO, State
+
+
+def _check_first(model: ContentModel, factions: list[str], asked: str | None) -> None:
+    """Core rulebook, The First Player (p. 7): a faction that must go first does; one that may
+    never be first at the start is not; otherwise any player may be chosen."""
+    if asked is None or asked == round.RANDOM_FIRST:
+        return
+    if asked not in factions:
+        raise GameError(f"first player '{asked}' is not one of this game's factions; one of: "
+                        f"{', '.join(factions)} or {round.RANDOM_FIRST}")
+    name = model.factions[asked].name
+    always = [f for f in factions if model.factions[f].setup.get("always-first")]
+    if always and asked not in always:
+        raise GameError(f"{model.factions[always[0]].name} always goes first, so "
+                        f"{name} cannot be the first player")
+    if model.factions[asked].setup.get("never-first-at-start"):
+        raise GameError(f"{name} may never be the first player at the start")
+
+
+class Rules:
+    """The rules of one game over its state (see the module docstring). The rules' functions
+    (basics.py, core.py, abilities.py, actions.py, ...) take it as their first argument."""
+
+    content: ContentModel
+    ruleset: Ruleset
+    layout: Layout
+    independents: list[str]
+    first: str | None             # the game's `first` parameter (round.py Setup), None: the rulebook's recommendation
+    s: State
+    log: list[dict[str, Any]]
+
+    @classmethod
+    def blank(cls, content: Content, ruleset: str, layout: str, independents: list[str],
+              log: list[dict[str, Any]] | None = None) -> "Rules":
+        """A context for `content` with no state yet (the caller sets `s`); nothing is checked."""
+        r = cls.__new__(cls)
+        r.bundle = content
+        r.content = content.model
+        r.ruleset = r.content.rulesets[ruleset]
+        r.layout = r.content.layouts[layout]
+        r.independents = list(independents)
+        r.first = None
+        r._init_core()
+        r.log = log if log is not None else []
+        return r
+
+    @classmethod
+    def checked(cls, content: Content, ruleset: str, factions: list[str], layout: str | None,
+                independents: list[str] | None, first: str | None = None) -> tuple["Rules", list[str]]:
+        """A context for a new game, every parameter checked first (one GameError naming the
+        offending one), and the notes on the loyalty cards left out. `first`: the first player at
+        the start, a faction or "random" (`_check_first`)."""
+        content.require_ok()
+        model = content.model
+        if ruleset not in model.rulesets:
+            raise GameError(f"unknown ruleset '{ruleset}'; known: {', '.join(sorted(model.rulesets))}")
+        rs = model.rulesets[ruleset]
+        for f in factions:
+            if f not in model.factions:
+                raise GameError(f"unknown faction '{f}'{did_you_mean(f, model.factions)}")
+        allowed = rs.get("players", [])
+        if len(factions) not in allowed:
+            raise GameError(f"ruleset '{ruleset}' is for {', '.join(map(str, allowed))} players, not {len(factions)}")
+        if len(set(factions)) != len(factions):
+            raise GameError("a faction can be played by only one player")
+        layout = layout or rs.get("map", {}).get(str(len(factions)))
+        if layout not in model.layouts:
+            raise GameError(f"unknown map layout '{layout}'")
+        lay = model.layouts[layout]
+        if lay.players and len(factions) not in lay.players:
+            raise GameError(f"map layout '{layout}' is for {', '.join(map(str, lay.players))} players, "
+                            f"not {len(factions)}")
+        if lay.incomplete:
+            raise GameError(f"map layout '{layout}' cannot be played: it is incomplete ({lay.incomplete})")
+        clash = model.sharing_figures(factions)
+        if clash is not None:
+            a, b = (model.factions[f].name for f in clash)
+            raise GameError(f"{a} and {b} are played with the same figures: a game seats only one of them")
+        for f in factions:
+            for t in model.factions[f].units.values():
+                if t.unknown:
+                    raise GameError(f"faction '{f}': {t.name} has unknown {', '.join(t.unknown)}; "
+                                    "a ruleset must name an interpretation before it can be played")
+        _check_first(model, factions, first)
+        r = cls.blank(content, ruleset, layout, [])
+        r.first = first
+        try:
+            r.independents, left_out = independents_module.choose_independents(r, list(factions), independents)
+        except RuleError as exc:
+            raise GameError(str(exc)) from exc
+        return r, left_out
+
+    def copy(self, hook: Callable[[dict[str, Any]], None] | None = None) -> "Rules":
+        """An independent context over a copy of the state, continuing exactly as this one would:
+        the derived facts carry over, the log and scripted dice are copied, `hook` watches it."""
+        r = Rules.__new__(Rules)
+        r.__dict__.update(self.__dict__)
+        r._event_hook = hook
+        r.s = self.s.copy()
+        r._memo = self.memo_for_copy(r.s)
+        r.log = list(self.log)
+        r._forced_dice = list(self._forced_dice) if self._forced_dice is not None else None
+        return r
+
+    def _init_core(self) -> None:
+        """The context's own counters and hooks, before any state."""
+        self._memo: tuple[Any, ...] | None = None
+        self._forced_dice: list[int] | None = None
+        self._event_hook: Callable[[dict[str, Any]], None] | None = None
+        self.steps = 0                # evaluation steps spent since the last decision (limits.MAX_STEPS)
+        self.formula_depth = 0        # formulas being evaluated inside each other (limits.MAX_FORMULA_DEPTH)
+
+    def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
+        """Call `hook(event)` after every logged event (checking mode); None switches it off."""
+        self._event_hook = hook
+
+    def memo(self) -> dict[Any, Any]:
+        """A dict for facts derived from who has which abilities (active abilities, units in play,
+        the modifier index), valid until that changes: it is keyed on the state object, its write
+        counter `s.writes` (bumped by every write to units, spellbooks, grants or loyalty cards:
+        `state_written`), the grants list and its length, and the number of units."""
+        s = self.s
+        m = self._memo
+        if m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants and m[3] == len(s.grants) \
+                and m[4] == len(s.units):
+            if CHECK_MEMO and not self.__dict__.get("_checking"):
+                self._check_memo(m[5])
+            return m[5]  # type: ignore[no-any-return]
+        self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {})
+        return m[5]  # type: ignore[no-any-return]
+
+    def memo_current(self) -> bool:
+        """Whether the memo (see `memo`) is valid for the state as it is."""
+        s = self.s
+        m = self._memo
+        return m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants \
+            and m[3] == len(s.grants) and m[4] == len(s.units)
+
+    def memo_after_move(self) -> None:
+        """A unit moved leaving which kinds each player has on the map as they were (`relocate`:
+        from area to area, onto the map beside one of its kind, ...), the memo being current just
+        before: the memo stays valid but
+        for its facts about places (PLACE_FACTS), which are dropped. NECRO_CHECK_MEMO=1 checks
+        the kept facts at their next use, as always."""
+        m = self._memo
+        assert m is not None
+        facts = m[5]
+        for k in [k for k in facts if k.__class__ is tuple and k[0] in PLACE_FACTS]:
+            del facts[k]
+        s = self.s
+        self._memo = (s, s.writes, *m[2:])
+
+    def memo_for_copy(self, s: State) -> tuple[Any, ...]:
+        """This position's memo for `s`, a fresh copy of the state: the facts are the same."""
+        facts = dict(self.memo())
+        return (s, s.writes, s.grants, len(s.grants), len(s.units), facts)
+
+    def state_written(self) -> None:
+        """A write to units, spellbooks, grants or loyalty cards (see `memo`)."""
+        self.s.written()
+
+    def _check_memo(self, kept: dict[Any, Any]) -> None:
+        old = self._memo
+        assert old is not None
+        self._memo = (*old[:5], {})
+        self._checking = True
+        try:
+            for key, value in list(kept.items()):
+                fresh = self._recompute(key)
+                if fresh != value:
+                    raise AssertionError(f"stale memo entry {key!r}: kept {value!r}, fresh {fresh!r}")
+        finally:
+            self._memo = old
+            self._checking = False
+
+    def _recompute(self, key: Any) -> Any:
+        """A memo entry worked out afresh (checking mode: `_check_memo`)."""
+        if key == "all":
+            return abilities.active_abilities_all(self)
+        if key == "modifiers":
+            core.modifiers_of(self, "")
+            return self.memo()["modifiers"]
+        what, arg = key
+        if what in MEMO_FACTS:
+            return MEMO_FACTS[what](self, arg)
+        return basics.in_play_kinds(self, arg) if what == "kinds" else abilities.active_abilities(self, arg)
+
+    def __repr__(self) -> str:
+        return f"<Rules of {', '.join(self.s.players) if hasattr(self, 's') else 'no state'}>"
+
+
+def new_state(r: Rules, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
+    """The state a new game starts from."""
+    from .position import empty_state
+    return empty_state(r.content, ruleset, layout, factions, seed, r.independents)

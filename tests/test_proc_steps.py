@@ -1,0 +1,69 @@
+"""Procedures declare their steps (#29): a jump to an undeclared step fails when the class is defined."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from necronomicon.interpreter.engine import flow, rules  # noqa: F401  (rules: every procedure registers)
+from necronomicon.interpreter.engine.flow import PROCS, Proc, Return
+
+
+def test_a_jump_to_an_undeclared_step_fails_when_the_class_is_defined() -> None:
+    with pytest.raises(RuntimeError, match=r"a jump to 'finish', which is not one of its declared steps \(start, done\)"):
+        class Misspelt(Proc):
+            name = "test-misspelt-jump"
+            STEPS = ("start", "done")
+
+            def start(self, g: Any, f: dict[str, Any], value: Any) -> Any:
+                f["at"] = "finish"
+
+            def done(self, g: Any, f: dict[str, Any], value: Any) -> Any:
+                return Return()
+    assert "test-misspelt-jump" not in PROCS
+
+
+def test_a_jump_by_update_or_a_computed_jump_is_checked_too() -> None:
+    with pytest.raises(RuntimeError, match="a jump to 'later'"):
+        class ByUpdate(Proc):
+            name = "test-update-jump"
+            STEPS = ("start",)
+
+            def start(self, g: Any, f: dict[str, Any], value: Any) -> Any:
+                f.update(i=0, at="later")
+    with pytest.raises(RuntimeError, match="a jump to a computed step"):
+        class Computed(Proc):
+            name = "test-computed-jump"
+            STEPS = ("start",)
+
+            def start(self, g: Any, f: dict[str, Any], value: Any) -> Any:
+                f["at"] = f["next"]
+    assert not {"test-update-jump", "test-computed-jump"} & set(PROCS)
+
+
+@pytest.mark.parametrize("steps", [(), ("start", "start"), ("start", "missing"), ["start"]])
+def test_the_declaration_itself_is_checked(steps: Any) -> None:
+    with pytest.raises(RuntimeError, match="STEPS must be|is not a method"):
+        class Bad(Proc):
+            name = "test-bad-declaration"
+            STEPS = steps
+
+            def start(self, g: Any, f: dict[str, Any], value: Any) -> Any:
+                return Return()
+
+
+def test_every_procedure_declares_the_steps_its_frames_reach_and_only_those() -> None:
+    assert len(PROCS) > 20
+    for name, proc in PROCS.items():
+        steps = type(proc).STEPS
+        assert steps and proc.has_step(steps[0]), name
+        jumps = {target for _, target in flow._jumps(type(proc))}
+        assert jumps <= set(steps), name
+        assert not proc.has_step("has_step") and not proc.has_step("step") and not proc.has_step("_helper")
+        assert set(steps) - jumps <= {steps[0]}, f"{name}: a declared step no jump reaches"
+
+
+def test_a_frame_at_an_undeclared_step_is_an_error_naming_the_procedure() -> None:
+    proc = PROCS["turn"]
+    with pytest.raises(Exception, match="procedure 'turn' has no step 'after'"):
+        proc.step(None, {"proc": "turn", "at": "after"}, None)
