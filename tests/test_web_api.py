@@ -1,18 +1,13 @@
 """The web board's JSON API (necro serve) over the one Game API, without a browser."""
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+from tests.web_client import BASE, THREE, TestClient  # noqa: E402  (skips the module without the web extra)
 
 from necronomicon.interpreter.content import load_content  # noqa: E402
 from necronomicon.interpreter.bots import make_agent  # noqa: E402
@@ -21,11 +16,9 @@ from necronomicon.interpreter.engine.seat import hand_seats  # noqa: E402
 from necronomicon.tools.web.app import create_app  # noqa: E402
 from necronomicon.tools.web.options import grouped  # noqa: E402
 
-THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]
 ROOT = Path(__file__).parent.parent
 
 
-BASE = "http://127.0.0.1:8765"
 KEYS: dict[str, str] = {}   # each game's key holding every person's seat
 SPECTATORS: dict[str, str] = {}
 

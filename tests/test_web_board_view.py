@@ -1,24 +1,17 @@
 """The board's battle view, unit markers, whole log and Load (necro serve), without a browser."""
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+from tests.web_client import BASE, THREE, TestClient  # noqa: E402  (skips the module without the web extra)
 
 from necronomicon.interpreter.engine.game import Game  # noqa: E402
 from necronomicon.tools.web.app import create_app  # noqa: E402
 from necronomicon.interpreter.engine import battle_queries, core  # noqa: E402
 
-THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]
-BASE = "http://127.0.0.1:8765"
 
 
 @pytest.fixture(scope="module")

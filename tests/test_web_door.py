@@ -4,25 +4,18 @@ capped by the server, games kept in SQLite across a restart."""
 from __future__ import annotations
 
 import json
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+from tests.web_client import BASE, THREE, TestClient  # noqa: E402  (skips the module without the web extra)
 
 from necronomicon.tools.web.app import create_app  # noqa: E402
 from necronomicon.tools.web.guard import Door, nesting  # noqa: E402
 from necronomicon.tools.web.store import DAY, FINISHED_DAYS, IDLE_DAYS, GameStore  # noqa: E402
 
-THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]
-BASE = "http://127.0.0.1:8765"
 JSON = {"content-type": "application/json"}
 
 

@@ -4,18 +4,13 @@ auto-answer settings: answered by the server through the game's log, kept with t
 back past by undo."""
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette")
-pytest.importorskip("httpx")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+from tests.web_client import BASE, THREE, TestClient  # noqa: E402  (skips the module without the web extra)
 
 from necronomicon.interpreter.content import load_content  # noqa: E402
 from necronomicon.interpreter.engine.game import Game  # noqa: E402
@@ -23,8 +18,6 @@ from necronomicon.tools.auto_answers import AutoAnswers, auto_answer  # noqa: E4
 from necronomicon.tools.game_setup import Setup, make_game  # noqa: E402
 from necronomicon.tools.web.app import create_app  # noqa: E402
 
-BASE = "http://127.0.0.1:8765"
-THREE = ["great-cthulhu", "crawling-chaos", "black-goat"]
 
 
 @pytest.fixture(scope="module")
