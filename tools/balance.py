@@ -27,7 +27,7 @@ from necronomicon.interpreter.search.budget import parse_agent
 
 from .batch import finish, play_batch, streamed
 from .balance_report import ranking_stability, write_report_text
-from .loading import content_from_args
+from .loading import add_table_options, content_from_args
 from .preflight import check_seed, pick_ruleset, player_count
 from .result_stream import ResultSink
 from .runners import ContentArgs, default_jobs, new_ticks, run
@@ -179,11 +179,7 @@ def write_report(out: Path, rows: list[dict[str, Any]], agents: tuple[str, str],
 def add_parser(sub: Any) -> None:
     """The `necro balance` sub-command's options."""
     b = sub.add_parser("balance", help="play every matchup with search bots at two budgets and write a balance report")
-    b.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
-    b.add_argument("--expansions", help="comma list of expansions to enable")
-    b.add_argument("--ruleset")
-    b.add_argument("--players", type=int, help="players per game (default: the ruleset's count nearest 4)")
-    b.add_argument("--map", help="map layout id (default: the ruleset's for the player count)")
+    add_table_options(b)
     b.add_argument("--factions", help="comma list: the factions whose matchups are played (default: every one)")
     b.add_argument("--budget", default=DEFAULT_BUDGET, help="the search bot's budget a decision: playouts (40, "
                    "the default) or CPU seconds (0.5s); a quarter of it is played too")

@@ -10,6 +10,20 @@ from necronomicon.interpreter.content.build import Content
 from necronomicon.interpreter.engine.savefile import GameLog
 
 
+def add_content_options(p: argparse.ArgumentParser) -> None:
+    """The options `content_from_args` reads: `--content-dir` (repeatable) and `--expansions`."""
+    p.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
+    p.add_argument("--expansions", help="comma list of expansions to enable")
+
+
+def add_table_options(p: argparse.ArgumentParser) -> None:
+    """The content options, and the table the games are played at: ruleset, player count, map."""
+    add_content_options(p)
+    p.add_argument("--ruleset")
+    p.add_argument("--players", type=int, help="players per game (default: the ruleset's count nearest 4)")
+    p.add_argument("--map", help="map layout id (default: the ruleset's for the player count)")
+
+
 def content_from_args(args: argparse.Namespace, log: GameLog | None = None) -> Content:
     """The content for a command: its folders, its `--expansions` (a comma list) or, when that is
     not given and a log is, the expansions recorded in the log; no expansions otherwise."""

@@ -22,7 +22,7 @@ from necronomicon.interpreter.engine.play import run_game
 from necronomicon.interpreter.search.features import game_features, seat_features
 from necronomicon.interpreter.search.fitting import Sample, fit
 
-from .loading import content_from_args
+from .loading import add_table_options, content_from_args
 from .preflight import check_destination, check_seed, pick_ruleset, player_count
 from .runners import ContentArgs, default_jobs
 from .simulate import GameSpec, matchups
@@ -132,11 +132,7 @@ def cmd_train(args: argparse.Namespace) -> int:
 def add_parser(sub: Any) -> None:
     """The `necro train` sub-command's options."""
     t = sub.add_parser("train", help="learn an evaluation of positions for the search bot from self-play games")
-    t.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
-    t.add_argument("--expansions", help="comma list of expansions to enable")
-    t.add_argument("--ruleset")
-    t.add_argument("--players", type=int, help="players per game (default: the ruleset's count nearest 4)")
-    t.add_argument("--map", help="map layout id (default: the ruleset's for the player count)")
+    add_table_options(t)
     t.add_argument("--games", type=int, default=300, help="self-play games (default 300)")
     t.add_argument("--seed", type=int, default=1, help="the first game's seed; game i uses seed + i")
     t.add_argument("--agents", default=DEFAULT_AGENTS, help="bots read in turn, seat after seat and game after "
