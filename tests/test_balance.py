@@ -3,17 +3,20 @@ budgets, one-line refusals of bad settings, and a batch killed mid-way that the 
 continues to the end, writing its report."""
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from necronomicon.tools.balance import plan_balance, quarter_budget
+from necronomicon.tools.balance import balanced_order, plan_balance, quarter_budget
 from necronomicon.tools.balance_report import ranking_stability, seat_rates, write_report_text
 from necronomicon.tools.cli import main
+from necronomicon.tools.display_names import DisplayNames
 
 ROOT = Path(__file__).parent.parent
 BASE = ["balance", "--ruleset", "duel", "--jobs", "1", "--no-progress"]
@@ -46,12 +49,29 @@ def test_the_ranking_changes_when_stronger_bots_reverse_a_clear_order() -> None:
     got = ranking_stability(full, quarter)
     assert got["verdict"] == "changes"
     assert got["swaps"] == [{"stronger_bots_rank_higher": "b", "over": "a", "clear": True}]
-    assert "measures the bots" in got["line"] and "b above a" in got["line"]
+    assert "measures the bots" in got["line"] and "B above A" in got["line"]   # ids made readable
 
 
 def test_a_swap_inside_the_intervals_is_stable_within_the_noise() -> None:
-    got = ranking_stability(_rows({"a": 3, "b": 2, "c": 1}, 8), _rows({"a": 2, "b": 3, "c": 1}, 8))
+    got = ranking_stability(_rows({"a": 32, "b": 30, "c": 10}, 160), _rows({"a": 30, "b": 32, "c": 10}, 160))
     assert got["verdict"] == "stable-within-noise" and len(got["swaps"]) == 1 and not got["swaps"][0]["clear"]
+    assert got["width"] < 0.25 and "160 games at each budget" in got["line"]
+
+
+def test_few_games_are_too_few_to_call_the_ranking_stable_and_the_line_says_how_wide() -> None:
+    # 8 games a faction: no pair changes order, but a 95% interval is some 50 points wide
+    got = ranking_stability(_rows({"a": 3, "b": 2, "c": 1}, 8), _rows({"a": 3, "b": 2, "c": 1}, 8))
+    assert got["verdict"] == "too-few-games" and not got["swaps"] and got["games"] == (8, 8)
+    assert "too few games to tell" in got["line"] and "no two factions change order" in got["line"]
+    assert f"is {100 * got['width']:.0f} points wide" in got["line"] and got["width"] > 0.4
+    swapped = ranking_stability(_rows({"a": 3, "b": 2, "c": 1}, 8), _rows({"a": 2, "b": 3, "c": 1}, 8))
+    assert swapped["verdict"] == "too-few-games" and "1 pair(s) change order, none clearly" in swapped["line"]
+
+
+def test_a_clear_change_is_reported_by_name() -> None:
+    full, quarter = _rows({"a": 15, "b": 40, "c": 2}, 60), _rows({"a": 40, "b": 15, "c": 2}, 60)
+    got = ranking_stability(full, quarter, DisplayNames({"a": "Alpha", "b": "Beta"}))
+    assert "(Beta above Alpha at the full budget" in got["line"]
 
 
 def test_without_games_at_both_budgets_there_is_nothing_to_compare() -> None:
@@ -60,19 +80,38 @@ def test_without_games_at_both_budgets_there_is_nothing_to_compare() -> None:
 
 def test_the_report_has_both_budgets_seats_and_the_stability_line() -> None:
     full, quarter = _rows({"a": 30, "b": 15, "c": 5}, 60), _rows({"a": 25, "b": 12, "c": 8}, 60, start=60)
-    text = write_report_text(full, quarter, ("mcts:40", "mcts:10"), ["# t"], {"a": "Alpha", "b": "Beta", "c": "Gamma"})
+    full[0]["spellbooks"] = {"a": ["x"], "b": [], "c": []}
+    text = write_report_text(full, quarter, ("mcts:40", "mcts:10"), ["# t"],
+                             DisplayNames({"a": "Alpha", "b": "Beta", "c": "Gamma"}, {"a": {"x": "Book X"}}))
     assert "| Alpha | 60 | 50.0%" in text and "| Gamma | 60 | 8.3%" in text
+    assert "│ Alpha " in text and "│ a " not in text and "1. Book X" in text   # necro report's tables name them too
     assert "Ranking between budgets: stable" in text and "| (nobody won) | 60 | 16.7% (9.3–28.0%) | 60 | 25.0%" in text
     assert [s["wins"] for s in seat_rates(full)] == [30, 15, 5]   # a, b, c sit in seats 1, 2, 3 in every fixture game
 
 
 def test_pairs_share_matchup_seats_and_seed_and_differ_only_in_budget() -> None:
-    specs = plan_balance([("a", "b"), ("a", "c")], 3, 10, "duel", ("mcts:8", "mcts:2"), None)
+    specs = plan_balance([("a", "b"), ("a", "c")], 4, 10, "duel", ("mcts:8", "mcts:2"), None)
     assert [(s.index, s.seed, s.factions, s.agents[0]) for s in specs] == [
         (0, 10, ("a", "b"), "mcts:8"), (1, 10, ("a", "b"), "mcts:2"),
-        (2, 11, ("a", "c"), "mcts:8"), (3, 11, ("a", "c"), "mcts:2"),
-        (4, 12, ("b", "a"), "mcts:8"), (5, 12, ("b", "a"), "mcts:2")]
+        (2, 11, ("c", "a"), "mcts:8"), (3, 11, ("c", "a"), "mcts:2"),    # a sat first: now c does
+        (4, 12, ("b", "a"), "mcts:8"), (5, 12, ("b", "a"), "mcts:2"),    # each matchup's other rotation
+        (6, 13, ("a", "c"), "mcts:8"), (7, 13, ("a", "c"), "mcts:2")]
     assert (quarter_budget("40"), quarter_budget("2"), quarter_budget("0.5s")) == ("10", "1", "0.125s")
+
+
+def test_every_faction_gets_its_share_of_games_and_seats_from_the_first_games_on() -> None:
+    # seven factions, three a game: in alphabetical order the first 15 matchups all hold the first faction
+    ms = list(itertools.combinations("abcdefg", 3))
+    assert balanced_order(ms)[0] == ("a", "b", "c") and sorted(balanced_order(ms)) == ms
+    specs = [s for s in plan_balance(ms, 3 * len(ms), 1, "multiplayer", ("x", "y"), None) if s.index % 2 == 0]
+    for n in (5, 10, 20, len(ms)):
+        played = Counter(f for s in specs[:n] for f in s.factions)
+        assert len(played) == 7 and max(played.values()) - min(played.values()) <= 1, (n, played)
+    seats = Counter((f, i) for s in specs[:len(ms)] for i, f in enumerate(s.factions))
+    assert max(seats.values()) - min(seats[f, i] for f in "abcdefg" for i in range(3)) <= 2
+    # three cycles of the matchups: each matchup once in each of its three rotations
+    turns = Counter((tuple(sorted(s.factions)), s.factions.index(min(s.factions))) for s in specs)
+    assert set(turns.values()) == {1} and len(turns) == 3 * len(ms)
 
 
 @pytest.mark.parametrize("extra, says", [

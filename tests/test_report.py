@@ -185,3 +185,25 @@ def test_bad_results_files_are_one_line(content: str | None, name: str, message:
     assert main(["report", str(path)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_the_report_names_factions_and_spellbooks_by_their_content_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    gc, cc = "great-cthulhu", "crawling-chaos"
+    path = tmp_path / "r.jsonl"
+    write_rows(path, [row(0, [gc, cc, "drowned-choir"], [gc], first=gc, books={gc: ["yha-nthlei"], cc: ["thousand-forms"]}),
+                      row(1, [cc, gc, "drowned-choir"], [cc], first=cc)])
+    assert main(["report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Great Cthulhu" in out and "Crawling Chaos" in out and "Y'ha Nthlei" in out and "The Thousand Forms" in out
+    assert "Drowned Choir" in out                  # a modder's faction read without its folder: its id made readable
+    for ident in (gc, cc, "yha-nthlei", "thousand-forms", "drowned-choir"):
+        assert ident not in out
+
+
+def test_a_faction_with_one_or_two_games_still_has_its_doom_curve() -> None:
+    from necronomicon.tools.plots import rounds_shown
+    pts = [{"round": r, "games": g} for r, g in ((1, 2), (2, 2), (3, 1))]
+    assert [p["round"] for p in rounds_shown(pts, 2)] == [1, 2, 3]
+    many = [{"round": r, "games": g} for r, g in ((1, 40), (2, 40), (3, 5), (4, 3))]
+    assert [p["round"] for p in rounds_shown(many, 40)] == [1, 2, 3]   # fewer than 10% of 40 games reached round 4

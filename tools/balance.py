@@ -27,6 +27,7 @@ from necronomicon.interpreter.search.budget import parse_agent
 
 from .batch import finish, play_batch, streamed
 from .balance_report import ranking_stability, write_report_text
+from .display_names import DisplayNames
 from .loading import add_table_options, content_from_args
 from .preflight import check_seed, pick_ruleset, player_count
 from .result_stream import ResultSink
@@ -79,14 +80,44 @@ def pick_pool(content: Content, factions: str | None, players: int) -> list[str]
     return sorted(set(names))
 
 
+def balanced_order(ms: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The matchups in the order they are played: each next one is the matchup whose factions have
+    been seen least so far (fewest appearances of its most-seen faction, then fewest in all, then
+    the earlier in `ms`), so that every prefix of the order gives every faction about its share of
+    games and a run stopped by the time limit has games for every faction, not only the first
+    alphabetically."""
+    seen: dict[str, int] = {f: 0 for m in ms for f in m}
+    left = list(range(len(ms)))
+    order = []
+    while left:
+        i = min(left, key=lambda j: (max(seen[f] for f in ms[j]), sum(seen[f] for f in ms[j]), j))
+        left.remove(i)
+        order.append(ms[i])
+        for f in ms[i]:
+            seen[f] += 1
+    return order
+
+
 def plan_balance(ms: list[tuple[str, ...]], pairs: int, seed: int, ruleset: str, agents: tuple[str, str],
                  layout: str | None) -> list[GameSpec]:
-    """Pairs of games (full budget, quarter budget) over every matchup, seats rotated each cycle."""
+    """Pairs of games (full budget, quarter budget) over every matchup in `balanced_order`, each
+    matchup once before any twice. Each pair's seating is, among the rotations its matchup has had
+    fewest times, the one that sits its factions in the seats they have had least (the first of
+    equals), so seats are spread from the first games on and every rotation comes round."""
+    order = balanced_order(ms)
+    rotations: dict[tuple[str, ...], list[int]] = {m: [0] * len(m) for m in order}
+    at_seat: dict[tuple[str, int], int] = {}
     specs = []
     for k in range(pairs):
-        m = ms[k % len(ms)]
-        r = (k // len(ms)) % len(m)
+        m = order[k % len(order)]
+        used = rotations[m]
+        fewest = min(used)
+        r = min((r for r in range(len(m)) if used[r] == fewest),
+                key=lambda r: (sum(at_seat.get((f, i), 0) for i, f in enumerate(m[r:] + m[:r])), r))
+        used[r] += 1
         seats = tuple(m[r:] + m[:r])
+        for i, f in enumerate(seats):
+            at_seat[f, i] = at_seat.get((f, i), 0) + 1
         for j, agent in enumerate(agents):
             specs.append(GameSpec(2 * k + j, seed + k, ruleset, seats, (agent,) * len(seats), layout))
     return specs
@@ -146,20 +177,23 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if late[0] and len(rows) < len(specs):
         print(f"necro: the time limit ({args.time_limit:g} min) stopped the batch after {len(rows)} of {len(specs)} "
               "games; run the same command again to continue", file=sys.stderr)
-    write_report(out, rows, agents, content, ruleset, players, args)
+    stopped = (f"the time limit ({args.time_limit:g} min) stopped it after {len(rows)} of the {len(specs)} games planned; "
+               "the same command again adds games" if late[0] and len(rows) < len(specs) else "")
+    write_report(out, rows, agents, content, ruleset, players, args, stopped)
     return code
 
 
 def write_report(out: Path, rows: list[dict[str, Any]], agents: tuple[str, str], content: Content, ruleset: str,
-                 players: int, args: argparse.Namespace) -> None:
+                 players: int, args: argparse.Namespace, stopped: str = "") -> None:
     """DIR/report.md and DIR/plots/ (full budget) and DIR/plots-quarter/ from the finished games."""
     full = [r for r in rows if r["game"] % 2 == 0]
     quarter = [r for r in rows if r["game"] % 2 == 1]
-    names = {f: fac.name for f, fac in content.model.factions.items()}
+    names = DisplayNames.of(content.model)
     command = "necro balance " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if sys.argv[1:2] == ["balance"] else ""
     header = ["# Balance report", "",
               f"{len(full)} games at the full budget and {len(quarter)} at a quarter of it; {ruleset}, "
-              f"{players} players; content digest `{content.digest}`; search bots in every seat.",
+              f"{players} players; content digest `{content.digest}`; search bots in every seat"
+              + (f"; {stopped}." if stopped else "."),
               *([f"Made by `{command}`."] if command else [])]
     text = write_report_text(full, quarter, agents, header, names)
     plots: list[str] = []
@@ -168,11 +202,11 @@ def write_report(out: Path, rows: list[dict[str, Any]], agents: tuple[str, str],
         from .report import compute
         for folder, part in (("plots", full), ("plots-quarter", quarter)):
             if part and any(r.get("outcome") != "error" for r in part):
-                plots += [str(p.relative_to(out)) for p in write_plots(compute(part), part, out / folder)]
+                plots += [str(p.relative_to(out)) for p in write_plots(compute(part), part, out / folder, content.model)]
     if plots:
         text += "\n## Plots\n\n" + "\n".join(f"![{p}]({p})" for p in plots) + "\n"
     (out / "report.md").write_text(text, encoding="utf-8")
-    print(ranking_stability(full, quarter)["line"])
+    print(ranking_stability(full, quarter, names)["line"])
     print(f"wrote {out / 'report.md'}" + (f" and {len(plots)} plots" if plots else ""))
 
 

@@ -12,33 +12,27 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402 - the backend is chosen first
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from .display_names import DisplayNames  # noqa: E402
 from .results import agents_line  # noqa: E402
+from .views.colours import faction_colours  # noqa: E402
 
 MIN_SHARE = 0.10  # a by-round curve stops where fewer than this share of its games are still running
 DPI = 100
 
 
-def faction_names(factions: list[str]) -> dict[str, str]:
-    """Display names from the built-in content (all expansions), else the ids made readable."""
-    names: dict[str, str] = {}
+def _builtin_model() -> Any:
+    """The built-in content with every expansion (names and colours), or None if it cannot load."""
     try:
         from necronomicon.interpreter.content import load_content
-        content = load_content(expansions="all")
-        names = {f: fac.name for f, fac in content.model.factions.items()}
-    except Exception:  # noqa: BLE001 - names are a nicety; a plot must not fail for want of them
-        names = {}
-    return {f: names.get(f) or f.replace("-", " ").title() for f in factions}
+        return load_content(expansions="all").model
+    except Exception:  # noqa: BLE001 - names and colours are a nicety; a plot must not fail for want of them
+        return None
 
 
-def _colours(factions: list[str]) -> dict[str, Any]:
-    """Each faction's content colour (all expansions loaded), else a stable fallback."""
-    from .views.colours import faction_colours
-    try:
-        from necronomicon.interpreter.content import load_content
-        model: Any = load_content(expansions="all").model
-    except Exception:  # noqa: BLE001 - colours are a nicety; a plot must not fail for want of them
-        model = None
-    return faction_colours(model, factions)
+def faction_names(factions: list[str], model: Any = None) -> dict[str, str]:
+    """Display names from `model` (default: the built-in content, all expansions), else the ids made readable."""
+    names = DisplayNames.of(model) if model is not None else DisplayNames()
+    return {f: names.faction(f) for f in factions}
 
 
 def _subtitle(rep: dict[str, Any]) -> str:
@@ -103,13 +97,19 @@ def six_spellbooks(rep: dict[str, Any], names: dict[str, str], path: Path) -> Pa
     return _save(fig, path)
 
 
+def rounds_shown(points: list[dict[str, Any]], games: int) -> list[dict[str, Any]]:
+    """The by-round points a faction's curve draws: the rounds at least `MIN_SHARE` of its `games`
+    reached, and at least one game (a faction with one or two games still has its curve)."""
+    return [p for p in points if p["games"] >= max(1, MIN_SHARE * games)]
+
+
 def by_round(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any], path: Path) -> Path:
     """Mean Doom (top) and Power (bottom) at the end of each round, with the middle half as a band."""
     fig, axes = plt.subplots(2, 1, figsize=(8, 7), dpi=DPI, sharex=True)
     plays = {d["faction"]: d["games"] for d in rep["factions"]}
     for ax, key, label in ((axes[0], "doom_by_round", "Doom"), (axes[1], "power_by_round", "Power")):
         for f, pts in rep[key].items():
-            pts = [p for p in pts if p["games"] >= max(3, MIN_SHARE * plays.get(f, 0))]
+            pts = rounds_shown(pts, plays.get(f, 0))
             if not pts:
                 continue
             xs = [p["round"] for p in pts]
@@ -154,16 +154,19 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
-def write_plots(rep: dict[str, Any], rows: list[dict[str, Any]], folder: Path) -> list[Path]:
-    """Write win_rates.png, doom_by_round.png, game_length.png and six_spellbooks.png into `folder`; their paths."""
+def write_plots(rep: dict[str, Any], rows: list[dict[str, Any]], folder: Path, model: Any = None) -> list[Path]:
+    """Write win_rates.png, doom_by_round.png, game_length.png and six_spellbooks.png into `folder`; their
+    paths. Factions are named and coloured by `model`, the content the games were played with (default:
+    the built-in content with every expansion)."""
     folder.mkdir(parents=True, exist_ok=True)
     factions = sorted({f for r in rows for f in r.get("factions") or []})
-    names = faction_names(factions)
-    colours = _colours(factions)
+    model = model if model is not None else _builtin_model()
+    names = faction_names(factions, model)
+    colours = faction_colours(model, factions)
     return [win_rates(rep, names, colours, folder / "win_rates.png"),
             by_round(rep, names, colours, folder / "doom_by_round.png"),
             game_length(rep, folder / "game_length.png"),
             six_spellbooks(rep, names, folder / "six_spellbooks.png")]
 
 
-__all__ = ["by_round", "faction_names", "game_length", "six_spellbooks", "win_rates", "write_plots"]
+__all__ = ["by_round", "faction_names", "rounds_shown", "game_length", "six_spellbooks", "win_rates", "write_plots"]

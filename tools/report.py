@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.table import Table
 
+from .display_names import DisplayNames, builtin_names
 from .results import agents_line, read_rows
 from .stats import describe, proportion, quantile
 
@@ -209,9 +210,10 @@ def _pct(p: dict[str, Any]) -> str:
     return f"{100 * p['rate']:5.1f}%  [{100 * lo:4.1f}–{100 * hi:4.1f}]"
 
 
-def render(rep: dict[str, Any], out: TextIO | None = None) -> None:
-    """Print the report as rich tables."""
+def render(rep: dict[str, Any], out: TextIO | None = None, names: DisplayNames | None = None) -> None:
+    """Print the report as rich tables, factions and spellbooks by their content names (`names`)."""
     con = Console(file=out or sys.stdout)
+    nm = names or DisplayNames()
     if not con.is_terminal:
         con.width = max(con.width, 120)  # a file or a pipe does not wrap
     con.print(f"[bold]{rep['games']} games[/bold] ({', '.join(rep['rulesets']) or 'no ruleset'})"
@@ -223,7 +225,7 @@ def render(rep: dict[str, Any], out: TextIO | None = None) -> None:
         t.add_column(c, justify="left" if c in ("faction", "played by") else "right")
     for d in rep["factions"]:
         by = ("\n".join(f"{a} ×{n}" for a, n in d["agents"].items()),) if mixed else ()
-        t.add_row(d["faction"], str(d["games"]), str(d["wins"]), str(d["shared"]), _pct(d), *by)
+        t.add_row(nm.faction(d["faction"]), str(d["games"]), str(d["wins"]), str(d["shared"]), _pct(d), *by)
     h = rep["humanity"]
     t.add_row("(humanity)", str(h["games"]), str(h["wins"]), "", _pct(h), *(("",) if mixed else ()))
     con.print(t)
@@ -238,16 +240,17 @@ def render(rep: dict[str, Any], out: TextIO | None = None) -> None:
         for c in ("faction", "agent", "seats", "wins", "win rate [95% CI]"):
             t.add_column(c, justify="left" if c in ("faction", "agent") else "right")
         for d in rep["faction_agents"]:
-            t.add_row(d["faction"], d["agent"], str(d["games"]), str(d["wins"]), _pct(d))
+            t.add_row(nm.faction(d["faction"]), d["agent"], str(d["games"]), str(d["wins"]), _pct(d))
         con.print(t)
     if len(rep["matchups"]) > 1:
         t = Table(title="Win rate per matchup (95% Wilson interval)")
         for c in ("matchup", "games", "win rate [95% CI] per faction", "no winner"):
             t.add_column(c, justify="right" if c in ("games", "no winner") else "left")
         for m in rep["matchups"]:
-            width = max(len(f) for f in m["factions"])
-            rates = "\n".join(f"{f:<{width}} {_pct(p)}" for f, p in m["factions"].items())
-            t.add_row("\n".join(m["matchup"]), str(m["games"]), rates, str(m["humanity"]), end_section=True)
+            width = max(len(nm.faction(f)) for f in m["factions"])
+            rates = "\n".join(f"{nm.faction(f):<{width}} {_pct(p)}" for f, p in m["factions"].items())
+            t.add_row("\n".join(nm.faction(f) for f in m["matchup"]), str(m["games"]), rates, str(m["humanity"]),
+                      end_section=True)
         con.print(t)
     fp = rep["first_player"]
     t = Table(title="First-player advantage (the first player of round 1 against the other seats)")
@@ -272,15 +275,16 @@ def render(rep: dict[str, Any], out: TextIO | None = None) -> None:
         t.add_column("most common at each position (share of the games that took that many)")
         t.add_column("mean position of each spellbook (share of games taking it)")
         for f, v in rep["spellbooks"].items():
-            first = "\n".join(f"{p['position']}. {p['spellbook']} {100 * p['share']:.0f}% of {p['games']}"
+            first = "\n".join(f"{p['position']}. {nm.spellbook(f, p['spellbook'])} {100 * p['share']:.0f}% of {p['games']}"
                               for p in v["by_position"])
-            mean = "\n".join(f"{b} {m['mean_position']:.1f} ({100 * m['taken']:.0f}%)" for b, m in v["spellbooks"].items())
-            t.add_row(f, first, mean, end_section=True)
+            mean = "\n".join(f"{nm.spellbook(f, b)} {m['mean_position']:.1f} ({100 * m['taken']:.0f}%)"
+                             for b, m in v["spellbooks"].items())
+            t.add_row(nm.faction(f), first, mean, end_section=True)
         con.print(t)
-    _render_six(rep, con)
+    _render_six(rep, con, nm)
 
 
-def _render_six(rep: dict[str, Any], con: Console) -> None:
+def _render_six(rep: dict[str, Any], con: Console, nm: DisplayNames) -> None:
     """The table of games each faction ended with six spellbooks, and how those games ended."""
     if not any(d["held"] for d in rep["six_spellbooks"]):
         return
@@ -288,7 +292,7 @@ def _render_six(rep: dict[str, Any], con: Console) -> None:
     for c in ("faction", "games", "with six [95% CI]", "won", "another won", "nobody won"):
         t.add_column(c, justify="left" if c == "faction" else "right")
     for d in rep["six_spellbooks"]:
-        t.add_row(d["faction"], str(d["games"]), _pct(d), str(d["won"]), str(d["other_won"]), str(d["nobody_won"]))
+        t.add_row(nm.faction(d["faction"]), str(d["games"]), _pct(d), str(d["won"]), str(d["other_won"]), str(d["nobody_won"]))
     con.print(t)
 
 
@@ -311,7 +315,7 @@ def report(path: str, fmt: str | None = None, output: str = "text", plots: str |
     if output == "json":
         print(json.dumps(rep, indent=2), file=out or sys.stdout)
     else:
-        render(rep, out)
+        render(rep, out, builtin_names())
     if plots:
         from .plots import write_plots
         written = write_plots(rep, rows, Path(plots))
