@@ -17,6 +17,7 @@ from necronomicon.tools.balance import balanced_order, plan_balance, quarter_bud
 from necronomicon.tools.balance_report import ranking_stability, seat_rates, write_report_text
 from necronomicon.tools.cli import main
 from necronomicon.tools.display_names import DisplayNames
+from necronomicon.tools.simulate import GameSpec
 
 ROOT = Path(__file__).parent.parent
 BASE = ["balance", "--ruleset", "duel", "--jobs", "1", "--no-progress"]
@@ -159,6 +160,12 @@ def test_a_killed_balance_run_continues_to_the_end_and_writes_its_report(tmp_pat
     report = (out / "report.md").read_text()
     assert "3 games at the full budget and 3 at a quarter of it" in report and "Ranking between budgets:" in report
     assert (out / "plots" / "win_rates.png").is_file() and (out / "plots-quarter" / "win_rates.png").is_file()
+    assert "1 of the 1 matchups have a game" in report
+    from necronomicon.interpreter.content import load_content
+    from tests.test_words_for_people import _id_pattern, forbidden_ids
+    read = "\n".join(x for x in report.splitlines() if not x.startswith("Made by"))   # the command: ids, as typed
+    assert "The Sleeper" in read and "Great Cthulhu" in read
+    assert not _id_pattern(forbidden_ids(load_content().model)).findall(read)      # names only, never ids
 
 
 def test_the_modding_guides_balance_command_is_valid_and_plays_the_example() -> None:
@@ -169,3 +176,27 @@ def test_the_modding_guides_balance_command_is_valid_and_plays_the_example() -> 
     args = build_parser().parse_args(found[0])
     assert args.content_dir == ["docs/modding/example-faction/drowned-choir"] and args.players == 3
     assert (args.budget, args.time_limit) == ("40", 50.0)   # the defaults: the run ends within the hour
+
+
+def _marked_game(content: object, spec: GameSpec) -> dict:
+    """Stands in for play_one in the workers: marks its start and end in the folder named by its ruleset."""
+    marks = Path(spec.ruleset)
+    (marks / f"start-{spec.index}").touch()
+    time.sleep(0 if spec.index == 0 else 1.0)
+    (marks / f"end-{spec.index}").touch()
+    return {"game": spec.index}
+
+
+def test_at_closing_time_no_new_game_starts_and_the_games_under_way_finish(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import necronomicon.tools.runners as runners
+    monkeypatch.setattr(runners, "play_one", _marked_game)
+    specs = [GameSpec(i, i, str(tmp_path), ("a", "b"), ("random", "random")) for i in range(8)]
+    rows: list[dict] = []
+    got = runners.run_pool(specs, runners.ContentArgs(), 2, content=object(), drain=lambda: bool(rows))  # type: ignore[arg-type]
+    for row in got:
+        rows.append(row)
+    started = {int(p.name[6:]) for p in tmp_path.glob("start-*")}
+    ended = {int(p.name[4:]) for p in tmp_path.glob("end-*")}
+    assert {0, 1} <= started and started == ended == {r["game"] for r in rows}   # under way: played to the end
+    assert not started & {4, 5, 6, 7}                                            # after closing time: never started

@@ -3,12 +3,18 @@ search bots in every seat, at the budget asked and at a quarter of it, over ever
 process pool `necro simulate` uses), for at most `--time-limit` minutes, and writes the report
 (tools/balance_report.py) and plots into `--out DIR`.
 
-Pair k of games plays matchup k mod M with its seats rotated by (k // M) mod players, seed
-`--seed + k`: game 2k at the full budget, game 2k+1 at the quarter budget, so both budgets see
-the same matchups, seats and seeds, and the time limit cuts both alike. Every game's row is
-appended to DIR/games.jsonl as it finishes (tools/result_stream.py), so the same command run
-again (after Ctrl-C, a kill or the time limit) continues where it stopped; changed settings are
-refused unless `--overwrite`.
+Pair k of games plays the k-th matchup of `balanced_order` (each matchup once before any twice),
+seed `--seed + k`: game 2k at the full budget, game 2k+1 at the quarter budget, so both budgets
+see the same matchups, seats and seeds, and the time limit cuts both alike. An hour on two cores
+plays a few dozen pairs of the 35 matchups of seven factions at three players, so the order is
+what makes such a run readable: every prefix of it gives each faction about its share of games
+and seats (the alphabetical order gave the first faction 15 games before the last had one).
+After `--time-limit` minutes no new game starts and the games under way may finish within a
+tenth of the limit more (`GRACE`; a search-bot game on a busy machine takes minutes, and
+dropping it wastes them); then the report is written, so a run at the defaults ends within the
+hour. Every game's row is appended to DIR/games.jsonl as it finishes (tools/result_stream.py),
+so the same command run again (after Ctrl-C, a kill or the time limit) continues where it
+stopped; changed settings are refused unless `--overwrite`.
 """
 from __future__ import annotations
 
@@ -36,6 +42,7 @@ from .simulate import GameSpec, eligible_factions, matchups
 
 DEFAULT_BUDGET = "40"          # playouts a decision (reproducible); a quarter is 10
 DEFAULT_MINUTES = 50.0         # the default time limit: a designer's run ends within the hour
+GRACE = 0.1                    # after the time limit, the games under way may finish in a tenth of it more
 MAX_PAIRS = 100_000
 HEARTBEAT = 30.0
 
@@ -159,17 +166,22 @@ def cmd_balance(args: argparse.Namespace) -> int:
     done = sink.done()
     todo = [s for s in specs if s.index not in done]
     jobs = args.jobs or default_jobs()
-    deadline = time.monotonic() + 60 * args.time_limit
+    start = time.monotonic()
+    closing, deadline = start + 60 * args.time_limit, start + 60 * args.time_limit * (1 + GRACE)
     progress = not args.no_progress and sys.stderr.isatty()
     ticks = new_ticks() if not args.no_progress else None
     cargs = ContentArgs(tuple(args.content_dir or ()), tuple(e for e in (args.expansions or "").split(",") if e))
     late = [False]
 
-    def out_of_time() -> bool:
-        late[0] = late[0] or time.monotonic() >= deadline
-        return late[0] or sink.error is not None
+    def out_of_time() -> bool:   # the games under way are dropped
+        return time.monotonic() >= deadline or sink.error is not None
+
+    def closing_time() -> bool:  # no new game starts; the ones under way play on
+        late[0] = late[0] or time.monotonic() >= closing
+        return late[0]
     result = play_batch(todo, lambda stop: streamed(
-        run(todo, cargs, jobs=jobs, content=content, stop=lambda: stop() or out_of_time(), ticks=ticks), sink),
+        run(todo, cargs, jobs=jobs, content=content, stop=lambda: stop() or out_of_time(), ticks=ticks,
+            drain=closing_time), sink),
         progress, ticks=ticks, heartbeat=None if progress or args.no_progress else HEARTBEAT)
     result.planned = len(specs)
     code = finish(result, sink, ruleset, f"{jobs} job{'s' if jobs > 1 else ''}")
@@ -179,13 +191,15 @@ def cmd_balance(args: argparse.Namespace) -> int:
               "games; run the same command again to continue", file=sys.stderr)
     stopped = (f"the time limit ({args.time_limit:g} min) stopped it after {len(rows)} of the {len(specs)} games planned; "
                "the same command again adds games" if late[0] and len(rows) < len(specs) else "")
-    write_report(out, rows, agents, content, ruleset, players, args, stopped)
+    write_report(out, rows, agents, content, ruleset, players, args, stopped, len(ms))
     return code
 
 
 def write_report(out: Path, rows: list[dict[str, Any]], agents: tuple[str, str], content: Content, ruleset: str,
-                 players: int, args: argparse.Namespace, stopped: str = "") -> None:
-    """DIR/report.md and DIR/plots/ (full budget) and DIR/plots-quarter/ from the finished games."""
+                 players: int, args: argparse.Namespace, stopped: str = "", matchup_count: int = 0) -> None:
+    """DIR/report.md and DIR/plots/ (full budget) and DIR/plots-quarter/ from the finished games;
+    the header says what played, why it stopped (`stopped`) and how many of the `matchup_count`
+    matchups have a game."""
     full = [r for r in rows if r["game"] % 2 == 0]
     quarter = [r for r in rows if r["game"] % 2 == 1]
     names = DisplayNames.of(content.model)
@@ -195,6 +209,10 @@ def write_report(out: Path, rows: list[dict[str, Any]], agents: tuple[str, str],
               f"{players} players; content digest `{content.digest}`; search bots in every seat"
               + (f"; {stopped}." if stopped else "."),
               *([f"Made by `{command}`."] if command else [])]
+    if matchup_count:
+        seen = len({tuple(sorted(r["factions"])) for r in full})
+        header += ["", f"{seen} of the {matchup_count} matchups have a game at the full budget (each matchup gets one "
+                       "before any gets a second, and every faction about its share of games and seats)."]
     text = write_report_text(full, quarter, agents, header, names)
     plots: list[str] = []
     if full or quarter:
@@ -221,7 +239,9 @@ def add_parser(sub: Any) -> None:
     b.add_argument("--games", type=int, help="pairs of games (one per budget); default: every matchup in every "
                    "seat rotation twice")
     b.add_argument("--time-limit", type=float, default=DEFAULT_MINUTES,
-                   help=f"minutes of play before the report is written (default {DEFAULT_MINUTES:g}); run again to continue")
+                   help=f"minutes in which games are started (default {DEFAULT_MINUTES:g}); the games under way then "
+                   f"may finish in a tenth of that more ({DEFAULT_MINUTES * GRACE:g}), then the report is written; "
+                   "run again to continue")
     b.add_argument("--seed", type=int, default=1, help="the first pair's seed; pair k uses seed + k")
     b.add_argument("--jobs", type=int, help="worker processes (default: all cores)")
     b.add_argument("--out", default="balance", help="the folder for games.jsonl, report.md and plots (default balance)")

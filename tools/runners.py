@@ -22,6 +22,8 @@ from .simulate import GameSpec, play_one
 
 Row = dict[str, Any]
 Stop = Callable[[], bool]  # asked between games: True ends the batch early (Ctrl-C)
+# `drain`, asked like `stop`: True starts no new game, but the games under way play on to their end
+# (a time limit that keeps the work already done); `stop()` still ends them at once.
 POLL = 0.2  # seconds between looks at the stop flag while games run elsewhere
 
 
@@ -91,16 +93,18 @@ def chunks(specs: list[GameSpec], jobs: int) -> list[list[GameSpec]]:
     return [specs[i:i + size] for i in range(0, len(specs), size)]
 
 
-def run_serial(specs: list[GameSpec], content: Content, stop: Stop = _never, ticks: Any = None) -> Iterator[Row]:
+def run_serial(specs: list[GameSpec], content: Content, stop: Stop = _never, ticks: Any = None,
+               drain: Stop = _never) -> Iterator[Row]:
     """One game after another in this process."""
     for spec in specs:
-        if stop():
+        if stop() or drain():
             return
         yield _counted(content, spec, ticks)
 
 
 _WORKER_CONTENT: Content | None = None
 _WORKER_TICKS: Any = None
+_WORKER_CLOSING: Any = None   # a shared flag: set, a worker starts no new game (the pool drains)
 
 
 PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies
@@ -128,39 +132,48 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _init_worker(args: ContentArgs, ticks: Any = None, parent: int | None = None) -> None:
-    global _WORKER_CONTENT, _WORKER_TICKS  # noqa: PLW0603 - one content per worker process
+def _init_worker(args: ContentArgs, ticks: Any = None, parent: int | None = None, closing: Any = None) -> None:
+    global _WORKER_CONTENT, _WORKER_TICKS, _WORKER_CLOSING  # noqa: PLW0603 - one content per worker process
     if parent is not None:
         _end_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _WORKER_TICKS = ticks
+    _WORKER_TICKS, _WORKER_CLOSING = ticks, closing
     if _WORKER_CONTENT is None:  # not inherited from the parent by fork
         _WORKER_CONTENT = args.load()
 
 
 def _play_chunk(chunk: list[GameSpec]) -> list[Row]:
     assert _WORKER_CONTENT is not None
+    if _WORKER_CLOSING is not None and _WORKER_CLOSING.value:
+        return []   # handed over before the pool began to drain, and not started: dropped
     return [_counted(_WORKER_CONTENT, s, _WORKER_TICKS) for s in chunk]
 
 
 def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _never,
-             content: Content | None = None, ticks: Any = None) -> Iterator[Row]:
+             content: Content | None = None, ticks: Any = None, drain: Stop = _never) -> Iterator[Row]:
     """The batch on `jobs` worker processes, one game per task so that every finished game is
     yielded at once. When `stop()` turns true (Ctrl-C) the games not started are cancelled and
     the workers are ended at once: only the games still being played are lost. The workers also
-    end when this process dies, even by kill -9 (`_end_with_parent`). Forked workers
+    end when this process dies, even by kill -9 (`_end_with_parent`). When `drain()` turns true
+    the games not started are cancelled and the ones under way play on. Forked workers
     inherit `content` (the same `args` loaded) instead of loading it again."""
     global _WORKER_CONTENT  # noqa: PLW0603
     fork = multiprocessing.get_start_method() == "fork"
     _WORKER_CONTENT = content if fork else None
+    closing = multiprocessing.Value("b", 0)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                               initargs=(args, ticks, os.getpid()))
+                               initargs=(args, ticks, os.getpid(), closing))
     stopped = False
     try:
         queue = iter(specs)
         pending: set[Future[list[Row]]] = set()
+        draining = False
         while True:
-            while len(pending) < 2 * jobs:  # a few games queued per worker, not the whole batch
+            if not draining and drain():
+                draining = True
+                closing.value = 1   # games handed to a worker but not started are dropped there
+                pending = {f for f in pending if not f.cancel()}   # and the ones still here at once
+            while not draining and len(pending) < 2 * jobs:  # a few games queued per worker, not the whole batch
                 spec = next(queue, None)
                 if spec is None:
                     break
@@ -173,7 +186,8 @@ def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _
                 break
             done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
             for fut in done:
-                yield from fut.result()
+                if not fut.cancelled():
+                    yield from fut.result()
         if stopped:  # games that finished while we looked at the flag are kept too
             for fut in [f for f in pending if f.done() and not f.cancelled() and f.exception() is None]:
                 yield from fut.result()
@@ -266,17 +280,18 @@ class _RayWorker:
 
 def run(specs: list[GameSpec], args: ContentArgs, *, backend: str = "process", jobs: int | None = None,
         address: str | None = None, content: Content | None = None, stop: Stop = _never,
-        ticks: Any = None) -> Iterator[Row]:
-    """Rows of the batch's games as they finish, from the chosen backend, until `stop()`;
+        ticks: Any = None, drain: Stop = _never) -> Iterator[Row]:
+    """Rows of the batch's games as they finish, from the chosen backend, until `stop()` (or,
+    after `drain()`, until the games under way end; Ray stops at `drain()` as at `stop()`);
     decisions played are added to `ticks` as they happen (process backend)."""
     if backend == "ray":
-        return run_ray(specs, args, jobs, address, stop)
+        return run_ray(specs, args, jobs, address, lambda: stop() or drain())
     if backend != "process":
         raise ValueError(f"unknown backend '{backend}'; one of: process, ray")
     jobs = jobs or default_jobs()
     if jobs == 1 or len(specs) <= 1:
-        return run_serial(specs, content if content is not None else args.load(), stop, ticks)
-    return run_pool(specs, args, min(jobs, len(specs)), stop, content, ticks)
+        return run_serial(specs, content if content is not None else args.load(), stop, ticks, drain)
+    return run_pool(specs, args, min(jobs, len(specs)), stop, content, ticks, drain)
 
 
 __all__ = ["ContentArgs", "Row", "Stop", "default_jobs", "new_ticks", "run", "run_pool", "run_ray", "run_serial"]
