@@ -175,7 +175,7 @@ def test_the_modding_guides_balance_command_is_valid_and_plays_the_example() -> 
     assert len(found) == 1
     args = build_parser().parse_args(found[0])
     assert args.content_dir == ["docs/modding/example-faction/drowned-choir"] and args.players == 3
-    assert (args.budget, args.time_limit) == ("40", 50.0)   # the defaults: the run ends within the hour
+    assert (args.budget, args.time_limit) == ("20", 50.0)   # the defaults: the run ends within the hour
 
 
 def _marked_game(content: object, spec: GameSpec) -> dict:

@@ -40,7 +40,15 @@ from .result_stream import ResultSink
 from .runners import ContentArgs, default_jobs, new_ticks, run
 from .simulate import GameSpec, eligible_factions, matchups
 
-DEFAULT_BUDGET = "40"          # playouts a decision (reproducible); a quarter is 10
+# Playouts a decision (reproducible); a quarter is 5. Measured on docs/modding.md's example at three
+# players (Python engine, 2026-12-05): a decision costs 0.0057 CPU s a playout (0.058 s at 10, 0.114 at
+# 20), and stronger bots play longer games (one matchup: 190 decisions at 10 playouts, 642 at 40). The
+# pair measured at 40 and 10 took 166 CPU s (quarter games alone: 10-19 s), so an idle two-core hour
+# would play some 35 pairs: one game a matchup of the 35, and 95% intervals some 40 points wide. At 20
+# and 5 a pair is estimated at a third of that, so the hour gives each faction about three times the
+# games, with bots that still search (a quarter of 20 is close to the heuristic bot: the stability line
+# then says whether search changes the ranking at all).
+DEFAULT_BUDGET = "20"
 DEFAULT_MINUTES = 50.0         # the default time limit: a designer's run ends within the hour
 GRACE = 0.1                    # after the time limit, the games under way may finish in a tenth of it more
 MAX_PAIRS = 100_000
@@ -50,7 +58,7 @@ __all__ = ["add_parser", "cmd_balance", "plan_balance", "quarter_budget"]
 
 
 def quarter_budget(budget: str) -> str:
-    """A quarter of a budget: `40` -> `10` playouts (at least 1), `0.5s` -> `0.125s`."""
+    """A quarter of a budget: `20` -> `5` playouts (at least 1), `0.5s` -> `0.125s`."""
     if budget.endswith("s"):
         return f"{float(budget[:-1]) / 4:g}s"
     return str(max(1, int(budget) // 4))
@@ -233,7 +241,7 @@ def add_parser(sub: Any) -> None:
     b = sub.add_parser("balance", help="play every matchup with search bots at two budgets and write a balance report")
     add_table_options(b)
     b.add_argument("--factions", help="comma list: the factions whose matchups are played (default: every one)")
-    b.add_argument("--budget", default=DEFAULT_BUDGET, help="the search bot's budget a decision: playouts (40, "
+    b.add_argument("--budget", default=DEFAULT_BUDGET, help="the search bot's budget a decision: playouts (20, "
                    "the default) or CPU seconds (0.5s); a quarter of it is played too")
     b.add_argument("--eval", metavar="FILE", help="a learned evaluation for the search bots (necro train)")
     b.add_argument("--games", type=int, help="pairs of games (one per budget); default: every matchup in every "
