@@ -86,6 +86,7 @@ def test_the_report_has_both_budgets_seats_and_the_stability_line() -> None:
                              DisplayNames({"a": "Alpha", "b": "Beta", "c": "Gamma"}, {"a": {"x": "Book X"}}))
     assert "| Alpha | 60 | 50.0%" in text and "| Gamma | 60 | 8.3%" in text
     assert "│ Alpha " in text and "│ a " not in text and "1. Book X" in text   # necro report's tables name them too
+    assert "a fair share with 3 players is 33%" in text
     assert "Ranking between budgets: stable" in text and "| (nobody won) | 60 | 16.7% (9.3–28.0%) | 60 | 25.0%" in text
     assert [s["wins"] for s in seat_rates(full)] == [30, 15, 5]   # a, b, c sit in seats 1, 2, 3 in every fixture game
 

@@ -108,7 +108,9 @@ def write_report_text(full: list[Row], quarter: list[Row], agents: tuple[str, st
     stab = ranking_stability(full, quarter, names)
     rf = {d["faction"]: d for d in win_rates([r for r in full if r.get("outcome") != "error"])}
     rq = {d["faction"]: d for d in win_rates([r for r in quarter if r.get("outcome") != "error"])}
-    lines = [*header, "", f"**{stab['line']}**", "",
+    seats = max((len(r["factions"]) for r in full + quarter), default=0)
+    fair = f" (a fair share with {seats} players is {100 / seats:.0f}%, less the games nobody wins)" if seats else ""
+    lines = [*header, "", f"**{stab['line']}**", "", f"Win rate per faction at each budget, with its 95% interval{fair}:", "",
              f"| faction | games | win rate, `{agents[0]}` | games | win rate, quarter budget `{agents[1]}` |",
              "|---|---|---|---|---|"]
     order = sorted(set(rf) | set(rq), key=lambda f: (-(rf[f]["rate"] if f in rf else -1), f))
@@ -121,7 +123,8 @@ def write_report_text(full: list[Row], quarter: list[Row], agents: tuple[str, st
         ok = [r for r in rows if r.get("outcome") != "error"]
         nobody += [str(len(ok)), _pct(proportion(sum(1 for r in ok if not r["winners"]), len(ok))) if ok else "–"]
     lines.append(f"| (nobody won) | {' | '.join(nobody)} |")
-    lines += ["", "| seat | games (full) | win rate (full) | games (quarter) | win rate (quarter) |", "|---|---|---|---|---|"]
+    lines += ["", "Win rate per seat (seat 1 is the first faction of the set-up; the seats rotate between pairs):", "",
+              "| seat | games (full) | win rate (full) | games (quarter) | win rate (quarter) |", "|---|---|---|---|---|"]
     sf, sq = seat_rates(full), seat_rates(quarter)
     for k in range(max(len(sf), len(sq))):
         a = (str(sf[k]["games"]), _pct(sf[k])) if k < len(sf) else ("0", "–")
