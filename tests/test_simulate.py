@@ -99,6 +99,9 @@ def test_without_a_terminal_a_heartbeat_line_says_how_far_slow_games_got() -> No
             return n
     result = play_batch(specs, rows, progress=False, err=Err(), ticks=ticks, heartbeat=0.05)
     assert len(result.rows) == 1 and "simulate: 0/2 games, 42 decisions, 0 s" in err.getvalue()
+    seen.clear()
+    play_batch(specs, rows, progress=False, err=Err(), ticks=ticks, heartbeat=0.05, label="balance")
+    assert "balance: 0/2 games, 42 decisions" in err.getvalue()   # necro balance names itself
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[test]')")

@@ -190,7 +190,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     result = play_batch(todo, lambda stop: streamed(
         run(todo, cargs, jobs=jobs, content=content, stop=lambda: stop() or out_of_time(), ticks=ticks,
             drain=closing_time), sink),
-        progress, ticks=ticks, heartbeat=None if progress or args.no_progress else HEARTBEAT)
+        progress, ticks=ticks, heartbeat=None if progress or args.no_progress else HEARTBEAT, label="balance")
     result.planned = len(specs)
     code = finish(result, sink, ruleset, f"{jobs} job{'s' if jobs > 1 else ''}")
     rows = result.rows

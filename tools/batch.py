@@ -80,8 +80,9 @@ class _Heartbeat:
     """Without a terminal: one plain line on stderr every `every` seconds while games run
     (games done, decisions played), so a redirected batch of slow games is seen to move."""
 
-    def __init__(self, every: float | None, total: int, done: list[Row], ticks: Any, err: TextIO) -> None:
-        self.every, self.total, self.done, self.ticks, self.err = every, total, done, ticks, err
+    def __init__(self, every: float | None, total: int, done: list[Row], ticks: Any, err: TextIO,
+                 label: str = "simulate") -> None:
+        self.every, self.total, self.done, self.ticks, self.err, self.label = every, total, done, ticks, err, label
         self.stop = threading.Event()
         self.t0 = time.perf_counter()
         self.thread = threading.Thread(target=self._run, daemon=True) if every else None
@@ -89,7 +90,7 @@ class _Heartbeat:
     def _run(self) -> None:
         while not self.stop.wait(self.every):
             decisions = f", {self.ticks.value:,} decisions" if self.ticks is not None else ""
-            print(f"simulate: {len(self.done)}/{self.total} games{decisions}, "
+            print(f"{self.label}: {len(self.done)}/{self.total} games{decisions}, "
                   f"{time.perf_counter() - self.t0:.0f} s", file=self.err, flush=True)
 
     def __enter__(self) -> "_Heartbeat":
@@ -104,19 +105,21 @@ class _Heartbeat:
 
 
 def play_batch(specs: list[GameSpec], rows: Callable[[Callable[[], bool]], Iterator[Row]], progress: bool,
-               err: TextIO | None = None, ticks: Any = None, heartbeat: float | None = None) -> BatchResult:
+               err: TextIO | None = None, ticks: Any = None, heartbeat: float | None = None,
+               label: str = "simulate") -> BatchResult:
     """Drain `rows(stop)` (the backend) with an optional progress bar; Ctrl-C keeps finished rows.
     With `ticks` (decisions played, counted by the backend) the bar shows them too, refreshed
     while games run, so a batch of slow search-bot games is seen to move; `heartbeat` (seconds)
-    prints a plain progress line that often instead, for a stderr that is not a terminal."""
+    prints a plain progress line that often instead, for a stderr that is not a terminal; `label`
+    names the command in both (`simulate`, `balance`)."""
     done: list[Row] = []
     t0 = time.perf_counter()
     interrupted = False
-    bar = Progress(TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+    bar = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                    _RateColumn(), *([_DecisionsColumn(ticks)] if ticks is not None else []),
                    TextColumn("left"), TimeRemainingColumn(),
                    console=Console(file=err or sys.stderr), disable=not progress, transient=True)
-    with _CtrlC() as ctrl_c, _Heartbeat(heartbeat, len(specs), done, ticks, err or sys.stderr):
+    with _CtrlC() as ctrl_c, _Heartbeat(heartbeat, len(specs), done, ticks, err or sys.stderr, label):
         try:
             with bar:
                 task = bar.add_task("games", total=len(specs))
