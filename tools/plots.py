@@ -62,7 +62,7 @@ def win_rates(rep: dict[str, Any], names: dict[str, str], colours: dict[str, Any
     fair = rep["first_player"].get("fair")
     if fair:
         ax.axvline(100 * fair, color="grey", linestyle="--", linewidth=1, label=f"fair share ({100 * fair:.0f}%)")
-        ax.legend(loc="lower right", fontsize=8, frameon=False)
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), fontsize=8, frameon=False)   # below: never on a bar
     ax.set_xlim(0, 100)
     ax.set_xlabel("games won (%), with 95% Wilson interval; " + ("seats" if mixed else "games") + " played in brackets")
     ax.set_title(f"Win rate per faction{' and agent' if mixed else ''} ({_subtitle(rep)})")
@@ -91,7 +91,7 @@ def six_spellbooks(rep: dict[str, Any], names: dict[str, str], path: Path) -> Pa
     ax.set_xlim(0, 100)
     ax.set_xlabel("games ended holding six spellbooks (%), with the 95% Wilson interval")
     ax.set_title(f"Six spellbooks, and how those games ended ({_subtitle(rep)})")
-    ax.legend(loc="best", fontsize=8, frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, fontsize=8, frameon=False)   # below: never on a bar
     ax.grid(axis="x", alpha=0.3)
     ax.spines[["top", "right"]].set_visible(False)
     return _save(fig, path)
