@@ -201,3 +201,21 @@ def test_at_closing_time_no_new_game_starts_and_the_games_under_way_finish(tmp_p
     ended = {int(p.name[4:]) for p in tmp_path.glob("end-*")}
     assert {0, 1} <= started and started == ended == {r["game"] for r in rows}   # under way: played to the end
     assert not started & {4, 5, 6, 7}                                            # after closing time: never started
+
+
+def test_the_report_the_modding_guide_shows_is_the_one_its_games_make() -> None:
+    """docs/modding.md quotes the first lines of docs/modding/choir-balance/report.md, which the games
+    beside it make: the quoted lines are in the report, and the report's tables are those its games give."""
+    from necronomicon.interpreter.content import load_content
+    folder = ROOT / "docs" / "modding" / "choir-balance"
+    report = (folder / "report.md").read_text(encoding="utf-8")
+    rows = [json.loads(x) for x in (folder / "games.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+    full, quarter = [r for r in rows if r["game"] % 2 == 0], [r for r in rows if r["game"] % 2 == 1]
+    assert f"{len(full)} games at the full budget and {len(quarter)} at a quarter of it" in report
+    content = load_content([ROOT / "docs" / "modding" / "example-faction" / "drowned-choir"]).require_ok()
+    agents = (full[0]["agents"][0], quarter[0]["agents"][0])
+    tables = write_report_text(full, quarter, agents, [], DisplayNames.of(content.model))
+    assert tables.strip() in report
+    guide = (ROOT / "docs" / "modding.md").read_text(encoding="utf-8")
+    quoted = [x for x in guide[guide.index("$ necro balance"):].splitlines() if x.startswith(("| ", "**Ranking"))]
+    assert len(quoted) >= 10 and all(x in report.splitlines() for x in quoted)
