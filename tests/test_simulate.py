@@ -115,7 +115,7 @@ def test_csv_and_jsonl_files_hold_the_same_rows(tmp_path: Path, capsys: pytest.C
     base = ["simulate", "--ruleset", "duel", "--games", "3", "--seed", "7", "--jobs", "1", "--no-progress"]
     assert main([*base, "--out", str(tmp_path / "r.jsonl")]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("3 games (duel)") and "wrote 3 rows" in out and "sleeper" in out
+    assert out.startswith("3 games (duel)") and "wrote 3 rows" in out and "The Sleeper" in out   # names, not ids
     assert main([*base, "--out", str(tmp_path / "r.csv")]) == 0
     a, b = read_rows(tmp_path / "r.jsonl"), read_rows(tmp_path / "r.csv")
     assert a == b and [r["seed"] for r in a] == [7, 8, 9]
@@ -169,3 +169,15 @@ def test_all_matchups_from_the_command_line(base_game: Content, tmp_path: Path) 
     rows = read_rows(out)
     assert [tuple(r["factions"]) for r in rows] == matchups(base_game, "duel", 2)[:3]
     assert all(r["agents"] == ["random", "random"] for r in rows)
+
+
+def test_the_closing_summary_names_factions_and_gives_slow_batches_a_rate_per_minute() -> None:
+    from necronomicon.tools.batch import BatchResult, summary_lines
+    from necronomicon.tools.display_names import DisplayNames
+    rows = [{"game": i, "factions": ["great-cthulhu", "drowned-choir"], "agents": ["mcts:20"] * 2,
+             "winners": ["drowned-choir"], "outcome": "win"} for i in range(26)]
+    lines = summary_lines(BatchResult(rows, 26, False, 3300.0), "multiplayer", "2 jobs",
+                          DisplayNames({"great-cthulhu": "Great Cthulhu"}))
+    assert lines[0] == "26 games (multiplayer) in 3300.0 s: 0.47 games/min, 2 jobs"   # was '0.0 games/s'
+    assert any(x.startswith("  Drowned Choir  ") for x in lines) and any(x.startswith("  Great Cthulhu  ") for x in lines)
+    assert not any("great-cthulhu" in x or "drowned-choir" in x for x in lines)

@@ -192,7 +192,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
             drain=closing_time), sink),
         progress, ticks=ticks, heartbeat=None if progress or args.no_progress else HEARTBEAT, label="balance")
     result.planned = len(specs)
-    code = finish(result, sink, ruleset, f"{jobs} job{'s' if jobs > 1 else ''}")
+    code = finish(result, sink, ruleset, f"{jobs} job{'s' if jobs > 1 else ''}", names=DisplayNames.of(content.model))
     rows = result.rows
     if late[0] and len(rows) < len(specs):
         print(f"necro: the time limit ({args.time_limit:g} min) stopped the batch after {len(rows)} of {len(specs)} "

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.text import Text
 
+from .display_names import DisplayNames
 from .simulate import GameSpec
 
 if TYPE_CHECKING:
@@ -133,14 +134,17 @@ def play_batch(specs: list[GameSpec], rows: Callable[[Callable[[], bool]], Itera
     return BatchResult(done, len(specs), interrupted, time.perf_counter() - t0)
 
 
-def summary_lines(result: BatchResult, ruleset: str, jobs_text: str) -> list[str]:
-    """The closing summary: games, wins per faction, failed games, games/s."""
+def summary_lines(result: BatchResult, ruleset: str, jobs_text: str, names: "DisplayNames | None" = None) -> list[str]:
+    """The closing summary: games, wins per faction (by `names`), failed games, games a second (a
+    minute, for slow search-bot games)."""
+    nm = names or DisplayNames()
     rows = result.rows
     ok = [r for r in rows if r.get("outcome") != "error"]
     played = len(rows) if result.played is None else result.played
     rate = played / result.seconds if result.seconds > 0 else 0.0
     earlier = f" (and {len(rows) - played} from an earlier run)" if played != len(rows) else ""
-    lines = [f"{played} games ({ruleset}) in {result.seconds:.1f} s: {rate:.1f} games/s, {jobs_text}{earlier}"]
+    speed = f"{rate:.1f} games/s" if rate >= 0.1 or rate == 0 else f"{60 * rate:.2f} games/min"
+    lines = [f"{played} games ({ruleset}) in {result.seconds:.1f} s: {speed}, {jobs_text}{earlier}"]
     agents = Counter(a for r in rows for a in r.get("agents") or [])
     if agents:
         lines.append("  agents: " + ", ".join(f"{a} ({n} seats)" for a, n in sorted(agents.items())))
@@ -151,10 +155,10 @@ def summary_lines(result: BatchResult, ruleset: str, jobs_text: str) -> list[str
         seats.update(r["factions"])
         for w in r["winners"]:
             (wins if r["outcome"] == "win" else shared)[w] += 1
-    width = max((len(f) for f in seats), default=8)
+    width = max((len(nm.faction(f)) for f in seats), default=8)
     for f in sorted(seats, key=lambda f: (-wins[f] - shared[f], f)):
         won = wins[f] + shared[f]
-        lines.append(f"  {f:<{width}}  played {seats[f]:>5}  won {won:>5} ({100.0 * won / seats[f]:5.1f}%)"
+        lines.append(f"  {nm.faction(f):<{width}}  played {seats[f]:>5}  won {won:>5} ({100.0 * won / seats[f]:5.1f}%)"
                      f"  of which shared {shared[f]}")
     humanity = sum(1 for r in ok if r["outcome"] == "humanity")
     lines.append(f"  {'humanity':<{width}}  {humanity} game(s) with no winner")
@@ -174,7 +178,7 @@ def streamed(rows: Iterator[Row], sink: "ResultSink | None") -> Iterator[Row]:
 
 
 def finish(result: BatchResult, sink: "ResultSink | None", ruleset: str, jobs_text: str,
-           stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+           stdout: TextIO | None = None, stderr: TextIO | None = None, names: "DisplayNames | None" = None) -> int:
     """Close the results file (rewritten sorted by game), print the summary of the whole batch
     (rows from an earlier run included); the exit status (130 interrupted, 1 a game or a write failed)."""
     stdout = stdout or sys.stdout
@@ -191,7 +195,7 @@ def finish(result: BatchResult, sink: "ResultSink | None", ruleset: str, jobs_te
         if sink.error is not None:
             print(f"necro: error: {sink.error}", file=stderr)
             failed_write = True
-    for line in summary_lines(result, ruleset, jobs_text):
+    for line in summary_lines(result, ruleset, jobs_text, names):
         print(line, file=stdout)
     if sink is not None:
         earlier = f" ({len(sink.previous)} from an earlier run, {sink.appended} new)" if sink.previous else ""

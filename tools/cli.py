@@ -141,6 +141,7 @@ HEARTBEAT = 30.0       # seconds between plain progress lines of search-bot batc
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .batch import finish, play_batch, streamed
+    from .display_names import DisplayNames
     from .result_stream import ResultSink
     from .results import file_format
     from .runners import ContentArgs, default_jobs, new_ticks, run
@@ -193,7 +194,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         run(specs, cargs, backend=args.backend, jobs=args.jobs, address=args.address, content=content,
             stop=lambda: stop() or failed(), ticks=ticks), sink), progress, ticks=ticks, heartbeat=heartbeat)
     result.planned = args.games
-    return finish(result, sink, ruleset, jobs_text)
+    return finish(result, sink, ruleset, jobs_text, names=DisplayNames.of(content.model))
 
 
 def cmd_report(args: argparse.Namespace) -> int:
