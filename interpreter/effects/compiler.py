@@ -288,7 +288,9 @@ class Compiler:
                 raise
             except (TypeError, ValueError, KeyError) as exc:
                 raise RuleError(f"{where}: {prim.name}: {exc}") from None
-            spend_for(ctx, result, where)
+            spend = getattr(ctx, "spend", None)   # spend_for, inline: the commonest call of all
+            if spend is not None:
+                spend(len(result) + 1 if result.__class__ is list else 1, where)
             return result
         return call
 

@@ -82,9 +82,8 @@ def _held(ctx: Any, owner: str, tag: Any = None) -> list[dict[str, Any]]:
 @query("in_play", returns="bool", owner="player", kind="kinds")
 def _in_play(ctx: Any, owner: str, kind: Any) -> bool:
     """Whether the player has a unit of the kind(s) on the map."""
-    kinds = as_list(kind) or []
-    g = ctx.game
-    return any(u["owner"] == owner and u["kind"] in kinds and basics.is_area(g, u["loc"]) for u in g.s.units)
+    in_play = basics.in_play_kinds(ctx.game, owner)   # (kept in the memo)
+    return any(k in in_play for k in as_list(kind) or [])
 
 
 @query("awakened_ever", returns="bool", owner="player", kind="kind")
