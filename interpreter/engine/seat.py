@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .options import Option, option_info
 from .state import State
+from .view import board_view
 
 if TYPE_CHECKING:
     from ..content.build import Content
@@ -52,17 +53,25 @@ class Seat:
         g = self._game
         return (id(g.s), len(g.choices), len(g.log), g.s.seq)
 
+    def _at_position(self) -> None:
+        """Forget the view and board of an earlier position."""
+        key = self._position()
+        if key != self._key:
+            self._key, self._view, self._board = key, None, None
+
     def view(self) -> dict[str, Any]:
         """The player's view of the position now (do not change it: it is shared until the next decision)."""
-        key = self._position()
-        if key != self._key or self._view is None:
-            self._key, self._view, self._board = key, self._game.view(self.player), None
+        self._at_position()
+        if self._view is None:
+            self._view = self._game.view(self.player)
         return self._view
 
     def board(self) -> "Game":
-        """A read-only Game holding the view's state (rebuilt from the view and the content only)."""
-        v = self.view()
+        """A read-only Game holding the view's state (rebuilt from the view and the content only;
+        without a view made at this position, from the part of one it reads: `view.board_view`)."""
+        self._at_position()
         if self._board is None:
+            v = self._view if self._view is not None else board_view(self._game, self.player)
             self._board = board_from_view(self._game.bundle, v, self.events())
         return self._board
 

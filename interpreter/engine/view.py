@@ -24,11 +24,21 @@ from . import core
 HIDDEN = None  # what a masked value reads as
 _MASKED = frozenset({"rng", "seed", "flow", "pending"})   # fields a view never shows (not even copied)
 
-__all__ = ["player_view", "battle_view", "HIDDEN"]
+__all__ = ["player_view", "board_view", "battle_view", "HIDDEN"]
 
 
 def player_view(game: Any, player: str | None) -> dict[str, Any]:
     """The game as `player` may know it; `player=None` is a spectator who sees only public facts."""
+    view = board_view(game, player)
+    view.update(pending=_pending(game, player), battle=battle_view(game), over=game.s.over, winners=game.winner(),
+                result=game.result_line() if game.s.over else None)
+    return view
+
+
+def board_view(game: Any, player: str | None) -> dict[str, Any]:
+    """The part of `player_view` a board is built from (seat.board_from_view): `player`, `state`
+    (masked) and `params`, without what is worked out from them (the pending decision, the
+    battle's combat figures, the result)."""
     if player is not None and player not in game.s.players:
         raise ValueError(f"'{player}' is not playing; players: {', '.join(game.s.players)}")
     s = game.s.to_dict(masked=_MASKED)
@@ -36,9 +46,7 @@ def player_view(game: Any, player: str | None) -> dict[str, Any]:
     s["elder_signs"] = {p: (list(v) if p == player else [HIDDEN] * len(v)) for p, v in s["elder_signs"].items()}
     s["es_bag"] = [HIDDEN] * len(s["es_bag"])
     params = {k: v for k, v in game.params.items() if k not in ("seed", "forced_dice")}
-    return {"player": player, "state": s, "params": params, "pending": _pending(game, player),
-            "battle": battle_view(game), "over": game.s.over, "winners": game.winner(),
-            "result": game.result_line() if game.s.over else None}
+    return {"player": player, "state": s, "params": params}
 
 
 def _pending(game: Any, player: str | None) -> dict[str, Any] | None:
