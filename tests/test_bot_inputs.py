@@ -142,7 +142,7 @@ def test_the_heuristic_bot_makes_a_board_only_for_choices_it_scores_from_one(bas
     assert seat._board is None and seat._view is None   # no battle to judge: the action's verb and cost decide
     choice = bot.choose(d.player, d.options, d)
     assert seat._board is not None   # a battle's odds are read off the board
-    assert seat._view is None        # made from the masked state alone (view.board_view), not the whole view
+    assert seat._view is None        # made from the masked state alone (view.board_state), not the whole view
     # the same choice as a bot that always has the board
     always = HeuristicAgent(3)
     always.choose(d.player, calm.options, calm)   # the same draws from its generator as `bot`
@@ -152,9 +152,10 @@ def test_the_heuristic_bot_makes_a_board_only_for_choices_it_scores_from_one(bas
 
 
 def test_a_board_made_before_the_view_is_the_board_the_view_gives(base_game: Content) -> None:
-    """Seat.board() without a view made at the position builds from view.board_view (no battle
-    figures, no pending decision): the same state and parameters as a board built from the whole
-    view, in a battle (whose figures the whole view works out) and out of one."""
+    """Seat.board() without a view made at the position builds from view.board_state (the masked
+    state copied as a State; no battle figures, no pending decision): the same
+    state and parameters as a board built from the whole view, in a battle (whose figures the
+    whole view works out) and out of one, and nothing of the board is the game's own."""
     from necronomicon.interpreter.engine.seat import board_from_view
     g = _game(base_game, {"great-cthulhu": [2], "crawling-chaos": [3, 2]})
     battle = next(o for o in g.current().options if o.startswith("battle "))   # type: ignore[union-attr]
@@ -166,3 +167,5 @@ def test_a_board_made_before_the_view_is_the_board_the_view_gives(base_game: Con
             lean = Seat(g, player).board()
             full = board_from_view(g.bundle, g.view(player), g.log)
             assert lean.s.to_dict() == full.s.to_dict() and lean.params == full.params
+            assert lean.s.units[0] is not g.s.units[0] and lean.s.units[0] == g.s.units[0]
+            assert lean.s.memory is not g.s.memory and lean.s.gates is not g.s.gates
