@@ -187,7 +187,7 @@ def unlimited_summon(g: "RulesContext", p: str, kind: str) -> bool:
 def extra_battle_allowed(g: "RulesContext", p: str) -> bool:
     """Whether Battle is an Unlimited Action for `p` now: with its own six spellbooks, or
     (ruleset `extra-battle` other than own-six) once anyone has six."""
-    if g.ruleset.get("extra-battle", "own-six") == "own-six":
+    if g.ruleset.settings.get("extra-battle", "own-six") == "own-six":
         return phases.has_all_spellbooks(g, p)
     return any(phases.has_all_spellbooks(g, q) for q in g.s.players)
 

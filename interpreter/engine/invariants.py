@@ -138,7 +138,7 @@ def gate_violations(game: "CheckedGame", allowed: bool = True) -> list[str]:
 def elder_sign_violations(game: "CheckedGame") -> list[str]:
     """Elder signs are conserved: bag + face down + revealed = the ruleset's printed mix."""
     s = game.s
-    mix = game.ruleset.get("elder-signs", DEFAULT_ELDER_SIGNS)
+    mix = game.ruleset.settings.get("elder-signs", DEFAULT_ELDER_SIGNS)
     printed = {int(v): int(n) for v, n in mix.items()}
     total = sum(v * n for v, n in printed.items())
     out = []

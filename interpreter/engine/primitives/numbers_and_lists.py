@@ -101,5 +101,5 @@ def _glyph(ctx: Any, area: Any) -> Any:
 def _ruleset_halves(ctx: Any, ability: str, amount: Any) -> int:
     """`amount` halved and rounded up when the ruleset lists `ability` under halved-dice-abilities, else unchanged."""
     n = basics.integer(ctx.game, amount, "amount")
-    listed = ctx.game.ruleset.get("halved-dice-abilities", []) or []
+    listed = ctx.game.ruleset.settings.get("halved-dice-abilities", []) or []
     return math.ceil(n / 2) if ability in listed else n
