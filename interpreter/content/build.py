@@ -415,8 +415,6 @@ def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
     `expansions` lists which expansions/<name>/ folders to include: none by default (the base
     game), or "all" (what `necro validate` checks).
     """
-    from ..engine import primitives  # noqa: F401  registers the primitives the compiler checks against
-
     report = Report()
     dirs = ([paths.content_dir()] if builtin else []) + list(folders or [])
     docs = discover(dirs, report)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 from ..effects.ast import PAST_REMOVALS, PROVEN
 from ..effects.compiler import RuleError
 from ..effects.primitive_facts import NOTING_CHOICES, REMOVALS
-from ..effects.registry import REGISTRY
+from ..effects.signatures import REGISTRY
 from . import flow
 from .option import is_done
 from . import abilities
