@@ -15,6 +15,7 @@ from .effect_build import RESULTS, EffectBuilder, unknowns_under
 from .files import Document, content_digest, discover
 from .model import Ability, Area, ContentModel, Faction, Layout, NeutralCard, Requirement, Ruleset, Spellbook, UnitType
 from .start_areas import check_start_areas, six_spellbooks
+from .tables import build_tables
 
 CLASSES = {"cultist", "monster", "terror", "great-old-one"}
 # what checking a document with schema errors may run into (a missing key, a value of the wrong type)
@@ -383,6 +384,7 @@ class Builder(EffectBuilder):
             if not self.broken:
                 raise   # pragma: no cover - checked documents make a well-formed model
         self.model.expansions = {doc.expansion for doc in chosen if doc.expansion}
+        self.model.tables = build_tables(self.model)   # of built records only: never malformed
         return self.model
 
     def _layer(self, docs: list[Document]) -> list[Document]:
