@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..effects.primitive_facts import QUIET_VERBS, REMOVAL_WINDOW
-from ..effects.registry import REGISTRY
+from ..effects.signatures import REGISTRY
 
 if TYPE_CHECKING:
     from .model import Ability, ContentModel, Requirement, Ruleset

@@ -19,8 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..effects.ast import PAST_REMOVALS, PROVEN
 from ..effects.compiler import RuleError
-from ..effects.primitive_facts import NOTING_CHOICES, QUIET_VERBS, REMOVAL_WINDOW, REMOVALS  # noqa: F401
-from ..effects.signatures import REGISTRY
+from ..effects.primitive_facts import NOTING_CHOICES, REMOVAL_WINDOW  # noqa: F401 (REMOVAL_WINDOW: read by tests)
 from . import flow
 from .option import is_done
 
