@@ -136,6 +136,11 @@ def test_training_games_rotate_matchups_seats_and_bots(base_game: Content) -> No
     assert seats.count("mcts:8") * 8 == len(seats) == 120   # a search bot in one seat in eight
     assert len({tuple(sorted(s.factions)) for s in specs}) == 15 and specs[15].factions == specs[0].factions[1:] + specs[0].factions[:1]
     assert [s.seed for s in specs[:3]] == [100, 101, 102]
+    for agents, games in ((DEFAULT_AGENTS.split(","), 16), (["heuristic", "mcts:8"], 4),
+                          (["random", "heuristic", "mcts:8"], 12)):
+        rows = [s.agents for s in plan_training(base_game, "multiplayer", 4, games, 1, agents)]
+        per_seat = [[sum(r[j] == a for r in rows) for a in sorted(set(agents))] for j in range(4)]
+        assert all(row == per_seat[0] for row in per_seat), per_seat   # every bot in every seat alike
 
 
 def test_blend_weighs_the_evaluation_beside_the_hand_made_estimate(trained: Path, base_game: Content) -> None:

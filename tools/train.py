@@ -2,8 +2,8 @@
 
 Game i plays matchup i mod M of the loaded factions (seats rotated each cycle), with seed
 `--seed + i`; its seats' bots are read in turn from `--agents` (a comma list continued from seat
-to seat and game to game, so the default `heuristic` x7 + `mcts:8` puts a search bot in one seat
-in eight). Every `EVERY`-th decision of a game its position's public features are noted
+to seat and game to game, turned by one seat each time it comes round, so the default `heuristic`
+x7 + `mcts:8` puts a search bot in one seat in eight, and in every seat alike). Every `EVERY`-th decision of a game its position's public features are noted
 (search/features.py), and each is labelled with how the game ended. The fit (search/fitting.py)
 is written to `--out` with the content's digest; the search bot uses it with `eval=FILE`.
 
@@ -15,6 +15,7 @@ command run again plays only the rest before fitting. The games are played by `r
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -44,15 +45,19 @@ __all__ = ["add_parser", "cmd_train", "plan_training", "samples_of"]
 
 def plan_training(content: Content, ruleset: str, players: int, games: int, seed: int, agents: list[str],
                   layout: str | None = None) -> list[GameSpec]:
-    """The training games: every matchup in turn, seats rotated, bots read in turn from `agents`."""
+    """The training games: every matchup in turn, seats rotated, bots read in turn from `agents`
+    and rotated by one seat each time the list comes round again, so every bot sits in every seat
+    alike (the outcome a position is labelled with must not depend on which seat the search bot had)."""
     ms = matchups(content, ruleset, players)
+    repeat = len(agents) // math.gcd(len(agents), players)   # games before the bots' order comes round
     specs = []
     for i in range(games):
         m = ms[i % len(ms)]
         k = (i // len(ms)) % players
         seats = tuple(m[k:] + m[:k])
-        bots = tuple(agents[(i * players + j) % len(agents)] for j in range(players))
-        specs.append(GameSpec(i, seed + i, ruleset, seats, bots, layout))
+        bots = [agents[(i * players + j) % len(agents)] for j in range(players)]
+        r = (i // repeat) % players
+        specs.append(GameSpec(i, seed + i, ruleset, seats, tuple(bots[r:] + bots[:r]), layout))
     return specs
 
 
