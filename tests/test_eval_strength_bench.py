@@ -63,3 +63,22 @@ def test_a_smoke_run_writes_rows_and_refuses_other_contents_evaluation(tmp_path:
     model.write_text(json.dumps(data))
     with pytest.raises(SystemExit, match="was trained on other content"):
         eval_strength.main([*args, "--games", "2"])
+
+
+def test_eval_fit_reads_a_positions_file_and_scores_evaluations_on_it(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import eval_fit
+    from necronomicon.interpreter.search.fitting import Sample
+    model = tmp_path / "e.json"
+    assert main(["train", "--ruleset", "duel", "--games", "6", "--agents", "heuristic", "--jobs", "1",
+                 "--out", str(model)]) == 0
+    positions = tmp_path / "e.positions.jsonl"
+    assert eval_fit.main(["--positions", str(positions), str(model)]) == 0
+    out = capsys.readouterr().out
+    assert "positions of 6 games" in out and "even split: log loss 1.099" in out and f"{model}: log loss" in out
+    sure = [Sample(0, ((1.0,), (0.0,)), (1.0, 0.1), (0.0, 1.0, 0.0)), Sample(1, ((1.0,), (0.0,)), (1.0, 0.9), (0.0, 0.0, 1.0))]
+    got = eval_fit.log_losses(sure, {"first seat": lambda s: [0.0, 0.5, 0.5]})["first seat"]
+    assert got["log_loss"] == pytest.approx(-__import__("math").log(0.5)) and got["counts"] == [1, 0, 0, 1]
+    with pytest.raises(SystemExit, match="not a training game's line"):
+        positions.write_text("{}\n[1]\n")
+        eval_fit.main(["--positions", str(positions)])
