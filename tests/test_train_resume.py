@@ -17,8 +17,11 @@ from necronomicon.tools.train import plan_training
 from necronomicon.tools.train_positions import positions_path, read_done
 from tests.test_durable_simulate import ROOT, _alive, _children, _cmd, _env, _lines, _necro
 
-GAMES = "40"
-TRAIN = ["train", "--ruleset", "duel", "--agents", "heuristic", "--jobs", "2", "--games", GAMES, "--seed", "7"]
+GAMES = "16"
+# a search seat (a playout budget: the same seed gives the same game) makes each game last about a
+# second, so a loaded machine still stops the run with games left
+TRAIN = ["train", "--ruleset", "duel", "--agents", "heuristic,mcts:2:depth=3", "--jobs", "2", "--games", GAMES,
+         "--seed", "7"]
 
 
 def _weights(path: Path) -> tuple[list[float], list[float]]:
