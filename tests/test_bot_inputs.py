@@ -139,12 +139,33 @@ def test_the_heuristic_bot_makes_a_board_only_for_choices_it_scores_from_one(bas
     bot.sit(seat)
     calm = Decision(d.player, "action", tuple(o for o in d.options if o not in battles), d.prompt, d.context)
     bot.choose(d.player, calm.options, calm)
-    assert seat._view is None   # no battle to judge: the action's verb and cost decide
+    assert seat._board is None and seat._view is None   # no battle to judge: the action's verb and cost decide
     choice = bot.choose(d.player, d.options, d)
-    assert seat._view is not None and seat._board is not None   # a battle's odds are read off the board
+    assert seat._board is not None   # a battle's odds are read off the board
+    assert seat._view is None        # made from the masked state alone (view.board_state), not the whole view
     # the same choice as a bot that always has the board
     always = HeuristicAgent(3)
     always.choose(d.player, calm.options, calm)   # the same draws from its generator as `bot`
     scored = [(always.score(d.player, o, d, seat.board()) + always.rng.below(100) / 1000, o.label)
               for o in seat.options(d)]
     assert max(scored)[1] == choice
+
+
+def test_a_board_made_before_the_view_is_the_board_the_view_gives(base_game: Content) -> None:
+    """Seat.board() without a view made at the position builds from view.board_state (the masked
+    state copied as a State; no battle figures, no pending decision): the same
+    state and parameters as a board built from the whole view, in a battle (whose figures the
+    whole view works out) and out of one, and nothing of the board is the game's own."""
+    from necronomicon.interpreter.engine.seat import board_from_view
+    g = _game(base_game, {"great-cthulhu": [2], "crawling-chaos": [3, 2]})
+    battle = next(o for o in g.current().options if o.startswith("battle "))   # type: ignore[union-attr]
+    for answer in (None, battle):
+        if answer is not None:
+            g.apply(answer)
+            assert g.s.battle is not None
+        for player in FACTIONS:
+            lean = Seat(g, player).board()
+            full = board_from_view(g.bundle, g.view(player), g.log)
+            assert lean.s.to_dict() == full.s.to_dict() and lean.params == full.params
+            assert lean.s.units[0] is not g.s.units[0] and lean.s.units[0] == g.s.units[0]
+            assert lean.s.memory is not g.s.memory and lean.s.gates is not g.s.gates

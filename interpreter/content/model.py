@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable
 
 from ..diagnostics import Pos
@@ -117,9 +118,11 @@ class Faction:
     expansion: str | None = None
     colour: str | None = None  # '#rrggbb' for every picture of the faction
 
-    @property
-    def goos(self) -> list[UnitType]:
-        return [u for u in self.units.values() if u.cls == "great-old-one"]
+    @cached_property
+    def goos(self) -> tuple[UnitType, ...]:
+        """The faction's Great Old Ones, in the order of its units (found once: the engine's
+        Awaken listing asks at every main listing)."""
+        return tuple(u for u in self.units.values() if u.cls == "great-old-one")
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,9 @@ class ContentModel:
     loyalty_counterparts: dict[str, str] = field(default_factory=dict)  # card -> faction it reuses
     tokens: dict[str, int] = field(default_factory=dict)
     expansions: set[str] = field(default_factory=set)
+    # facts of this content alone, found once as it is built: a content/tables.py ContentTables
+    # (immutable; typed Any here, as tables.py reads this module)
+    tables: Any = None
 
     def sharing_figures(self, factions: "list[str] | tuple[str, ...]") -> tuple[str, str] | None:
         """The first two of `factions` played with the same figures (either names the other in its

@@ -187,7 +187,7 @@ def unlimited_summon(g: "RulesContext", p: str, kind: str) -> bool:
 def extra_battle_allowed(g: "RulesContext", p: str) -> bool:
     """Whether Battle is an Unlimited Action for `p` now: with its own six spellbooks, or
     (ruleset `extra-battle` other than own-six) once anyone has six."""
-    if g.ruleset.get("extra-battle", "own-six") == "own-six":
+    if g.ruleset.settings.get("extra-battle", "own-six") == "own-six":
         return phases.has_all_spellbooks(g, p)
     return any(phases.has_all_spellbooks(g, q) for q in g.s.players)
 
@@ -206,24 +206,25 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     out = []
     fought = s.memory.get("battles", [])
     mods = moves.action_mods(g, p, "battle")
+    act_mods = core.modifiers_of(g, "may-act")
+    combat_mods = core.modifiers_of(g, "combat")
     for a in areas if areas is not None else sorted({u["loc"] for u in s.on_map(p)}):
         if a in fought:
             continue
         here = s.units_at(a)
-        mine = [u for u in here if u["owner"] == p and core.may_act(g, u, "battle")]
+        mine = [u for u in here if u["owner"] == p and (not act_mods or core.may_act(g, u, "battle", act_mods))]
         present = {u["owner"] for u in here}
         for e in s.others(p):
-            if e in present and _some_combat(g, mine, e):
+            if e in present and _some_combat(g, mine, e, combat_mods):
                 c = moves.action_cost(g, p, "battle", 1, a, mods)
                 if c <= s.power[p]:
                     out.append(action(verb, c, area=a, player=e))
     return out
 
 
-def _some_combat(g: "RulesContext", units: list[dict[str, Any]], foe: str) -> bool:
+def _some_combat(g: "RulesContext", units: list[dict[str, Any]], foe: str, mods: Any) -> bool:
     """Whether the units' combat against `foe` adds up to at least 1 (no unit's combat is
-    negative, so the first unit with some decides)."""
-    mods = core.modifiers_of(g, "combat")
+    negative, so the first unit with some decides; `mods`: `modifiers_of("combat")`)."""
     return any(core.combat_of(g, u, foe, mods) >= 1 for u in units)
 
 
@@ -241,14 +242,15 @@ def requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opti
         if r.action_effect is not None and not all_parts_possible(g, r, p):
             continue
         costs[r.id] = basics.integer(g, r.action_cost(ctx) if r.action_cost else 0, "requirement cost")
+    mods = moves.action_mods(g, p, "requirement") if costs else ()
     for rid, c in costs.items():
-        c2 = moves.action_cost(g, p, "requirement", c)
+        c2 = moves.action_cost(g, p, "requirement", c, None, mods)
         if c2 <= g.s.power[p]:
             out.append(action("requirement", c2, ability=rid))
     for r in open_:
         for other in r.together:
             if r.id < other and r.id in costs and other in costs:
-                c2 = moves.action_cost(g, p, "requirement", costs[r.id] + costs[other])
+                c2 = moves.action_cost(g, p, "requirement", costs[r.id] + costs[other], None, mods)
                 if c2 <= g.s.power[p]:
                     out.append(action("requirement", c2, ability=r.id, word=other))
     return out
@@ -327,7 +329,9 @@ def action_in_call(g: "RulesContext", p: str, area: str, why: str) -> Call:
 
 def _captors(g: "RulesContext", p: str, area: str) -> list[dict[str, Any]]:
     """`p`'s units in `area` that may capture (a Cultist may not)."""
-    return [u for u in g.s.units_at(area, p) if basics.utype(g, u).cls != "cultist" and core.may_act(g, u, "capture")]
+    mods = core.modifiers_of(g, "may-act")
+    return [u for u in g.s.units_at(area, p) if basics.utype(g, u).cls != "cultist"
+            and (not mods or core.may_act(g, u, "capture", mods))]
 
 
 def capture_targets(g: "RulesContext", p: str, victim: str, area: str,

@@ -208,10 +208,12 @@ def formula(g: "RulesContext", fn: Any, ctx: EffectCtx, name: str) -> Any:
         g.formula_depth = depth
 
 
-def may_act(g: "RulesContext", u: dict[str, Any], act: str) -> bool:
+def may_act(g: "RulesContext", u: dict[str, Any], act: str, mods: Any = None) -> bool:
     """Whether unit `u` may take part in `act` (move, capture or battle) as its owner's unit: the
-    `may-act` modifiers (subject `{unit, owner, action}`) answer, true when there are none."""
-    mods = modifiers_of(g, "may-act")
+    `may-act` modifiers (subject `{unit, owner, action}`) answer, true when there are none
+    (`mods`: `modifiers_of("may-act")`, when a listing loop has just read it)."""
+    if mods is None:
+        mods = modifiers_of(g, "may-act")
     if not mods:
         return True
     return bool(modified(g, "may-act", True, {"unit": u, "owner": u["owner"], "action": act}, u["owner"], mods))

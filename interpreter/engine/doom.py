@@ -19,7 +19,7 @@ RITUAL, DONE = Option("doom", "ritual"), Option("doom", "done")
 
 def round_limit(g: Any) -> int:
     """The last round a game may play (the ruleset's `victory: max-rounds`, an engine safeguard)."""
-    return int(g.ruleset.get("victory", {}).get("max-rounds", 40))
+    return int(g.ruleset.settings.get("victory", {}).get("max-rounds", 40))
 
 
 class DoomPhase(Proc):
@@ -32,7 +32,7 @@ class DoomPhase(Proc):
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         basics.emit(g, "phase", phase="doom", round=s.round)
-        if g.ruleset.get("doom-for-gates", True):
+        if g.ruleset.settings.get("doom-for-gates", True):
             for p in s.players:
                 basics.gain_doom(g, p, actions.gate_count(g, p), "controlled gates")
         f.update(order=s.order_from(s.first), i=0, at="player")

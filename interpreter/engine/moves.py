@@ -3,12 +3,15 @@ surcharge is paid once per Move). Moving the units one by one is perform.py's Mo
 from __future__ import annotations
 
 from collections import deque
+from operator import itemgetter
 from typing import Any
 
 from .option import move_label
 from . import basics
 from . import core
 from .host import RulesContext
+
+_unit_id = itemgetter("id")
 
 # per layout (by identity): area -> its neighbours, sorted, without itself (a range-1 move's destinations)
 _NEIGHBOURS: dict[int, tuple[Any, dict[str, list[str]]]] = {}
@@ -22,14 +25,25 @@ def neighbours(layout: Any) -> dict[str, list[str]]:
     return entry[1]
 
 
-def reachable(g: "RulesContext", p: str, u: dict[str, Any]) -> list[str]:
-    if not core.may_act(g, u, "move"):
+def move_mods(g: "RulesContext") -> tuple[Any, Any, Any]:
+    """The modifiers `reachable` asks (may-act, move-range, move-through-enemies), read once for a
+    listing's loop over units."""
+    return core.modifiers_of(g, "may-act"), core.modifiers_of(g, "move-range"), \
+        core.modifiers_of(g, "move-through-enemies")
+
+
+def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any, Any] | None = None) -> list[str]:
+    """The areas unit `u` of `p` may move to (`mods`: `move_mods`, when a listing loop has just
+    read them)."""
+    act_mods, range_mods, through_mods = mods if mods is not None else move_mods(g)
+    if act_mods and not core.may_act(g, u, "move", act_mods):
         return []
-    rng = basics.integer(g, core.modified(g, "move-range", 1, u, p), "move range")
+    rng = 1 if not range_mods else \
+        basics.integer(g, core.modified(g, "move-range", 1, u, p, range_mods), "move range")
     start = u["loc"]
     if rng == 1:   # the areas next to it (an enemy in between matters only from range 2)
         return list(neighbours(g.layout).get(start, ()))
-    through = bool(core.modified(g, "move-through-enemies", False, u, p))
+    through = bool(core.modified(g, "move-through-enemies", False, u, p, through_mods))
     seen = {start: 0}
     todo = deque([start])
     while todo:
@@ -52,10 +66,12 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     opts: dict[str, int] = {}
     surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
     power = g.s.power[p]
-    for u in sorted(g.s.on_map(p), key=lambda x: x["id"]):
+    mods = move_mods(g)
+    cost_mods = None   # action_mods(move), read at the first area that needs it
+    for u in sorted(g.s.on_map(p), key=_unit_id):
         if u["id"] in moved:
             continue
-        for dst in reachable(g, p, u):
+        for dst in reachable(g, p, u, mods):
             if within is not None and within not in (u["loc"], dst):
                 continue
             if dst in charged:
@@ -63,7 +79,9 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
             else:
                 extra = surcharge.get(dst, -1)
                 if extra < 0:
-                    extra = surcharge[dst] = action_cost(g, p, "move", 0, dst)
+                    if cost_mods is None:
+                        cost_mods = action_mods(g, p, "move")
+                    extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods)
             if 1 + extra <= power:
                 opts[move_label(u["kind"], u["loc"], dst, u["id"])] = 1 + extra
     return opts

@@ -30,7 +30,7 @@ def out_of_actions(g: "RulesContext", p: str) -> bool:
 
 
 def can_pass(g: "RulesContext", p: str) -> bool:
-    mode = g.ruleset.get("voluntary-drop", "always")
+    mode = g.ruleset.settings.get("voluntary-drop", "always")
     return mode == "always" or g.s.power[p] <= 1
 
 
@@ -52,7 +52,7 @@ def position_key(g: "RulesContext") -> str:
 
 def doom_goal(g: "RulesContext") -> int:
     """The Doom that ends the game (the ruleset's `victory.doom`, 30 unless it says otherwise)."""
-    return int(g.ruleset.get("victory", {}).get("doom", 30))
+    return int(g.ruleset.settings.get("victory", {}).get("doom", 30))
 
 
 def reveal_reaches_goal(g: "RulesContext", q: str) -> bool:
@@ -87,7 +87,7 @@ def ritual_track_cost(g: "RulesContext") -> int:
 
 
 def ritual_track(g: "RulesContext") -> list[int]:
-    tracks = g.ruleset.get("ritual-track", {})
+    tracks = g.ruleset.settings.get("ritual-track", {})
     n = str(len(g.s.players))
     track = tracks.get(n) or tracks.get("default")
     if not track:
@@ -110,7 +110,7 @@ def has_all_spellbooks(g: "RulesContext", p: str) -> bool:
 def needs_six_spellbooks(g: "RulesContext") -> bool:
     """Whether only players with all six spellbooks can win (the ruleset's `victory.six-spellbooks`,
     true unless it says otherwise, as in the rulebook's game)."""
-    return bool(g.ruleset.get("victory", {}).get("six-spellbooks", True))
+    return bool(g.ruleset.settings.get("victory", {}).get("six-spellbooks", True))
 
 
 def finish(g: "RulesContext", reason: str) -> None:

@@ -155,10 +155,10 @@ class ActionStep(Proc):
             s.step = {"phase": "gather"}
             return Return()
         if s.power[p] <= 0 or phases.out_of_actions(g, p):
-            if g.ruleset.get("turn-surcharge", {}).get("enabled"):
+            if g.ruleset.settings.get("turn-surcharge", {}).get("enabled"):
                 s.surcharge += 1
                 basics.emit(g, "surcharge", player=p, total=s.surcharge,
-                       name=g.ruleset.get("turn-surcharge", {}).get("name", "surcharge"))
+                       name=g.ruleset.settings.get("turn-surcharge", {}).get("name", "surcharge"))
             s.step = {"phase": "action", "player": phases.next_player(g, p)}
             return Return()
         f.update(player=p, at="turned")

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .options import Option, option_info
 from .state import State
+from .view import board_state, view_params
 
 if TYPE_CHECKING:
     from ..content.build import Content
@@ -52,18 +53,29 @@ class Seat:
         g = self._game
         return (id(g.s), len(g.choices), len(g.log), g.s.seq)
 
+    def _at_position(self) -> None:
+        """Forget the view and board of an earlier position."""
+        key = self._position()
+        if key != self._key:
+            self._key, self._view, self._board = key, None, None
+
     def view(self) -> dict[str, Any]:
         """The player's view of the position now (do not change it: it is shared until the next decision)."""
-        key = self._position()
-        if key != self._key or self._view is None:
-            self._key, self._view, self._board = key, self._game.view(self.player), None
+        self._at_position()
+        if self._view is None:
+            self._view = self._game.view(self.player)
         return self._view
 
     def board(self) -> "Game":
-        """A read-only Game holding the view's state (rebuilt from the view and the content only)."""
-        v = self.view()
+        """A read-only Game holding the view's state (rebuilt from the view and the content only;
+        without a view made at this position, from the view's masked state alone: `view.board_state`)."""
+        self._at_position()
         if self._board is None:
-            self._board = board_from_view(self._game.bundle, v, self.events())
+            g = self._game
+            if self._view is not None:
+                self._board = board_from_view(g.bundle, self._view, self.events())
+            else:
+                self._board = _board(g.bundle, view_params(g), board_state(g, self.player), self.events())
         return self._board
 
     def events(self) -> list[dict[str, Any]]:
@@ -150,15 +162,20 @@ def _scrub_digests(x: Any) -> Any:
 def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> "Game":
     """A Game for reading only, built from a view and the content: the engine's questions (combat,
     costs, Doom values, the Ritual track) answered for the position the view shows."""
+    return _board(content, view["params"], State(**{**view["state"], "flow": [], "pending": None}), events)
+
+
+def _board(content: "Content", params: dict[str, Any], state: State, events: list[dict[str, Any]] | None) -> "Game":
+    """A read-only Game of `state` (a view's) with the view's `params`."""
     from .game import Game
     from .rules import Rules
-    p = view["params"]
     g = Game.__new__(Game)
-    g.rules = Rules.blank(content, p["ruleset"], p["layout"], list(p.get("independents", [])),
+    g.rules = Rules.blank(content, params["ruleset"], params["layout"], list(params.get("independents", [])),
                           events if events is not None else [])
-    g.params = dict(p)
+    g.params = dict(params)
     g.choices, g._history = [], None
-    g.s = State(**{**view["state"], "flow": [], "pending": None})   # no rule flow (the view masks it): read, not played
+    state.flow, state.pending = [], None   # no rule flow (the view masks it): read, not played
+    g.s = state
     return g
 
 

@@ -20,11 +20,12 @@ from ..effects.compiler import RuleError
 from .battle import die_face
 from . import battle_queries
 from . import core
+from .state import State
 
 HIDDEN = None  # what a masked value reads as
 _MASKED = frozenset({"rng", "seed", "flow", "pending"})   # fields a view never shows (not even copied)
 
-__all__ = ["player_view", "battle_view", "HIDDEN"]
+__all__ = ["player_view", "board_state", "view_params", "battle_view", "HIDDEN"]
 
 
 def player_view(game: Any, player: str | None) -> dict[str, Any]:
@@ -35,10 +36,26 @@ def player_view(game: Any, player: str | None) -> dict[str, Any]:
     s.update(dict.fromkeys(_MASKED, HIDDEN))
     s["elder_signs"] = {p: (list(v) if p == player else [HIDDEN] * len(v)) for p, v in s["elder_signs"].items()}
     s["es_bag"] = [HIDDEN] * len(s["es_bag"])
-    params = {k: v for k, v in game.params.items() if k not in ("seed", "forced_dice")}
-    return {"player": player, "state": s, "params": params, "pending": _pending(game, player),
+    return {"player": player, "state": s, "params": view_params(game), "pending": _pending(game, player),
             "battle": battle_view(game), "over": game.s.over, "winners": game.winner(),
             "result": game.result_line() if game.s.over else None}
+
+
+def view_params(game: Any) -> dict[str, Any]:
+    """The game's parameters a view shows (not the seed, nor scripted dice)."""
+    return {k: v for k, v in game.params.items() if k not in ("seed", "forced_dice")}
+
+
+def board_state(game: Any, player: str | None) -> State:
+    """The state of `player_view(game, player)` as a State of its own (`State.copy`, not made into
+    a dict and back), without the rest of the view (the pending decision, the battle's combat
+    figures): the same values, masked alike (a bot's board is built from it: seat.py)."""
+    if player is not None and player not in game.s.players:
+        raise ValueError(f"'{player}' is not playing; players: {', '.join(game.s.players)}")
+    s = game.s.copy(masked=_MASKED)   # (the masked fields read None)
+    s.elder_signs = {p: (v if p == player else [HIDDEN] * len(v)) for p, v in s.elder_signs.items()}
+    s.es_bag = [HIDDEN] * len(s.es_bag)
+    return s
 
 
 def _pending(game: Any, player: str | None) -> dict[str, Any] | None:

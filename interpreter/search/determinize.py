@@ -65,7 +65,7 @@ def determinize(seat: Seat, rng: Rng, known: Known | None = None) -> Game:
 def unseen_signs(board: Game, player: str, view: dict[str, Any]) -> list[int]:
     """The Elder Sign values `player` cannot see, as far as public facts tell: the ruleset's mix,
     less the player's own face-down values and every value the log shows revealed (sorted)."""
-    mix = board.ruleset.get("elder-signs", DEFAULT_ELDER_SIGNS)
+    mix = board.ruleset.settings.get("elder-signs", DEFAULT_ELDER_SIGNS)
     left = Counter({int(v): int(n) for v, n in mix.items()})
     left.subtract(view["state"]["elder_signs"][player])
     for e in board.log:

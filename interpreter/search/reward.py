@@ -105,6 +105,6 @@ def lateness(game: Game) -> float:
 
 
 def _sign_mean(game: Game) -> float:
-    mix = game.ruleset.get("elder-signs", DEFAULT_ELDER_SIGNS)
+    mix = game.ruleset.settings.get("elder-signs", DEFAULT_ELDER_SIGNS)
     n = sum(int(k) for k in mix.values())
     return sum(int(v) * int(k) for v, k in mix.items()) / n if n else 0.0
