@@ -136,3 +136,26 @@ def test_training_games_rotate_matchups_seats_and_bots(base_game: Content) -> No
     assert seats.count("mcts:8") * 8 == len(seats) == 120   # a search bot in one seat in eight
     assert len({tuple(sorted(s.factions)) for s in specs}) == 15 and specs[15].factions == specs[0].factions[1:] + specs[0].factions[:1]
     assert [s.seed for s in specs[:3]] == [100, 101, 102]
+    for agents, games in ((DEFAULT_AGENTS.split(","), 16), (["heuristic", "mcts:8"], 4),
+                          (["random", "heuristic", "mcts:8"], 12)):
+        rows = [s.agents for s in plan_training(base_game, "multiplayer", 4, games, 1, agents)]
+        per_seat = [[sum(r[j] == a for r in rows) for a in sorted(set(agents))] for j in range(4)]
+        assert all(row == per_seat[0] for row in per_seat), per_seat   # every bot in every seat alike
+
+
+def test_blend_weighs_the_evaluation_beside_the_hand_made_estimate(trained: Path, base_game: Content) -> None:
+    from necronomicon.interpreter.search.reward import values
+    cfg = parse_agent(f"mcts:6:depth=3:blend=0.25:eval={trained}")
+    assert cfg.blend == 0.25 and parse_agent(cfg.label()) == cfg and ":blend=0.25:eval=" in cfg.label()
+    assert parse_agent(f"mcts:6:eval={trained}").blend == 1 and ":blend" not in parse_agent(f"mcts:6:eval={trained}").label()
+    with pytest.raises(ValueError, match="blend= weighs a learned evaluation"):
+        parse_agent("mcts:6:blend=0.5")
+    with pytest.raises(ValueError, match="blend must be a number from 0 to 1"):
+        parse_agent(f"mcts:6:blend=2:eval={trained}")
+    g = _midgame(base_game, "duel", ["great-cthulhu", "crawling-chaos"], 30)
+    learned, made = load_evaluation(str(trained)).evaluate(g), values(g)
+    assert learned != made
+    for w in (0.0, 0.25, 1.0):
+        bot = SearchAgent(parse_agent(f"mcts:6:depth=3:blend={w}:eval={trained}"), seed=1)
+        got = bot._value(g)
+        assert got == pytest.approx({p: w * learned[p] + (1 - w) * made[p] for p in learned})

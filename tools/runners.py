@@ -4,6 +4,8 @@ Every backend yields result rows as games finish, in no particular order; caller
 index. Each worker loads the content once (a pool initializer, a Ray actor's constructor).
 Decisions played are counted in `ticks` (a shared integer, `new_ticks()`) while games run, so a
 progress display can move inside slow games (search bots); the Ray backend counts games only.
+A game is played by `play` (`play_one`, the result row of `necro simulate`, unless a caller such as
+`necro train` gives its own module-level function of the same shape).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from necronomicon.interpreter.content.build import Content
 from .simulate import GameSpec, play_one
 
 Row = dict[str, Any]
+Play = Callable[..., Row]  # (content, spec, on_decision=None) -> the game's row; module-level (sent to workers)
 Stop = Callable[[], bool]  # asked between games: True ends the batch early (Ctrl-C)
 # `drain`, asked like `stop`: True starts no new game, but the games under way play on to their end
 # (a time limit that keeps the work already done); `stop()` still ends them at once.
@@ -57,12 +60,13 @@ class _Tally:
         self.n = 0
 
 
-def _counted(content: Content, spec: GameSpec, ticks: Any) -> Row:
+def _counted(content: Content, spec: GameSpec, ticks: Any, play: Play | None = None) -> Row:
+    play = play or play_one   # looked up at the call (a test may replace play_one)
     if ticks is None:
-        return play_one(content, spec)
+        return play(content, spec)
     tally = _Tally(ticks)
     try:
-        return play_one(content, spec, tally)
+        return play(content, spec, tally)
     finally:
         tally.flush()
 
@@ -94,12 +98,12 @@ def chunks(specs: list[GameSpec], jobs: int) -> list[list[GameSpec]]:
 
 
 def run_serial(specs: list[GameSpec], content: Content, stop: Stop = _never, ticks: Any = None,
-               drain: Stop = _never) -> Iterator[Row]:
+               drain: Stop = _never, play: Play | None = None) -> Iterator[Row]:
     """One game after another in this process."""
     for spec in specs:
         if stop() or drain():
             return
-        yield _counted(content, spec, ticks)
+        yield _counted(content, spec, ticks, play)
 
 
 _WORKER_CONTENT: Content | None = None
@@ -142,15 +146,16 @@ def _init_worker(args: ContentArgs, ticks: Any = None, parent: int | None = None
         _WORKER_CONTENT = args.load()
 
 
-def _play_chunk(chunk: list[GameSpec]) -> list[Row]:
+def _play_chunk(chunk: list[GameSpec], play: Play | None = None) -> list[Row]:
     assert _WORKER_CONTENT is not None
     if _WORKER_CLOSING is not None and _WORKER_CLOSING.value:
         return []   # handed over before the pool began to drain, and not started: dropped
-    return [_counted(_WORKER_CONTENT, s, _WORKER_TICKS) for s in chunk]
+    return [_counted(_WORKER_CONTENT, s, _WORKER_TICKS, play) for s in chunk]
 
 
 def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _never,
-             content: Content | None = None, ticks: Any = None, drain: Stop = _never) -> Iterator[Row]:
+             content: Content | None = None, ticks: Any = None, drain: Stop = _never,
+             play: Play | None = None) -> Iterator[Row]:
     """The batch on `jobs` worker processes, one game per task so that every finished game is
     yielded at once. When `stop()` turns true (Ctrl-C) the games not started are cancelled and
     the workers are ended at once: only the games still being played are lost. The workers also
@@ -177,7 +182,7 @@ def run_pool(specs: list[GameSpec], args: ContentArgs, jobs: int, stop: Stop = _
                 spec = next(queue, None)
                 if spec is None:
                     break
-                pending.add(pool.submit(_play_chunk, [spec]))
+                pending.add(pool.submit(_play_chunk, [spec], play))
             _WORKER_CONTENT = None  # the workers are forked by now
             if not pending:
                 break
@@ -209,7 +214,7 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
 
 
 def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address: str | None,
-            stop: Stop = _never) -> Iterator[Row]:
+            stop: Stop = _never, play: Play | None = None) -> Iterator[Row]:
     """The batch on a Ray cluster (`address`), or on a Ray started here when none is given. One
     actor per CPU (or `jobs`) loads the content once. The cluster's workers need this package."""
     try:
@@ -240,14 +245,14 @@ def run_ray(specs: list[GameSpec], args: ContentArgs, jobs: int | None, address:
         running: dict[Any, Any] = {}
         for w in workers:
             if queue:
-                running[w.play.remote(queue.pop(0))] = w
+                running[w.play.remote(queue.pop(0), play)] = w
         while running and not stop():
             ready, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
             if not ready:
                 continue
             w = running.pop(ready[0])
             if queue:
-                running[w.play.remote(queue.pop(0))] = w
+                running[w.play.remote(queue.pop(0), play)] = w
             yield from ray.get(ready[0])
     finally:
         if started:
@@ -274,24 +279,24 @@ class _RayWorker:
     def __init__(self, args: ContentArgs) -> None:
         self.content = args.load()
 
-    def play(self, chunk: list[GameSpec]) -> list[Row]:
-        return [play_one(self.content, s) for s in chunk]
+    def play(self, chunk: list[GameSpec], play: Play | None = None) -> list[Row]:
+        return [(play or play_one)(self.content, s) for s in chunk]
 
 
 def run(specs: list[GameSpec], args: ContentArgs, *, backend: str = "process", jobs: int | None = None,
         address: str | None = None, content: Content | None = None, stop: Stop = _never,
-        ticks: Any = None, drain: Stop = _never) -> Iterator[Row]:
-    """Rows of the batch's games as they finish, from the chosen backend, until `stop()` (or,
-    after `drain()`, until the games under way end; Ray stops at `drain()` as at `stop()`);
-    decisions played are added to `ticks` as they happen (process backend)."""
+        ticks: Any = None, drain: Stop = _never, play: Play | None = None) -> Iterator[Row]:
+    """Rows of the batch's games (each played by `play`) as they finish, from the chosen backend,
+    until `stop()` (or, after `drain()`, until the games under way end; Ray stops at `drain()` as
+    at `stop()`); decisions played are added to `ticks` as they happen (process backend)."""
     if backend == "ray":
-        return run_ray(specs, args, jobs, address, lambda: stop() or drain())
+        return run_ray(specs, args, jobs, address, lambda: stop() or drain(), play)
     if backend != "process":
         raise ValueError(f"unknown backend '{backend}'; one of: process, ray")
     jobs = jobs or default_jobs()
     if jobs == 1 or len(specs) <= 1:
-        return run_serial(specs, content if content is not None else args.load(), stop, ticks, drain)
-    return run_pool(specs, args, min(jobs, len(specs)), stop, content, ticks, drain)
+        return run_serial(specs, content if content is not None else args.load(), stop, ticks, drain, play)
+    return run_pool(specs, args, min(jobs, len(specs)), stop, content, ticks, drain, play)
 
 
-__all__ = ["ContentArgs", "Row", "Stop", "default_jobs", "new_ticks", "run", "run_pool", "run_ray", "run_serial"]
+__all__ = ["ContentArgs", "Play", "Row", "Stop", "default_jobs", "new_ticks", "run", "run_pool", "run_ray", "run_serial"]

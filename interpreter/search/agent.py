@@ -5,10 +5,11 @@ player knows, a fresh random generator, so dice are chance), walks the shared tr
 the point of view of whoever chooses at each node, adds one node, plays on with the rollout
 policy for at most `depth` decisions, and credits every node on the path with each seat's value
 (`reward.values`; at the depth cap, a learned evaluation's when one is given, `eval=FILE`,
-search/evaluation.py). The answer is the most visited option. It knows no faction: everything comes
-from its seat (the player's view, and playable copies of the position with the hidden values
-masked, see engine/seat.py) and from `current()` and `apply()` on its own copies, so it plays
-modders' factions as it plays the built-in ones, and gets faster whenever `clone()` does.
+search/evaluation.py, or a blend of the two, `blend=W`). The answer is the most visited option.
+It knows no faction: everything comes from its seat (the player's view, and playable copies of
+the position with the hidden values masked, see engine/seat.py) and from `current()` and
+`apply()` on its own copies, so it plays modders' factions as it plays the built-in ones, and
+gets faster whenever `clone()` does.
 
 Budgets are playouts (`mcts:400`: the same seed gives the same game) or CPU seconds per decision
 (`mcts:0.5s`: as strong as the machine allows, so not reproducible). A decision with one option
@@ -143,9 +144,21 @@ class SearchAgent:
                 g.apply(policy(d))
         except GameError:
             pass  # a rule failure mid-playout: value the position where it stopped
-        v = self.evaluation.evaluate(g) if self.evaluation is not None and not g.is_over() else values(g)
+        v = self._value(g)
         for nd in path:
             nd.update(v)
+
+    def _value(self, g: Game) -> dict[str, float]:
+        """Each seat's value where the playout stopped: exact at the end; at the cut-off the learned
+        evaluation's (`eval=`), blended with the hand-made estimate's when `blend` is below 1."""
+        if self.evaluation is None or g.is_over():
+            return values(g)
+        learned = self.evaluation.evaluate(g)
+        w = self.config.blend
+        if w >= 1:
+            return learned
+        made = values(g)
+        return {p: w * learned[p] + (1 - w) * made[p] for p in learned}
 
     def _descend_uct(self, g: Game, node: Node, path: list[Node], back: frozenset[str] = frozenset()) -> None:
         """Down the tree by UCT to the first untried option, which is added (tried at random)."""
