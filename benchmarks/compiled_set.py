@@ -1,13 +1,13 @@
 """The default compiled core against the full one, built from the working tree and measured in the same run.
 
     python benchmarks/compiled_set.py                          # full vs default, 3 rounds, 20 games per figure
-    python benchmarks/compiled_set.py --builds full,default,default:-O2 --rounds 5 --json out.json
+    python benchmarks/compiled_set.py --builds full,default,default:-O1 --rounds 5 --json out.json
 
 Each build is the working tree's engine and content copied into a temporary folder with its core
 compiled there by hatch_build.py in a fresh process: `full` as `NECRO_COMPILE_ALL=1` builds it
 (every module of CORE, Python's own optimisation), `default` as plain `pip install .` builds it
 (CORE without PYTHON_BY_DEFAULT, at hatch_build.DEFAULT_OPTIMIZATION), `default:FLAG` the default
-set at another optimisation (`default:-O2`). For each build it prints the CPU time the build took
+set at another optimisation (`default:-O1`). For each build it prints the CPU time the build took
 (user + system of Cython and the compiler, every process) and its wall time; then compare.py's
 figures for every build, interleaved round by round (CPU time of each measuring process), with each
 build's ratio to the first one, round by round (median and range). Needs Cython

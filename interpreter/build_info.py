@@ -20,7 +20,7 @@ TOLD = "_core_build.told"
 # `paths.py` (it reads its own __file__) and the optional RL adapter stay Python.
 CORE = ("engine", "effects", "search", "bots.py")
 # The modules of CORE the default build leaves in Python, each with why: none runs while a game is
-# played, so compiling them costs install time (a fifth of it) for no speed a game shows
+# played, so compiling them costs install time (a seventh of the C to compile) for no speed a game shows
 # (benchmarks/compiled_set.py measures the two builds side by side). `NECRO_COMPILE_ALL=1`
 # (hatch_build.py) compiles them too.
 PYTHON_BY_DEFAULT = {
