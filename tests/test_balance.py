@@ -183,7 +183,12 @@ def _marked_game(content: object, spec: GameSpec) -> dict:
     """Stands in for play_one in the workers: marks its start and end in the folder named by its ruleset."""
     marks = Path(spec.ruleset)
     (marks / f"start-{spec.index}").touch()
-    time.sleep(0 if spec.index == 0 else 1.0)
+    if spec.index == 0:   # game 0 ends (and closing time comes) only once game 1 is under way
+        deadline = time.monotonic() + 30
+        while not (marks / "start-1").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    else:
+        time.sleep(1.0)
     (marks / f"end-{spec.index}").touch()
     return {"game": spec.index}
 
