@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sys
+import time
 from typing import Any, TextIO
 
 from necronomicon.interpreter.bots import make_agent
@@ -28,6 +29,7 @@ from .words import Words, words_for
 __all__ = ["LogPrinter", "SignalStop", "make_seats", "play_session", "write_save", "save_to_new_file"]
 
 INTERRUPTED = 130
+HANGUP_GRACE = 0.25   # seconds a closed terminal's SIGHUP may come after the input's end
 #: the signals that stop a game and save it, and what the message says of each
 STOP_SIGNALS = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGTERM: "terminated (SIGTERM)",
                 signal.SIGHUP: "the terminal was closed (SIGHUP)"}
@@ -136,6 +138,18 @@ class _Interrupts:
         if self.pending:
             raise SignalStop(self.pending)
 
+    def settle(self) -> None:
+        """Input ended at a terminal: when the terminal was closed, the kernel wakes the reader
+        before it sends SIGHUP, so wait a moment (at most HANGUP_GRACE s) for that signal, so that
+        the stop is named and its exit status given for what it was."""
+        try:
+            at_terminal = sys.stdin is not None and os.isatty(sys.stdin.fileno())
+        except (OSError, ValueError):
+            at_terminal = False
+        deadline = time.monotonic() + HANGUP_GRACE
+        while at_terminal and not self.pending and time.monotonic() < deadline:
+            time.sleep(0.01)
+
 
 def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, quiet: bool = False,
                  check: bool = False, log: str | None = None, fmt: str = "text",
@@ -180,6 +194,7 @@ def play_session(game: Game, agents: dict[str, Any], seat: HumanSeat | None, *, 
             signum = exc.signum if isinstance(exc, SignalStop) else signal.SIGINT
             stop, status = STOP_SIGNALS[signum], INTERRUPTED if signum == signal.SIGINT else 128 + signum
         except (SeatStopped, OSError) as exc:   # input ended, or the terminal went away (SIGHUP)
+            irq.settle()
             if isinstance(exc, OSError) and not irq.pending:   # a failed game, as below
                 if stream is not None:
                     stream.finish(failure_line(game, exc, last))
