@@ -1,21 +1,26 @@
 """The compiled core: the engine's modules compiled to C extensions with Cython when the wheel is built.
 
 `pip install .` runs `CompiledCoreHook` (declared in pyproject.toml): every module of the rule
-engine, the effect language and the search bot (`CORE` in interpreter/build_info.py) is compiled
-from its unchanged Python source and shipped beside that source, so the installed engine imports
-the extension and plays the same games faster. The Python source stays the reference: the
-checkout runs it, the tests compare the installed engine's games against it
+engine, the effect language and the search bot that runs during play (`CORE` without
+`PYTHON_BY_DEFAULT`, in interpreter/build_info.py, each left out with its reason) is compiled from
+its unchanged Python source and shipped beside that source, so the installed engine imports the
+extension and plays the same games faster. The default build is made to be quick: those modules
+only, on every core at once (largest first), at `-O1` (DEFAULT_OPTIMIZATION: measured against
+`-O2` and Python's own `-O3` by benchmarks/compiled_set.py). The Python source stays the
+reference: the checkout runs it, the tests compare the installed engine's games against it
 (tests/test_compiled_core.py), and `benchmarks/compare.py` measures both.
 
-`NECRO_PGO=1` asks for a profile-guided build (GCC): compiled once counting what runs, trained on
-the seeded games of interpreter/build_training.py, compiled again with the counts (about 4 minutes
-on two cores instead of 2, some 10% faster play). The build falls back to the pure Python wheel
-when there is no C compiler or Cython; pip hides a build's output unless `-v`, so the wheel then
+`NECRO_COMPILE_ALL=1` asks for the full build: every module of CORE, at Python's own optimisation
+(what earlier versions built by default). `NECRO_PGO=1` asks for the full build profile-guided
+(GCC): compiled once counting what runs, trained on the seeded games of
+interpreter/build_training.py, compiled again with the counts. The build falls back to the pure
+Python wheel when there is no C compiler or Cython; pip hides a build's output unless `-v`, so the
+hook then writes one line to the terminal (`/dev/tty`, else stderr: `announce`), and the wheel
 carries a record of why (`build_info.RECORD`) that `necro --version` and the first `necro` run
-print. `NECRO_PURE_PYTHON=1` asks for the pure wheel, and editable installs are always pure, so
-an edit takes effect at once.
+print. `NECRO_PURE_PYTHON=1` asks for the pure wheel, and editable installs are always pure, so an
+edit takes effect at once.
 
-    python hatch_build.py TREE OUT      # compile TREE's core into OUT, trained (what compare.py does)
+    python hatch_build.py TREE OUT      # compile TREE's full core into OUT, trained (what NECRO_PGO=1 builds)
 """
 from __future__ import annotations
 
@@ -51,6 +56,9 @@ PACKAGE = "necronomicon"
 # Cython reads annotations as C types by default; the engine's annotations are hints, not contracts.
 DIRECTIVES = {"language_level": 3, "binding": True, "annotation_typing": False}
 TRAINING_TIMEOUT = 900   # seconds the training games of a profile-guided build may take
+# The default build's optimisation (Python's own is -O3): half the compiler's time of -O3 on this
+# engine's Cython C, for no speed a game shows (benchmarks/compiled_set.py; README "Install").
+DEFAULT_OPTIMIZATION = "-O1"
 
 
 def profile_guided_asked(env: dict[str, str] | os._Environ[str]) -> bool:
@@ -59,37 +67,66 @@ def profile_guided_asked(env: dict[str, str] | os._Environ[str]) -> bool:
     return env.get("NECRO_PGO", "").strip() == "1"
 
 
+def full_build_asked(env: dict[str, str] | os._Environ[str]) -> bool:
+    """Whether the environment asks for the full build: every module of CORE at Python's own
+    optimisation (`NECRO_COMPILE_ALL=1`, or `NECRO_PGO=1`, which trains the full build)."""
+    return env.get("NECRO_COMPILE_ALL", "").strip() == "1" or profile_guided_asked(env)
+
+
+def cores() -> int:
+    """The cores this process may run on (its affinity, where the system says; else all)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def announce(line: str, tty: str = "/dev/tty") -> str:
+    """Write `line` where the person running pip sees it: their terminal (`tty`), which pip does
+    not capture, or stderr (pip's log, shown with -v or on failure) when there is none; which one."""
+    try:
+        with open(tty, "w", encoding="utf-8") as out:
+            out.write(line + "\n")
+        return tty
+    except OSError:
+        print(line, file=sys.stderr, flush=True)
+        return "stderr"
+
+
 class CoreBuildError(Exception):
     """The core could not be compiled (no Cython, no C compiler, or a module Cython refuses)."""
 
 
-def core_modules(tree: Path) -> list[tuple[str, Path]]:
-    """(dotted module name in the package, source) of every core module (`build_info.CORE`) under
-    `tree`, in path order."""
+def core_modules(tree: Path, everything: bool = False) -> list[tuple[str, Path]]:
+    """(dotted module name in the package, source) of every core module under `tree`, in path
+    order: `build_info.CORE` without `PYTHON_BY_DEFAULT`, or all of it (`everything`)."""
     return [(".".join((PACKAGE, *p.relative_to(tree).with_suffix("").parts)), p)
-            for p in build_info.core_sources(tree / "interpreter")]
+            for p in build_info.core_sources(tree / "interpreter", everything)]
 
 
-def compile_flags() -> list[str]:
+def compile_flags(everything: bool = False) -> list[str]:
     """The C compiler's flags beyond Python's own: no debug symbols (a fifth of the size); with GCC
     on Linux, calls into libpython straight through its table of addresses instead of the PLT,
-    and no interposition of the module's own functions (about 2% in a Duel, measured)."""
+    and no interposition of the module's own functions (about 2% in a Duel, measured); and, but
+    for the full build (`everything`), DEFAULT_OPTIMIZATION after Python's own."""
     if sys.platform == "win32":
         return []
+    quick = [] if everything else [DEFAULT_OPTIMIZATION]
     if sys.platform.startswith("linux"):
-        return ["-g0", "-fno-plt", "-fno-semantic-interposition"]
-    return ["-g0"]
+        return ["-g0", "-fno-plt", "-fno-semantic-interposition", *quick]
+    return ["-g0", *quick]
 
 
 def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = False,
-                 notice: Callable[[str], None] | None = None) -> list[Path]:
+                 notice: Callable[[str], None] | None = None, everything: bool = False) -> list[Path]:
     """Compile `tree`'s core modules into `out` (laid out as the tree is, each beside where its
     source sits: out/interpreter/engine/flow.so for necronomicon.interpreter.engine.flow) with `jobs` processes (default:
-    one per core); return the extension files. `train`: a profile-guided build, where the compiler
+    one per core); return the extension files. The default set at DEFAULT_OPTIMIZATION, or
+    `everything` at Python's own. `train`: a profile-guided build, where the compiler
     supports it (`profiles_supported`): compiled once counting what runs, trained on the games of
     the tree's `interpreter/build_training.py`, compiled again with the counts. If the training
     cannot run, the core is compiled without a profile, and `notice` is told why."""
-    jobs = jobs or os.cpu_count() or 1
+    jobs = jobs or cores()
     try:
         from Cython.Build import cythonize
         from setuptools import Extension
@@ -100,8 +137,10 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
     cwd = os.getcwd()
     os.chdir(tree)  # Cython names each extension's source by its path from here
     try:
-        flags = compile_flags()
-        exts = [Extension(name, [str(src.relative_to(tree))]) for name, src in core_modules(tree)]
+        flags = compile_flags(everything)
+        # the largest first, so that no core is left with a big module at the end
+        modules = sorted(core_modules(tree, everything), key=lambda m: -m[1].stat().st_size)
+        exts = [Extension(name, [str(src.relative_to(tree))]) for name, src in modules]
         exts = cythonize(exts, compiler_directives=DIRECTIVES, build_dir=str(temp / "c"), nthreads=jobs,
                          quiet=True, force=True)
         profile: list[str] = []
@@ -121,7 +160,7 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
         os.chdir(cwd)
         shutil.rmtree(temp, ignore_errors=True)
     built = []
-    for name, _ in core_modules(tree):
+    for name, _ in core_modules(tree, everything):
         *package, module = name.split(".")[1:]
         built += [p for p in out.joinpath(*package).glob(module + ".*") if p.suffix in (".so", ".pyd")]
     return sorted(built)
@@ -224,23 +263,29 @@ class CompiledCoreHook(BuildHookInterface):  # type: ignore[misc,valid-type]
         if os.environ.get("NECRO_PURE_PYTHON") == "1":
             self.app.display_info("necronomicon: NECRO_PURE_PYTHON=1, building the pure Python wheel")
             return
-        train = profile_guided_asked(os.environ)
+        train, everything = profile_guided_asked(os.environ), full_build_asked(os.environ)
         said: list[str] = []
         try:
-            built = compile_core(root, out, train=train, notice=said.append)
+            built = compile_core(root, out, train=train, notice=said.append, everything=everything)
         except CoreBuildError as exc:
-            # pip shows this only with -v: the record makes `necro --version` and the first run say it
+            # pip shows the hook's own output only with -v: one line on the terminal, and the record
+            # makes `necro --version` and the first run say it
+            announce(f"necronomicon: the compiled core could not be built ({str(exc)[:160]}); the engine "
+                     "installs as pure Python: the same games, slower (`pip install -v .` shows the build)")
             self.app.display_warning(f"necronomicon: the compiled core was not built, the engine stays "
                                      f"pure Python ({exc})")
-            self._ship(build_data, out, [], {"compiled": False, "profile_guided": False, "why": str(exc)})
+            self._ship(build_data, out, [], {"compiled": False, "profile_guided": False, "why": str(exc),
+                                             "everything": everything})
             return
         for why in said:
             self.app.display_warning(f"necronomicon: {why}")
         why = "; ".join(said) if train else "NECRO_PGO=1 not set"
-        self._ship(build_data, out, built, {"compiled": True, "profile_guided": train and not said, "why": why})
+        self._ship(build_data, out, built, {"compiled": True, "profile_guided": train and not said, "why": why,
+                                            "everything": everything})
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
-        self.app.display_info(f"necronomicon: compiled core, {len(built)} modules, "
+        self.app.display_info(f"necronomicon: compiled core, {len(built)} modules"
+                              + (", every one of CORE" if everything else f" ({DEFAULT_OPTIMIZATION})") + ", "
                               + ("profile-guided" if train and not said else f"not profile-guided ({why})"))
 
     @staticmethod
@@ -258,6 +303,6 @@ if __name__ == "__main__":
     if Path(sys.argv[2]).resolve() == Path(__file__).resolve().parent:
         sys.exit("hatch_build.py: not into the checkout itself: the extensions would hide its Python source")
     try:
-        print(len(compile_core(Path(sys.argv[1]), Path(sys.argv[2]), train=True)), "modules compiled")
+        print(len(compile_core(Path(sys.argv[1]), Path(sys.argv[2]), train=True, everything=True)), "modules compiled")
     except CoreBuildError as exc:
         sys.exit(f"hatch_build.py: {exc}")

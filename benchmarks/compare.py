@@ -78,15 +78,17 @@ def extract(rev: str, into: Path) -> str:
 # Runs a tree's own hatch_build.compile_core(TREE, TREE, train=...) in a fresh process: a base's
 # build script is imported by its path, under its own name, never beside the working tree's.
 _BUILD = """
-import importlib.util, sys
+import importlib.util, os, sys
 from pathlib import Path
 tree, train = Path(sys.argv[1]), sys.argv[2] == "1"
 spec = importlib.util.spec_from_file_location("_necro_tree_hatch_build", tree / "hatch_build.py")
 hb = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = hb
 spec.loader.exec_module(hb)
+# as `pip install .` of that tree builds it: the full build where it tells one apart and the environment asks
+full = {"everything": hb.full_build_asked(os.environ)} if hasattr(hb, "full_build_asked") else {}
 try:
-    hb.compile_core(tree, tree, train=train, notice=print)   # its notices on stdout, the compiler's on stderr
+    hb.compile_core(tree, tree, train=train, notice=print, **full)   # its notices on stdout, the compiler's on stderr
 except hb.CoreBuildError as exc:
     sys.exit(str(exc))
 """

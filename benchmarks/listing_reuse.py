@@ -87,7 +87,7 @@ class Tally:
 
     def _wrapped(self, name: str, orig: Callable[..., Any], label: Label) -> Callable[..., Any]:
         def listing(game: Any, p: str, *a: Any, **k: Any) -> Any:
-            if self._depth[name] or game.__dict__.get("_dry_run_notes") is not None:
+            if self._depth[name] or getattr(game, "_dry_run_notes", None) is not None:
                 return orig(game, p, *a, **k)
             begin = time.process_time_ns()
             cat = label((p, *a), k)

@@ -10,22 +10,45 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent
-# written beside the modules by the wheel's build: {"compiled": bool, "profile_guided": bool, "why": str}
+# written beside the modules by the wheel's build: {"compiled": bool, "profile_guided": bool, "why": str,
+# "everything": bool (NECRO_COMPILE_ALL=1: PYTHON_BY_DEFAULT compiled too)}
 RECORD = "_core_build.json"
 # written beside the record once the first `necro` run has said that the build fell back to Python
 TOLD = "_core_build.told"
-# The folders and modules compiled, relative to this package: everything that runs during play.
-# The content loader, `paths.py` (it reads its own __file__) and the optional RL adapter stay Python.
+# The folders and modules compiled, relative to this package: everything that runs during play
+# (the rules engine, the effect language's evaluation, the search bot). The content loader,
+# `paths.py` (it reads its own __file__) and the optional RL adapter stay Python.
 CORE = ("engine", "effects", "search", "bots.py")
+# The modules of CORE the default build leaves in Python, each with why: none runs while a game is
+# played, so compiling them costs install time (a fifth of it) for no speed a game shows
+# (benchmarks/compiled_set.py measures the two builds side by side). `NECRO_COMPILE_ALL=1`
+# (hatch_build.py) compiles them too.
+PYTHON_BY_DEFAULT = {
+    "effects/parser.py": "reads effect text once, when content is loaded",
+    "effects/static.py": "static types of expressions, checked when content is compiled",
+    "effects/events.py": "what `event` carries where text runs, checked when content is compiled",
+    "effects/registry.py": "the primitives' declarations, read when content is compiled",
+    "effects/signatures.py": "the primitives' declarations, made once at import",
+    "effects/windows.py": "tables of windows and their events, made once at import",
+    "effects/primitive_facts.py": "tables of what primitives read, made once at import",
+    "effects/docs.py": "prints the documentation's tables",
+    "engine/explain.py": "the sentence for a refused answer, made only when one is refused",
+    "engine/invariants.py": "the invariant checks of `--check`, the soak and the tests",
+    "engine/savefile.py": "reads and checks saves and logs, once per file",
+    "search/fitting.py": "`necro train`'s fitting, which numpy does",
+    "bots.py": "makes a bot from its name, once per seat",
+}
 
 
-def core_sources(package: Path) -> list[Path]:
-    """The source of every module `CORE` names in the package folder `package`, in path order."""
+def core_sources(package: Path, everything: bool = False) -> list[Path]:
+    """The source of every module `CORE` names in the package folder `package`, in path order,
+    without those of PYTHON_BY_DEFAULT unless `everything`."""
     sources: list[Path] = []
     for entry in CORE:
         base = package / entry
         sources += [base] if base.suffix == ".py" else sorted(base.rglob("*.py"))
-    return [p for p in sources if p.name != "__init__.py" and p.is_file()]
+    left = set() if everything else {package / name for name in PYTHON_BY_DEFAULT}
+    return [p for p in sources if p.name != "__init__.py" and p.is_file() and p not in left]
 
 
 @dataclass(frozen=True)
@@ -65,9 +88,9 @@ def _record(folder: Path) -> dict:
 def engine_build() -> EngineBuild:
     """The running engine's build, read from the files beside its modules."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    sources = core_sources(_ROOT)
-    compiled = sum(any(p.with_name(p.stem + sfx).is_file() for sfx in suffixes) for p in sources)
     facts = _record(_ROOT)
+    sources = core_sources(_ROOT, everything=facts.get("everything") is True)
+    compiled = sum(any(p.with_name(p.stem + sfx).is_file() for sfx in suffixes) for p in sources)
     guided = facts.get("profile_guided") if compiled else None
     return EngineBuild(compiled, len(sources), _ROOT, guided if isinstance(guided, bool) else None,
                        _fallback(facts))

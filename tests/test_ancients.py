@@ -27,7 +27,7 @@ def test_the_ancients_load_only_with_their_expansion_and_have_no_great_old_one(c
     assert "ancients" not in base.model.factions
     assert not [a for lay in base.model.layouts.values() for a in lay.areas.values() if "ancients" in a.starts]
     f = content.model.factions["ancients"]
-    assert f.goos == []
+    assert list(f.goos) == []
     assert sorted(t.cls for t in f.units.values()) == ["cultist", "monster", "monster", "terror"]
 
 

@@ -151,3 +151,18 @@ def test_each_tree_is_compiled_by_its_own_build_script(tmp_path: Path, monkeypat
     (base / "hatch_build.py").unlink()
     with pytest.raises(compare.CompareError, match="no hatch_build.py"):
         compare.compiled_copy(base, compare._made(tmp_path / "none"))
+
+
+def test_a_tree_that_tells_the_full_build_apart_is_built_as_the_environment_asks(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """As `pip install .` of that tree: its default set, or everything with NECRO_COMPILE_ALL=1."""
+    tree = tmp_path / "tree"
+    (tree / "interpreter").mkdir(parents=True)
+    (tree / "hatch_build.py").write_text(_FAKE_BUILD.replace("train=False, notice=None):", "train=False, notice=None, everything=False):")
+                                         .replace("train={train} ", "train={train} everything={everything} ")
+                                         + "def full_build_asked(env):\n    return env.get('NECRO_COMPILE_ALL') == '1'\n")
+    monkeypatch.delenv("NECRO_PGO", raising=False)
+    for asked, everything in (("0", False), ("1", True)):
+        monkeypatch.setenv("NECRO_COMPILE_ALL", asked)
+        into = compare.compiled_copy(tree, compare._made(tmp_path / f"copy{asked}"))
+        assert f"everything={everything} " in (into / "built.txt").read_text()

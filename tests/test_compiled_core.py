@@ -63,8 +63,10 @@ def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Pa
     if stale:
         _skip_or_fail(f"the installed engine is not this checkout's ({', '.join(stale[:3])} differ): "
                       "pip install . again")
-    assert installed["compiled_modules"] == installed["modules"] == len(hatch_build.core_modules(ROOT)), \
-        "every core module (build_info.CORE) is compiled"
+    asked = hatch_build.full_build_asked(os.environ) if EXPECTED else installed["modules"] > len(
+        hatch_build.core_modules(ROOT))
+    assert installed["compiled_modules"] == installed["modules"] == len(hatch_build.core_modules(ROOT, asked)), \
+        "every module of the build's set is compiled (build_info.CORE without PYTHON_BY_DEFAULT; NECRO_COMPILE_ALL=1: all)"
     if EXPECTED and hatch_build.profiles_supported() and hatch_build.profile_guided_asked(os.environ):
         assert installed["profile_guided"] is True, "NECRO_PGO=1 did not train the compiled core (see pip -v)"
     elif EXPECTED:   # the default build (.ci/run) compiles without the training games
@@ -78,12 +80,41 @@ def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Pa
 
 
 def test_core_modules_are_the_engine_effects_and_search_but_not_the_loader() -> None:
-    names = [n for n, _ in hatch_build.core_modules(ROOT)]
-    assert "necronomicon.interpreter.engine.flow" in names and "necronomicon.interpreter.effects.runtime" in names
-    assert "necronomicon.interpreter.search.tree" in names and "necronomicon.interpreter.bots" in names
+    everything = [n for n, _ in hatch_build.core_modules(ROOT, everything=True)]
+    assert "necronomicon.interpreter.engine.flow" in everything and "necronomicon.interpreter.effects.runtime" in everything
+    assert "necronomicon.interpreter.search.tree" in everything and "necronomicon.interpreter.bots" in everything
     assert not any(n.startswith(("necronomicon.interpreter.content.", "necronomicon.interpreter.rl.")) or n.endswith("__init__")
-                   for n in names)
-    assert "necronomicon.interpreter.paths" not in names   # it finds the content through its own __file__
+                   for n in everything)
+    assert "necronomicon.interpreter.paths" not in everything   # it finds the content through its own __file__
+
+
+def test_the_default_set_is_the_core_without_the_declared_modules_each_with_its_reason() -> None:
+    from necronomicon.interpreter import build_info
+    package = ROOT / "interpreter"
+    everything = build_info.core_sources(package, everything=True)
+    left = build_info.PYTHON_BY_DEFAULT
+    for name, why in left.items():   # each names a module the full build compiles, and says why not by default
+        assert package / name in everything, f"PYTHON_BY_DEFAULT names {name}, which is no module of CORE"
+        assert isinstance(why, str) and len(why) > 10
+    default = build_info.core_sources(package)
+    assert default == [p for p in everything if p.relative_to(package).as_posix() not in left]
+    assert [p for _, p in hatch_build.core_modules(ROOT)] == default
+    # what runs in every decision stays compiled: the rules engine, the effect language's evaluation
+    # (the compiler's closures run then too), the search bot
+    names = {p.relative_to(package).as_posix() for p in default}
+    assert {"engine/flow.py", "engine/state.py", "engine/actions.py", "engine/agents.py", "engine/view.py",
+            "effects/runtime.py", "effects/program.py", "effects/closures.py", "effects/compiler.py",
+            "search/agent.py", "search/tree.py", "search/evaluation.py"} <= names
+    assert all(n in names for n in (p.relative_to(package).as_posix() for p in (package / "engine").rglob("*.py"))
+               if n.startswith("engine/primitives/") and not n.endswith("__init__.py"))
+
+
+def test_the_default_build_is_quicker_flags_the_full_build_pythons_own() -> None:
+    default, full = hatch_build.compile_flags(), hatch_build.compile_flags(everything=True)
+    if sys.platform != "win32":
+        assert default == full + [hatch_build.DEFAULT_OPTIMIZATION]
+        assert not any(f.startswith("-O") for f in full)   # Python's own optimisation (its CFLAGS)
+    assert hatch_build.cores() >= 1
 
 
 def _package(folder: Path) -> None:

@@ -5,7 +5,8 @@ import json
 import re
 from pathlib import Path
 
-from necronomicon.interpreter.effects.registry import REGISTRY, TYPES
+from necronomicon.interpreter.effects.registry import TYPES
+from necronomicon.interpreter.effects.signatures import REGISTRY
 from necronomicon.interpreter.engine import primitives  # noqa: F401
 from necronomicon.interpreter.effects.windows import WINDOWS
 
@@ -67,3 +68,69 @@ def test_every_action_name_an_effect_can_compare_is_declared() -> None:
     performed = set(re.findall(r'verb == "([a-z-]+)"', src)) | {
         v for group in re.findall(r'verb in \(([^)]*)\)', src) for v in re.findall(r'"([a-z-]+)"', group)}
     assert performed == set(ACTION_EVENTS)
+
+
+def test_every_declared_primitive_is_implemented_by_the_engine_and_nothing_else_is() -> None:
+    assert REGISTRY.unimplemented() == []
+    assert set(REGISTRY.functions) == set(REGISTRY.items)
+
+
+def _declared(**params: object):  # type: ignore[no-untyped-def]
+    from necronomicon.interpreter.effects.registry import Registry, declarations
+    registry = Registry()
+    query, _verb, _choice = declarations(registry)
+    query("q", "A test query.", **params)
+    query("many", "A variadic one.", variadic=True, values="any")
+    return registry
+
+
+def test_an_implementation_that_disagrees_with_its_declaration_is_refused_at_import() -> None:
+    import pytest
+    registry = _declared(player="player", count=("int", 1), **{"class": ("class", None)})
+
+    def agrees(ctx, player, count=1, **kw): ...  # type: ignore[no-untyped-def]
+    registry.implements("q")(agrees)
+    assert registry.functions["q"] is agrees
+    wrong = {
+        "no parameter 'player'": lambda ctx, count=1, **kw: None,
+        "no parameter 'class'": lambda ctx, player, count=1: None,
+        "declared required but has a default": lambda ctx, player=None, count=1, **kw: None,
+        "the function's is 2": lambda ctx, player, count=2, **kw: None,
+        "the function's is none": lambda ctx, player, count, **kw: None,
+        "undeclared parameter 'area'": lambda ctx, player, count=1, area=None, **kw: None,
+    }
+    for said, fn in wrong.items():
+        fresh = _declared(player="player", count=("int", 1), **{"class": ("class", None)})
+        with pytest.raises(TypeError, match=said):
+            fresh.implements("q")(fn)
+        assert "q" not in fresh.functions
+    with pytest.raises(TypeError, match=r"takes \(ctx, where, \*values\)"):
+        registry.implements("many")(lambda ctx, *values: None)
+    registry.implements("many")(lambda ctx, where, *values: None)
+    with pytest.raises(TypeError, match="implemented twice"):
+        registry.implements("q")(agrees)
+    with pytest.raises(TypeError, match="does not declare"):
+        registry.implements("nowhere")(agrees)
+
+
+def test_content_compiled_before_the_engine_is_imported_plays_the_same_game() -> None:
+    """The loader imports no engine: its calls find the engine's functions once it is imported."""
+    import subprocess
+    import sys
+    play = ("from necronomicon.interpreter.engine.game import Game\n"
+            "from necronomicon.interpreter.engine.agents import RandomAgent\n"
+            "g = Game(c, 'duel', ['great-cthulhu', 'crawling-chaos'], 3)\n"
+            "bot = RandomAgent(seed=3)\n"
+            "for _ in range(400):\n"
+            "    d = g.current()\n"
+            "    if d is None: break\n"
+            "    g.apply(bot.choose(d.player, d.options, d))\n"
+            "print(g.digest())\n")
+    load = "from necronomicon.interpreter.content import load_content\nc = load_content().require_ok()\n"
+    first = ("import sys\n" + load + "assert not [m for m in sys.modules if m.startswith('necronomicon.interpreter.engine')]\n"
+             + play)
+    after = "import necronomicon.interpreter.engine\n" + load + play
+    outs = [subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+            for code in (first, after)]
+    assert all(r.returncode == 0 for r in outs), [r.stderr[-500:] for r in outs]
+    assert outs[0].stdout == outs[1].stdout and len(outs[0].stdout.strip()) == 16

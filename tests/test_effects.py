@@ -146,13 +146,13 @@ class _Units:
 
 
 def _offers(least: int | None, answers: list[str]) -> list[list[str]]:
-    from necronomicon.interpreter.effects.registry import REGISTRY
+    from necronomicon.interpreter.effects.signatures import REGISTRY
 
     class C:
         game = _Units()
         ability = "test"
         where = "t:1:1"
-    fn = REGISTRY.get("choose_units").fn  # type: ignore[union-attr]
+    fn = REGISTRY.functions["choose_units"]
     r = fn(C(), "p", list(C.game.units.values()), least=least)
     seen = []
     for a in answers:

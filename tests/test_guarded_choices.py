@@ -3,15 +3,17 @@
 changed between the condition and the choice, and checking mode confirms it with the dry run."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.tables import build_tables
 from necronomicon.interpreter.effects import ast as A
 from necronomicon.interpreter.effects.guarded_choices import nonempty_lists, proven_choices, shape
 from necronomicon.interpreter.effects.parser import parse
-from necronomicon.interpreter.engine import abilities, actions, feasible
+from necronomicon.interpreter.engine import actions, feasible
 from necronomicon.interpreter.engine import state as state_module
 from necronomicon.interpreter.engine.agents import RandomAgent
 from necronomicon.interpreter.engine.game import Game
@@ -188,16 +190,18 @@ def test_a_list_whose_items_a_removal_may_change_otherwise_is_not_counted(listed
     assert _proven_past(effect, f"count({listed}) >= 5 and count({MINE}) > 0") == []
 
 
-def test_removals_are_trusted_only_while_their_window_moves_no_unit(monkeypatch: Any) -> None:
+def test_removals_are_trusted_only_while_their_window_moves_no_unit() -> None:
     c = load_content(expansions=["independents", "azathoth"]).require_ok()
     for ruleset, factions in (("duel", ["sleeper", "wind-rider"]), ("two-player", ["great-cthulhu", "black-goat"]),
                               ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"])):
         assert feasible.removals_are_quiet(Game(c, ruleset, factions, 1).rules)   # Doom, Power, tallies only
-    g = Game(c, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    # a rule of the ruleset at the removal window that kills: the content's table says so
     loud = type("Ab", (), {"window": feasible.REMOVAL_WINDOW, "effect": type("Fx", (), {"calls": frozenset({"kill"})})()})()
-    real = abilities.content_abilities
-    monkeypatch.setattr(abilities, "content_abilities", lambda rules: [*real(rules), loud])
-    assert not feasible.removals_are_quiet(g.rules)
+    rs = c.model.rulesets["multiplayer"]
+    model = dataclasses.replace(c.model, rulesets={**c.model.rulesets,
+                                                   "multiplayer": dataclasses.replace(rs, abilities=(*rs.abilities, loud))})
+    tables = build_tables(model)
+    assert not tables.quiet_removals["multiplayer"] and tables.quiet_removals["duel"]
 
 
 def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_one(monkeypatch: Any) -> None:
@@ -211,10 +215,10 @@ def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
     offered = [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith("requirement eliminate-two-cultists")]
     assert offered and runs == []
-    g.rules.__dict__["_removals_quiet"] = False   # a removal that might move units: the dry run again
+    monkeypatch.setattr(actions, "removals_are_quiet", lambda game: False)   # a removal that might move units: the dry run again
     assert [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 1
-    g.rules.__dict__["_removals_quiet"] = True
+    monkeypatch.setattr(actions, "removals_are_quiet", feasible.removals_are_quiet)
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
     assert [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 2

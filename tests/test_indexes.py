@@ -15,7 +15,7 @@ import pytest
 
 from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.content.build import Content
-from necronomicon.interpreter.effects.registry import REGISTRY
+from necronomicon.interpreter.effects.signatures import REGISTRY
 from necronomicon.interpreter.engine import basics, rules as rules_module, state as state_module
 from necronomicon.interpreter.engine.agents import RandomAgent
 from necronomicon.interpreter.engine.game import Game
@@ -171,7 +171,7 @@ def test_the_areas_query_gives_the_areas_a_scan_of_the_map_gives() -> None:
     """`areas(...)`'s shortcuts (no filter at all; only `with_units_of`) answer as a scan of the
     map with the filters does, at positions of a played game."""
     g = Game(_content(), "multiplayer", FACTIONS[("multiplayer", 4)], 3)
-    areas = REGISTRY.get("areas").fn  # type: ignore[union-attr]
+    areas = REGISTRY.functions["areas"]
     agent = RandomAgent(3)
     checked = 0
     while g.current() is not None and checked < 60:

@@ -68,13 +68,19 @@ def test_without_a_name_the_factions_are_listed(builtin: Content, capsys: pytest
         assert fid in listed
 
 
-def test_map_table_lists_every_area_with_its_neighbours(builtin: Content, capsys: pytest.CaptureFixture[str]) -> None:
+def test_map_table_lists_every_area_with_its_neighbours(builtin: Content, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "250")   # one line per area
     assert main(["show", "map", "earth", "--layout", "earth-3w3e"]) == 0
     out = capsys.readouterr().out
     lay = builtin.model.layouts["earth-3w3e"]
     assert f"{len(lay.areas)} areas" in out
-    for aid in lay.areas:
-        assert aid in out
+    for aid, area in lay.areas.items():   # by name, its neighbours by name
+        row = next(line for line in out.splitlines() if line.startswith(f"│ {area.name} "))
+        assert all(lay.areas[n].name in row for n in lay.adjacent[aid]) and aid not in out
+    assert main(["show", "map", "earth", "--layout", "earth-3w3e", "--ids"]) == 0
+    out = capsys.readouterr().out   # --ids: as files and scripts name them
+    assert all(aid in out for aid in lay.areas) and "(earth-3w3e)" in out
 
 
 def test_map_name_picks_the_recommended_layout_and_typos_get_a_suggestion(builtin: Content, capsys: pytest.CaptureFixture[str]) -> None:

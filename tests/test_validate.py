@@ -263,9 +263,23 @@ def test_two_abilities_of_one_owner_with_one_id_and_a_misspelt_plucked_field_are
 def test_event_is_fine_in_a_requirement_with_a_window(tmp_path: Path) -> None:
     text = (BAD / "event-unbound" / "f.yaml").read_text()
     (tmp_path / "f.yaml").write_text(text.replace('condition: "event.cause == me"',
-                                                  'when: unit-removed, condition: "event.cause == me"'))
+                                                  'when: unit-captured, condition: "event.cause == me"'))
     out = io.StringIO()
     assert validate([str(tmp_path)], only=True, out=out) == 0, out.getvalue()
+
+
+def test_a_requirement_at_the_removal_window_is_refused_where_it_is_written(tmp_path: Path) -> None:
+    """The engine checks no requirement at unit-removed (it opens inside the effect under way, and
+    no content asks for it), so the loader refuses one instead of letting it never be met."""
+    text = (BAD / "event-unbound" / "f.yaml").read_text()
+    (tmp_path / "f.yaml").write_text(text.replace('condition: "event.cause == me"',
+                                                  'when: unit-removed, condition: "event.cause == me"'))
+    _, errors = _refused(tmp_path)
+    line = text.splitlines().index(next(x for x in text.splitlines() if "event.cause" in x)) + 1
+    col = text.splitlines()[line - 1].index("{") + 1
+    assert len(errors) == 1 and f"f.yaml:{line}:" in errors[0], errors
+    assert "a requirement cannot be checked at 'unit-removed'" in errors[0] and errors[0].endswith("[requirement]")
+    assert f":{line}:{col}:" not in errors[0]   # the `when` value itself, not the requirement's start
 
 
 @pytest.mark.parametrize("line,expected", [

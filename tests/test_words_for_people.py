@@ -221,3 +221,39 @@ def test_ids_stay_available_and_bookkeeping_stays_hidden(content: Any) -> None:
     assert event_text(tally, words_for(content.model)) is None and event_text(tally, ids) is None
     devolve = {**tally, "ability": "great-cthulhu/devolve", "name": "Devolve"}
     assert event_text(devolve, words_for(content.model)) == "  Great Cthulhu uses Devolve"
+
+
+ALL = "azathoth,independents,neutrals,published"
+_FILE = re.compile(r"\S+\.ya?ml")   # a card names the file it was read from (for modders): a path, not an id
+# a card's own words that hold an ordinary word which is also some ability's id (Submerge (rise))
+_CARD_WORDS = re.compile(r"Submerge's rise")
+
+
+def _shown(capsys: Any, *argv: str) -> list[str]:
+    from necronomicon.tools.cli import main
+    assert main(["show", *argv, "--expansions", ALL]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_show_names_things_by_their_names_and_ids_only_when_asked(capsys: Any, monkeypatch: Any) -> None:
+    """Every line of `necro show faction` (each faction's card and the list) and `necro show map`
+    (each layout and the list) names factions, units, areas, abilities, spellbooks, tokens,
+    layouts, timings and once-per scopes by name; `--ids` adds the ids for scripts."""
+    monkeypatch.setenv("COLUMNS", "250")   # long lines: an id is never folded across two
+    model = load_content(expansions=ALL.split(",")).require_ok().model
+    pattern, names = _id_pattern(forbidden_ids(model) | set(model.layouts)), names_pattern(model)
+    shown = {"faction list": _shown(capsys, "faction")}   # (the map list gives the ids `show map` takes)
+    shown.update({f"faction {f}": _shown(capsys, "faction", f) for f in model.factions})
+    shown.update({f"map {lay}": _shown(capsys, "map", lay) for lay in model.layouts})
+    bad = {what: found for what, lines in shown.items()
+           if (found := offending([_CARD_WORDS.sub("", _FILE.sub("", x)) for x in lines], pattern, names))}
+    assert not bad, bad
+    assert sum(len(lines) for lines in shown.values()) > 400
+    card = "\n".join(shown["faction wind-rider"])
+    assert "1 × Ice Age" in card and "once per Doom Phase" in "\n".join(shown["faction black-goat"])
+    table = "\n".join(shown["map earth-3w5e"])
+    assert "South Pacific" in table and "Great Cthulhu" in table and "(earth-3w5e)" not in table
+    with_ids = "\n".join(_shown(capsys, "map", "earth-3w5e", "--ids"))
+    assert "south-pacific" in with_ids and "great-cthulhu" in with_ids and "(earth-3w5e)" in with_ids
+    card_ids = "\n".join(_shown(capsys, "faction", "wind-rider", "--ids"))
+    assert "1 × Ice Age (ice-age)" in card_ids and "earth-3w5e" in card_ids and "(wind-rider)" in card_ids

@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         p.add_argument("--format", choices=["text", "json"], default="text", help="json: the view as one JSON document")
         p.add_argument("--content-dir", action="append", help="a modder's folder layered over the content")
         p.add_argument("--expansions", help="comma list of expansions to enable")
-    for p in (f, s):
+    for p in (f, m, s):
         p.add_argument("--ids", action="store_true", help="name things by their content ids too, as files and scripts do")
 
 
@@ -89,7 +89,7 @@ def cmd_show(args: argparse.Namespace, console: Console | None = None) -> int:
             map_png(model, layout, Path(args.png))
             console.print(f"wrote {args.png} ({layout.name}: {len(layout.areas)} areas)", markup=False)
         else:
-            console.print(map_table(model, layout))
+            console.print(map_table(model, layout, ids=bool(args.ids)))
     elif args.what == "state":
         from .views.position_view import position_at, render_position
         game, where = position_at(content, Path(args.log), round_no=args.round, step=args.step)

@@ -9,12 +9,14 @@ from typing import Any
 from .. import paths
 from ..diagnostics import ContentError, Pos, Report, did_you_mean
 from ..effects import ast as A
+from ..effects.primitive_facts import REMOVAL_WINDOW
 from ..limits import MAX_COUNT, MAX_ROUNDS
 from . import schema_check
 from .effect_build import RESULTS, EffectBuilder, unknowns_under
 from .files import Document, content_digest, discover
 from .model import Ability, Area, ContentModel, Faction, Layout, NeutralCard, Requirement, Ruleset, Spellbook, UnitType
 from .start_areas import check_start_areas, six_spellbooks
+from .tables import build_tables
 
 CLASSES = {"cultist", "monster", "terror", "great-old-one"}
 # what checking a document with schema errors may run into (a missing key, a value of the wrong type)
@@ -154,6 +156,9 @@ class Builder(EffectBuilder):
                                 r.get("reading"))
         elif act is None and "condition" not in r:
             self.report.error(doc.pos(*key), "requirement", "a requirement needs a 'condition' or an 'action'")
+        if when == REMOVAL_WINDOW:   # it opens inside an effect under way: no requirement is checked there
+            self.report.error(doc.pos(*key, "when"), "requirement", f"a requirement cannot be checked at '{when}' "
+                              "(inside the effect under way); use the window after it, or unit-captured")
         ak = key + ("action",)
         # the engine checks a requirement with an event only in its 'when' window; a state or action
         # requirement, the action it offers and the effect of earning it run with no event
@@ -383,6 +388,7 @@ class Builder(EffectBuilder):
             if not self.broken:
                 raise   # pragma: no cover - checked documents make a well-formed model
         self.model.expansions = {doc.expansion for doc in chosen if doc.expansion}
+        self.model.tables = build_tables(self.model)   # of built records only: never malformed
         return self.model
 
     def _layer(self, docs: list[Document]) -> list[Document]:
@@ -415,8 +421,6 @@ def load_content(folders: list[Path] | None = None, *, builtin: bool = True,
     `expansions` lists which expansions/<name>/ folders to include: none by default (the base
     game), or "all" (what `necro validate` checks).
     """
-    from ..engine import primitives  # noqa: F401  registers the primitives the compiler checks against
-
     report = Report()
     dirs = ([paths.content_dir()] if builtin else []) + list(folders or [])
     docs = discover(dirs, report)

@@ -11,7 +11,7 @@ from ..effects.compiler import CompileEnv, Compiler
 from ..effects.static import mismatch, static_type
 from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
-from ..effects.registry import REGISTRY
+from ..effects.signatures import REGISTRY
 from ..effects.guarded_choices import choice_proofs
 from ..effects.subject_guards import guards_of
 from ..effects.primitive_facts import NOTING_CHOICES, READS, REMOVALS

@@ -189,6 +189,9 @@ class ContentModel:
     loyalty_counterparts: dict[str, str] = field(default_factory=dict)  # card -> faction it reuses
     tokens: dict[str, int] = field(default_factory=dict)
     expansions: set[str] = field(default_factory=set)
+    # facts of this content alone, found once as it is built: a content/tables.py ContentTables
+    # (immutable; typed Any here, as tables.py reads this module)
+    tables: Any = None
 
     def sharing_figures(self, factions: "list[str] | tuple[str, ...]") -> tuple[str, str] | None:
         """The first two of `factions` played with the same figures (either names the other in its

@@ -19,7 +19,8 @@ from ..limits import MAX_COUNT, MAX_FOR_ITEMS
 from . import ast as A
 from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
-from .registry import ID_TYPES, RECORD_FIELDS, REGISTRY, UNIT_FIELDS, Primitive
+from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive
+from .signatures import REGISTRY
 from .closures import args_of, binary_of, field_of, var_of
 from .runtime import LimitError, RuleError, bounded, number, spend_for, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, static_type
@@ -273,7 +274,7 @@ class Compiler:
 
     def _query_call(self, node: A.Call, prim: Primitive, env: CompileEnv, where: str) -> Ev:
         args = self._bind_args(node, prim, env)
-        fn = prim.fn
+        fn = REGISTRY.implementation(prim.name)
         if prim.variadic:
             def variadic(ctx: Any) -> Any:
                 result = fn(ctx, where, *args(ctx))  # type: ignore[misc]
@@ -303,7 +304,7 @@ class Compiler:
             if name in COUNT_PARAMS and isinstance(a.value, A.Lit) and isinstance(a.value.value, int) \
                     and a.value.value > MAX_COUNT:
                 env.error(a.value, "limit", f"'{prim.name}' {name} {a.value.value} is beyond the limit of {MAX_COUNT}")
-        return call_start(prim.fn, args, where, prim.name, arg_limits(prim))  # type: ignore[arg-type]
+        return call_start(REGISTRY.implementation(prim.name), args, where, prim.name, arg_limits(prim))  # type: ignore[arg-type]
 
     # statements: instructions appended to `code` (see program.py)
     def program(self, node: A.Program, env: CompileEnv) -> Program:

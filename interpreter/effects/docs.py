@@ -4,13 +4,11 @@
 """
 from __future__ import annotations
 
-from .registry import REGISTRY
+from .signatures import REGISTRY
 
 
 def table() -> str:
     """Every effect-language primitive."""
-    from ..engine import primitives  # noqa: F401  registers the primitives
-
     rows = ["| primitive | sort | parameters (`?` optional) | returns | what it does |", "|---|---|---|---|---|"]
     for name in REGISTRY.names():
         p = REGISTRY.get(name)

@@ -9,6 +9,11 @@ NOTING_CHOICES = frozenset({"choose_unit", "choose_area", "choose_player", "choo
 # The verbs that take their one unit off the map (into a pool) and set off only the `unit-removed`
 # window (the remove-unit procedure, engine/core_procs.py; a capture opens a second window and is not one).
 REMOVALS = frozenset({"kill", "eliminate"})
+# the window REMOVALS set off
+REMOVAL_WINDOW = "unit-removed"
+# verbs that move no unit and set nothing off (no window, no procedure: they never wait)
+QUIET_VERBS = frozenset({"gain_power", "lose_power", "bank_power", "gain_doom", "lose_doom", "elder_sign",
+                         "add_battle_count", "set_flag", "set_marker"})
 
 # query -> the State fields its answer depends on, whatever its arguments ("units": places and
 # owners of the units; a unit's kind and class never change). A query not listed may read anything.

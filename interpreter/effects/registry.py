@@ -1,17 +1,23 @@
-"""The table of effect-language primitives: every function and verb, with declared parameters.
+"""The machinery of the effect-language primitives' table: declarations, and the implementations
+registered against them.
 
 A primitive is one of three sorts:
 - ``query``: pure; returns a value (``count``, ``power``, ``units``).
 - ``verb``: changes the game; returns nothing; may ask players (``kill``, ``place``, ``gain_power``).
 - ``choice``: asks a player and returns the answer (``choose_unit``, ``choose_area``).
 
-All are plain functions ``(ctx, **args)``. A verb or choice returns its result, or a
-``runtime.Suspend`` when it must wait for a player's answer or for a procedure of the engine (its
-resume function, registered with ``runtime.resumer``, then gives the result); a query returns a value. The compiler checks every call against
-the declared parameters, so a misspelt name or argument is a load-time error with a position.
+Every primitive is declared with the language (effects/signatures.py: name, sort, parameters with
+their types and defaults, result, one line of what it does), so the compiler checks calls and the
+documentation lists them without the engine. The engine implements each as a plain function
+``(ctx, **args)``, registered with ``@implements(name)``, which refuses a function whose parameters
+disagree with the declaration. A verb or choice returns its result, or a ``runtime.Suspend`` when it
+must wait for a player's answer or for a procedure of the engine (its resume function, registered
+with ``runtime.resumer``, then gives the result); a query returns a value.
 """
 from __future__ import annotations
 
+import inspect
+import keyword
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -55,11 +61,11 @@ class Param:
 
 @dataclass(frozen=True)
 class Primitive:
+    """A primitive's declaration: what the compiler checks a call against and the documentation lists."""
     name: str
     sort: str  # query | verb | choice
     params: tuple[Param, ...]
     returns: str
-    fn: Callable[..., Any]
     doc: str
     variadic: bool = False  # accepts any number of positional arguments of params[0].type
 
@@ -69,11 +75,13 @@ class Primitive:
 
 @dataclass
 class Registry:
+    """The declared primitives, and the engine's function for each (registered by `implements`)."""
     items: dict[str, Primitive] = field(default_factory=dict)
+    functions: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
     def add(self, prim: Primitive) -> None:
         if prim.name in self.items:
-            raise ValueError(f"primitive '{prim.name}' registered twice")
+            raise ValueError(f"primitive '{prim.name}' declared twice")
         self.items[prim.name] = prim
 
     def get(self, name: str) -> Primitive | None:
@@ -82,8 +90,72 @@ class Registry:
     def names(self) -> list[str]:
         return sorted(self.items)
 
+    def implements(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register the decorated function as the implementation of the declared primitive `name`;
+        a TypeError (at import) when it is undeclared, implemented twice, or takes other parameters."""
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            prim = self.items.get(name)
+            if prim is None:
+                raise TypeError(f"{fn.__qualname__} implements '{name}', which effects/signatures.py does not declare")
+            if name in self.functions:
+                raise TypeError(f"primitive '{name}' implemented twice")
+            wrong = disagreement(prim, fn)
+            if wrong:
+                raise TypeError(f"{fn.__qualname__} does not match the declaration of '{name}': {wrong}")
+            self.functions[name] = fn
+            return fn
+        return register
 
-REGISTRY = Registry()
+    def implementation(self, name: str) -> Callable[..., Any]:
+        """The engine's function for `name`; one that finds it when called if the engine has not
+        registered it yet (content compiled before the engine was imported)."""
+        fn = self.functions.get(name)
+        if fn is not None:
+            return fn
+        functions = self.functions
+
+        def late(*args: Any, **kwargs: Any) -> Any:
+            found = functions.get(name)
+            if found is None:
+                raise LookupError(f"primitive '{name}' has no implementation: the engine "
+                                  "(necronomicon.interpreter.engine) registers them when imported")
+            return found(*args, **kwargs)
+        return late
+
+    def unimplemented(self) -> list[str]:
+        """The declared primitives no function implements."""
+        return sorted(self.items.keys() - self.functions.keys())
+
+
+def disagreement(prim: Primitive, fn: Callable[..., Any]) -> str:
+    """How `fn`'s parameters differ from `prim`'s declaration ("" when they agree): after `ctx`, a
+    variadic primitive takes `(where, *values)`; any other takes each declared parameter by name
+    (one named by a Python keyword, like `class`, through `**kwargs`), with the declared default
+    exactly where it declares one, and no parameter it does not declare."""
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):   # no introspection (a compiled build may lack it): the tests check the source
+        return ""
+    P = inspect.Parameter
+    params = list(sig.parameters.values())[1:]
+    if prim.variadic:
+        shape = [p.kind for p in params]
+        return "" if shape == [P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL] else "takes (ctx, where, *values)"
+    named = {p.name: p for p in params if p.kind in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY)}
+    spread = any(p.kind is P.VAR_KEYWORD for p in params)
+    wrong: list[str] = []
+    for decl in prim.params:
+        got = named.pop(decl.name, None)
+        if got is None:
+            if not (spread and keyword.iskeyword(decl.name)):
+                wrong.append(f"no parameter '{decl.name}'")
+        elif decl.required and got.default is not P.empty:
+            wrong.append(f"'{decl.name}' is declared required but has a default")
+        elif not decl.required and (got.default is P.empty or got.default != decl.default):
+            wrong.append(f"'{decl.name}' is declared with the default {decl.default!r}, the function's is "
+                         + ("none" if got.default is P.empty else repr(got.default)))
+    wrong += [f"undeclared parameter '{n}'" for n in named]
+    return "; ".join(wrong)
 
 
 def _parse_params(spec: dict[str, object]) -> tuple[Param, ...]:
@@ -98,24 +170,15 @@ def _parse_params(spec: dict[str, object]) -> tuple[Param, ...]:
     return tuple(out)
 
 
-def _register(sort: str, name: str, returns: str, params: dict[str, object], variadic: bool):
-    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        REGISTRY.add(Primitive(name, sort, _parse_params(params), returns, fn,
-                               (fn.__doc__ or "").strip().split("\n")[0], variadic))
-        return fn
-    return deco
+def declarations(registry: Registry) -> tuple[Callable[..., None], Callable[..., None], Callable[..., None]]:
+    """The three ways to declare a primitive in `registry`: `query`, `verb` and `choice`, each
+    `(name, doc, /, [returns=...,] **parameters)` where a parameter is `type` or `(type, default)`."""
+    def query(name: str, doc: str, /, returns: str = "any", variadic: bool = False, **params: object) -> None:
+        registry.add(Primitive(name, "query", _parse_params(params), returns, doc, variadic))
 
+    def verb(name: str, doc: str, /, **params: object) -> None:
+        registry.add(Primitive(name, "verb", _parse_params(params), "none", doc))
 
-def query(name: str, /, returns: str = "any", variadic: bool = False, **params: object):
-    """Register a pure function of the game state."""
-    return _register("query", name, returns, params, variadic)
-
-
-def verb(name: str, /, **params: object):
-    """Register a verb: it changes the game and may ask players (returns a Suspend to wait)."""
-    return _register("verb", name, "none", params, False)
-
-
-def choice(name: str, /, returns: str = "any", **params: object):
-    """Register a choice: it asks a player (returns a Suspend) and gives the answer as its result."""
-    return _register("choice", name, returns, params, False)
+    def choice(name: str, doc: str, /, returns: str = "any", **params: object) -> None:
+        registry.add(Primitive(name, "choice", _parse_params(params), returns, doc))
+    return query, verb, choice

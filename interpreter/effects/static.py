@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..limits import MAX_COUNT, MAX_NUMBER
 from . import ast as A
-from .registry import ID_TYPES, REGISTRY, Primitive
+from .registry import ID_TYPES, Primitive
+from .signatures import REGISTRY
 
 COUNT_PARAMS = frozenset({"count", "most", "least"})  # how many times a verb acts: bounded by MAX_COUNT
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..content.tables import content_abilities as abilities_of_content
 from ..content.model import Ability
 from ..effects.compiler import RuleError
 from ..limits import MAX_WINDOW_DEPTH
@@ -12,7 +13,6 @@ from . import flow, neutral
 from .basics import MEMO_FACTS
 from .context import EffectCtx
 from .host import RulesContext
-from .requirements import checked_at
 
 Frame = dict[str, Any]
 from . import basics
@@ -77,39 +77,14 @@ def active_abilities_all(g: "RulesContext") -> list[tuple[str | None, Ability]]:
 
 
 def ability_by_key(g: "RulesContext", key: str) -> Ability | None:
-    idx = g.__dict__.get("_ability_index")
-    return (idx if idx is not None else _ability_index_of(g)).get(key)
+    """The content ability keyed `key` (content/tables.py), or None."""
+    return g.content.tables.ability_by_key.get(key)
 
 
 def content_abilities(g: "RulesContext") -> list[Ability]:
     """Every ability the game's content holds (factions, units, spellbooks, cards) and its
     ruleset's rules, in play or not."""
-    return [*_ability_index_of(g).values(), *g.ruleset.abilities,
-            *(a for t in g.content.neutral_units.values() for a in t.abilities)]
-
-
-def _ability_index_of(g: "RulesContext") -> dict[str, Ability]:
-    idx = getattr(g, "_ability_index", None)
-    if idx is None:
-        idx = {}
-        for f in list(g.content.factions.values()) + list(g.content.loyalty_cards.values()):
-            for a in f.abilities:
-                idx[a.key] = a
-            for t in f.units.values():
-                for a in t.abilities:
-                    idx[a.key] = a
-            for sb in f.spellbooks.values():
-                for a in sb.abilities:
-                    idx[a.key] = a
-        for sb in g.content.neutral_spellbooks.values():
-            for a in sb.abilities:
-                idx[a.key] = a
-        for card in g.content.neutral_cards.values():
-            for a in (card.acquire, *card.abilities, *g.content.neutral_units[card.kind].abilities):
-                if a is not None:
-                    idx[a.key] = a
-        g._ability_index = idx
-    return idx  # type: ignore[no-any-return]
+    return abilities_of_content(g.content, g.ruleset)
 
 
 def ability_of(g: "RulesContext", key: str) -> Ability:
@@ -179,23 +154,9 @@ def quiet_window(g: RulesContext, name: str) -> bool:
     would when the window returned)."""
     if len(g.s.flow) >= MAX_WINDOW_DEPTH:
         return False
-    timed = g.__dict__.get("_timed_windows")
-    if timed is None:
-        timed = g._timed_windows = _timed_windows(g)
-    if name in timed:
+    if name in g.content.tables.timed_windows[g.ruleset.id]:
         return False
     return not any(window_abilities(g, p, name) for p in g.s.players)
-
-
-def _timed_windows(g: RulesContext) -> frozenset[str]:
-    """The windows the ruleset's rules and the content's requirements (factions' and loyalty
-    cards', in play or not) are timed at, with "state" and "action" (the requirement checks')."""
-    timed = {ab.window for ab in g.ruleset.abilities} | {"state", "action"}
-    for fac in g.content.factions.values():
-        timed.update(r.when for r in fac.requirements)
-    for card in g.content.loyalty_cards.values():
-        timed.update(r.when for r in card.requirements)
-    return frozenset(timed)
 
 
 def ability_frame(g: RulesContext, ab: Any, player: str | None, me: str | None, event: dict[str, Any] | None,
@@ -210,18 +171,11 @@ def ability_frame(g: RulesContext, ab: Any, player: str | None, me: str | None, 
     return f
 
 
-_CHECKED: dict[tuple[int, str], tuple[Any, int, list[int]]] = {}
-
-
-def _checked_at(reqs: list[Any], when: str) -> list[int]:
-    """The positions in a faction's requirements of those checked at `when` (requirements.checked_at).
-    Found once per requirements list and `when`."""
-    key = (id(reqs), when)
-    kept = _CHECKED.get(key)
-    if kept is None or kept[0] is not reqs or kept[1] != len(reqs):
-        found = [j for j, r in enumerate(reqs) if checked_at(r, when)]
-        kept = _CHECKED[key] = (reqs, len(reqs), found)
-    return kept[2]
+def checked_positions(g: RulesContext, player: str, when: str) -> tuple[int, ...]:
+    """The positions in `player`'s faction's requirements of those checked at `when`
+    (requirements.checked_at; content/tables.py)."""
+    moments = g.content.tables.checked_when.get(player)
+    return moments.get(when, ()) if moments is not None else ()
 
 
 def requirements_to_check(g: RulesContext, when: str, players: list[str]) -> bool:
@@ -230,15 +184,8 @@ def requirements_to_check(g: RulesContext, when: str, players: list[str]) -> boo
     no check otherwise; the caller's next step runs at once, as after an empty check)."""
     if g.s.loyalty:
         return True
-    kept = g.__dict__.get("_to_check")   # (when, *players) -> the answer: the content decides it
-    if kept is None:
-        kept = g._to_check = {}
-    key = (when, *players)
-    found = kept.get(key)
-    if found is None:
-        factions = g.content.factions
-        found = kept[key] = any(p in factions and _checked_at(factions[p].requirements, when) for p in players)
-    return found  # type: ignore[no-any-return]
+    checked = g.content.tables.checked_when
+    return any(when in checked[p] for p in players if p in checked)
 
 
 def _in_window(g: RulesContext, arg: tuple[str, str]) -> list[Ability]:

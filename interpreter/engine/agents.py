@@ -9,6 +9,7 @@ from .decisions import Decision
 from .options import Option, UnclassifiedOption, option_info
 from .rng import Rng
 from .seat import Seat
+from . import basics
 from . import core
 from . import phases
 from . import actions
@@ -39,23 +40,11 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
-        # (state, its unit-write count, its number of units, player, that player's units per place):
-        # valid while the state's unit index is (State._index), so a move decision counts once
-        self._counted: tuple[Any, int, int, str, dict[str, int]] | None = None
 
     def _units_per_place(self, g: Any, player: str) -> dict[str, int]:
-        """How many units `player` has in each place of board `g` (what `len(units_at(place,
-        player))` gives), counted once while the board's units are unchanged."""
-        s = g.s
-        kept = self._counted
-        if kept is not None and kept[0] is s and kept[1] == s.writes and kept[2] == len(s.units) \
-                and kept[3] == player:
-            return kept[4]
-        counts: dict[str, int] = {}
-        for u in s.units_of(player):
-            counts[u["loc"]] = counts.get(u["loc"], 0) + 1
-        self._counted = (s, s.writes, len(s.units), player, counts)
-        return counts
+        """How many units `player` has in each place of board `g`, a fact of the board's memo
+        (counted once while its units are unchanged, so a move decision counts once)."""
+        return basics.units_per_place(g.rules, player)
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""

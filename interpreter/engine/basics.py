@@ -19,6 +19,8 @@ MEMO_FACTS: dict[str, Callable[[Any, Any], Any]] = {}
 # those of them that depend on where exactly units are (dropped when a unit moves between map areas:
 # see `memo_after_move`; the others hang only on which kinds each player has on the map)
 PLACE_FACTS: set[str] = set()
+# memo entries handed from one step to the next, checked where they are used (not by `_check_memo`)
+MEMO_CHECKED_AT_USE: set[str] = set()
 
 
 def faction(g: "RulesContext", player: str) -> Faction:
@@ -191,3 +193,25 @@ def in_play_kinds(g: "RulesContext", player: str) -> set[str]:
         is_area = g.layout.areas.__contains__
         kinds = memo[key] = {u["kind"] for u in g.s.units if u["owner"] == player and is_area(u["loc"])}
     return kinds  # type: ignore[no-any-return]
+
+
+def units_per_place(g: "RulesContext", player: str) -> dict[str, int]:
+    """How many units `player` has in each place (what `len(s.units_at(place, player))` gives), a
+    memo fact (dropped when a unit moves: PLACE_FACTS). Shared: callers must not change it."""
+    memo = g.memo()
+    key = ("units-per-place", player)
+    counts = memo.get(key)
+    if counts is None:
+        counts = memo[key] = _count_units_per_place(g, player)
+    return counts  # type: ignore[no-any-return]
+
+
+def _count_units_per_place(g: "RulesContext", player: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for u in g.s.units_of(player):
+        counts[u["loc"]] = counts.get(u["loc"], 0) + 1
+    return counts
+
+
+MEMO_FACTS["units-per-place"] = _count_units_per_place
+PLACE_FACTS.add("units-per-place")

@@ -226,7 +226,7 @@ class CheckRequirements(Proc):
             reqs = fac.requirements
             done = s.requirements[p]
             first = f["j"]
-            for j in abilities_rules._checked_at(reqs, when):
+            for j in abilities_rules.checked_positions(g, p, when):
                 if j < first:
                     continue
                 r = reqs[j]

@@ -19,11 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..effects.ast import PAST_REMOVALS, PROVEN
 from ..effects.compiler import RuleError
-from ..effects.primitive_facts import NOTING_CHOICES, REMOVALS
-from ..effects.registry import REGISTRY
+from ..effects.primitive_facts import NOTING_CHOICES, REMOVAL_WINDOW  # noqa: F401 (REMOVAL_WINDOW: read by tests)
 from . import flow
 from .option import is_done
-from . import abilities
 
 if TYPE_CHECKING:
     from .host import RulesContext
@@ -38,7 +36,7 @@ _ERRORS = (RuleError, KeyError, ValueError, TypeError, IndexError)
 
 def note_no_option(game: Any, where: str) -> None:
     """A single choice had no option (called by the choice primitives; a no-op outside a dry run)."""
-    notes = getattr(game, "_dry_run_notes", None)
+    notes = game._dry_run_notes
     if notes is not None:
         notes.append(where)
 
@@ -47,11 +45,6 @@ def note_no_option(game: Any, where: str) -> None:
 # PROVEN: a list the action's text proves not empty, or an optional choice: effects/guarded_choices.py)
 NEVER_EMPTY = {"players": 1, "enemies": 2, PROVEN: 0}
 
-# REMOVALS (effects/primitive_facts.py) set off only the REMOVAL_WINDOW
-REMOVAL_WINDOW = "unit-removed"
-# verbs that move no unit and set nothing off (no window, no procedure: they never wait)
-QUIET_VERBS = frozenset({"gain_power", "lose_power", "bank_power", "gain_doom", "lose_doom", "elder_sign",
-                         "add_battle_count", "set_flag", "set_marker"})
 
 
 def may_lack_a_part(effect: Any, players: int = 1, proofs: bool = True, quiet_removals: bool = False) -> bool:
@@ -77,32 +70,16 @@ def may_lack_a_part(effect: Any, players: int = 1, proofs: bool = True, quiet_re
 
 
 def removals_are_quiet(game: Any) -> bool:
-    """Whether removing a unit (REMOVALS) moves no other unit in this game: every ability of the
-    REMOVAL_WINDOW that the game's content holds (any faction's, card's, spellbook's or rule's,
-    in play or not) calls only queries, choices and QUIET_VERBS. Found once per game."""
-    kept = game.__dict__.get("_removals_quiet")
-    if kept is None:
-        kept = game.__dict__["_removals_quiet"] = all(
-            _quiet(ab.effect) for ab in abilities.content_abilities(game) if ab.window == REMOVAL_WINDOW)
-    return kept  # type: ignore[no-any-return]
-
-
-def _quiet(effect: Any) -> bool:
-    if effect is None:
-        return True
-    calls = getattr(effect, "calls", None)
-    if calls is None:
-        return False
-    for name in calls:
-        prim = REGISTRY.get(name)
-        if prim is None or (prim.sort == "verb" and name not in QUIET_VERBS):
-            return False
-    return True
+    """Whether removing a unit (REMOVALS, effects/primitive_facts.py) moves no other unit in this
+    game: every ability of the REMOVAL_WINDOW that the game's content holds (any faction's, card's,
+    spellbook's or rule's, in play or not) calls only queries, choices and QUIET_VERBS. A fact of
+    the content and ruleset, found as the content is built (content/tables.py)."""
+    return game.content.tables.quiet_removals[game.ruleset.id]  # type: ignore[no-any-return]
 
 
 def in_dry_run(game: Any) -> bool:
     """Whether this game is a dry run's copy (a dry run does not start another)."""
-    return getattr(game, "_dry_run_notes", None) is not None
+    return game._dry_run_notes is not None
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -113,14 +90,14 @@ def one_position(listing: F) -> F:
     dry runs' memo key) is made once for all the listing's dry runs."""
     @functools.wraps(listing)
     def wrapper(game: Any, *args: Any, **kwargs: Any) -> Any:
-        if "_dry_run_memo" not in game.__dict__:   # no memo, no key to make (see can_complete)
+        if game._dry_run_memo is None:   # no memo, no key to make (see can_complete)
             return listing(game, *args, **kwargs)
-        before = game.__dict__.get("_position_text")
-        game.__dict__["_position_text"] = []
+        before = game._position_text
+        game._position_text = []
         try:
             return listing(game, *args, **kwargs)
         finally:
-            game.__dict__["_position_text"] = before
+            game._position_text = before
     return wrapper  # type: ignore[return-value]
 
 
@@ -131,10 +108,10 @@ def can_complete(game: "RulesContext", key: str, run: Run) -> bool:
     line of play never lists the same position twice, so there the position text that keys the
     memo would cost more than it saves. A dry run is a function of the position: remembered or
     not, the answer is the same."""
-    memo: dict[tuple[str, str], bool] | None = game.__dict__.get("_dry_run_memo")
+    memo: dict[tuple[str, str], bool] | None = game._dry_run_memo   # type: ignore[attr-defined]
     if memo is None:
         return _search(game, run)
-    made = game.__dict__.get("_position_text")
+    made = game._position_text   # type: ignore[attr-defined]
     if made:
         text = made[0]
     else:
@@ -153,11 +130,12 @@ def can_complete(game: "RulesContext", key: str, run: Run) -> bool:
 def share_memo(game: Any) -> None:
     """Called before `game` is cloned: from now on it and its clones remember dry-run results in
     one shared memo (see `can_complete`)."""
-    game.__dict__.setdefault("_dry_run_memo", {})
+    if game._dry_run_memo is None:
+        game._dry_run_memo = {}
 
 
 def _search(game: "RulesContext", run: Run) -> bool:
-    game.__dict__["_dry_steps"] = 0   # every run of this search spends one evaluation budget (limits.MAX_STEPS)
+    game._dry_steps = 0   # every run of this search spends one evaluation budget (limits.MAX_STEPS)
     path: list[int] = []
     for _ in range(MAX_RUNS):
         done, trail = _attempt(game, run, path)
@@ -172,8 +150,7 @@ def _search(game: "RulesContext", run: Run) -> bool:
 
 
 def _copy(game: "RulesContext") -> Any:
-    probe = object.__new__(type(game))
-    probe.__dict__.update(game.__dict__)
+    probe = game.twin()
     probe.s = game.s.copy()   # the game does not change during its dry runs
     probe._memo = game.memo_for_copy(probe.s)
     probe.log = []
@@ -182,7 +159,7 @@ def _copy(game: "RulesContext") -> Any:
     probe._dry_run_notes = []
     probe._position_text = None
     probe._pending_obj = None
-    probe.steps = game.__dict__.get("_dry_steps", 0)
+    probe.steps = game._dry_steps
     return probe
 
 
@@ -217,7 +194,7 @@ def _attempt(game: "RulesContext", run: Run, path: list[int]) -> tuple[bool | No
     except _ERRORS:
         return (False if probe._dry_run_notes else None), trail
     finally:
-        game.__dict__["_dry_steps"] = probe.steps
+        game._dry_steps = probe.steps
 
 
 __all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position",

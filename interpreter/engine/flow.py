@@ -177,7 +177,7 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
                 continue
             if not d.options:
                 raise RuleError(f"internal: empty decision for {d.player}: {d.prompt}")
-            if getattr(g, "_dry_run_notes", None) is None:   # a dry run's decisions share one budget
+            if g._dry_run_notes is None:   # a dry run's decisions share one budget
                 g.steps = 0
             s.pending = g._pending_of = decision_data(d)
             g._pending_obj = d

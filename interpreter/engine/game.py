@@ -140,8 +140,8 @@ class Game:
         if d is None:
             return None
         r = self.rules
-        obj = r.__dict__.get("_pending_obj")
-        if obj is not None and r.__dict__.get("_pending_of") is d:   # the decision the rules just asked
+        obj = r._pending_obj
+        if obj is not None and r._pending_of is d:   # the decision the rules just asked
             return obj
         if obj is None or obj.options != tuple(d["options"]) or obj.player != d["player"]:
             obj = r._pending_obj = flow.decision_of(d)

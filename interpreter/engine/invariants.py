@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .state import GENERAL, POOL
 from . import basics
+from .basics import MEMO_FACTS
 from . import battle_queries
 from . import core
 
@@ -30,17 +31,25 @@ class InvariantError(Exception):
 # ---- checks of one state -----------------------------------------------------------------------------
 def _printed_units(game: "CheckedGame") -> Counter[tuple[str, str]]:
     """Each player's printed count of each of its units, plus the units of the neutral loyalty
-    cards it holds (computed once per game and again whenever a card changes hands)."""
-    key = (id(game.content), tuple(game.s.players), tuple(sorted(game.s.card_holders.items())))
-    cached = getattr(game.rules, "_printed_units", None)
-    if cached is None or cached[0] != key:
-        printed = Counter({(p, t.id): t.count for p in game.s.players for t in game.content.factions[p].units.values()})
-        for card, holder in game.s.card_holders.items():
-            t = game.content.neutral_units[game.content.neutral_cards[card].kind]
-            printed[(holder, t.id)] += t.count
-        cached = (key, printed)
-        game.rules._printed_units = cached
-    return cached[1]
+    cards it holds (a memo fact, keyed also on who holds which card: a test may hand one over)."""
+    memo = game.rules.memo()
+    kept = memo.get(PRINTED_UNITS)
+    if kept is None or kept[0] != tuple(sorted(game.s.card_holders.items())):
+        kept = memo[PRINTED_UNITS] = _count_printed(game.rules, None)
+    return kept[1]  # type: ignore[no-any-return]
+
+
+def _count_printed(g: Any, _: None) -> tuple[tuple[tuple[str, str], ...], Counter[tuple[str, str]]]:
+    """(who holds which neutral card, the printed counts): see `_printed_units`."""
+    printed = Counter({(p, t.id): t.count for p in g.s.players for t in g.content.factions[p].units.values()})
+    for card, holder in g.s.card_holders.items():
+        t = g.content.neutral_units[g.content.neutral_cards[card].kind]
+        printed[(holder, t.id)] += t.count
+    return tuple(sorted(g.s.card_holders.items())), printed
+
+
+PRINTED_UNITS = ("printed-units", None)
+MEMO_FACTS[PRINTED_UNITS[0]] = _count_printed
 
 
 def unit_violations(game: "CheckedGame") -> list[str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..content.tables import checked_at  # noqa: F401 (the requirements' one timing rule, beside the content tables)
+
 Game = Any   # a GameCore
 
 
@@ -19,13 +21,6 @@ def requirement(g: Game, p: str, key: str) -> Any:
     if holder is None:
         return None
     return next((r for r in holder.requirements if r.id == rid), None)
-
-
-def checked_at(r: Any, when: str) -> bool:
-    """Whether `r`'s condition is checked at `when` (a window, "state" or "doom-phase"). An action
-    requirement with a condition is met either way ("X, or pay N as your action"), so it is
-    checked with the state's; one without a condition (or an illegible one) never is."""
-    return r.condition is not None and (r.when == when or (when == "state" and r.when == "action"))
 
 
 def met_in_battle(g: Game, p: str, key: str) -> bool:

@@ -16,7 +16,7 @@ from ..content.model import ContentModel, Layout, Ruleset
 from . import abilities, basics, core
 from . import battle, core_procs, doom, loyalty_procs, perform, round, turn  # noqa: F401 (their procedures register)
 from . import independents as independents_module
-from .basics import MEMO_FACTS, PLACE_FACTS
+from .basics import MEMO_CHECKED_AT_USE, MEMO_FACTS, PLACE_FACTS
 from .decisions import GameError
 from .state import CHECK_MEMO, State
 
@@ -40,8 +40,31 @@ def _check_first(model: ContentModel, factions: list[str], asked: str | None) ->
 
 class Rules:
     """The rules of one game over its state (see the module docstring). The rules' functions
-    (basics.py, core.py, abilities.py, actions.py, ...) take it as their first argument."""
+    (basics.py, core.py, abilities.py, actions.py, ...) take it as their first argument.
 
+    Its fields are declared (`__slots__`): nothing else can be set on it. Facts derived from the
+    position live in the one memo (`memo`), facts of the content alone in the content's tables
+    (content/tables.py); the other fields are the game's inputs and the rules' working values.
+    tests/test_rules_fields.py fails if a module sets an undeclared field."""
+
+    __slots__ = (
+        # what the game is: its content, ruleset, map layout, loyalty cards and first player
+        "bundle", "content", "ruleset", "layout", "independents", "first",
+        # the state, the event log, scripted dice (a scenario's), the event hook (checking mode)
+        "s", "log", "_forced_dice", "_event_hook",
+        # the evaluation budget: steps since the last decision, formulas nested (limits.py)
+        "steps", "formula_depth",
+        # the one cache of facts derived from the position (`memo`) and its checking mode
+        "_memo", "_checking",
+        # the pending decision as a Decision, for the state's pending record it was made from (game.py)
+        "_pending_obj", "_pending_of",
+        # dry runs (feasible.py): the notes of a dry run's copy (None: not one), the steps one search
+        # spent, its results by position (shared by clones; None until the game is first cloned),
+        # and the position's text while one listing runs
+        "_dry_run_notes", "_dry_steps", "_dry_run_memo", "_position_text",
+    )
+
+    bundle: Content
     content: ContentModel
     ruleset: Ruleset
     layout: Layout
@@ -114,22 +137,41 @@ class Rules:
     def copy(self, hook: Callable[[dict[str, Any]], None] | None = None) -> "Rules":
         """An independent context over a copy of the state, continuing exactly as this one would:
         the derived facts carry over, the log and scripted dice are copied, `hook` watches it."""
-        r = Rules.__new__(Rules)
-        r.__dict__.update(self.__dict__)
+        r = self.twin()
         r._event_hook = hook
         r.s = self.s.copy()
         r._memo = self.memo_for_copy(r.s)
         r.log = list(self.log)
         r._forced_dice = list(self._forced_dice) if self._forced_dice is not None else None
+        r._checking = False
         return r
+
+    def twin(self) -> "Rules":
+        """A context holding every field of this one as it is (the same state, log, memo, ...):
+        `copy` and a dry run's copy (feasible.py) then replace what must differ."""
+        r = Rules.__new__(Rules)   # field by field (a loop over __slots__ costs a clone 3%); the
+        r.bundle, r.content, r.ruleset, r.layout = self.bundle, self.content, self.ruleset, self.layout
+        r.independents, r.first, r.s, r.log = self.independents, self.first, self.s, self.log
+        r._forced_dice, r._event_hook, r.steps = self._forced_dice, self._event_hook, self.steps
+        r.formula_depth, r._memo, r._checking = self.formula_depth, self._memo, self._checking
+        r._pending_obj, r._pending_of, r._dry_run_notes = self._pending_obj, self._pending_of, self._dry_run_notes
+        r._dry_steps, r._dry_run_memo, r._position_text = self._dry_steps, self._dry_run_memo, self._position_text
+        return r   # (tests/test_rules_fields.py checks that every declared field is copied)
 
     def _init_core(self) -> None:
         """The context's own counters and hooks, before any state."""
         self._memo: tuple[Any, ...] | None = None
+        self._checking = False
         self._forced_dice: list[int] | None = None
         self._event_hook: Callable[[dict[str, Any]], None] | None = None
         self.steps = 0                # evaluation steps spent since the last decision (limits.MAX_STEPS)
         self.formula_depth = 0        # formulas being evaluated inside each other (limits.MAX_FORMULA_DEPTH)
+        self._pending_obj: Any = None
+        self._pending_of: dict[str, Any] | None = None
+        self._dry_run_notes: list[str] | None = None
+        self._dry_steps = 0
+        self._dry_run_memo: dict[tuple[str, str], bool] | None = None
+        self._position_text: list[str] | None = None
 
     def set_event_hook(self, hook: Callable[[dict[str, Any]], None] | None) -> None:
         """Call `hook(event)` after every logged event (checking mode); None switches it off."""
@@ -144,7 +186,7 @@ class Rules:
         m = self._memo
         if m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants and m[3] == len(s.grants) \
                 and m[4] == len(s.units):
-            if CHECK_MEMO and not self.__dict__.get("_checking"):
+            if CHECK_MEMO and not self._checking:
                 self._check_memo(m[5])
             return m[5]  # type: ignore[no-any-return]
         self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {})
@@ -187,6 +229,8 @@ class Rules:
         self._checking = True
         try:
             for key, value in list(kept.items()):
+                if key.__class__ is tuple and key[0] in MEMO_CHECKED_AT_USE:
+                    continue
                 fresh = self._recompute(key)
                 if fresh != value:
                     raise AssertionError(f"stale memo entry {key!r}: kept {value!r}, fresh {fresh!r}")

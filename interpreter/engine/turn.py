@@ -38,6 +38,12 @@ def only_unlimited_left(g: Any) -> bool:
         and END_TURN.label in g.s.pending["options"]
 
 
+# the memo entry of the Unlimited Actions listed for a turn's next `choose` step (`Turn._unlimited`):
+# checked where it is used (`choose`, in checking mode), not by the memo's own check
+UNLIMITED_KEPT = ("unlimited-kept", None)
+basics.MEMO_CHECKED_AT_USE.add(UNLIMITED_KEPT[0])
+
+
 class Turn(Proc):
     """The turn of `player`. Its locals: `main_done` (the Action is taken), `either_done` (an action
     both Common and Unlimited was taken, see below), `second` (the keys a granted second action
@@ -67,10 +73,10 @@ class Turn(Proc):
     def _unlimited(self, g: Any, f: Frame, keep: bool = False) -> list[Option]:
         """The Unlimited Actions `p` may take now. `keep`: the caller's next step is `choose`, at
         this very position (nothing runs in between), which then takes this list instead of
-        listing it again (kept on the game, not in the state: tied to this frame and state)."""
+        listing it again (kept in the memo, tied to this frame: a write drops it, as any memo fact)."""
         out = self._list_unlimited(g, f)
         if keep:
-            g._unlimited_kept = (f, g.s, out)
+            g.memo()[UNLIMITED_KEPT] = (f, out)
         return out
 
     def _list_unlimited(self, g: Any, f: Frame) -> list[Option]:
@@ -90,10 +96,10 @@ class Turn(Proc):
         p = f["player"]
         second = f["second"]
         opts: dict[str, int] = {}
-        kept = g.__dict__.pop("_unlimited_kept", None)   # see _unlimited: used now or never
+        kept = g.memo().pop(UNLIMITED_KEPT, None)   # see _unlimited: used now or never
         if second is None:  # "immediately after": no unlimited action between the two actions
-            if kept is not None and kept[0] is f and kept[1] is s:
-                offered = kept[2]
+            if kept is not None and kept[0] is f:
+                offered = kept[1]
                 if state_module.CHECK_MEMO:
                     fresh = self._unlimited(g, f)
                     if fresh != offered:

@@ -30,7 +30,7 @@ def faction_json(model: ContentModel, faction_id: str) -> dict[str, Any]:
     doc = raw_document(f)
     return {"id": f.id, "name": f.name, "file": shown_path(f.pos.path), "expansion": f.expansion,
             "provenance": doc.get("provenance", "rulebook"), "source": doc.get("source"),
-            "starts": start_areas(model, f.id), "document": doc}
+            "starts": start_areas(model, f.id, ids=True), "document": doc}
 
 
 def map_list_json(model: ContentModel) -> list[dict[str, Any]]:

@@ -33,8 +33,18 @@ def timing(ability: dict[str, Any], source: bool = False) -> str:
     if cost not in (None, 0) or (cost is not None and ability.get("window") in ("action", "unlimited-action")):
         label += f" ({_value(cost, source)} Power)"
     if ability.get("once"):
-        label += f", once per {ability['once']}"
+        once = str(ability["once"])
+        label += f", once per {once if source else ONCE.get(once, once.replace('-', ' '))}"
     return label
+
+
+# an ability's `once:` scope in words (schema/defs.schema.json)
+ONCE = {"action-phase": "Action Phase", "doom-phase": "Doom Phase"}
+# the setup's flags in words (schema/faction.schema.json `setup`)
+SETUP_FLAGS = {"choose-start-after-others": "chooses its start area after the others",
+               "start-anywhere": "starts in any area",
+               "never-first-at-start": "is never the first player at the start",
+               "always-first": "always goes first"}
 
 
 VARIES = "varies"
@@ -65,33 +75,35 @@ def raw_document(faction: Faction) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def start_areas(model: ContentModel, faction_id: str) -> list[str]:
-    """'Area Name (layout, layout...)' for every area that lists the faction as a start."""
+def start_areas(model: ContentModel, faction_id: str, ids: bool = False) -> list[str]:
+    """'Area Name (layout; layout...)' for every area that lists the faction as a start: layouts
+    by name (by id with `ids`, as `--layout` takes them)."""
     found: dict[str, list[str]] = {}
     for lay in model.layouts.values():
         for a in lay.areas.values():
             if faction_id in a.starts:
-                found.setdefault(a.name, []).append(lay.id)
-    return [f"{name} ({', '.join(sorted(lays))})" for name, lays in sorted(found.items())]
+                found.setdefault(a.name, []).append(lay.id if ids else lay.name)
+    return [f"{name} ({'; '.join(sorted(lays))})" for name, lays in sorted(found.items())]
 
 
-def _setup(model: ContentModel, f: Faction) -> Text:
+def _setup(model: ContentModel, f: Faction, doc: dict[str, Any], ids: bool = False) -> Text:
     s = f.setup
     cultist = next((u.name for u in f.units.values() if u.cls == "cultist"), "cultists")
     line = f"{s['power']} Power, {s['cultists']} × {cultist}" + (" and a controlled Gate" if s.get("gate") else "")
-    flags = [k for k in ("choose-start-after-others", "start-anywhere", "never-first-at-start", "always-first") if s.get(k)]
+    flags = [k if ids else words for k, words in SETUP_FLAGS.items() if s.get(k)]
     t = Text()
     t.append("Setup: ", style="bold")
-    t.append(line + (f"  [{', '.join(flags)}]" if flags else ""))
+    t.append(line + (f"; {f.name} {', '.join(flags)}" if flags and not ids else f"  [{', '.join(flags)}]" if flags else ""))
     if s.get("text"):
         t.append(f"\n{s['text']}")
-    starts = start_areas(model, f.id)
+    starts = start_areas(model, f.id, ids)
     t.append("\nStarts: ", style="bold")
     t.append("any area without a Gate, chosen after every other faction" if s.get("start-anywhere") else
              "; ".join(starts) if starts else "no map names this faction as a start (add it to an area's `starts:`)")
     if f.tokens:
+        named = {tk.get("id"): tk.get("name") for tk in doc.get("tokens", []) if isinstance(tk, dict)}
         t.append("\nTokens: ", style="bold")
-        t.append(", ".join(f"{n} × {tid}" for tid, n in f.tokens.items()))
+        t.append(", ".join(f"{n} × {named.get(tid) or tid}" + (f" ({tid})" if ids else "") for tid, n in f.tokens.items()))
     return t
 
 
@@ -184,7 +196,8 @@ def _requirements(doc: dict[str, Any], source: bool) -> Text:
         if act is not None:
             how.append(f"{'unlimited ' if act.get('unlimited') else ''}action, {_value(act.get('cost', 0), source)} Power")
         if r.get("together"):
-            how.append(f"together with {', '.join(r['together'])}")
+            number = {o.get("id"): f"{j}." for j, o in enumerate(doc.get("requirements", []), 1)}
+            how.append(f"together with {', '.join(o if source else number.get(o, o) for o in r['together'])}")
         items.append((f"{i}.", " or ".join(how), r.get("text", "") + _effect_note(r, source)))
     return _section("Spellbook requirements", items)
 
@@ -203,7 +216,7 @@ def faction_card(model: ContentModel, faction_id: str, source: bool = False, ids
     if doc.get("source"):
         head.append("Source: ", style="bold")
         head.append(doc["source"] + "\n")
-    head.append_text(_setup(model, f))
+    head.append_text(_setup(model, f, doc, ids or source))
     parts: list[Any] = [head, *_units(doc, source), *_goos(doc, source), _abilities(doc, source),
                         _spellbooks(doc, source), _requirements(doc, source)]
     status = doc.get("status", "")

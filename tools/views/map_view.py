@@ -51,21 +51,33 @@ def map_list(model: ContentModel) -> Table:
     return t
 
 
-def map_table(model: ContentModel, layout: Layout) -> Table:
-    """One row per area: terrain, glyph, whose start it is, its neighbours."""
-    t = Table(title=title(layout), title_justify="left", title_style="bold")
+def map_table(model: ContentModel, layout: Layout, ids: bool = False) -> Table:
+    """One row per area: terrain, glyph, whose start it is, its neighbours; areas and factions by
+    their names (by id with `ids`, as files and scripts name them)."""
+    t = Table(title=title(layout, ids), title_justify="left", title_style="bold")
     for c in ("area", "terrain", "starts", "adjacent"):
         t.add_column(c)
-    for aid in sorted(layout.areas):
+    area = (lambda a: a) if ids else (lambda a: layout.areas[a].name if a in layout.areas else a)
+    sep = " " if ids else ", "
+    for aid in sorted(layout.areas, key=lambda a: a if ids else layout.areas[a].name.casefold()):
         a = layout.areas[aid]
         terrain = ("ocean" if a.ocean else "land") + (f" ({a.glyph})" if a.glyph else "")
-        t.add_row(aid, terrain, " ".join(a.starts), " ".join(layout.adjacent.get(aid, ())))
+        t.add_row(area(aid), terrain, sep.join(a.starts if ids else (faction_name(model, f) for f in a.starts)),
+                  sep.join(area(n) for n in layout.adjacent.get(aid, ())))
     return t
 
 
-def title(layout: Layout) -> str:
-    """'Name (id): N areas, M borders', flagged when the layout is incomplete."""
-    return (f"{layout.name} ({layout.id}): {len(layout.areas)} areas, {edge_count(layout)} borders"
+def faction_name(model: ContentModel | None, faction: str) -> str:
+    """A faction's name, or its id for one this content does not load (a board's `starts:` may
+    name a faction of an expansion left out)."""
+    f = model.factions.get(faction) if model is not None else None
+    return f.name if f is not None else faction
+
+
+def title(layout: Layout, ids: bool = False) -> str:
+    """'Name: N areas, M borders' (the layout's id after its name with `ids`), flagged when the
+    layout is incomplete."""
+    return (f"{layout.name}{f' ({layout.id})' if ids else ''}: {len(layout.areas)} areas, {edge_count(layout)} borders"
             + (" (incomplete, cannot be played)" if layout.incomplete else ""))
 
 
@@ -120,7 +132,7 @@ def map_png(model: ContentModel, layout: Layout, out: Path) -> None:
     handles = [Line2D([], [], marker="o", ls="", ms=13, mfc=OCEAN, mec=OCEAN_EDGE, label="ocean area"),
                Line2D([], [], marker="o", ls="", ms=13, mfc=LAND, mec=LAND_EDGE, label="land area" + (" (glyph in italics)" if any(a.glyph for a in layout.areas.values()) else "")),
                Line2D([], [], color=EDGE, lw=1.4, label="adjacent")]
-    handles += [Line2D([], [], marker="*", ls="", ms=14, mfc=c, mec="black", label=f"start: {f}")
+    handles += [Line2D([], [], marker="*", ls="", ms=14, mfc=c, mec="black", label=f"start: {faction_name(model, f)}")
                 for f, c in colours.items()]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9,
               borderaxespad=0)

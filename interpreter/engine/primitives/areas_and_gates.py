@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...effects.compiler import RuleError
-from ...effects.registry import query, verb
+from ...effects.signatures import implements
 from ..basics import MEMO_FACTS, PLACE_FACTS
 from ..state import held_loc
 from .. import basics
@@ -13,9 +13,7 @@ from .. import basics
 
 
 # ---- areas and gates --------------------------------------------------------------------------------
-@query("areas", returns="areas", with_units_of=("player", None), terrain=("str", None), gate=("bool", None),
-       controlled_by=("player", None), without_units_of=("player", None), start_of=("player", None),
-       symbol=("str", None), token=("token", None), without_token=("token", None), glyph=("str", None))
+@implements("areas")
 def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any = None, controlled_by: Any = None,
            without_units_of: Any = None, start_of: Any = None, symbol: Any = None, token: Any = None,
            without_token: Any = None, glyph: Any = None) -> list[str]:
@@ -90,32 +88,32 @@ def _occupied(g: Any, player: Any) -> set[Any]:
     return {u["loc"] for u in g.s.units if u["owner"] == player}
 
 
-@query("adjacent", returns="areas", area="area")
+@implements("adjacent")
 def _adjacent(ctx: Any, area: str) -> list[str]:
     """The areas next to an area."""
     return list(basics.adjacent(ctx.game, area))
 
 
-@query("is_ocean", returns="bool", area="area")
+@implements("is_ocean")
 def _is_ocean(ctx: Any, area: Any) -> bool:
     """Whether an area is ocean (or sea)."""
     a = ctx.game.layout.areas.get(area)
     return bool(a and a.ocean)
 
 
-@query("has_gate", returns="bool", area="area")
+@implements("has_gate")
 def _has_gate(ctx: Any, area: str) -> bool:
     """Whether there is a gate in the area."""
     return area in ctx.game.s.gates
 
 
-@query("gate_controller", returns="player", area="area")
+@implements("gate_controller")
 def _gate_controller(ctx: Any, area: str) -> Any:
     """Who controls the gate in the area (none when abandoned or absent)."""
     return ctx.game.s.gate_owner(area)
 
 
-@query("gates", returns="list", controlled_by=("player", None), terrain=("str", None))
+@implements("gates")
 def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str]:
     """Gate locations (held gates and units that count as Gates included), by controller and terrain."""
     g = ctx.game
@@ -133,13 +131,13 @@ def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str
     return out
 
 
-@query("home", returns="area", player="player")
+@implements("home")
 def _home(ctx: Any, player: str) -> Any:
     """The area where the player started the game."""
     return ctx.game.s.home.get(player)
 
 
-@query("tokens", returns="list", token=("token", None), area=("area", None), owner=("player", None))
+@implements("tokens")
 def _tokens(ctx: Any, token: Any = None, area: Any = None, owner: Any = None) -> list[dict[str, Any]]:
     """Tokens on the map, by type, area and owner."""
     return [t for t in ctx.game.s.tokens if (token is None or t["id"] == token)
@@ -147,7 +145,7 @@ def _tokens(ctx: Any, token: Any = None, area: Any = None, owner: Any = None) ->
 
 
 # ---- verbs: gates and tokens ----------------------------------------------------------------------------
-@verb("hold_gate", area="area", tag="str")
+@implements("hold_gate")
 def _hold_gate(ctx: Any, area: str, tag: str) -> None:
     """Lift a gate and the unit controlling it off the map onto your card, under a tag."""
     g = ctx.game
@@ -165,7 +163,7 @@ def _hold_gate(ctx: Any, area: str, tag: str) -> None:
     basics.emit(g, "gate", loc=area, change="held", to=loc)
 
 
-@verb("return_gate", tag="str", area="area")
+@implements("return_gate")
 def _return_gate(ctx: Any, tag: str, area: str) -> None:
     """Put a held gate (and its controlling unit) back into an area that has no gate."""
     g = ctx.game
@@ -185,14 +183,14 @@ def _return_gate(ctx: Any, tag: str, area: str) -> None:
     basics.emit(g, "gate", loc=area, change="returned", src=loc)
 
 
-@verb("remove_gate", area="area")
+@implements("remove_gate")
 def _remove_gate(ctx: Any, area: str) -> None:
     """Take the gate in an area off the map (its controller stays in the area)."""
     if ctx.game.s.gates.pop(area, None) is not None:
         basics.emit(ctx.game, "gate", loc=area, change="removed", why=ctx.ability)
 
 
-@verb("place_token", token="token", area="area", move=("bool", True))
+@implements("place_token")
 def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
     """Put your token in an area (with move: true, your token of that type already out moves there)."""
     s = ctx.game.s
@@ -204,7 +202,7 @@ def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
     basics.emit(ctx.game, "token", token=token, loc=area, owner=ctx.me)
 
 
-@verb("remove_token", token="token", area="area", owner=("player", None))
+@implements("remove_token")
 def _remove_token(ctx: Any, token: str, area: str, owner: Any = None) -> None:
     """Take one token of a type off an area (yours, or `owner`'s); nothing when there is none."""
     s = ctx.game.s
@@ -216,7 +214,7 @@ def _remove_token(ctx: Any, token: str, area: str, owner: Any = None) -> None:
             return
 
 
-@verb("lock_gate", area="area")
+@implements("lock_gate")
 def _lock_gate(ctx: Any, area: str) -> None:
     """Free the gate in the area for good: its controller steps off, and no unit may control it again."""
     g = ctx.game

@@ -4,21 +4,21 @@ from __future__ import annotations
 from typing import Any
 
 from ...effects.compiler import RuleError
-from ...effects.registry import query, verb
+from ...effects.signatures import implements
 from .arguments import as_list, as_unit
 from .. import basics
 from .. import battle_queries
 
 
 # ---- battle -------------------------------------------------------------------------------------------
-@query("in_battle", returns="bool", player="player")
+@implements("in_battle")
 def _in_battle(ctx: Any, player: str) -> bool:
     """Whether the player is one of the two sides of the current battle."""
     b = ctx.game.s.battle
     return b is not None and player in (b["attacker"], b["defender"])
 
 
-@query("assigned", returns="units", owner="player", result="result")
+@implements("assigned")
 def _assigned(ctx: Any, owner: str, result: str) -> list[dict[str, Any]]:
     """A side's units that have been assigned a result (kill, pain, eliminate) in this battle."""
     g = ctx.game
@@ -29,7 +29,7 @@ def _assigned(ctx: Any, owner: str, result: str) -> list[dict[str, Any]]:
     return [g.s.unit(i) for i in ids if g.s.unit(i)["owner"] == owner]
 
 
-@query("avoided_deaths", returns="units")
+@implements("avoided_deaths")
 def _avoided(ctx: Any) -> list[dict[str, Any]]:
     """Units that had a kill assigned in this battle and are still in play."""
     g = ctx.game
@@ -39,7 +39,7 @@ def _avoided(ctx: Any) -> list[dict[str, Any]]:
     return [g.s.unit(i) for i in b["avoided"] if basics.is_area(g, g.s.unit(i)["loc"])]
 
 
-@query("rolled", returns="int", player="player", what=("str", "dice"))
+@implements("rolled")
 def _rolled(ctx: Any, player: str, what: str = "dice") -> int:
     """In a battle: how many dice a side rolled, or its kills / pains / misses."""
     if what not in ("dice", "kills", "pains", "misses"):
@@ -51,21 +51,21 @@ def _rolled(ctx: Any, player: str, what: str = "dice") -> int:
     return sum(1 for x in r["rolls"] if x <= 3) if what == "misses" else int(r[what])
 
 
-@query("flag", returns="bool", name="str", player=("player", None))
+@implements("flag")
 def _flag(ctx: Any, name: str, player: Any = None) -> bool:
     """Whether a battle flag (set with set_flag) is up."""
     b = ctx.game.s.battle
     return b is not None and [name, player] in b["flags"]
 
 
-@query("lent", returns="bool", ability="ability", to="player")
+@implements("lent")
 def _lent(ctx: Any, ability: str, to: str) -> bool:
     """Whether an ability is currently lent to a player."""
     return any(g["ability"].endswith("/" + ability) and g["to"] == to for g in ctx.game.s.grants)
 
 
 # ---- verbs: battle ---------------------------------------------------------------------------------------
-@verb("exempt", unit="unit")
+@implements("exempt")
 def _exempt(ctx: Any, unit: Any) -> None:
     """Take a unit out of the current battle (it stays in the area; the effect lasts the battle)."""
     b = ctx.game.s.battle
@@ -74,7 +74,7 @@ def _exempt(ctx: Any, unit: Any) -> None:
         basics.emit(ctx.game, "exempt", unit=unit["id"])
 
 
-@verb("add_results", against="player", result="result", count=("int", 1), **{"class": ("class", None)})
+@implements("add_results")
 def _add_results(ctx: Any, against: str, result: str, count: int = 1, **kw: Any) -> None:
     """Add battle results to be assigned to a side's units (eliminate may be limited to classes)."""
     b = ctx.game.s.battle
@@ -87,7 +87,7 @@ def _add_results(ctx: Any, against: str, result: str, count: int = 1, **kw: Any)
     basics.emit(ctx.game, "results-added", against=against, result=result, count=count, by=ctx.me)
 
 
-@verb("reroll_misses", player="player")
+@implements("reroll_misses")
 def _reroll_misses(ctx: Any, player: str) -> None:
     """In a battle, roll again a side's dice that missed (1 to 3): new kills and pains go against the other side."""
     g = ctx.game
@@ -105,7 +105,7 @@ def _reroll_misses(ctx: Any, player: str) -> None:
     b["pending"][other] += [{"result": "kill", "by": player}] * kills + [{"result": "pain", "by": player}] * pains
 
 
-@verb("convert_results", against="player", src="result", dst="result")
+@implements("convert_results")
 def _convert(ctx: Any, against: str, src: str, dst: str) -> None:
     """Results of one type not yet assigned against a side become another type."""
     b = ctx.game.s.battle
@@ -116,7 +116,7 @@ def _convert(ctx: Any, against: str, src: str, dst: str) -> None:
             item["result"] = dst
 
 
-@verb("cancel_result", unit="unit")
+@implements("cancel_result")
 def _cancel(ctx: Any, unit: Any) -> None:
     """Remove the last result assigned to a unit (it still counts against the unit's capacity)."""
     b = ctx.game.s.battle
@@ -129,7 +129,7 @@ def _cancel(ctx: Any, unit: Any) -> None:
         basics.emit(ctx.game, "result-cancelled", unit=u["id"], kind=u["kind"], result=gone)
 
 
-@verb("set_flag", name="str", player=("player", None))
+@implements("set_flag")
 def _set_flag(ctx: Any, name: str, player: Any = None) -> None:
     """Raise a flag that lasts until the end of the current battle."""
     b = ctx.game.s.battle
@@ -151,7 +151,7 @@ def _count_key(ctx: Any, name: Any, unit: Any, player: Any) -> str:
     return f"{name}|{player or ''}|{uid}"
 
 
-@verb("add_battle_count", name="str", amount="int", unit=("unit", None), player=("player", None))
+@implements("add_battle_count")
 def _add_battle_count(ctx: Any, name: str, amount: Any, unit: Any = None, player: Any = None) -> None:
     """Add to a number kept until the end of the current battle, under a name (and a unit and/or player)."""
     b = ctx.game.s.battle
@@ -162,7 +162,7 @@ def _add_battle_count(ctx: Any, name: str, amount: Any, unit: Any = None, player
     counts[key] = counts.get(key, 0) + basics.integer(ctx.game, amount, "amount")
 
 
-@query("battle_count", returns="int", name="str", unit=("unit", None), player=("player", None))
+@implements("battle_count")
 def _battle_count(ctx: Any, name: str, unit: Any = None, player: Any = None) -> int:
     """A number kept with add_battle_count in the current battle (0 when never added or outside a battle)."""
     b = ctx.game.s.battle
@@ -171,7 +171,7 @@ def _battle_count(ctx: Any, name: str, unit: Any = None, player: Any = None) -> 
     return int(b.get("counts", {}).get(_count_key(ctx, name, unit, player), 0))
 
 
-@query("result_count", returns="int", unit="unit", result=("result", None))
+@implements("result_count")
 def _result_count(ctx: Any, unit: Any, result: Any = None) -> int:
     """How many battle results (of one type: kill, pain, eliminate) the unit holds in the current battle."""
     b = ctx.game.s.battle
@@ -183,7 +183,7 @@ def _result_count(ctx: Any, unit: Any, result: Any = None) -> int:
     return len(res) if result is None else sum(1 for r in res if r == result)
 
 
-@query("total_power", returns="int", players="players")
+@implements("total_power")
 def _total_power(ctx: Any, players: Any) -> int:
     """The Power of the listed players added together."""
     if isinstance(players, str):

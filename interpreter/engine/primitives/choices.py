@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...effects.registry import choice
+from ...effects.signatures import implements
 from ...effects.runtime import Suspend, resumer
 from ..flow import ask
 from ..option import Option, parse, unit_of_label
@@ -31,7 +31,7 @@ def _unit_of(ctx: Any, label: str) -> Any:
 
 
 # ---- choices -----------------------------------------------------------------------------------------------
-@choice("choose_unit", returns="unit", player="player", units="units", prompt=("str", "choose a unit"))
+@implements("choose_unit")
 def _choose_unit(ctx: Any, player: str, units: list[Any], prompt: str = "choose a unit") -> Any:
     """The player picks one of the units (none if the list is empty)."""
     return ask_one(ctx, player, "unit", units, prompt, lambda u: basics.unit_label(ctx.game, u), "unit")
@@ -42,8 +42,7 @@ def _picked_unit(ctx: Any, data: Any, ans: str) -> Any:
     return _unit_of(ctx, ans)
 
 
-@choice("choose_units", returns="units", player="player", units="units", most=("int", None),
-        least=("int", None), prompt=("str", "choose units"))
+@implements("choose_units")
 def _choose_units(ctx: Any, player: str, units: list[Any], most: Any = None, prompt: str = "choose units",
                   least: Any = None) -> Any:
     """The player picks at least `least` (as many as there are) and up to `most` of the units, one at a time."""
@@ -72,25 +71,25 @@ def _picked_units(ctx: Any, pick: dict[str, Any], ans: str) -> Any:
     return _next_unit(ctx, dict(pick, picked=pick["picked"] + [u], left=[x for x in pick["left"] if x["id"] != u["id"]]))
 
 
-@choice("choose_area", returns="area", player="player", areas="areas", prompt=("str", "choose an area"))
+@implements("choose_area")
 def _choose_area(ctx: Any, player: str, areas: list[Any], prompt: str = "choose an area") -> Any:
     """The player picks one of the areas (none if the list is empty)."""
     return ask_one(ctx, player, "area", areas, prompt)
 
 
-@choice("choose_player", returns="player", player="player", players="players", prompt=("str", "choose a player"))
+@implements("choose_player")
 def _choose_player(ctx: Any, player: str, players: list[Any], prompt: str = "choose a player") -> Any:
     """The player picks one of the players (none if the list is empty)."""
     return ask_one(ctx, player, "player", players, prompt)
 
 
-@choice("roll_die", returns="int")
+@implements("roll_die")
 def _roll_die(ctx: Any) -> Any:
     """Roll one six-sided die (from the game's seeded generator)."""
     return basics.roll(ctx.game, 1, ctx.me or "rules", ctx.ability)[0]
 
 
-@choice("roll_dice", returns="list", count="int")
+@implements("roll_dice")
 def _roll_dice(ctx: Any, count: int) -> Any:
     """Roll `count` six-sided dice at once (from the game's seeded generator): the list of results."""
     return basics.roll(ctx.game, count, ctx.me or "rules", ctx.ability)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...effects.compiler import RuleError
-from ...effects.registry import choice, query, verb
+from ...effects.signatures import implements
 from ...effects.runtime import Suspend, resumer
 from .. import neutral
 from ..flow import ask
@@ -27,7 +27,7 @@ from .. import basics
 from .. import core
 
 
-@verb("pay_doom", player="player", amount="int")
+@implements("pay_doom")
 def _pay_doom(ctx: Any, player: Any, amount: Any) -> None:
     """The player pays Doom (an error when it has less than that)."""
     g = ctx.game
@@ -40,7 +40,7 @@ def _pay_doom(ctx: Any, player: Any, amount: Any) -> None:
         basics.emit(g, "doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability, paid=True)
 
 
-@verb("take_card", player="player", kind="kind")
+@implements("take_card")
 def _take_card(ctx: Any, player: Any, kind: str) -> None:
     """The player takes the loyalty card of a neutral unit kind: its units join that player's pool."""
     g = ctx.game
@@ -52,26 +52,26 @@ def _take_card(ctx: Any, player: Any, kind: str) -> None:
     basics.emit(g, "loyalty-card", player=p, card=card.id, why=ctx.ability)
 
 
-@query("card_holder", returns="player", kind="kind")
+@implements("card_holder")
 def _card_holder(ctx: Any, kind: str) -> Any:
     """Who holds the loyalty card of a neutral unit kind (none while it is in the supply)."""
     card = neutral.card_for_kind(ctx.game.content, kind)
     return ctx.game.s.card_holders.get(card.id) if card is not None else None
 
 
-@query("spellbooks", returns="list", player="player")
+@implements("spellbooks")
 def _spellbooks(ctx: Any, player: Any) -> list[str]:
     """The spellbooks on a player's faction card, in the order they were taken."""
     return list(ctx.game.s.spellbooks[as_player(ctx, player)])
 
 
-@query("available_spellbooks", returns="list", player="player", without=("spellbook", None))
+@implements("available_spellbooks")
 def _available(ctx: Any, player: Any, without: Any = None) -> list[str]:
     """Spellbooks the player could take now (own faction's while a slot is left, neutral ones in the supply), as if `without` were off its card."""
     return neutral.spellbook_choices(ctx.game, as_player(ctx, player), without)
 
 
-@choice("choose_spellbook", returns="spellbook", player="player", spellbooks="list", prompt=("str", "choose a spellbook"))
+@implements("choose_spellbook")
 def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "choose a spellbook") -> Any:
     """The player picks one of the spellbooks (none if the list is empty)."""
     if not isinstance(spellbooks, list):
@@ -79,13 +79,13 @@ def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "cho
     return ask_one(ctx, player, "spellbook", spellbooks, prompt, str)
 
 
-@verb("remove_spellbook", player="player", spellbook="spellbook")
+@implements("remove_spellbook")
 def _remove_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
     """Take a spellbook off the player's card (a neutral one returns to the general supply; used once-limits stay used)."""
     core.remove_spellbook(ctx.game, as_player(ctx, player), str(spellbook), ctx.ability)
 
 
-@verb("take_spellbook", player="player", spellbook="spellbook")
+@implements("take_spellbook")
 def _take_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
     """Put an available spellbook on the player's card (an error when it is not available to that player)."""
     try:
@@ -94,7 +94,7 @@ def _take_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
         raise RuleError(f"{ctx.where}: {exc}") from None
 
 
-@query("elder_sign_value", returns="int", player="player", which=("list", None))
+@implements("elder_sign_value")
 def _es_value(ctx: Any, player: Any, which: Any = None) -> int:
     """The total value of a player's face-down elder signs (only those at the places `which`, as `choose_elder_signs` gives them, when given)."""
     p = as_player(ctx, player)
@@ -102,14 +102,14 @@ def _es_value(ctx: Any, player: Any, which: Any = None) -> int:
     return sum(signs) if which is None else sum(signs[i] for i in _places(ctx, p, which))
 
 
-@verb("reveal_elder_signs", player="player", which=("list", None))
+@implements("reveal_elder_signs")
 def _reveal(ctx: Any, player: Any, which: Any = None) -> None:
     """The player trades its face-down elder signs (all, or those at the places `which`) for their Doom now."""
     p = as_player(ctx, player)
     basics.reveal_elder_signs(ctx.game, p, None if which is None else _places(ctx, p, which))
 
 
-@choice("choose_elder_signs", returns="list", player="player", prompt=("str", "choose elder signs"))
+@implements("choose_elder_signs")
 def _choose_signs(ctx: Any, player: Any, prompt: str = "choose elder signs") -> Any:
     """The player picks one or more of its face-down elder signs by their places (`elder-sign-1` ...; values stay hidden), one at a time; the places picked."""
     p = as_player(ctx, player)

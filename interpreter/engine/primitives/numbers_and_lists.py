@@ -5,38 +5,38 @@ import math
 from typing import Any
 
 from ...effects.compiler import RuleError
-from ...effects.registry import query
+from ...effects.signatures import implements
 from .. import basics
 
 
 # ---- numbers and lists -------------------------------------------------------------------------
-@query("max", returns="num", variadic=True, values="any")
+@implements("max")
 def _max(ctx: Any, where: str, *values: Any) -> Any:
     """The largest of the numbers given (or of one list)."""
     vals = values[0] if len(values) == 1 and isinstance(values[0], list) else values
     return max(vals) if vals else 0
 
 
-@query("min", returns="num", variadic=True, values="any")
+@implements("min")
 def _min(ctx: Any, where: str, *values: Any) -> Any:
     """The smallest of the numbers given (or of one list)."""
     vals = values[0] if len(values) == 1 and isinstance(values[0], list) else values
     return min(vals) if vals else 0
 
 
-@query("ceil", returns="int", x="num")
+@implements("ceil")
 def _ceil(ctx: Any, x: Any) -> int:
     """Round up to a whole number."""
     return math.ceil(x)
 
 
-@query("floor", returns="int", x="num")
+@implements("floor")
 def _floor(ctx: Any, x: Any) -> int:
     """Round down to a whole number."""
     return math.floor(x)
 
 
-@query("count", returns="int", items="list")
+@implements("count")
 def _count(ctx: Any, items: Any) -> int:
     """How many items a list has."""
     if not isinstance(items, list):
@@ -44,13 +44,13 @@ def _count(ctx: Any, items: Any) -> int:
     return len(items)
 
 
-@query("first", items="list")
+@implements("first")
 def _first(ctx: Any, items: list[Any]) -> Any:
     """The first item of a list, or none."""
     return items[0] if items else None
 
 
-@query("distinct", returns="list", items="list")
+@implements("distinct")
 def _distinct(ctx: Any, items: list[Any]) -> list[Any]:
     """The list without repeats (first occurrence kept)."""
     out: list[Any] = []
@@ -61,7 +61,7 @@ def _distinct(ctx: Any, items: list[Any]) -> list[Any]:
 
 
 # ---- List helpers, map glyphs and ruleset-halved die effects.
-@query("pluck", returns="list", items="list", field="field")
+@implements("pluck")
 def _pluck(ctx: Any, items: list[Any], field: str) -> list[Any]:
     """The value of one field of each record in a list, in order, repeats kept (e.g. 'loc', 'owner')."""
     if not isinstance(items, list):
@@ -80,7 +80,7 @@ def _pluck(ctx: Any, items: list[Any], field: str) -> list[Any]:
     return out
 
 
-@query("without", returns="list", items="list", remove="list")
+@implements("without")
 def _without(ctx: Any, items: list[Any], remove: list[Any]) -> list[Any]:
     """The items of the first list that are not in the second list, in order."""
     if not isinstance(items, list) or not isinstance(remove, list):
@@ -88,7 +88,7 @@ def _without(ctx: Any, items: list[Any], remove: list[Any]) -> list[Any]:
     return [i for i in items if i not in remove]
 
 
-@query("glyph", returns="str", area="area")
+@implements("glyph")
 def _glyph(ctx: Any, area: Any) -> Any:
     """The glyph printed on an area (none for an area without one, or a location off the map)."""
     if area is not None and not isinstance(area, str):
@@ -97,7 +97,7 @@ def _glyph(ctx: Any, area: Any) -> Any:
     return a.glyph if a is not None and a.glyph else None
 
 
-@query("ruleset_halves", returns="int", ability="str", amount="int")
+@implements("ruleset_halves")
 def _ruleset_halves(ctx: Any, ability: str, amount: Any) -> int:
     """`amount` halved and rounded up when the ruleset lists `ability` under halved-dice-abilities, else unchanged."""
     n = basics.integer(ctx.game, amount, "amount")

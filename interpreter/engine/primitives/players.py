@@ -4,62 +4,62 @@ from __future__ import annotations
 from typing import Any
 
 from ...effects.compiler import RuleError
-from ...effects.registry import query, verb
+from ...effects.signatures import implements
 from .arguments import as_player
 from .. import basics
 from .. import phases
 
 
 # ---- players --------------------------------------------------------------------------------------
-@query("power", returns="int", player="player")
+@implements("power")
 def _power(ctx: Any, player: str) -> int:
     """A player's Power."""
     return ctx.game.s.power[as_player(ctx, player)]
 
 
-@query("doom", returns="int", player="player")
+@implements("doom")
 def _doom(ctx: Any, player: str) -> int:
     """A player's Doom (revealed elder signs included)."""
     return ctx.game.s.doom[as_player(ctx, player)]
 
 
-@query("elder_sign_count", returns="int", player="player")
+@implements("elder_sign_count")
 def _es_count(ctx: Any, player: str) -> int:
     """How many face-down elder signs a player holds."""
     return len(ctx.game.s.elder_signs[as_player(ctx, player)])
 
 
-@query("spellbook_count", returns="int", player="player")
+@implements("spellbook_count")
 def _sb_count(ctx: Any, player: str) -> int:
     """How many spellbooks a player has on the card."""
     return len(ctx.game.s.spellbooks[as_player(ctx, player)])
 
 
-@query("has_spellbook", returns="bool", player="player", spellbook="spellbook")
+@implements("has_spellbook")
 def _has_sb(ctx: Any, player: str, spellbook: str) -> bool:
     """Whether a player holds a spellbook."""
     return spellbook in ctx.game.s.spellbooks[as_player(ctx, player)]
 
 
-@query("first_player", returns="player")
+@implements("first_player")
 def _first_player(ctx: Any) -> str:
     """The current first player."""
     return ctx.game.s.first
 
 
-@query("round", returns="int")
+@implements("round")
 def _round(ctx: Any) -> int:
     """The round number (the first round is 1)."""
     return ctx.game.s.round
 
 
-@query("player_count", returns="int")
+@implements("player_count")
 def _player_count(ctx: Any) -> int:
     """How many players are in the game."""
     return len(ctx.game.s.players)
 
 
-@query("enemy_of", returns="player", player="player")
+@implements("enemy_of")
 def _enemy_of(ctx: Any, player: str) -> str:
     """The one opponent of a player in a two-player game (or in the current battle)."""
     s = ctx.game.s
@@ -72,44 +72,44 @@ def _enemy_of(ctx: Any, player: str) -> str:
     return others[0]
 
 
-@query("ritual_cost", returns="int", player="player")
+@implements("ritual_cost")
 def _ritual_cost(ctx: Any, player: str) -> int:
     """What a Ritual of Annihilation would cost the player now."""
     return phases.ritual_cost(ctx.game, as_player(ctx, player))
 
 
-@query("ritual_track_cost", returns="int")
+@implements("ritual_track_cost")
 def _ritual_track_cost(ctx: Any) -> int:
     """The cost the Ritual track's marker shows now, before any player's own discount."""
     return phases.ritual_track_cost(ctx.game)
 
 
-@query("requirement_met", returns="bool", player="player", requirement="str")
+@implements("requirement_met")
 def _req_met(ctx: Any, player: str, requirement: str) -> bool:
     """Whether a player has earned the spellbook of one of its requirements."""
     return requirement in ctx.game.s.requirements[as_player(ctx, player)]
 
 
-@query("surcharge", returns="int")
+@implements("surcharge")
 def _surcharge(ctx: Any) -> int:
     """Where the ruleset's turn-surcharge marker stands."""
     return ctx.game.s.surcharge
 
 
 # ---- verbs: resources ---------------------------------------------------------------------------------
-@verb("gain_power", player="player", amount="int")
+@implements("gain_power")
 def _gain_power(ctx: Any, player: str, amount: Any) -> None:
     """The player gains (or, if negative, loses) Power; Power never drops below 0."""
     basics.gain_power(ctx.game, as_player(ctx, player), basics.integer(ctx.game, amount, "amount"), ctx.ability)
 
 
-@verb("lose_power", player="player", amount="int")
+@implements("lose_power")
 def _lose_power(ctx: Any, player: str, amount: Any) -> None:
     """The player loses Power (never below 0)."""
     basics.gain_power(ctx.game, as_player(ctx, player), -basics.integer(ctx.game, amount, "amount"), ctx.ability)
 
 
-@verb("bank_power", player="player")
+@implements("bank_power")
 def _bank_power(ctx: Any, player: str) -> None:
     """Set the player's Power aside to be added at the next Gather Power (it drops to 0 now)."""
     g, p = ctx.game, as_player(ctx, player)
@@ -117,13 +117,13 @@ def _bank_power(ctx: Any, player: str) -> None:
     basics.gain_power(g, p, -g.s.power[p], f"{ctx.ability}: set aside")
 
 
-@verb("gain_doom", player="player", amount="int")
+@implements("gain_doom")
 def _gain_doom(ctx: Any, player: str, amount: Any) -> None:
     """The player gains Doom."""
     basics.gain_doom(ctx.game, as_player(ctx, player), basics.integer(ctx.game, amount, "amount"), ctx.ability)
 
 
-@verb("elder_sign", player="player", count=("int", 1))
+@implements("elder_sign")
 def _elder_sign(ctx: Any, player: str, count: int = 1) -> None:
     """The player draws elder signs face down (1 Doom each instead when the bag is empty)."""
     for _ in range(basics.integer(ctx.game, count, "count")):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...effects.compiler import RuleError
-from ...effects.registry import choice
+from ...effects.signatures import implements
 from ...effects.runtime import Suspend, resumer
 from ..flow import ask
 from .arguments import as_player
@@ -20,8 +20,7 @@ from .. import basics
 REFUSE = "refuse"
 
 
-@choice("share_power_loss", returns="list", players="players", amount="int",
-        prompt=("str", "how much Power do you give up?"))
+@implements("share_power_loss")
 def _share_power_loss(ctx: Any, players: Any, amount: Any, prompt: str = "how much Power do you give up?") -> Any:
     """The players, in the order given, each say how much of `amount` Power they give up, or refuse; the agreed shares as records {player, value} (empty: no agreement)."""
     if not isinstance(players, list):

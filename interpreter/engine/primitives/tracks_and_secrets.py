@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from ...effects.compiler import RuleError
-from ...effects.registry import choice, query, verb
+from ...effects.signatures import implements
 from ...effects.runtime import Suspend, resumer
 from ..flow import ask
 from .arguments import as_player
@@ -30,7 +30,7 @@ def _marker_name(ctx: Any, name: Any) -> str:
     return name
 
 
-@verb("set_marker", name="str", value="int")
+@implements("set_marker")
 def _set_marker(ctx: Any, name: str, value: Any) -> None:
     """Put a named game-long marker on a space of a track (a whole number, at least 0)."""
     g = ctx.game
@@ -39,13 +39,13 @@ def _set_marker(ctx: Any, name: str, value: Any) -> None:
     basics.emit(g, "marker", name=name, value=v, why=ctx.ability)
 
 
-@query("marker", returns="int", name="str")
+@implements("marker")
 def _marker(ctx: Any, name: str) -> int:
     """Where a named marker stands (0 when it was never set)."""
     return int(ctx.game.s.markers.get(_marker_name(ctx, name), 0))
 
 
-@choice("secret_picks", returns="list", players="players", options="list", prompt=("str", "choose"))
+@implements("secret_picks")
 def _secret_picks(ctx: Any, players: Any, options: Any, prompt: str = "choose") -> Any:
     """Each player picks one option face down (no one sees another's pick); records {player, value} in order."""
     if not isinstance(players, list) or not isinstance(options, list) or not options:
@@ -74,7 +74,7 @@ def _picked_secretly(ctx: Any, st: dict[str, Any], ans: str) -> Any:
     return _next_pick(ctx, dict(st, picks=st["picks"] + [{"player": p, "value": st["options"][st["labels"].index(ans)]}]))
 
 
-@verb("lose_doom", player="player", amount="int")
+@implements("lose_doom")
 def _lose_doom(ctx: Any, player: str, amount: Any) -> None:
     """The player loses Doom (never below 0)."""
     g = ctx.game
@@ -85,7 +85,7 @@ def _lose_doom(ctx: Any, player: str, amount: Any) -> None:
         basics.emit(g, "doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability)
 
 
-@query("sum", returns="num", items="list")
+@implements("sum")
 def _sum(ctx: Any, items: Any) -> Any:
     """The numbers of a list added together (0 for an empty list)."""
     if not isinstance(items, list):
@@ -98,7 +98,7 @@ def _sum(ctx: Any, items: Any) -> Any:
     return total
 
 
-@query("independents", returns="units", owner=("player", None))
+@implements("independents")
 def _independents(ctx: Any, owner: Any = None) -> list[dict[str, Any]]:
     """Independent Great Old Ones on the map (of one player, or of anyone)."""
     g = ctx.game
@@ -107,7 +107,7 @@ def _independents(ctx: Any, owner: Any = None) -> list[dict[str, Any]]:
             and (owner is None or u["owner"] == as_player(ctx, owner))]
 
 
-@query("loyalty_spellbook_count", returns="int", player="player")
+@implements("loyalty_spellbook_count")
 def _loyalty_books(ctx: Any, player: str) -> int:
     """How many spellbooks a player holds on the loyalty cards of its Independents."""
     g = ctx.game

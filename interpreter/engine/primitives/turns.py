@@ -5,7 +5,7 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.runtime import Suspend
-from ...effects.registry import verb
+from ...effects.signatures import implements
 from .arguments import as_player
 from .. import abilities
 from .. import actions
@@ -14,7 +14,7 @@ from .. import core
 
 
 # ---- verbs: turn structure -------------------------------------------------------------------------------
-@verb("extra_action", excluding=("abilities", ()))
+@implements("extra_action")
 def _extra_action(ctx: Any, excluding: Any = ()) -> None:
     """Immediately after, the player may take a second, different action (none of `excluding`).
 
@@ -22,14 +22,14 @@ def _extra_action(ctx: Any, excluding: Any = ()) -> None:
     ctx.game.s.memory["extra_action"] = [f"ability {a}" for a in excluding]
 
 
-@verb("action_in", player="player", area="area")
+@implements("action_in")
 def _action_in(ctx: Any, player: str, area: str) -> Any:
     """The player may take one action now, limited to the area (the same actions, costs and
     after-action window as on its turn), or decline."""
     return Suspend(actions.action_in_call(ctx.game, as_player(ctx, player), area, ctx.ability))
 
 
-@verb("end_actions", player="player")
+@implements("end_actions")
 def _end_actions(ctx: Any, player: str) -> None:
     """The player takes no more actions this Action Phase, as if it had 0 Power (its turns pass)."""
     g, p = ctx.game, as_player(ctx, player)
@@ -39,7 +39,7 @@ def _end_actions(ctx: Any, player: str) -> None:
         basics.emit(g, "no-more-actions", player=p, why=ctx.ability)
 
 
-@verb("lend_ability", ability="ability", owner="player", to="player", until=("str", "end-of-doom-phase"))
+@implements("lend_ability")
 def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom-phase") -> None:
     """Lend one of `owner`'s abilities to `to` until the end of the next Doom Phase."""
     g = ctx.game
@@ -51,7 +51,7 @@ def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom
     basics.emit(g, "lend", ability=key, to=to, until=until)
 
 
-@verb("lend_unique", owner="player", to="player", until=("str", "end-of-doom-phase"), stand_in=("kind", None))
+@implements("lend_unique")
 def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase", stand_in: Any = None) -> None:
     """Lend `owner`'s unique faction abilities to `to` until the end of the next Doom Phase; with
     `stand_in`, what they say of one of `owner`'s Great Old Ones applies to that kind as well."""
@@ -69,7 +69,7 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
 
 
 # ---- Meeting a spellbook requirement from an effect (for requirements that can be met in two ways,
-@verb("earn_requirement", player="player", requirement="str")
+@implements("earn_requirement")
 def _earn_requirement(ctx: Any, player: str, requirement: str) -> Any:
     """The player meets one of its own spellbook requirements now and takes a spellbook (in a battle, after it)."""
     g = ctx.game

@@ -5,7 +5,7 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.runtime import Suspend
-from ...effects.registry import query, verb
+from ...effects.signatures import implements
 from ..state import POOL, held_loc
 from .arguments import as_list, as_player, as_unit, filter_units
 from .. import basics
@@ -14,8 +14,7 @@ from .. import core
 
 
 # ---- units ----------------------------------------------------------------------------------------
-@query("units", returns="units", owner=("any", None), kind=("kinds", None), **{"class": ("class", None)},
-       area=("area", None), where=("str", "map"))
+@implements("units")
 def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, where: str = "map", **kw: Any) -> list[dict[str, Any]]:
     """Units filtered by owner (a player or a list), kind(s), class(es), area; where: map | pool | battle | held | any."""
     g = ctx.game
@@ -57,13 +56,13 @@ def _in_areas(units: list[dict[str, Any]], area: Any) -> list[dict[str, Any]]:
     return [u for u in units if u["loc"] in areas]
 
 
-@query("pool", returns="units", owner="player", kind=("kinds", None), **{"class": ("class", None)})
+@implements("pool")
 def _pool(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dict[str, Any]]:
     """A player's units in the pool (not in play)."""
     return filter_units(ctx, ctx.game.s.pool(as_player(ctx, owner)), kind, kw.get("class"))
 
 
-@query("battle_units", returns="units", owner="player", kind=("kinds", None), **{"class": ("class", None)})
+@implements("battle_units")
 def _battle_units(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dict[str, Any]]:
     """A side's units taking part in the current battle (not exempted)."""
     g = ctx.game
@@ -72,46 +71,46 @@ def _battle_units(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dic
     return filter_units(ctx, battle_queries.participants(g, owner), kind, kw.get("class"))
 
 
-@query("held", returns="units", owner="player", tag=("str", None))
+@implements("held")
 def _held(ctx: Any, owner: str, tag: Any = None) -> list[dict[str, Any]]:
     """Units a player holds off the map (on its card), optionally under one tag."""
     prefix = held_loc(owner, tag) if tag else f"held:{owner}:"
     return [u for u in ctx.game.s.units if u["loc"] == prefix or (not tag and u["loc"].startswith(prefix))]
 
 
-@query("in_play", returns="bool", owner="player", kind="kinds")
+@implements("in_play")
 def _in_play(ctx: Any, owner: str, kind: Any) -> bool:
     """Whether the player has a unit of the kind(s) on the map."""
     in_play = basics.in_play_kinds(ctx.game, owner)   # (kept in the memo)
     return any(k in in_play for k in as_list(kind) or [])
 
 
-@query("awakened_ever", returns="bool", owner="player", kind="kind")
+@implements("awakened_ever")
 def _awakened_ever(ctx: Any, owner: str, kind: str) -> bool:
     """Whether the player has awakened that Great Old One at least once this game."""
     return kind in ctx.game.s.awakened.get(owner, [])
 
 
-@query("cost", returns="int", unit="unit")
+@implements("cost")
 def _cost(ctx: Any, unit: Any) -> int:
     """What the unit's kind costs its owner now."""
     u = as_unit(ctx, unit)
     return core.unit_cost(ctx.game, u["owner"], basics.utype(ctx.game, u))
 
 
-@query("doom_value", returns="int", unit="unit")
+@implements("doom_value")
 def _doom_value(ctx: Any, unit: Any) -> int:
     """The average of every cost the unit can have, rounded up (for Doom awarded at average cost)."""
     return core.doom_value(ctx.game, as_unit(ctx, unit))
 
 
-@query("combat", returns="int", unit="unit")
+@implements("combat")
 def _combat(ctx: Any, unit: Any) -> int:
     """The unit's combat now."""
     return core.combat_of(ctx.game, as_unit(ctx, unit))
 
 
-@query("cheapest", units="units")
+@implements("cheapest")
 def _cheapest(ctx: Any, units: list[dict[str, Any]]) -> Any:
     """The unit of lowest cost in a list (the first of equals), or none."""
     best, best_cost = None, None
@@ -122,14 +121,14 @@ def _cheapest(ctx: Any, units: list[dict[str, Any]]) -> Any:
     return best
 
 
-@query("kinds_of", returns="list", units="units")
+@implements("kinds_of")
 def _kinds_of(ctx: Any, units: list[dict[str, Any]]) -> list[str]:
     """The distinct kinds in a list of units."""
     return sorted({u["kind"] for u in units})
 
 
 # ---- verbs: units ----------------------------------------------------------------------------------------
-@verb("place", unit="unit", area="area")
+@implements("place")
 def _place(ctx: Any, unit: Any, area: str) -> None:
     """Put a unit (from the pool or a holding) into an area. Not a Summon or a Move."""
     u = as_unit(ctx, unit)
@@ -138,13 +137,13 @@ def _place(ctx: Any, unit: Any, area: str) -> None:
     core.relocate(ctx.game, u, area, ctx.ability or "place")
 
 
-@verb("move_to", unit="unit", area="area")
+@implements("move_to")
 def _move_to(ctx: Any, unit: Any, area: str) -> None:
     """Relocate a unit on the map to an area (not the Move action; no Move abilities apply)."""
     _place(ctx, unit, area)
 
 
-@verb("move_along", units="units", area="area")
+@implements("move_along")
 def _move_along(ctx: Any, units: list[Any], area: str) -> None:
     """Move units into an area for free during a Move action; they count as having moved."""
     for u in units:
@@ -153,19 +152,19 @@ def _move_along(ctx: Any, units: list[Any], area: str) -> None:
         ctx.game.s.memory.setdefault("moved_free", []).append(uu["id"])
 
 
-@verb("kill", unit="unit")
+@implements("kill")
 def _kill(ctx: Any, unit: Any) -> Any:
     """Kill a unit: it returns to its owner's pool."""
     return Suspend(core.remove_unit_call(ctx.game, as_unit(ctx, unit), "kill", ctx.me))
 
 
-@verb("eliminate", unit="unit")
+@implements("eliminate")
 def _eliminate(ctx: Any, unit: Any) -> Any:
     """Eliminate a unit: it returns to its owner's pool."""
     return Suspend(core.remove_unit_call(ctx.game, as_unit(ctx, unit), "eliminate", ctx.me))
 
 
-@verb("replace", unit="unit", kind="kind")
+@implements("replace")
 def _replace(ctx: Any, unit: Any, kind: str) -> None:
     """Swap a unit for one of its owner's kind from the pool, in the same place (no Doom: a replacement)."""
     g = ctx.game
@@ -178,20 +177,20 @@ def _replace(ctx: Any, unit: Any, kind: str) -> None:
     core.relocate(g, fresh[0], loc, f"{ctx.ability}: replacement")
 
 
-@verb("capture", unit="unit")
+@implements("capture")
 def _capture(ctx: Any, unit: Any) -> Any:
     """Capture a unit onto your card (returned for 1 Power at Gather Power)."""
     return Suspend(core.remove_unit_call(ctx.game, as_unit(ctx, unit), "capture", ctx.me))
 
 
-@verb("hold", unit="unit", tag="str", player=("player", None))
+@implements("hold")
 def _hold(ctx: Any, unit: Any, tag: str, player: Any = None) -> None:
     """Lift a unit off the map onto a card (yours, or `player`'s), under a tag."""
     who = player if player is not None else ctx.me
     core.relocate(ctx.game, as_unit(ctx, unit), held_loc(as_player(ctx, who), tag), ctx.ability or "hold")
 
 
-@verb("swap", a="unit", b="unit")
+@implements("swap")
 def _swap(ctx: Any, a: Any, b: Any) -> None:
     """Two units exchange places."""
     ua, ub = as_unit(ctx, a), as_unit(ctx, b)

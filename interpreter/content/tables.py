@@ -1,0 +1,105 @@
+"""Facts of the content alone, found once when it is built (`build.Builder.run`) and never
+changed: immutable lookup tables the engine reads instead of working them out per game. They
+are no game-state cache (the position cannot change them); the one cache of facts derived from
+the position is the rules context's memo (engine/rules.py `Rules.memo`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
+
+from ..effects.primitive_facts import QUIET_VERBS, REMOVAL_WINDOW
+from ..effects.signatures import REGISTRY
+
+if TYPE_CHECKING:
+    from .model import Ability, ContentModel, Requirement, Ruleset
+
+
+def checked_at(r: "Requirement", when: str) -> bool:
+    """Whether `r`'s condition is checked at `when` (a window, "state" or "doom-phase"). An action
+    requirement with a condition is met either way ("X, or pay N as your action"), so it is
+    checked with the state's; one without a condition (or an illegible one) never is."""
+    return r.condition is not None and (r.when == when or (when == "state" and r.when == "action"))
+
+
+@dataclass(frozen=True)
+class ContentTables:
+    """`ability_by_key`: every ability of a faction, unit, spellbook, loyalty or neutral card, by
+    key (a later one with the same key wins, as `ability_frame` then reports). `checked_when`:
+    per faction, each moment (`checked_at`) at which some requirement of its is checked -> the
+    positions in its requirements of those checked then.
+    `timed_windows`: per ruleset, the windows its rules or any requirement (a faction's or a
+    loyalty card's, in play or not) are timed at, with "state" and "action". `quiet_removals`:
+    per ruleset, whether every ability of the REMOVAL_WINDOW in the content and that ruleset
+    calls only queries, choices and QUIET_VERBS (removing a unit then moves no other unit)."""
+
+    ability_by_key: Mapping[str, "Ability"]
+    checked_when: Mapping[str, Mapping[str, tuple[int, ...]]]
+    timed_windows: Mapping[str, frozenset[str]]
+    quiet_removals: Mapping[str, bool]
+
+
+def _moments(requirements: tuple["Requirement", ...]) -> Mapping[str, tuple[int, ...]]:
+    moments = {when for r in requirements for when in (r.when, "state") if checked_at(r, when)}
+    return MappingProxyType({when: tuple(j for j, r in enumerate(requirements) if checked_at(r, when))
+                             for when in sorted(moments)})
+
+
+def _ability_index(model: "ContentModel") -> dict[str, "Ability"]:
+    idx: dict[str, Ability] = {}
+    for f in list(model.factions.values()) + list(model.loyalty_cards.values()):
+        for a in f.abilities:
+            idx[a.key] = a
+        for t in f.units.values():
+            for a in t.abilities:
+                idx[a.key] = a
+        for sb in f.spellbooks.values():
+            for a in sb.abilities:
+                idx[a.key] = a
+    for sb in model.neutral_spellbooks.values():
+        for a in sb.abilities:
+            idx[a.key] = a
+    for card in model.neutral_cards.values():
+        unit = model.neutral_units.get(card.kind)
+        for a in (card.acquire, *card.abilities, *(unit.abilities if unit is not None else ())):
+            if a is not None:
+                idx[a.key] = a
+    return idx
+
+
+def _quiet(effect: Any) -> bool:
+    if effect is None:
+        return True
+    calls = getattr(effect, "calls", None)
+    if calls is None:
+        return False
+    for name in calls:
+        prim = REGISTRY.get(name)
+        if prim is None or (prim.sort == "verb" and name not in QUIET_VERBS):
+            return False
+    return True
+
+
+def content_abilities(model: "ContentModel", ruleset: "Ruleset") -> list["Ability"]:
+    """Every ability the content holds (factions, units, spellbooks, cards) and `ruleset`'s rules,
+    in play or not."""
+    return [*model.tables.ability_by_key.values(), *ruleset.abilities,
+            *(a for t in model.neutral_units.values() for a in t.abilities)]
+
+
+def build_tables(model: "ContentModel") -> ContentTables:
+    """The tables of a built content model (see ContentTables)."""
+    index = _ability_index(model)
+    checked = {fid: _moments(f.requirements) for fid, f in model.factions.items()}
+    required = {r.when for f in [*model.factions.values(), *model.loyalty_cards.values()] for r in f.requirements}
+    timed = {rid: frozenset({ab.window for ab in rs.abilities} | {"state", "action"} | required)
+             for rid, rs in model.rulesets.items()}
+    outside = [*index.values(), *(a for t in model.neutral_units.values() for a in t.abilities)]
+    quiet_content = all(_quiet(a.effect) for a in outside if a.window == REMOVAL_WINDOW)
+    quiet = {rid: quiet_content and all(_quiet(a.effect) for a in rs.abilities if a.window == REMOVAL_WINDOW)
+             for rid, rs in model.rulesets.items()}
+    return ContentTables(MappingProxyType(index), MappingProxyType(checked), MappingProxyType(timed),
+                         MappingProxyType(quiet))
+
+
+__all__ = ["ContentTables", "build_tables", "checked_at", "content_abilities"]
