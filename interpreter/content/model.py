@@ -119,10 +119,10 @@ class Faction:
     colour: str | None = None  # '#rrggbb' for every picture of the faction
 
     @cached_property
-    def goos(self) -> tuple[UnitType, ...]:
-        """The faction's Great Old Ones, in the order of its units (found once: the engine's
-        Awaken listing asks at every main listing)."""
-        return tuple(u for u in self.units.values() if u.cls == "great-old-one")
+    def goos(self) -> list[UnitType]:
+        """The faction's Great Old Ones, in the order of its units (found once, as the engine's
+        Awaken listing asks at every main listing: shared, do not change it)."""
+        return [u for u in self.units.values() if u.cls == "great-old-one"]
 
 
 @dataclass(frozen=True)
