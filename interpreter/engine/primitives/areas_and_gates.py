@@ -7,9 +7,7 @@ from ...effects.compiler import RuleError
 from ...effects.signatures import implements
 from ..basics import MEMO_FACTS, PLACE_FACTS
 from ..state import held_loc
-from .. import basics
-from .. import actions
-from .. import basics
+from .. import actions, basics
 
 
 # ---- areas and gates --------------------------------------------------------------------------------
