@@ -30,13 +30,19 @@ def _weights(path: Path) -> tuple[list[float], list[float]]:
     return data["seat_weights"], data["game_weights"]
 
 
+def _stoppable() -> None:
+    """In the training run's process: Ctrl-C acts (a shell that runs the suite in the background
+    starts it with SIGINT ignored, and the run then played all its games), and the run is niced, so
+    that this process, which watches it and stops it, gets the CPU first on a loaded machine."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.nice(5)
+
+
 def _stop_midway(out: Path, sig: int) -> tuple[subprocess.Popen[str], list[int], int]:
     """Start a training run, let it finish a few games, send `sig`; (process, its workers, lines kept)."""
     positions = Path(positions_path(str(out)))
-    # the run is niced, so that this process, which watches it and stops it, gets the CPU first on a
-    # loaded machine (on the compiled core, all 16 games once finished before the signal was sent)
     proc = subprocess.Popen(_cmd(*TRAIN, "--out", str(out)), cwd=ROOT, env=_env(), text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=lambda: os.nice(5))
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_stoppable)
     deadline = time.monotonic() + 300
     while _lines(positions) < 3 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
