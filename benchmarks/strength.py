@@ -14,8 +14,14 @@ is appended at once to `OUT/<experiment>-<agent>.jsonl` as a `necro simulate` re
 long run can be stopped (Ctrl-C) and continued by running the same command again: games already
 in the file are not played again. `necro report FILE` reads the files too.
 
+`--factions F,G` plays only the games of the plan whose search seat plays one of those factions
+(the same games, seeds and seats as the whole plan, so two bots' runs pair up game for game, and a
+later run without the filter plays the rest into the same file).
+
 Printed per experiment, from every row in its file: the search bot's win rate with its 95%
-Wilson interval and the fair share (a shared victory counts as a win), games nobody won; for
+Wilson interval and the fair share (a shared victory counts as a win), games nobody won, and by
+the faction the search seat played: games, wins, games in which it held all six spellbooks, and
+its mean spellbooks and Doom at the end; for
 `table`, the faction table, labelled with the bots, and the plots written (`necro report`'s,
 whose titles name the agents). A time budget (`0.5s`) is CPU time per decision, so "at most 0.5 s
 a decision on one core" holds by construction; run with `--jobs` no higher than the free cores.
@@ -73,6 +79,22 @@ def plan(experiment: str, games: int, seed: int, agent: str, content: Content) -
         agents = (search,) * 4 if experiment == "table" else tuple(search if j == i % 4 else heuristic for j in range(4))
         out.append(GameSpec(i, seed + i, "multiplayer", seats, agents))
     return out
+
+
+def search_faction(spec_or_row: GameSpec | Row) -> str | None:
+    """The faction of the (first) search seat of a planned game or a result row; None without one."""
+    factions, agents = (spec_or_row.factions, spec_or_row.agents) if isinstance(spec_or_row, GameSpec) \
+        else (spec_or_row["factions"], spec_or_row["agents"])
+    return next((f for f, a in zip(factions, agents) if is_search(a)), None)
+
+
+def only_factions(specs: list[GameSpec], factions: list[str], content: Content) -> list[GameSpec]:
+    """The specs whose search seat plays one of `factions` (SystemExit naming an unknown one)."""
+    known = eligible_factions(content)
+    for f in factions:
+        if f not in known:
+            raise SystemExit(f"strength: --factions: unknown faction '{f}'; one of: {', '.join(known)}")
+    return [s for s in specs if search_faction(s) in factions]
 
 
 def results_file(out: Path, experiment: str, agent: str) -> Path:
@@ -135,7 +157,20 @@ def search_figures(rows: list[Row], players: int) -> list[str]:
     lo, hi = wilson(wins, n)
     return [f"  search bot won {wins}/{n} = {100 * wins / n:.1f}%  95% CI [{100 * lo:.1f}-{100 * hi:.1f}]"
             f"  (fair share {100 / players:.0f}%); no winner in {sum(1 for r in ok if not r['winners'])}; "
-            f"failed {len(rows) - n}"]
+            f"failed {len(rows) - n}", *by_faction(ok)]
+
+
+def by_faction(rows: list[Row]) -> list[str]:
+    """Per faction the search seat played: games, wins, games it held six spellbooks, mean spellbooks and Doom."""
+    lines = []
+    for f in sorted({search_faction(r) or "" for r in rows} - {""}):
+        mine = [r for r in rows if search_faction(r) == f]
+        won = sum(1 for r in mine if f in r["winners"])
+        books = [len((r.get("spellbooks") or {}).get(f, [])) for r in mine]
+        doom = [(r.get("doom") or {}).get(f, 0) for r in mine]
+        lines.append(f"    {f:<16} played {len(mine):>3}  won {won:>3}  six spellbooks {sum(b >= 6 for b in books):>3}"
+                     f"  mean spellbooks {sum(books) / len(mine):.1f}  mean Doom {sum(doom) / len(mine):.1f}")
+    return lines
 
 
 def table_figures(rows: list[Row], path: Path, plots: bool) -> list[str]:
@@ -162,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", default="0.5s", help="the search bot's budget: playouts (400) or CPU seconds (0.5s)")
     ap.add_argument("--agent", help="the search bot's full agent name (overrides --budget), e.g. mcts:400:heuristic")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--factions", help="comma list: play only the games whose search seat plays one of these")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--out", default="strength-results", help="folder of the result files (default strength-results)")
     ap.add_argument("--no-plots", action="store_true", help="no plots for the table experiment")
@@ -181,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         path = results_file(Path(a.out), exp, agent)
         done = load_done(path, specs)
         todo = [s for s in specs if s.index not in done]
+        if a.factions is not None:
+            todo = only_factions(todo, [f.strip() for f in a.factions.split(",")], content)
         print(f"{exp}: {agent_label(agent)}; {len(done)} of {len(specs)} games already in {path}")
         if todo and not a.report_only and not interrupted:
             _, interrupted = play(todo, path, a.jobs, content)

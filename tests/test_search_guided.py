@@ -73,16 +73,28 @@ def test_the_duel_counts_doom_without_spellbooks(core: Content) -> None:
     assert v["sleeper"] > v["wind-rider"]
 
 
-def test_each_ritual_near_the_end_costs_most_the_player_furthest_from_six(core: Content) -> None:
-    doom = {"great-cthulhu": 16, "crawling-chaos": 11, "black-goat": 6}   # the track, not Doom, is near its end
-    books = {"great-cthulhu": 2, "crawling-chaos": 5, "black-goat": 2}
-    before, after = _late(core, doom, books), _late(core, doom, books)
-    before.s.ritual = len(phases.ritual_track(before.rules)) - 3    # two Rituals before Instant Death
-    after.s.ritual = before.s.ritual + 1                 # one
-    v0, v1 = values(before), values(after)
-    assert v1["great-cthulhu"] < 0.6 * v0["great-cthulhu"]        # the Doom leader's chance falls fast
-    assert v1["crawling-chaos"] > v0["crawling-chaos"]             # the rival one book short gains
-    assert v1["crawling-chaos"] > v1["great-cthulhu"]
+def test_the_ritual_markers_last_step_leaves_each_seat_its_chance_and_each_spellbook_its_worth(core: Content) -> None:
+    # four-player games spend their second half with the marker on the track's last step (nobody pays
+    # for Instant Death); the pace model read that as the end, gave every seat short of six no chance
+    # to qualify, and a search seat one spellbook short raced Doom (#33)
+    from necronomicon.interpreter.search.reward import _ready
+    doom = {"great-cthulhu": 20, "crawling-chaos": 14, "black-goat": 8}
+    g = _late(core, doom, {"great-cthulhu": 4, "crawling-chaos": 3, "black-goat": 2})
+    g.s.ritual = len(phases.ritual_track(g.rules)) - 1            # the next Ritual is Instant Death
+    ready = _ready(g)
+    assert 0 < ready["black-goat"] < ready["crawling-chaos"] < ready["great-cthulhu"] < 1
+    one_more = _late(core, doom, {"great-cthulhu": 5, "crawling-chaos": 3, "black-goat": 2})
+    one_more.s.ritual = g.s.ritual
+    assert values(one_more)["great-cthulhu"] > values(g)["great-cthulhu"] + 0.05   # the fifth book is worth having
+
+
+def test_doom_nearer_the_end_costs_most_the_player_furthest_from_six(core: Content) -> None:
+    from necronomicon.interpreter.search.reward import _qualify
+    for clock in (0.0, 0.5, 0.9):
+        chances = [_qualify(m, clock) for m in range(6, -1, -1)]
+        assert chances == sorted(chances) and chances[-1] == 1.0 and 0 < chances[0]   # each book adds chance
+    for far, near in ((4, 1), (3, 2)):
+        assert _qualify(far, 0.9) / _qualify(far, 0.2) < _qualify(near, 0.9) / _qualify(near, 0.2)
 
 
 def test_ending_the_game_with_nobody_qualified_is_no_prize(core: Content) -> None:
