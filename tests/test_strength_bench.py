@@ -42,3 +42,47 @@ def test_a_run_appends_rows_and_continues_where_it_stopped(tmp_path: Path, capsy
     assert "1 of 2 games already in" in out and "search bot won" in out and "95% CI" in out
     with pytest.raises(SystemExit, match="other settings"):
         strength.main([*args, "--games", "2", "--seed", "4"])
+
+
+def test_only_the_games_of_the_named_factions_search_seat_are_played(base_game: Content, tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    specs = strength.plan("duel", 6, 3, TINY, base_game)
+    first = strength.search_faction(specs[0])
+    assert first is not None
+    kept = strength.only_factions(specs, [first], base_game)
+    assert kept and all(strength.search_faction(s) == first for s in kept)
+    assert len(kept) < len(specs)                                         # the others are left for later
+    with pytest.raises(SystemExit, match="unknown faction 'nobody'"):
+        strength.only_factions(specs, ["nobody"], base_game)
+    args = ["--experiment", "duel", "--agent", TINY, "--out", str(tmp_path), "--seed", "3", "--games", "4"]
+    assert strength.main([*args, "--factions", first]) == 0
+    rows = [json.loads(x) for x in next(tmp_path.glob("duel-*.jsonl")).read_text().splitlines()]
+    assert rows and all(strength.search_faction(r) == first for r in rows)
+    out = capsys.readouterr().out
+    assert f"    {first}" in out and "six spellbooks" in out and "mean spellbooks" in out
+
+
+def test_the_qualify_fit_recovers_the_weights_it_was_drawn_from() -> None:
+    import math
+
+    from benchmarks import qualify_fit
+    from necronomicon.interpreter.engine.rng import Rng
+    true = (1.0, -0.6, -2.0, -0.5)
+    rng, points = Rng(7), []
+    for _ in range(20_000):
+        m, t = 1 + rng.below(6), rng.below(101) / 100
+        p = 1 / (1 + math.exp(-(true[0] + true[1] * m + true[2] * t + true[3] * m * t)))
+        points.append((m, t, rng.below(1_000_000) < p * 1_000_000))
+    w = qualify_fit.fit(points)
+    assert all(abs(a - b) < 0.35 for a, b in zip(w, true)), w
+
+    def fitted(m: int, t: float) -> float:
+        return 1 / (1 + math.exp(-sum(x * y for x, y in zip(w, (1, m, t, m * t)))))
+    assert qualify_fit.log_loss(points, lambda m, t: 0.2) > qualify_fit.log_loss(points, fitted)
+
+
+def test_the_qualify_fit_plays_heuristic_games_and_prints_the_losses(capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import qualify_fit
+    assert qualify_fit.main(["--games", "1", "--every", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "seat positions of 1 games" in out and "reward.py" in out and "base rate" in out
