@@ -20,17 +20,19 @@ the Doom clock `t` (the top Doom's share of the Doom that ends the game):
 
     chance to qualify = 1 / (1 + e^-(1.5 - 0.5 m - 2.1 t - 0.75 m t))     (1 with none missing)
 
-fitted to 150 heuristic four-player games of the core factions (33,284 seat positions, one in 8
-decisions: log loss 0.459, against 0.528 for the base rate; /tmp scripts, figures in the README).
-It replaces a pace model (each player's spellbooks so far extrapolated over the time left, with the
-ritual marker's share of the track as a clock) whose log loss there was 2.67: it called every
+fitted to heuristic four-player games of the core factions (`python -m benchmarks.qualify_fit
+--games 150 --every 8 --seed 5000`: 31,423 seat positions, log loss 0.460 with these weights,
+0.459 refitted, 0.528 for the base rate). It replaces a pace model (each player's spellbooks so
+far extrapolated over the time left, the ritual marker's share of the track counting as time),
+whose log loss on a like run of 150 games was 2.67: it called every
 player sure to qualify in the first rounds, and none once the marker stood on the track's last step,
 where four-player games spend their second half (nobody wants to pay for Instant Death), so a
 search seat one spellbook short saw no chance left and raced Doom, ending games it could not win.
 The ritual marker added nothing to the fit once Doom was in it. Every spellbook missing costs
 chance at every Doom, most late, so the search values each one; a Doom lead without the
 spellbooks is not a win, and ending the game with nobody qualified is worth nothing. The weights
-are a documented fit, checked by benchmarks/strength.py; they name no faction.
+are a documented fit, refitted by benchmarks/qualify_fit.py and judged by benchmarks/strength.py;
+they name no faction.
 """
 from __future__ import annotations
 
