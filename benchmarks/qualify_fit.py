@@ -26,7 +26,7 @@ from necronomicon.interpreter.engine import phases  # noqa: E402
 from necronomicon.interpreter.engine.agents import HeuristicAgent  # noqa: E402
 from necronomicon.interpreter.engine.game import Game  # noqa: E402
 from necronomicon.interpreter.engine.seat import Seat  # noqa: E402
-from necronomicon.interpreter.search.reward import QUALIFY, _qualify  # noqa: E402
+from necronomicon.interpreter.search.reward import QUALIFY, chance_to_qualify  # noqa: E402
 from necronomicon.tools.simulate import matchups  # noqa: E402
 
 __all__ = ["positions", "fit", "log_loss", "main"]
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 / (1 + math.exp(-sum(wi * xi for wi, xi in zip(w, _inputs(m, t)))))
 
     print(f"{len(pts):,} seat positions of {a.games} games; {100 * rate:.1f}% of them ended with six spellbooks")
-    print(f"  log loss: fitted {log_loss(pts, fitted):.3f}, reward.py {log_loss(pts, _qualify):.3f}, "
+    print(f"  log loss: fitted {log_loss(pts, fitted):.3f}, reward.py {log_loss(pts, chance_to_qualify):.3f}, "
           f"base rate {log_loss(pts, lambda m, t: rate):.3f}")
     print(f"  fitted weights (constant, per book missing, per clock, per both): {', '.join(f'{v:.2f}' for v in w)}"
           f"; reward.py's: {', '.join(f'{v:g}' for v in QUALIFY)}")

@@ -89,12 +89,12 @@ def test_the_ritual_markers_last_step_leaves_each_seat_its_chance_and_each_spell
 
 
 def test_doom_nearer_the_end_costs_most_the_player_furthest_from_six(core: Content) -> None:
-    from necronomicon.interpreter.search.reward import _qualify
+    from necronomicon.interpreter.search.reward import chance_to_qualify
     for clock in (0.0, 0.5, 0.9):
-        chances = [_qualify(m, clock) for m in range(6, -1, -1)]
+        chances = [chance_to_qualify(m, clock) for m in range(6, -1, -1)]
         assert chances == sorted(chances) and chances[-1] == 1.0 and 0 < chances[0]   # each book adds chance
     for far, near in ((4, 1), (3, 2)):
-        assert _qualify(far, 0.9) / _qualify(far, 0.2) < _qualify(near, 0.9) / _qualify(near, 0.2)
+        assert chance_to_qualify(far, 0.9) / chance_to_qualify(far, 0.2) < chance_to_qualify(near, 0.9) / chance_to_qualify(near, 0.2)
 
 
 def test_ending_the_game_with_nobody_qualified_is_no_prize(core: Content) -> None:

@@ -44,7 +44,7 @@ from ..engine.position import DEFAULT_ELDER_SIGNS
 from necronomicon.interpreter.engine import phases
 from necronomicon.interpreter.engine import actions
 
-__all__ = ["values", "lateness", "WIN", "TEMPERATURE"]
+__all__ = ["values", "lateness", "chance_to_qualify", "WIN", "TEMPERATURE", "QUALIFY"]
 
 WIN = 0.9          # the weight of the victory share; the rest is the Doom term (closer losses are better)
 TEMPERATURE = 3.0  # Doom points of lead that make a seat e (2.7) times likelier to win
@@ -79,10 +79,10 @@ def _ready(game: Game) -> dict[str, float]:
     """Each player's chance to hold six spellbooks by the end (the module docstring's logistic)."""
     s = game.s
     clock = min(1.0, max(0.0, max(s.doom.values()) / float(phases.doom_goal(game.rules) or 30)))
-    return {p: _qualify(BOOKS - min(len(s.spellbooks[p]), BOOKS), clock) for p in s.players}
+    return {p: chance_to_qualify(BOOKS - min(len(s.spellbooks[p]), BOOKS), clock) for p in s.players}
 
 
-def _qualify(missing: int, clock: float) -> float:
+def chance_to_qualify(missing: int, clock: float) -> float:
     """The chance to earn `missing` more spellbooks with the Doom clock at `clock` (0 to 1)."""
     if missing <= 0:
         return 1.0
