@@ -109,7 +109,8 @@ def ranking_stability(full: list[Row], quarter: list[Row], names: DisplayNames |
                  f"pairs, is {100 * width:.0f} points wide")
     clear = [s for s in swaps if s["clear"]]
     if clear:
-        pairs = "; ".join(f"{nm.faction(s['stronger_bots_rank_higher'])} above {nm.faction(s['over'])}" for s in clear)
+        pairs = "; ".join(f"{nm.faction(s['stronger_bots_rank_higher'])} above {nm.faction(s['over'])}"
+                          for s in clear)
         verdict = "changes"
         line = (f"Ranking between budgets: it CHANGES when the bots get stronger ({pairs} at the full budget, the other "
                 f"way at a quarter of it, and the full budget lifts the first more than the second beyond the 95% "
@@ -163,9 +164,10 @@ def write_report_text(full: list[Row], quarter: list[Row], agents: tuple[str, st
     rq = {d["faction"]: d for d in win_rates([r for r in quarter if r.get("outcome") != "error"])}
     seats = max((len(r["factions"]) for r in full + quarter), default=0)
     fair = f" (a fair share with {seats} players is {100 / seats:.0f}%, less the games nobody wins)" if seats else ""
-    lines = [*header, "", f"**{stab['line']}**", "", f"Win rate per faction at each budget, with its 95% interval{fair}; the last column "
-             "is its win rate at the full budget minus at the quarter over the pairs of games it sat in (the same "
-             "matchup, seats and seed at both budgets), with the 95% interval of that paired difference:", "",
+    lines = [*header, "", f"**{stab['line']}**", "",
+             f"Win rate per faction at each budget, with its 95% interval{fair}; the last column is its win rate "
+             "at the full budget minus at the quarter over the pairs of games it sat in (the same matchup, seats "
+             "and seed at both budgets), with the 95% interval of that paired difference:", "",
              f"| faction | games | win rate, `{agents[0]}` | games | win rate, quarter budget `{agents[1]}` "
              "| pairs | full minus quarter, paired |", "|---|---|---|---|---|---|---|"]
     moved = paired_changes(full, quarter)

@@ -59,8 +59,10 @@ def paired_difference(first_only: int, second_only: int, pairs: int, z: float = 
     diff = (b - c) / n
 
     def score(delta: float) -> float:   # decreasing in delta: 0 at the observed difference
-        lin = -b - c + (2 * n - b + c) * delta          # the restricted estimate of P(second only) solves
-        q = (math.sqrt(max(0.0, lin * lin + 8 * n * c * delta * (1 - delta))) - lin) / (4 * n)   # 2n q² + lin q - c δ(1-δ) = 0
+        # q, the estimate of P(second only) restricted to a difference of delta, solves
+        # 2n q² + lin q - c delta (1 - delta) = 0
+        lin = -b - c + (2 * n - b + c) * delta
+        q = (math.sqrt(max(0.0, lin * lin + 8 * n * c * delta * (1 - delta))) - lin) / (4 * n)
         var = n * (2 * q + delta * (1 - delta))
         return (b - c - n * delta) / math.sqrt(var) if var > 0 else math.copysign(math.inf, b - c - n * delta)
 

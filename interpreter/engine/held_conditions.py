@@ -5,9 +5,9 @@ What a condition reads is known from its text (`Requirement.inputs`: the primiti
 names and fields it reads). A condition is kept only when every one of those is in the tables
 below, which say which State fields each query's answer depends on. The kept answer is stored in
 the rules context's memo record for the state object (`Rules.held_conditions`: a copy, a clone or
-a restored position starts with none) beside the exact values of those fields (marshal bytes); the units are stood for by the state's write counter
-and number of units (every write to a unit's place or owner bumps the counter: `State.written`),
-or, for a query that reads only who owns which unit ("unit-owners": the gates' controllers), by the
+a restored position starts with none) beside the exact values of those fields (marshal bytes);
+the units are stood for by the state's write counter and number of units (every write to a unit's
+place or owner bumps the counter: `State.written`), or, for a query that reads only who owns which unit ("unit-owners": the gates' controllers), by the
 counter of the writes that are not a unit's move (`State.other_writes`), or, for one player's own
 units ("units@"), by that counter and the count of moves of that player's units
 (`State.moves_of`). Each part is found once per position a check looks at, whichever conditions
