@@ -171,7 +171,9 @@ def test_values_are_per_seat_and_favour_the_winner(basic: Content) -> None:
     start = Game(basic, "test-multi", ["red", "green"], 2)
     start.s.power = {"red": 4, "green": 8}                 # a cut-off playout is estimated: more Power, more value
     est = values(start)
-    assert est["green"] > est["red"] and 0.8 < sum(est.values()) <= 1.8
+    # at the start neither is sure to hold six spellbooks by the end (reward.chance_to_qualify), so
+    # the estimate leaves room for nobody winning: the seats' values sum to well under one victory
+    assert est["green"] > est["red"] and 0.2 < sum(est.values()) < 0.9
 
 
 def test_it_plays_a_modders_faction_to_the_end() -> None:
