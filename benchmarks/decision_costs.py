@@ -150,7 +150,7 @@ def _wrap_classes(reads: Counter[str]) -> Any:
         if not name.startswith(tuple(f"{PACKAGE}.{p}" for p in COUNTED)):
             continue
         for cls in vars(module).values():
-            if not inspect.isclass(cls) or cls.__module__ != name or issubclass(cls, (BaseException, tuple)) \
+            if not inspect.isclass(cls) or cls.__module__ != name or issubclass(cls, BaseException) \
                     or any(c is cls for c, _ in done):
                 continue
             original = cls.__dict__.get("__getattribute__")
