@@ -122,9 +122,8 @@ class HeuristicAgent:
             g: Any = _BoardOnRead(seat)
         else:
             g, infos = None, _plain(context)
-        below = self.rng.below
         pairs = list(zip(infos, context.options))
-        ties = [below(100) / 1000 for _ in pairs]   # one draw per option, in the options' order
+        ties = [x / 1000 for x in self.rng.below_each(100, len(pairs))]   # one draw per option, in order
         score = self._scorer(player, context, g)
         if context.kind != "action":
             return max((score(o) + t, label) for (o, label), t in zip(pairs, ties))[1]
@@ -164,12 +163,15 @@ def _action_base(o: Option) -> float:
 class _MoveScores:
     """The scores of a move decision's options: a unit moved to a place where the player has no
     unit, leaving friends behind, and not onto another player's Gate. The player's units per
-    place are read from the board once, at the first unit move scored (a memo fact of the board)."""
+    place are read from the board once, at the first unit move scored (a memo fact of the board),
+    and whether a place holds another player's Gate once per place (a decision moves many units
+    to the same places)."""
 
     def __init__(self, player: str, g: Any) -> None:
         self.player = player
         self.g = g
         self.mine: dict[str, int] | None = None
+        self.foreign_gate: dict[str, bool] = {}
 
     def __call__(self, o: Option) -> float:
         if o.verb == "done":
@@ -180,11 +182,12 @@ class _MoveScores:
         mine = self.mine
         if mine is None:
             mine = self.mine = basics.units_per_place(g.rules, self.player)
-        fresh = not mine.get(o.dst, 0)
-        leaving_alone = mine.get(o.src, 0) <= 1
-        s = g.s
-        return (4 if fresh else 0) + (0 if leaving_alone else 1) - (3 if o.dst in s.gates and
-                                                                    s.gate_owner(o.dst) not in (None, self.player) else 0)
+        dst = o.dst
+        foreign = self.foreign_gate.get(dst)
+        if foreign is None:
+            s = g.s
+            foreign = self.foreign_gate[dst] = dst in s.gates and s.gate_owner(dst) not in (None, self.player)
+        return (0 if mine.get(dst, 0) else 4) + (1 if mine.get(o.src, 0) > 1 else 0) - (3 if foreign else 0)
 
 
 class _BoardOnRead:

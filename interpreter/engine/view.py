@@ -14,7 +14,6 @@ with their combat and its total, and each side's dice as faces (kill, pain, miss
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from ..effects.compiler import RuleError
@@ -61,7 +60,7 @@ def board_state(game: Any, player: str | None) -> State:
 
 def shared_state(game: Any, player: str) -> State:
     """The state of `board_state(game, player)`, masked alike, but not copied: a shallow copy of
-    the game's State (`copy.copy`: its public values are the game's own lists and dicts, and so
+    the game's State (as `copy.copy` makes it: its public values are the game's own lists and dicts, and so
     are the indexes State keeps beside them, of those same values), the hidden values masked in
     it. Reading facts from it costs no copy; it must never be changed, and it is true only until
     the game moves on (the game's values change under it): a bot reads it during one decision
@@ -69,7 +68,8 @@ def shared_state(game: Any, player: str) -> State:
     if player not in game.s.players:
         raise ValueError(f"'{player}' is not playing; players: {', '.join(game.s.players)}")
     s = game.s
-    shared = copy.copy(s)
+    shared = State.__new__(State)          # copy.copy(s), without its generic machinery
+    shared.__dict__.update(s.__dict__)
     for name in _MASKED:
         setattr(shared, name, HIDDEN)
     shared.elder_signs = {p: (v if p == player else [HIDDEN] * len(v)) for p, v in s.elder_signs.items()}
