@@ -37,7 +37,7 @@ from typing import Any
 _ROOT = Path(__file__).resolve().parent.parent
 if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
-from benchmarks.strength import load_done, play  # noqa: E402  (importing it picks the engine first)
+from benchmarks.strength import exit_status, play_missing  # noqa: E402  (importing it picks the engine first)
 
 from necronomicon.interpreter.bots import agent_label, make_agent  # noqa: E402
 from necronomicon.interpreter.content import load_content  # noqa: E402
@@ -134,20 +134,12 @@ def main(argv: list[str] | None = None) -> int:
             model.check_content(content.digest)   # refused before any game, not in every game's row
     except ValueError as exc:
         raise SystemExit(f"eval_strength: {exc}") from None
-    specs = plan(a.games, a.seed, evaluated, plain, content)
-    path = results_path(Path(a.out), evaluated, plain)
-    done = load_done(path, specs)
-    todo = [s for s in specs if s.index not in done]
-    print(f"eval: {agent_label(evaluated)} against {agent_label(plain)}; {len(done)} of {len(specs)} games already in {path}")
-    interrupted = False
-    if todo and not a.report_only:
-        _, interrupted = play(todo, path, a.jobs, content)
-    rows = [r for i, r in sorted(load_done(path, specs).items()) if i < len(specs)]
+    rows, interrupted = play_missing(f"eval: {agent_label(evaluated)} against {agent_label(plain)}",
+                                     plan(a.games, a.seed, evaluated, plain, content),
+                                     results_path(Path(a.out), evaluated, plain), a.jobs, content,
+                                     playing=not a.report_only)
     print("\n".join(figures(rows, evaluated)))
-    if interrupted:
-        print("eval_strength: interrupted; run the same command again to continue", file=sys.stderr)
-        return 130
-    return 0
+    return exit_status("eval_strength", interrupted)
 
 
 if __name__ == "__main__":

@@ -125,6 +125,28 @@ def play(specs: list[GameSpec], path: Path, jobs: int, content: Content) -> tupl
         return played, ctrl_c.hit
 
 
+def play_missing(title: str, specs: list[GameSpec], path: Path, jobs: int, content: Content,
+                 playing: bool = True) -> tuple[list[Row], bool]:
+    """Play the games of `specs` that `path` does not hold yet (none unless `playing`), after a line
+    naming the run (`title`) and how many are there; then the rows of every planned game in the
+    file, and whether Ctrl-C stopped the games (the end of `main` here and in eval_strength.py)."""
+    done = load_done(path, specs)
+    todo = [s for s in specs if s.index not in done]
+    print(f"{title}; {len(done)} of {len(specs)} games already in {path}")
+    interrupted = False
+    if todo and playing:
+        _, interrupted = play(todo, path, jobs, content)
+    return [r for i, r in sorted(load_done(path, specs).items()) if i < len(specs)], interrupted
+
+
+def exit_status(program: str, interrupted: bool) -> int:
+    """0, or 130 after saying that the same command continues a run Ctrl-C stopped."""
+    if interrupted:
+        print(f"{program}: interrupted; run the same command again to continue", file=sys.stderr)
+        return 130
+    return 0
+
+
 def search_figures(rows: list[Row], players: int) -> list[str]:
     """The search seats' win rate with its interval, for games with one search seat."""
     ok = [r for r in rows if r.get("outcome") != "error"]
@@ -177,21 +199,14 @@ def main(argv: list[str] | None = None) -> int:
     content = load_content().require_ok()
     interrupted = False
     for exp in (EXPERIMENTS if a.experiment == "all" else (a.experiment,)):
-        specs = plan(exp, a.games, a.seed, agent, content)
         path = results_file(Path(a.out), exp, agent)
-        done = load_done(path, specs)
-        todo = [s for s in specs if s.index not in done]
-        print(f"{exp}: {agent_label(agent)}; {len(done)} of {len(specs)} games already in {path}")
-        if todo and not a.report_only and not interrupted:
-            _, interrupted = play(todo, path, a.jobs, content)
-        rows = [r for i, r in sorted(load_done(path, specs).items()) if i < len(specs)]
+        rows, stopped = play_missing(f"{exp}: {agent_label(agent)}", plan(exp, a.games, a.seed, agent, content), path,
+                                     a.jobs, content, playing=not a.report_only and not interrupted)
+        interrupted = interrupted or stopped
         lines = table_figures(rows, path, not a.no_plots) if exp == "table" else \
             search_figures(rows, 2 if exp == "duel" else 4)
         print("\n".join(lines))
-    if interrupted:
-        print("strength: interrupted; run the same command again to continue", file=sys.stderr)
-        return 130
-    return 0
+    return exit_status("strength", interrupted)
 
 
 if __name__ == "__main__":

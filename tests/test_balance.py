@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from necronomicon.tools.balance import balanced_order, plan_balance, quarter_budget
-from necronomicon.tools.balance_report import ranking_stability, seat_rates, write_report_text
+from necronomicon.tools.balance_report import paired_changes, ranking_stability, seat_rates, write_report_text
 from necronomicon.tools.cli import main
 from necronomicon.tools.display_names import DisplayNames
+from necronomicon.tools.report import win_rates
 from necronomicon.tools.simulate import GameSpec
 
 ROOT = Path(__file__).parent.parent
@@ -37,8 +38,8 @@ def _rows(wins: dict[str, int], games: int, start: int = 0) -> list[dict]:
 
 
 def test_the_ranking_is_stable_when_every_faction_keeps_its_place() -> None:
-    full = _rows({"a": 30, "b": 15, "c": 5}, 60)
-    quarter = _rows({"a": 25, "b": 12, "c": 8}, 60)
+    full = _rows({"a": 60, "b": 30, "c": 10}, 120)
+    quarter = _rows({"a": 50, "b": 24, "c": 16}, 120)
     got = ranking_stability(full, quarter)
     assert got["verdict"] == "stable" and not got["swaps"]
     assert "stable" in got["line"] and "measures the bots" not in got["line"]
@@ -56,7 +57,7 @@ def test_the_ranking_changes_when_stronger_bots_reverse_a_clear_order() -> None:
 def test_a_swap_inside_the_intervals_is_stable_within_the_noise() -> None:
     got = ranking_stability(_rows({"a": 32, "b": 30, "c": 10}, 160), _rows({"a": 30, "b": 32, "c": 10}, 160))
     assert got["verdict"] == "stable-within-noise" and len(got["swaps"]) == 1 and not got["swaps"][0]["clear"]
-    assert got["width"] < 0.25 and "160 games at each budget" in got["line"]
+    assert got["width"] < 0.25 and "sat in 160 pairs of games" in got["line"]
 
 
 def test_few_games_are_too_few_to_call_the_ranking_stable_and_the_line_says_how_wide() -> None:
@@ -65,6 +66,7 @@ def test_few_games_are_too_few_to_call_the_ranking_stable_and_the_line_says_how_
     assert got["verdict"] == "too-few-games" and not got["swaps"] and got["games"] == (8, 8)
     assert "too few games to tell" in got["line"] and "no two factions change order" in got["line"]
     assert f"is {100 * got['width']:.0f} points wide" in got["line"] and got["width"] > 0.4
+    assert "paired: each faction sat in 8 pairs of games that share matchup, seats and seed" in got["line"]
     swapped = ranking_stability(_rows({"a": 3, "b": 2, "c": 1}, 8), _rows({"a": 2, "b": 3, "c": 1}, 8))
     assert swapped["verdict"] == "too-few-games" and "1 pair(s) change order, none clearly" in swapped["line"]
 
@@ -77,17 +79,55 @@ def test_a_clear_change_is_reported_by_name() -> None:
 
 def test_without_games_at_both_budgets_there_is_nothing_to_compare() -> None:
     assert ranking_stability(_rows({"a": 1}, 2), [])["verdict"] == "no-games"
+    # games at both budgets, but no two share matchup, seats and seed: no pairs to compare
+    assert ranking_stability(_rows({"a": 1}, 2), _rows({"a": 1}, 2, start=2))["verdict"] == "no-games"
+
+
+def test_pairs_are_the_games_that_share_matchup_seats_and_seed_and_leave_out_failures() -> None:
+    full, quarter = _rows({"a": 2, "b": 1}, 4), _rows({"b": 1, "a": 2}, 4)
+    full[3]["outcome"] = "error"                 # a failed game drops its pair
+    quarter[2]["factions"] = ["b", "a", "c"]     # other seats: not the partner of full game 2
+    got = paired_changes(full, quarter)
+    assert {f: d["pairs"] for f, d in got.items()} == {"a": 2, "b": 2, "c": 2}
+    # pair 0: a won at both budgets; pair 1: a at the full budget, b at the quarter
+    assert (got["a"]["full"], got["a"]["quarter"], got["a"]["change"]) == (1.0, 0.5, 0.5)
+    assert got["b"]["change"] == -0.5 and got["c"]["change"] == 0.0
+    assert got["a"]["ci"][0] < 0 < got["a"]["ci"][1]   # two pairs: the interval holds no change too
+
+
+def test_paired_comparison_sees_a_change_that_independent_intervals_miss() -> None:
+    """100 pairs; at both budgets a and b win 30 and 40 games the other way round (c 20, nobody 10),
+    and the 10 pairs that differ all move a win from a (quarter) to b (full). The independent 95%
+    intervals of a and b overlap at each budget, so comparing them calls the swap noise; paired,
+    those 10 pairs against none the other way put b's change wholly above a's."""
+    def game(k: int, winner: str | None) -> dict:
+        return {"game": k, "seed": k, "ruleset": "multiplayer", "factions": ["a", "b", "c"], "agents": ["x"] * 3,
+                "winners": [winner] if winner else [], "outcome": "win" if winner else "humanity", "rounds": 6}
+    winners_q = ["a"] * 40 + ["b"] * 30 + ["c"] * 20 + [None] * 10
+    winners_f = ["b" if k < 10 else w for k, w in enumerate(winners_q)]
+    full = [game(k, w) for k, w in enumerate(winners_f)]
+    quarter = [game(k, w) for k, w in enumerate(winners_q)]
+    for rows in (full, quarter):   # independent intervals: a's and b's overlap at both budgets
+        rates = {d["faction"]: d["ci"] for d in win_rates(rows)}
+        assert rates["a"][0] < rates["b"][1] and rates["b"][0] < rates["a"][1]
+    got = ranking_stability(full, quarter)
+    assert got["verdict"] == "changes" and got["swaps"] == [{"stronger_bots_rank_higher": "b", "over": "a", "clear": True}]
+    moved = paired_changes(full, quarter)
+    assert moved["b"]["change"] == 0.1 and moved["b"]["ci"][0] > 0 > moved["a"]["ci"][1]
+    assert "paired" in got["line"] and "measures the bots" in got["line"]
 
 
 def test_the_report_has_both_budgets_seats_and_the_stability_line() -> None:
-    full, quarter = _rows({"a": 30, "b": 15, "c": 5}, 60), _rows({"a": 25, "b": 12, "c": 8}, 60, start=60)
+    full, quarter = _rows({"a": 30, "b": 15, "c": 5}, 60), _rows({"a": 25, "b": 12, "c": 8}, 60)
     full[0]["spellbooks"] = {"a": ["x"], "b": [], "c": []}
     text = write_report_text(full, quarter, ("mcts:40", "mcts:10"), ["# t"],
                              DisplayNames({"a": "Alpha", "b": "Beta", "c": "Gamma"}, {"a": {"x": "Book X"}}))
     assert "| Alpha | 60 | 50.0%" in text and "| Gamma | 60 | 8.3%" in text
     assert "│ Alpha " in text and "│ a " not in text and "1. Book X" in text   # necro report's tables name them too
     assert "a fair share with 3 players is 33%" in text
-    assert "Ranking between budgets: stable" in text and "| (nobody won) | 60 | 16.7% (9.3–28.0%) | 60 | 25.0%" in text
+    assert "**Ranking between budgets: " in text and "| (nobody won) | 60 | 16.7% (9.3–28.0%) | 60 | 25.0%" in text
+    # a won 30 at the full budget, 25 at the quarter: games 25-29 are its wins at the full budget only
+    assert "| Alpha | 60 | 50.0% (37.7–62.3%) | 60 | 41.7% (30.1–54.3%) | 60 | +8.3 points (+1.8 to +18.1) |" in text
     assert [s["wins"] for s in seat_rates(full)] == [30, 15, 5]   # a, b, c sit in seats 1, 2, 3 in every fixture game
 
 

@@ -134,3 +134,30 @@ def test_content_compiled_before_the_engine_is_imported_plays_the_same_game() ->
             for code in (first, after)]
     assert all(r.returncode == 0 for r in outs), [r.stderr[-500:] for r in outs]
     assert outs[0].stdout == outs[1].stdout and len(outs[0].stdout.strip()) == 16
+
+
+def _implementations_with_docstrings(path: Path) -> list[str]:
+    """The functions in `path` registered with `@implements(...)` that carry a docstring of their own."""
+    import ast
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                isinstance(d, ast.Call) and ast.unparse(d.func).split(".")[-1] == "implements"
+                for d in node.decorator_list) and ast.get_docstring(node) is not None:
+            found.append(f"{path.name}:{node.lineno}: {node.name}")
+    return found
+
+
+def test_a_primitive_is_described_once_in_its_declaration() -> None:
+    """The declaration's line (effects/signatures.py) is the primitive's one description: `@implements`
+    makes it the implementation's docstring, and no implementation writes one of its own."""
+    assert all(REGISTRY.functions[n].__doc__ == REGISTRY.items[n].doc for n in REGISTRY.names())
+    doubled = [hit for p in sorted((ROOT / "interpreter").rglob("*.py")) for hit in _implementations_with_docstrings(p)]
+    assert not doubled, "describe a primitive in its declaration only: " + "; ".join(doubled)
+
+
+def test_the_scan_finds_an_implementation_that_describes_itself(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text('@implements("x")\ndef _x(ctx):\n    """Again."""\n    return 1\n\n\n'
+                   '@REGISTRY.implements("y")\ndef _y(ctx):\n    return 2\n')
+    assert _implementations_with_docstrings(bad) == ["bad.py:2: _x"]

@@ -53,14 +53,30 @@ def test_effects_are_frames_at_every_decision(ruleset: str, players: int, expand
 
 @pytest.mark.parametrize("expanded", [False, True])
 def test_every_effect_program_is_found_by_its_key(expanded: bool) -> None:
+    from types import MappingProxyType
+
     from necronomicon.interpreter.effects.program import Program
-    from necronomicon.interpreter.engine.effect_frames import programs
 
     g = Game(content(expanded), "multiplayer", FACTIONS["multiplayer", 3], 1)
-    index = programs(g.rules)
+    index = g.content.tables.programs   # a content table, found as the content is built
+    assert isinstance(index, MappingProxyType) and "_programs" not in vars(g.content)
     effects = [ab.effect for f in g.content.factions.values() for ab in f.abilities if ab.effect is not None]
     assert effects and all(isinstance(e, Program) and index[e.key] is e for e in effects)
     assert len(index) == len({p.key for p in index.values()}) > len(effects)
+
+
+def test_a_program_that_is_not_the_contents_is_refused_by_name() -> None:
+    """An effect frame names its program by key; one the content's table does not hold (a program
+    compiled elsewhere under the same key) could not be found again, so it is refused at once."""
+    import copy
+
+    from necronomicon.interpreter.effects.compiler import RuleError
+
+    g = Game(content(False), "multiplayer", FACTIONS["multiplayer", 3], 1)
+    p, ab = next((p, a) for p in g.s.players for a in basics.faction(g.rules, p).abilities if a.effect is not None)
+    stranger = copy.copy(ab.effect)
+    with pytest.raises(RuleError, match="is not one of the content's"):
+        core.effect_call(g.rules, stranger, core.ctx(g.rules, p, ability=ab))
 
 
 def test_an_effect_frame_running_an_ability_is_named_in_trigger_loop_messages() -> None:

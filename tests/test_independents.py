@@ -234,3 +234,21 @@ def test_azathoth_killed_by_a_second_death_keeps_the_invariants(expanded: Conten
     # two results while the battle goes on
     r = play_mixed(1, seed0=10197, content=expanded)
     assert r["failures"] == []
+
+
+def test_an_earned_requirements_effect_runs_the_same_way_for_a_faction_and_a_loyalty_card(
+        expanded: Content, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`core.requirement_effect_call` is the one step both earning procedures (core_procs.Earn,
+    loyalty_procs.EarnLoyalty) end with: the requirement's program runs, named by its key."""
+    g = Game(expanded, "multiplayer", THREE, 1)
+    r = next(r for r in expanded.model.factions["great-cthulhu"].requirements if r.effect is not None)
+    call = core.requirement_effect_call(g.rules, "great-cthulhu", r.id)
+    assert call is not None and call.frame["program"] == r.effect.key
+    assert call.frame["ctx"]["me"] == "great-cthulhu" and call.frame["ctx"]["ability"] == f"requirement {r.id}"
+    card = next(c for c, lc in expanded.model.loyalty_cards.items() if lc.requirements)
+    key = f"{card}/{expanded.model.loyalty_cards[card].requirements[0].id}"
+    assert core.requirement_effect_call(g.rules, "great-cthulhu", key) is None   # no effect: the procedure ends
+    assert core.requirement_effect_call(g.rules, "great-cthulhu", "no-such-requirement") is None
+    monkeypatch.setattr(core, "requirement", lambda game, p, k: r if k == key else None)   # a card's with an effect
+    call = core.requirement_effect_call(g.rules, "great-cthulhu", key)
+    assert call is not None and call.frame["ctx"]["ability"] == f"requirement {key}"

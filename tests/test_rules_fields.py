@@ -142,7 +142,72 @@ def test_the_content_tables_are_immutable_and_found_at_build(builtin: Any) -> No
         tables.timed_windows = {}   # type: ignore[misc]
     with pytest.raises(TypeError):
         tables.ability_by_key["x"] = None   # type: ignore[index]
+    with pytest.raises(TypeError):
+        tables.programs["x"] = None   # type: ignore[index]
     base = load_content().require_ok().model.tables   # each content its own tables
     assert base.ability_by_key.keys() < tables.ability_by_key.keys()
     assert "great-cthulhu/immortal" in tables.ability_by_key
     assert tables.timed_windows["multiplayer"] >= {"state", "action", "on-awaken"}
+    immortal = tables.ability_by_key["great-cthulhu/immortal"]
+    assert immortal.effect is None or tables.programs[immortal.effect.key] is immortal.effect
+    assert base.programs.keys() < tables.programs.keys()
+
+
+def _requirements(g: Game) -> dict[str, Any]:
+    """Every requirement of the game's content by key (faction spellbook requirements, loyalty cards)."""
+    holders = [*g.content.factions.values(), *g.content.loyalty_cards.values()]
+    return {r.key: r for h in holders for r in h.requirements}
+
+
+def _kept_answers_are_true(r: Rules, requirements: dict[str, Any]) -> int:
+    """Every held condition whose inputs are the state's now gives the answer worked out afresh;
+    the number of those checked."""
+    from necronomicon.interpreter.engine import held_conditions as hc
+    checked = 0
+    for (p, key), (inputs, answer) in r.held_conditions().items():
+        req = requirements[key]
+        parts = hc.parts_read(req)
+        assert parts is not None
+        if hc._inputs_now(r, parts, p) == inputs:
+            assert bool(hc._evaluate(r, p, req, None)) == answer, (p, key)
+            checked += 1
+    return checked
+
+
+def test_held_conditions_are_declared_per_state_and_no_copy_shares_them(builtin: Any) -> None:
+    """The requirement conditions kept between checks (held_conditions.py) live in the rules
+    context's memo record for its state object, never as a stray attribute of the state. A clone
+    or a copy starts with none of its own (their inputs are position counters that the two games
+    then advance apart), a write keeps them, and a restored position starts afresh."""
+    factions = ["great-cthulhu", "black-goat", "crawling-chaos", "yellow-sign"]
+    g = Game(builtin, "multiplayer", factions, 7)
+    bots = {p: HeuristicAgent(7 + i) for i, p in enumerate(factions)}
+    hand_seats(g, bots)
+    requirements = _requirements(g)
+    mover, checked, compared = RandomAgent(3), 0, 0
+    for step in range(300):
+        d = g.pending
+        if d is None:
+            break
+        held = g.rules.held_conditions()
+        assert "_held" not in vars(g.s) and g.rules.held_conditions() is held
+        if step % 10 == 0 and held:
+            for c in (g.clone().rules, g.rules.copy()):
+                assert c.held_conditions() == {} and c.held_conditions() is not held
+            c = g.clone()
+            for _ in range(8):   # the clone moves on: its kept answers are its own, the original's stay true
+                cd = c.pending
+                if cd is None:
+                    break
+                c.apply(mover.choose(cd.player, cd.options, cd))
+            assert c.rules.held_conditions() is not held
+            compared += _kept_answers_are_true(c.rules, requirements) + _kept_answers_are_true(g.rules, requirements)
+            checked += 1
+        before = g.s
+        g.apply(bots[d.player].choose(d.player, d.options, d))
+        if g.s is before:
+            assert g.rules.held_conditions() is held   # kept across the answer's writes
+    assert checked >= 5 and compared > 0
+    held, before = g.rules.held_conditions(), g.s
+    g.undo()   # a restored position is a new state object, with conditions kept of its own
+    assert g.s is not before and g.rules.held_conditions() is not held

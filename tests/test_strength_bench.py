@@ -42,3 +42,28 @@ def test_a_run_appends_rows_and_continues_where_it_stopped(tmp_path: Path, capsy
     assert "1 of 2 games already in" in out and "search bot won" in out and "95% CI" in out
     with pytest.raises(SystemExit, match="other settings"):
         strength.main([*args, "--games", "2", "--seed", "4"])
+
+
+def test_both_benchmarks_end_alike_a_stopped_run_says_how_to_continue(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, base_game: Content) -> None:
+    """strength.py and eval_strength.py end `main` with the same two steps (`play_missing`,
+    `exit_status`): the games the file lacks are played unless asked not to, the file's rows of
+    the plan are given back, and a run Ctrl-C stopped exits 130 naming the program."""
+    specs = strength.plan("duel", 3, 1, TINY, base_game)
+    path = tmp_path / "duel.jsonl"
+    path.write_text(json.dumps({"game": 0, "seed": 1, "factions": list(specs[0].factions),
+                                "agents": list(specs[0].agents), "winners": []}) + "\n")
+    asked: list[list[int]] = []
+
+    def stopped_play(todo: list, p: Path, jobs: int, content: Content) -> tuple[int, bool]:
+        asked.append([s.index for s in todo])
+        return 0, True   # as if Ctrl-C came before any game finished
+    monkeypatch.setattr(strength, "play", stopped_play)
+    rows, interrupted = strength.play_missing("duel: x", specs, path, 1, base_game, playing=False)
+    assert [r["game"] for r in rows] == [0] and not interrupted and not asked
+    rows, interrupted = strength.play_missing("duel: x", specs, path, 1, base_game)
+    assert asked == [[1, 2]] and [r["game"] for r in rows] == [0] and interrupted
+    assert capsys.readouterr().out.count("duel: x; 1 of 3 games already in") == 2
+    assert strength.exit_status("eval_strength", interrupted) == 130
+    assert "eval_strength: interrupted; run the same command again to continue" in capsys.readouterr().err
+    assert strength.exit_status("strength", False) == 0

@@ -4,11 +4,13 @@ are no game-state cache (the position cannot change them); the one cache of fact
 the position is the rules context's memo (engine/rules.py `Rules.memo`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
+from ..effects.compiler import RuleError
 from ..effects.primitive_facts import QUIET_VERBS, REMOVAL_WINDOW
+from ..effects.program import Program
 from ..effects.signatures import REGISTRY
 
 if TYPE_CHECKING:
@@ -31,12 +33,15 @@ class ContentTables:
     `timed_windows`: per ruleset, the windows its rules or any requirement (a faction's or a
     loyalty card's, in play or not) are timed at, with "state" and "action". `quiet_removals`:
     per ruleset, whether every ability of the REMOVAL_WINDOW in the content and that ruleset
-    calls only queries, choices and QUIET_VERBS (removing a unit then moves no other unit)."""
+    calls only queries, choices and QUIET_VERBS (removing a unit then moves no other unit).
+    `programs`: every compiled effect program of the content by its key (its content position),
+    by which an effect frame names the program it runs (engine/effect_frames.py)."""
 
     ability_by_key: Mapping[str, "Ability"]
     checked_when: Mapping[str, Mapping[str, tuple[int, ...]]]
     timed_windows: Mapping[str, frozenset[str]]
     quiet_removals: Mapping[str, bool]
+    programs: Mapping[str, Program]
 
 
 def _moments(requirements: tuple["Requirement", ...]) -> Mapping[str, tuple[int, ...]]:
@@ -80,6 +85,26 @@ def _quiet(effect: Any) -> bool:
     return True
 
 
+def _collect_programs(obj: Any, index: dict[str, Program], seen: set[int]) -> None:
+    """Every Program reachable from `obj` (records, lists, dicts), into `index` by key."""
+    if isinstance(obj, Program):
+        if index.setdefault(obj.key, obj) is not obj:
+            raise RuleError(f"internal: two effect programs are keyed {obj.key!r}")
+        return
+    if isinstance(obj, (str, int, float, type(None))) or id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        for v in obj.values():
+            _collect_programs(v, index, seen)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _collect_programs(v, index, seen)
+    elif is_dataclass(obj) and not isinstance(obj, type):
+        for fl in fields(obj):
+            _collect_programs(getattr(obj, fl.name), index, seen)
+
+
 def content_abilities(model: "ContentModel", ruleset: "Ruleset") -> list["Ability"]:
     """Every ability the content holds (factions, units, spellbooks, cards) and `ruleset`'s rules,
     in play or not."""
@@ -98,8 +123,10 @@ def build_tables(model: "ContentModel") -> ContentTables:
     quiet_content = all(_quiet(a.effect) for a in outside if a.window == REMOVAL_WINDOW)
     quiet = {rid: quiet_content and all(_quiet(a.effect) for a in rs.abilities if a.window == REMOVAL_WINDOW)
              for rid, rs in model.rulesets.items()}
+    programs: dict[str, Program] = {}
+    _collect_programs(model, programs, set())
     return ContentTables(MappingProxyType(index), MappingProxyType(checked), MappingProxyType(timed),
-                         MappingProxyType(quiet))
+                         MappingProxyType(quiet), MappingProxyType(programs))
 
 
 __all__ = ["ContentTables", "build_tables", "checked_at", "content_abilities"]

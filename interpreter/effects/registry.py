@@ -91,8 +91,9 @@ class Registry:
         return sorted(self.items)
 
     def implements(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Register the decorated function as the implementation of the declared primitive `name`;
-        a TypeError (at import) when it is undeclared, implemented twice, or takes other parameters."""
+        """Register the decorated function as the implementation of the declared primitive `name`,
+        its docstring the declaration's line (the one description of what it does); a TypeError
+        (at import) when it is undeclared, implemented twice, or takes other parameters."""
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             prim = self.items.get(name)
             if prim is None:
@@ -103,6 +104,7 @@ class Registry:
             if wrong:
                 raise TypeError(f"{fn.__qualname__} does not match the declaration of '{name}': {wrong}")
             self.functions[name] = fn
+            fn.__doc__ = prim.doc
             return fn
         return register
 

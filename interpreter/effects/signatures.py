@@ -3,7 +3,8 @@ its sort (query, verb or choice), parameters (type, and default when optional), 
 of what it does. The compiler checks calls against these, the documentation's table lists them
 (effects/docs.py), and the engine implements each with `@implements(name)`
 (engine/primitives/, grouped by the same topics), which fails at import when an implementation's
-parameters disagree with its declaration here. A new primitive is declared here first.
+parameters disagree with its declaration here. The declaration's line is the one description: it
+becomes the implementation's docstring, which the implementation does not repeat. A new primitive is declared here first.
 """
 from __future__ import annotations
 
@@ -184,15 +185,18 @@ query("loyalty_spellbook_count", "How many spellbooks a player holds on the loya
       returns="int", player="player")
 
 # ---- turns (engine/primitives/turns.py)
-verb("extra_action", "Immediately after, the player may take a second, different action (none of `excluding`).",
+verb("extra_action", "Immediately after, the player may take a second, different action (none of `excluding`); "
+     "only the turn's first action grants one: a second action never grants a third.",
      excluding=("abilities", ()))
-verb("action_in", "The player may take one action now, limited to the area (the same actions, costs and",
+verb("action_in", "The player may take one action now, limited to the area (the same actions, costs and "
+     "after-action window as on its turn), or decline.",
      player="player", area="area")
 verb("end_actions", "The player takes no more actions this Action Phase, as if it had 0 Power (its turns pass).",
      player="player")
 verb("lend_ability", "Lend one of `owner`'s abilities to `to` until the end of the next Doom Phase.",
      ability="ability", owner="player", to="player", until=("str", "end-of-doom-phase"))
-verb("lend_unique", "Lend `owner`'s unique faction abilities to `to` until the end of the next Doom Phase; with",
+verb("lend_unique", "Lend `owner`'s unique faction abilities to `to` until the end of the next Doom Phase; with "
+     "`stand_in`, what they say of one of `owner`'s Great Old Ones applies to that kind as well.",
      owner="player", to="player", until=("str", "end-of-doom-phase"), stand_in=("kind", None))
 verb("earn_requirement",
      "The player meets one of its own spellbook requirements now and takes a spellbook (in a battle, "

@@ -16,6 +16,7 @@ from .abilities import BATTLE_MODIFIERS, ability_frame, quiet_window, requiremen
 from .context import EffectCtx
 from .effect_frames import effect_frame
 from .flow import Call
+from .requirements import requirement
 from .state import POOL
 from . import abilities
 from . import basics
@@ -78,6 +79,18 @@ def effect_call(g: "RulesContext", effect: Any, ctx: EffectCtx, label: str | Non
     """Run a compiled effect program (an ability's, a requirement's, an awakening's) with `ctx`
     (`label`: "KEY (WINDOW)" when it runs an ability, for trigger-loop messages)."""
     return Call(effect_frame(g, effect, ctx, label))
+
+
+def requirement_effect_call(g: "RulesContext", p: str, key: str) -> Call | None:
+    """Run the effect of requirement `key` (a faction's `id` or a loyalty card's `card/id`:
+    requirements.py) that `p` has just earned, named `requirement KEY` in messages; None when it
+    has no effect (the procedure that earned it then ends)."""
+    r = requirement(g, p, key)
+    if r is None or r.effect is None:
+        return None
+    c = ctx(g, p)
+    c.ability = f"requirement {key}"
+    return effect_call(g, r.effect, c)
 
 
 def window_call(g: "RulesContext", name: str, event: dict[str, Any] | None, players: list[str] | None = None,

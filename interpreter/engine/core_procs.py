@@ -269,14 +269,11 @@ class Earn(Proc):
         return self.effect(g, f, None)
 
     def effect(self, g: Game, f: Frame, value: Any) -> Any:
-        p = f["player"]
-        r = requirement(g, p, f["req"])
-        if r is None or r.effect is None:
+        call = core.requirement_effect_call(g, f["player"], f["req"])
+        if call is None:
             return Return()
-        ctx = core.ctx(g, p)
-        ctx.ability = f"requirement {r.id}"
         f["at"] = "done"
-        return core.effect_call(g, r.effect, ctx)
+        return call
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()

@@ -1,13 +1,13 @@
 """Effect programs run as frames: `{"proc": "effect", "program": KEY, "ctx": ..., "pc", "scopes",
 "iters", "wait"}` (and `"label"` when it runs an ability, for trigger-loop messages).
 
-The frame holds the program's key (its content position), the context it runs in and the runner's
+The frame holds the program's key (its content position; the content's tables find the program
+by it: content/tables.py `programs`), the context it runs in and the runner's
 place (effects/program.py), all as data (frame_values.py); each step rebuilds the context, runs
 the program until it pauses at a decision or a procedure call, and writes its place back.
 """
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
 from typing import Any
 
 from ..effects.compiler import RuleError
@@ -21,46 +21,14 @@ _CTX = ("me", "ability", "self_unit", "event", "subject", "value", "area", "foe"
 
 def effect_frame(g: Any, effect: Program, ctx: EffectCtx, label: str | None = None) -> dict[str, Any]:
     """The frame that runs `effect` with `ctx` (its names and context encoded)."""
-    index = programs(g)
-    if index.setdefault(effect.key, effect) is not effect:
-        raise RuleError(f"internal: two effect programs are keyed {effect.key!r}")
+    if g.content.tables.programs.get(effect.key) is not effect:
+        raise RuleError(f"internal: the effect program {effect.key!r} is not one of the content's")
     enc = Encoder(g)
     c = {k: enc(getattr(ctx, k)) for k in _CTX}
     f = flow.frame("effect", "run", program=effect.key, ctx=c, pc=0, scopes=enc(ctx.scopes), iters=[], wait=None)
     if label:
         f["label"] = label
     return f
-
-
-def programs(g: Any) -> dict[str, Program]:
-    """The effect programs of the game's content by key (found once per content model, kept on it)."""
-    kept = g.content.__dict__
-    index: dict[str, Program] | None = kept.get("_programs")
-    if index is None:
-        index = {}
-        _collect(g.content, index, set())
-        kept["_programs"] = index
-    return index
-
-
-def _collect(obj: Any, index: dict[str, Program], seen: set[int]) -> None:
-    """Every Program reachable from the content model (records, lists, dicts)."""
-    if isinstance(obj, Program):
-        if index.setdefault(obj.key, obj) is not obj:
-            raise RuleError(f"internal: two effect programs are keyed {obj.key!r}")
-        return
-    if isinstance(obj, (str, int, float, type(None))) or id(obj) in seen:
-        return
-    seen.add(id(obj))
-    if isinstance(obj, dict):
-        for v in obj.values():
-            _collect(v, index, seen)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            _collect(v, index, seen)
-    elif is_dataclass(obj) and not isinstance(obj, type):
-        for fl in fields(obj):
-            _collect(getattr(obj, fl.name), index, seen)
 
 
 class EffectProc(flow.Proc):
@@ -70,7 +38,7 @@ class EffectProc(flow.Proc):
     STEPS = ("run",)
 
     def step(self, g: Any, f: dict[str, Any], value: Any) -> Any:
-        prog = programs(g).get(f["program"])
+        prog = g.content.tables.programs.get(f["program"])
         if prog is None:
             raise RuleError(f"internal: no effect program {f['program']!r} in this content")
         dec = Decoder(g)
@@ -93,4 +61,4 @@ class EffectProc(flow.Proc):
         return r.step
 
 
-__all__ = ["EffectProc", "effect_frame", "programs"]
+__all__ = ["EffectProc", "effect_frame"]

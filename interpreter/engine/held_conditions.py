@@ -3,11 +3,11 @@ while the parts of the state it reads are unchanged.
 
 What a condition reads is known from its text (`Requirement.inputs`: the primitives it calls, the
 names and fields it reads). A condition is kept only when every one of those is in the tables
-below, which say which State fields each query's answer depends on. The kept answer is stored on
-the State object itself (so a copy, a clone or a restored position starts with none) beside the
-exact values of those fields (marshal bytes); the units are stood for by the state's write counter
-and number of units (every write to a unit's place or owner bumps the counter: `State.written`),
-or, for a query that reads only who owns which unit ("unit-owners": the gates' controllers), by the
+below, which say which State fields each query's answer depends on. The kept answer is stored in
+the rules context's memo record for the state object (`Rules.held_conditions`: a copy, a clone or
+a restored position starts with none) beside the exact values of those fields (marshal bytes);
+the units are stood for by the state's write counter and number of units (every write to a unit's
+place or owner bumps the counter: `State.written`), or, for a query that reads only who owns which unit ("unit-owners": the gates' controllers), by the
 counter of the writes that are not a unit's move (`State.other_writes`), or, for one player's own
 units ("units@"), by that counter and the count of moves of that player's units
 (`State.moves_of`). Each part is found once per position a check looks at, whichever conditions
@@ -153,10 +153,7 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | N
     parts = parts_read(r) if event is None else None
     if parts is None:
         return bool(_evaluate(g, p, r, event))
-    s = g.s
-    held = s.__dict__.get("_held")
-    if held is None:
-        held = s.__dict__["_held"] = {}
+    held = g.held_conditions()
     now = _inputs_now(g, parts, p, seen)
     if seen is not None and state_module.CHECK_MEMO and now != _inputs_now(g, parts, p):
         raise AssertionError("the state changed during one requirement check")

@@ -68,14 +68,11 @@ class EarnLoyalty(Proc):
         return self.effect(g, f, None)
 
     def effect(self, g: Game, f: Frame, value: Any) -> Any:
-        p, card = f["player"], f["card"]
-        r = requirement(g, p, f"{card}/{f['req']}")
-        if r is None or r.effect is None:
+        call = core.requirement_effect_call(g, f["player"], f"{f['card']}/{f['req']}")
+        if call is None:
             return Return()
-        ctx = core.ctx(g, p)
-        ctx.ability = f"requirement {card}/{r.id}"
         f["at"] = "done"
-        return core.effect_call(g, r.effect, ctx)
+        return call
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()

@@ -54,7 +54,8 @@ class Rules:
         "s", "log", "_forced_dice", "_event_hook",
         # the evaluation budget: steps since the last decision, formulas nested (limits.py)
         "steps", "formula_depth",
-        # the one cache of facts derived from the position (`memo`) and its checking mode
+        # the one cache of facts derived from the position (`memo`, with the requirement conditions
+        # kept for this state object: `held_conditions`) and its checking mode
         "_memo", "_checking",
         # the pending decision as a Decision, for the state's pending record it was made from (game.py)
         "_pending_obj", "_pending_of",
@@ -181,7 +182,8 @@ class Rules:
         """A dict for facts derived from who has which abilities (active abilities, units in play,
         the modifier index), valid until that changes: it is keyed on the state object, its write
         counter `s.writes` (bumped by every write to units, spellbooks, grants or loyalty cards:
-        `state_written`), the grants list and its length, and the number of units."""
+        `state_written`), the grants list and its length, and the number of units. (The memo
+        record: those five keys, the facts, and the held conditions: `held_conditions`.)"""
         s = self.s
         m = self._memo
         if m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants and m[3] == len(s.grants) \
@@ -189,8 +191,21 @@ class Rules:
             if CHECK_MEMO and not self._checking:
                 self._check_memo(m[5])
             return m[5]  # type: ignore[no-any-return]
-        self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {})
+        held = m[6] if m is not None and m[0] is s else {}
+        self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {}, held)
         return m[5]  # type: ignore[no-any-return]
+
+    def held_conditions(self) -> dict[Any, Any]:
+        """The requirement conditions kept for this state object (held_conditions.py: each beside
+        the values of the state it read, and used only while they are the same). They outlive the
+        memo's facts (a write does not drop them) but not the state object: a copy, a clone or a
+        restored position starts with none, so no two states share them."""
+        m = self._memo
+        if m is None or m[0] is not self.s:
+            self.memo()
+            m = self._memo
+            assert m is not None
+        return m[6]  # type: ignore[no-any-return]
 
     def memo_current(self) -> bool:
         """Whether the memo (see `memo`) is valid for the state as it is."""
@@ -214,9 +229,10 @@ class Rules:
         self._memo = (s, s.writes, *m[2:])
 
     def memo_for_copy(self, s: State) -> tuple[Any, ...]:
-        """This position's memo for `s`, a fresh copy of the state: the facts are the same."""
+        """This position's memo for `s`, a fresh copy of the state: the facts are the same, and
+        no condition is held yet (`held_conditions`)."""
         facts = dict(self.memo())
-        return (s, s.writes, s.grants, len(s.grants), len(s.units), facts)
+        return (s, s.writes, s.grants, len(s.grants), len(s.units), facts, {})
 
     def memo_from(self, source: "Rules") -> None:
         """Start this context's memo with `source`'s facts at its position, this context's state
@@ -236,7 +252,7 @@ class Rules:
     def _check_memo(self, kept: dict[Any, Any]) -> None:
         old = self._memo
         assert old is not None
-        self._memo = (*old[:5], {})
+        self._memo = (*old[:5], {}, old[6])
         self._checking = True
         try:
             for key, value in list(kept.items()):

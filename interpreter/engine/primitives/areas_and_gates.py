@@ -15,7 +15,6 @@ from .. import actions, basics
 def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any = None, controlled_by: Any = None,
            without_units_of: Any = None, start_of: Any = None, symbol: Any = None, token: Any = None,
            without_token: Any = None, glyph: Any = None) -> list[str]:
-    """Map areas filtered by units, terrain (ocean | land), gates, start glyphs, map glyph, printed symbols, tokens."""
     g = ctx.game
     s = g.s
     out = []
@@ -88,32 +87,27 @@ def _occupied(g: Any, player: Any) -> set[Any]:
 
 @implements("adjacent")
 def _adjacent(ctx: Any, area: str) -> list[str]:
-    """The areas next to an area."""
     return list(basics.adjacent(ctx.game, area))
 
 
 @implements("is_ocean")
 def _is_ocean(ctx: Any, area: Any) -> bool:
-    """Whether an area is ocean (or sea)."""
     a = ctx.game.layout.areas.get(area)
     return bool(a and a.ocean)
 
 
 @implements("has_gate")
 def _has_gate(ctx: Any, area: str) -> bool:
-    """Whether there is a gate in the area."""
     return area in ctx.game.s.gates
 
 
 @implements("gate_controller")
 def _gate_controller(ctx: Any, area: str) -> Any:
-    """Who controls the gate in the area (none when abandoned or absent)."""
     return ctx.game.s.gate_owner(area)
 
 
 @implements("gates")
 def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str]:
-    """Gate locations (held gates and units that count as Gates included), by controller and terrain."""
     g = ctx.game
     out = []
     found = [(loc, g.s.gate_owner(loc)) for loc in g.s.gates]
@@ -131,13 +125,11 @@ def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str
 
 @implements("home")
 def _home(ctx: Any, player: str) -> Any:
-    """The area where the player started the game."""
     return ctx.game.s.home.get(player)
 
 
 @implements("tokens")
 def _tokens(ctx: Any, token: Any = None, area: Any = None, owner: Any = None) -> list[dict[str, Any]]:
-    """Tokens on the map, by type, area and owner."""
     return [t for t in ctx.game.s.tokens if (token is None or t["id"] == token)
             and (area is None or t["loc"] == area) and (owner is None or t.get("owner") == owner)]
 
@@ -145,7 +137,6 @@ def _tokens(ctx: Any, token: Any = None, area: Any = None, owner: Any = None) ->
 # ---- verbs: gates and tokens ----------------------------------------------------------------------------
 @implements("hold_gate")
 def _hold_gate(ctx: Any, area: str, tag: str) -> None:
-    """Lift a gate and the unit controlling it off the map onto your card, under a tag."""
     g = ctx.game
     gate = g.s.gates.pop(area, None)
     if gate is None:
@@ -163,7 +154,6 @@ def _hold_gate(ctx: Any, area: str, tag: str) -> None:
 
 @implements("return_gate")
 def _return_gate(ctx: Any, tag: str, area: str) -> None:
-    """Put a held gate (and its controlling unit) back into an area that has no gate."""
     g = ctx.game
     if not basics.is_area(g, area):
         raise RuleError(f"{ctx.where}: return_gate needs an area of this map, got {area!r}")
@@ -183,14 +173,12 @@ def _return_gate(ctx: Any, tag: str, area: str) -> None:
 
 @implements("remove_gate")
 def _remove_gate(ctx: Any, area: str) -> None:
-    """Take the gate in an area off the map (its controller stays in the area)."""
     if ctx.game.s.gates.pop(area, None) is not None:
         basics.emit(ctx.game, "gate", loc=area, change="removed", why=ctx.ability)
 
 
 @implements("place_token")
 def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
-    """Put your token in an area (with move: true, your token of that type already out moves there)."""
     s = ctx.game.s
     mine = [t for t in s.tokens if t["id"] == token and t.get("owner") == ctx.me]
     if mine and move:
@@ -202,7 +190,6 @@ def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
 
 @implements("remove_token")
 def _remove_token(ctx: Any, token: str, area: str, owner: Any = None) -> None:
-    """Take one token of a type off an area (yours, or `owner`'s); nothing when there is none."""
     s = ctx.game.s
     who = owner if owner is not None else ctx.me
     for i, t in enumerate(s.tokens):
@@ -214,7 +201,6 @@ def _remove_token(ctx: Any, token: str, area: str, owner: Any = None) -> None:
 
 @implements("lock_gate")
 def _lock_gate(ctx: Any, area: str) -> None:
-    """Free the gate in the area for good: its controller steps off, and no unit may control it again."""
     g = ctx.game
     gate = g.s.gates.get(area)
     if gate is None or gate.get("locked"):

@@ -13,14 +13,12 @@ from .. import battle_queries
 # ---- battle -------------------------------------------------------------------------------------------
 @implements("in_battle")
 def _in_battle(ctx: Any, player: str) -> bool:
-    """Whether the player is one of the two sides of the current battle."""
     b = ctx.game.s.battle
     return b is not None and player in (b["attacker"], b["defender"])
 
 
 @implements("assigned")
 def _assigned(ctx: Any, owner: str, result: str) -> list[dict[str, Any]]:
-    """A side's units that have been assigned a result (kill, pain, eliminate) in this battle."""
     g = ctx.game
     b = g.s.battle
     if b is None:
@@ -31,7 +29,6 @@ def _assigned(ctx: Any, owner: str, result: str) -> list[dict[str, Any]]:
 
 @implements("avoided_deaths")
 def _avoided(ctx: Any) -> list[dict[str, Any]]:
-    """Units that had a kill assigned in this battle and are still in play."""
     g = ctx.game
     b = g.s.battle
     if b is None:
@@ -41,7 +38,6 @@ def _avoided(ctx: Any) -> list[dict[str, Any]]:
 
 @implements("rolled")
 def _rolled(ctx: Any, player: str, what: str = "dice") -> int:
-    """In a battle: how many dice a side rolled, or its kills / pains / misses."""
     if what not in ("dice", "kills", "pains", "misses"):
         raise RuleError(f"rolled: 'what' is one of dice, kills, pains, misses (not {what!r})")
     b = ctx.game.s.battle
@@ -53,21 +49,18 @@ def _rolled(ctx: Any, player: str, what: str = "dice") -> int:
 
 @implements("flag")
 def _flag(ctx: Any, name: str, player: Any = None) -> bool:
-    """Whether a battle flag (set with set_flag) is up."""
     b = ctx.game.s.battle
     return b is not None and [name, player] in b["flags"]
 
 
 @implements("lent")
 def _lent(ctx: Any, ability: str, to: str) -> bool:
-    """Whether an ability is currently lent to a player."""
     return any(g["ability"].endswith("/" + ability) and g["to"] == to for g in ctx.game.s.grants)
 
 
 # ---- verbs: battle ---------------------------------------------------------------------------------------
 @implements("exempt")
 def _exempt(ctx: Any, unit: Any) -> None:
-    """Take a unit out of the current battle (it stays in the area; the effect lasts the battle)."""
     b = ctx.game.s.battle
     if b is not None:
         b["exempt"].append(as_unit(ctx, unit)["id"])
@@ -76,7 +69,6 @@ def _exempt(ctx: Any, unit: Any) -> None:
 
 @implements("add_results")
 def _add_results(ctx: Any, against: str, result: str, count: int = 1, **kw: Any) -> None:
-    """Add battle results to be assigned to a side's units (eliminate may be limited to classes)."""
     b = ctx.game.s.battle
     if b is None or against not in b["pending"]:
         return
@@ -89,7 +81,6 @@ def _add_results(ctx: Any, against: str, result: str, count: int = 1, **kw: Any)
 
 @implements("reroll_misses")
 def _reroll_misses(ctx: Any, player: str) -> None:
-    """In a battle, roll again a side's dice that missed (1 to 3): new kills and pains go against the other side."""
     g = ctx.game
     b = g.s.battle
     if b is None or player not in b["rolled"]:
@@ -107,7 +98,6 @@ def _reroll_misses(ctx: Any, player: str) -> None:
 
 @implements("convert_results")
 def _convert(ctx: Any, against: str, src: str, dst: str) -> None:
-    """Results of one type not yet assigned against a side become another type."""
     b = ctx.game.s.battle
     if b is None:
         return
@@ -118,7 +108,6 @@ def _convert(ctx: Any, against: str, src: str, dst: str) -> None:
 
 @implements("cancel_result")
 def _cancel(ctx: Any, unit: Any) -> None:
-    """Remove the last result assigned to a unit (it still counts against the unit's capacity)."""
     b = ctx.game.s.battle
     u = as_unit(ctx, unit)
     res = b["results"].get(str(u["id"]), []) if b else []
@@ -131,7 +120,6 @@ def _cancel(ctx: Any, unit: Any) -> None:
 
 @implements("set_flag")
 def _set_flag(ctx: Any, name: str, player: Any = None) -> None:
-    """Raise a flag that lasts until the end of the current battle."""
     b = ctx.game.s.battle
     if b is not None:
         b["flags"].append([name, player])
@@ -153,7 +141,6 @@ def _count_key(ctx: Any, name: Any, unit: Any, player: Any) -> str:
 
 @implements("add_battle_count")
 def _add_battle_count(ctx: Any, name: str, amount: Any, unit: Any = None, player: Any = None) -> None:
-    """Add to a number kept until the end of the current battle, under a name (and a unit and/or player)."""
     b = ctx.game.s.battle
     if b is None:
         return
@@ -164,7 +151,6 @@ def _add_battle_count(ctx: Any, name: str, amount: Any, unit: Any = None, player
 
 @implements("battle_count")
 def _battle_count(ctx: Any, name: str, unit: Any = None, player: Any = None) -> int:
-    """A number kept with add_battle_count in the current battle (0 when never added or outside a battle)."""
     b = ctx.game.s.battle
     if b is None:
         return 0
@@ -173,7 +159,6 @@ def _battle_count(ctx: Any, name: str, unit: Any = None, player: Any = None) -> 
 
 @implements("result_count")
 def _result_count(ctx: Any, unit: Any, result: Any = None) -> int:
-    """How many battle results (of one type: kill, pain, eliminate) the unit holds in the current battle."""
     b = ctx.game.s.battle
     if not isinstance(unit, dict) or "id" not in unit:
         raise RuleError(f"{ctx.where}: expected a unit, got {unit!r}")
@@ -185,7 +170,6 @@ def _result_count(ctx: Any, unit: Any, result: Any = None) -> int:
 
 @implements("total_power")
 def _total_power(ctx: Any, players: Any) -> int:
-    """The Power of the listed players added together."""
     if isinstance(players, str):
         players = [players]
     if not isinstance(players, list):

@@ -33,7 +33,6 @@ def _unit_of(ctx: Any, label: str) -> Any:
 # ---- choices -----------------------------------------------------------------------------------------------
 @implements("choose_unit")
 def _choose_unit(ctx: Any, player: str, units: list[Any], prompt: str = "choose a unit") -> Any:
-    """The player picks one of the units (none if the list is empty)."""
     return ask_one(ctx, player, "unit", units, prompt, lambda u: basics.unit_label(ctx.game, u), "unit")
 
 
@@ -45,7 +44,6 @@ def _picked_unit(ctx: Any, data: Any, ans: str) -> Any:
 @implements("choose_units")
 def _choose_units(ctx: Any, player: str, units: list[Any], most: Any = None, prompt: str = "choose units",
                   least: Any = None) -> Any:
-    """The player picks at least `least` (as many as there are) and up to `most` of the units, one at a time."""
     left = list(units)
     limit = len(left) if most is None else min(len(left), basics.integer(ctx.game, most, "most"))
     need = 0 if least is None else min(limit, basics.integer(ctx.game, least, "least"))
@@ -73,23 +71,19 @@ def _picked_units(ctx: Any, pick: dict[str, Any], ans: str) -> Any:
 
 @implements("choose_area")
 def _choose_area(ctx: Any, player: str, areas: list[Any], prompt: str = "choose an area") -> Any:
-    """The player picks one of the areas (none if the list is empty)."""
     return ask_one(ctx, player, "area", areas, prompt)
 
 
 @implements("choose_player")
 def _choose_player(ctx: Any, player: str, players: list[Any], prompt: str = "choose a player") -> Any:
-    """The player picks one of the players (none if the list is empty)."""
     return ask_one(ctx, player, "player", players, prompt)
 
 
 @implements("roll_die")
 def _roll_die(ctx: Any) -> Any:
-    """Roll one six-sided die (from the game's seeded generator)."""
     return basics.roll(ctx.game, 1, ctx.me or "rules", ctx.ability)[0]
 
 
 @implements("roll_dice")
 def _roll_dice(ctx: Any, count: int) -> Any:
-    """Roll `count` six-sided dice at once (from the game's seeded generator): the list of results."""
     return basics.roll(ctx.game, count, ctx.me or "rules", ctx.ability)

@@ -29,7 +29,6 @@ from .. import core
 
 @implements("pay_doom")
 def _pay_doom(ctx: Any, player: Any, amount: Any) -> None:
-    """The player pays Doom (an error when it has less than that)."""
     g = ctx.game
     p = as_player(ctx, player)
     n = basics.integer(g, amount, "amount")
@@ -42,7 +41,6 @@ def _pay_doom(ctx: Any, player: Any, amount: Any) -> None:
 
 @implements("take_card")
 def _take_card(ctx: Any, player: Any, kind: str) -> None:
-    """The player takes the loyalty card of a neutral unit kind: its units join that player's pool."""
     g = ctx.game
     p = as_player(ctx, player)
     card = neutral.card_for_kind(g.content, kind)
@@ -54,26 +52,22 @@ def _take_card(ctx: Any, player: Any, kind: str) -> None:
 
 @implements("card_holder")
 def _card_holder(ctx: Any, kind: str) -> Any:
-    """Who holds the loyalty card of a neutral unit kind (none while it is in the supply)."""
     card = neutral.card_for_kind(ctx.game.content, kind)
     return ctx.game.s.card_holders.get(card.id) if card is not None else None
 
 
 @implements("spellbooks")
 def _spellbooks(ctx: Any, player: Any) -> list[str]:
-    """The spellbooks on a player's faction card, in the order they were taken."""
     return list(ctx.game.s.spellbooks[as_player(ctx, player)])
 
 
 @implements("available_spellbooks")
 def _available(ctx: Any, player: Any, without: Any = None) -> list[str]:
-    """Spellbooks the player could take now (own faction's while a slot is left, neutral ones in the supply), as if `without` were off its card."""
     return neutral.spellbook_choices(ctx.game, as_player(ctx, player), without)
 
 
 @implements("choose_spellbook")
 def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "choose a spellbook") -> Any:
-    """The player picks one of the spellbooks (none if the list is empty)."""
     if not isinstance(spellbooks, list):
         raise RuleError(f"{ctx.where}: choose_spellbook() needs a list, got {spellbooks!r}")
     return ask_one(ctx, player, "spellbook", spellbooks, prompt, str)
@@ -81,13 +75,11 @@ def _choose_spellbook(ctx: Any, player: Any, spellbooks: Any, prompt: str = "cho
 
 @implements("remove_spellbook")
 def _remove_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
-    """Take a spellbook off the player's card (a neutral one returns to the general supply; used once-limits stay used)."""
     core.remove_spellbook(ctx.game, as_player(ctx, player), str(spellbook), ctx.ability)
 
 
 @implements("take_spellbook")
 def _take_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
-    """Put an available spellbook on the player's card (an error when it is not available to that player)."""
     try:
         neutral.take_spellbook(ctx.game, as_player(ctx, player), str(spellbook), ctx.ability)
     except RuleError as exc:
@@ -96,7 +88,6 @@ def _take_spellbook(ctx: Any, player: Any, spellbook: Any) -> None:
 
 @implements("elder_sign_value")
 def _es_value(ctx: Any, player: Any, which: Any = None) -> int:
-    """The total value of a player's face-down elder signs (only those at the places `which`, as `choose_elder_signs` gives them, when given)."""
     p = as_player(ctx, player)
     signs = ctx.game.s.elder_signs[p]
     return sum(signs) if which is None else sum(signs[i] for i in _places(ctx, p, which))
@@ -104,14 +95,12 @@ def _es_value(ctx: Any, player: Any, which: Any = None) -> int:
 
 @implements("reveal_elder_signs")
 def _reveal(ctx: Any, player: Any, which: Any = None) -> None:
-    """The player trades its face-down elder signs (all, or those at the places `which`) for their Doom now."""
     p = as_player(ctx, player)
     basics.reveal_elder_signs(ctx.game, p, None if which is None else _places(ctx, p, which))
 
 
 @implements("choose_elder_signs")
 def _choose_signs(ctx: Any, player: Any, prompt: str = "choose elder signs") -> Any:
-    """The player picks one or more of its face-down elder signs by their places (`elder-sign-1` ...; values stay hidden), one at a time; the places picked."""
     p = as_player(ctx, player)
     count = len(ctx.game.s.elder_signs[p])
     return _next_sign(ctx, {"player": p, "prompt": prompt, "left": list(range(1, count + 1)), "picked": []})

@@ -12,33 +12,28 @@ from .. import basics
 # ---- numbers and lists -------------------------------------------------------------------------
 @implements("max")
 def _max(ctx: Any, where: str, *values: Any) -> Any:
-    """The largest of the numbers given (or of one list)."""
     vals = values[0] if len(values) == 1 and isinstance(values[0], list) else values
     return max(vals) if vals else 0
 
 
 @implements("min")
 def _min(ctx: Any, where: str, *values: Any) -> Any:
-    """The smallest of the numbers given (or of one list)."""
     vals = values[0] if len(values) == 1 and isinstance(values[0], list) else values
     return min(vals) if vals else 0
 
 
 @implements("ceil")
 def _ceil(ctx: Any, x: Any) -> int:
-    """Round up to a whole number."""
     return math.ceil(x)
 
 
 @implements("floor")
 def _floor(ctx: Any, x: Any) -> int:
-    """Round down to a whole number."""
     return math.floor(x)
 
 
 @implements("count")
 def _count(ctx: Any, items: Any) -> int:
-    """How many items a list has."""
     if not isinstance(items, list):
         raise RuleError(f"{ctx.where}: count() needs a list, got {items!r}")
     return len(items)
@@ -46,13 +41,11 @@ def _count(ctx: Any, items: Any) -> int:
 
 @implements("first")
 def _first(ctx: Any, items: list[Any]) -> Any:
-    """The first item of a list, or none."""
     return items[0] if items else None
 
 
 @implements("distinct")
 def _distinct(ctx: Any, items: list[Any]) -> list[Any]:
-    """The list without repeats (first occurrence kept)."""
     out: list[Any] = []
     for i in items:
         if i not in out:
@@ -63,7 +56,6 @@ def _distinct(ctx: Any, items: list[Any]) -> list[Any]:
 # ---- List helpers, map glyphs and ruleset-halved die effects.
 @implements("pluck")
 def _pluck(ctx: Any, items: list[Any], field: str) -> list[Any]:
-    """The value of one field of each record in a list, in order, repeats kept (e.g. 'loc', 'owner')."""
     if not isinstance(items, list):
         raise RuleError(f"{ctx.where}: pluck() needs a list, got {items!r}")
     out = []
@@ -82,7 +74,6 @@ def _pluck(ctx: Any, items: list[Any], field: str) -> list[Any]:
 
 @implements("without")
 def _without(ctx: Any, items: list[Any], remove: list[Any]) -> list[Any]:
-    """The items of the first list that are not in the second list, in order."""
     if not isinstance(items, list) or not isinstance(remove, list):
         raise RuleError(f"{ctx.where}: without() needs two lists")
     return [i for i in items if i not in remove]
@@ -90,7 +81,6 @@ def _without(ctx: Any, items: list[Any], remove: list[Any]) -> list[Any]:
 
 @implements("glyph")
 def _glyph(ctx: Any, area: Any) -> Any:
-    """The glyph printed on an area (none for an area without one, or a location off the map)."""
     if area is not None and not isinstance(area, str):
         raise RuleError(f"{ctx.where}: glyph() needs an area, got {area!r}")
     a = ctx.game.layout.areas.get(area) if area is not None else None
@@ -99,7 +89,6 @@ def _glyph(ctx: Any, area: Any) -> Any:
 
 @implements("ruleset_halves")
 def _ruleset_halves(ctx: Any, ability: str, amount: Any) -> int:
-    """`amount` halved and rounded up when the ruleset lists `ability` under halved-dice-abilities, else unchanged."""
     n = basics.integer(ctx.game, amount, "amount")
     listed = ctx.game.ruleset.settings.get("halved-dice-abilities", []) or []
     return math.ceil(n / 2) if ability in listed else n

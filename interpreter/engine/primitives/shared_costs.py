@@ -22,7 +22,6 @@ REFUSE = "refuse"
 
 @implements("share_power_loss")
 def _share_power_loss(ctx: Any, players: Any, amount: Any, prompt: str = "how much Power do you give up?") -> Any:
-    """The players, in the order given, each say how much of `amount` Power they give up, or refuse; the agreed shares as records {player, value} (empty: no agreement)."""
     if not isinstance(players, list):
         raise RuleError(f"{ctx.where}: share_power_loss() needs a list of players, got {players!r}")
     who = [as_player(ctx, p) for p in players]

@@ -32,7 +32,6 @@ def _marker_name(ctx: Any, name: Any) -> str:
 
 @implements("set_marker")
 def _set_marker(ctx: Any, name: str, value: Any) -> None:
-    """Put a named game-long marker on a space of a track (a whole number, at least 0)."""
     g = ctx.game
     v = max(0, basics.integer(g, value, "marker value"))
     g.s.markers[_marker_name(ctx, name)] = v
@@ -41,13 +40,11 @@ def _set_marker(ctx: Any, name: str, value: Any) -> None:
 
 @implements("marker")
 def _marker(ctx: Any, name: str) -> int:
-    """Where a named marker stands (0 when it was never set)."""
     return int(ctx.game.s.markers.get(_marker_name(ctx, name), 0))
 
 
 @implements("secret_picks")
 def _secret_picks(ctx: Any, players: Any, options: Any, prompt: str = "choose") -> Any:
-    """Each player picks one option face down (no one sees another's pick); records {player, value} in order."""
     if not isinstance(players, list) or not isinstance(options, list) or not options:
         raise RuleError(f"{ctx.where}: secret_picks() needs a list of players and a non-empty list of options")
     labels = [str(o) for o in options]
@@ -76,7 +73,6 @@ def _picked_secretly(ctx: Any, st: dict[str, Any], ans: str) -> Any:
 
 @implements("lose_doom")
 def _lose_doom(ctx: Any, player: str, amount: Any) -> None:
-    """The player loses Doom (never below 0)."""
     g = ctx.game
     p = as_player(ctx, player)
     n = min(g.s.doom[p], max(0, basics.integer(g, amount, "amount")))
@@ -87,7 +83,6 @@ def _lose_doom(ctx: Any, player: str, amount: Any) -> None:
 
 @implements("sum")
 def _sum(ctx: Any, items: Any) -> Any:
-    """The numbers of a list added together (0 for an empty list)."""
     if not isinstance(items, list):
         raise RuleError(f"{ctx.where}: sum() needs a list, got {items!r}")
     total: Any = 0
@@ -100,7 +95,6 @@ def _sum(ctx: Any, items: Any) -> Any:
 
 @implements("independents")
 def _independents(ctx: Any, owner: Any = None) -> list[dict[str, Any]]:
-    """Independent Great Old Ones on the map (of one player, or of anyone)."""
     g = ctx.game
     kinds = {rec["kind"] for rec in g.s.loyalty.values()}
     return [u for u in g.s.units if u["kind"] in kinds and basics.is_area(g, u["loc"])
@@ -109,7 +103,6 @@ def _independents(ctx: Any, owner: Any = None) -> list[dict[str, Any]]:
 
 @implements("loyalty_spellbook_count")
 def _loyalty_books(ctx: Any, player: str) -> int:
-    """How many spellbooks a player holds on the loyalty cards of its Independents."""
     g = ctx.game
     p = as_player(ctx, player)
     return sum(len(g.s.loyalty[c]["spellbooks"]) for c in independents.controlled_cards(g, p))

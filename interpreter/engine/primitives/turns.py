@@ -16,22 +16,16 @@ from .. import core
 # ---- verbs: turn structure -------------------------------------------------------------------------------
 @implements("extra_action")
 def _extra_action(ctx: Any, excluding: Any = ()) -> None:
-    """Immediately after, the player may take a second, different action (none of `excluding`).
-
-    Only the turn's first action grants one: a second action never grants a third."""
     ctx.game.s.memory["extra_action"] = [f"ability {a}" for a in excluding]
 
 
 @implements("action_in")
 def _action_in(ctx: Any, player: str, area: str) -> Any:
-    """The player may take one action now, limited to the area (the same actions, costs and
-    after-action window as on its turn), or decline."""
     return Suspend(actions.action_in_call(ctx.game, as_player(ctx, player), area, ctx.ability))
 
 
 @implements("end_actions")
 def _end_actions(ctx: Any, player: str) -> None:
-    """The player takes no more actions this Action Phase, as if it had 0 Power (its turns pass)."""
     g, p = ctx.game, as_player(ctx, player)
     done = g.s.memory.setdefault("no_actions", [])
     if p not in done:
@@ -41,7 +35,6 @@ def _end_actions(ctx: Any, player: str) -> None:
 
 @implements("lend_ability")
 def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom-phase") -> None:
-    """Lend one of `owner`'s abilities to `to` until the end of the next Doom Phase."""
     g = ctx.game
     key = f"{owner}/{ability}"
     if abilities.ability_by_key(g, key) is None:
@@ -53,8 +46,6 @@ def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom
 
 @implements("lend_unique")
 def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase", stand_in: Any = None) -> None:
-    """Lend `owner`'s unique faction abilities to `to` until the end of the next Doom Phase; with
-    `stand_in`, what they say of one of `owner`'s Great Old Ones applies to that kind as well."""
     g = ctx.game
     f = basics.faction(g, as_player(ctx, owner))
     grant: dict[str, Any] = {"to": to, "until": until, "round": g.s.round}
@@ -71,7 +62,6 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
 # ---- Meeting a spellbook requirement from an effect (for requirements that can be met in two ways,
 @implements("earn_requirement")
 def _earn_requirement(ctx: Any, player: str, requirement: str) -> Any:
-    """The player meets one of its own spellbook requirements now and takes a spellbook (in a battle, after it)."""
     g = ctx.game
     player = as_player(ctx, player)
     req = next((r for r in basics.faction(g, player).requirements if r.id == requirement), None)

@@ -16,7 +16,6 @@ from .. import core
 # ---- units ----------------------------------------------------------------------------------------
 @implements("units")
 def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, where: str = "map", **kw: Any) -> list[dict[str, Any]]:
-    """Units filtered by owner (a player or a list), kind(s), class(es), area; where: map | pool | battle | held | any."""
     g = ctx.game
     s = g.s
     if where == "map":
@@ -58,13 +57,11 @@ def _in_areas(units: list[dict[str, Any]], area: Any) -> list[dict[str, Any]]:
 
 @implements("pool")
 def _pool(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dict[str, Any]]:
-    """A player's units in the pool (not in play)."""
     return filter_units(ctx, ctx.game.s.pool(as_player(ctx, owner)), kind, kw.get("class"))
 
 
 @implements("battle_units")
 def _battle_units(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dict[str, Any]]:
-    """A side's units taking part in the current battle (not exempted)."""
     g = ctx.game
     if g.s.battle is None:
         return []
@@ -73,46 +70,39 @@ def _battle_units(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dic
 
 @implements("held")
 def _held(ctx: Any, owner: str, tag: Any = None) -> list[dict[str, Any]]:
-    """Units a player holds off the map (on its card), optionally under one tag."""
     prefix = held_loc(owner, tag) if tag else f"held:{owner}:"
     return [u for u in ctx.game.s.units if u["loc"] == prefix or (not tag and u["loc"].startswith(prefix))]
 
 
 @implements("in_play")
 def _in_play(ctx: Any, owner: str, kind: Any) -> bool:
-    """Whether the player has a unit of the kind(s) on the map."""
     in_play = basics.in_play_kinds(ctx.game, owner)   # (kept in the memo)
     return any(k in in_play for k in as_list(kind) or [])
 
 
 @implements("awakened_ever")
 def _awakened_ever(ctx: Any, owner: str, kind: str) -> bool:
-    """Whether the player has awakened that Great Old One at least once this game."""
     return kind in ctx.game.s.awakened.get(owner, [])
 
 
 @implements("cost")
 def _cost(ctx: Any, unit: Any) -> int:
-    """What the unit's kind costs its owner now."""
     u = as_unit(ctx, unit)
     return core.unit_cost(ctx.game, u["owner"], basics.utype(ctx.game, u))
 
 
 @implements("doom_value")
 def _doom_value(ctx: Any, unit: Any) -> int:
-    """The average of every cost the unit can have, rounded up (for Doom awarded at average cost)."""
     return core.doom_value(ctx.game, as_unit(ctx, unit))
 
 
 @implements("combat")
 def _combat(ctx: Any, unit: Any) -> int:
-    """The unit's combat now."""
     return core.combat_of(ctx.game, as_unit(ctx, unit))
 
 
 @implements("cheapest")
 def _cheapest(ctx: Any, units: list[dict[str, Any]]) -> Any:
-    """The unit of lowest cost in a list (the first of equals), or none."""
     best, best_cost = None, None
     for u in units:
         c = core.unit_cost(ctx.game, u["owner"], basics.utype(ctx.game, u))
@@ -123,14 +113,12 @@ def _cheapest(ctx: Any, units: list[dict[str, Any]]) -> Any:
 
 @implements("kinds_of")
 def _kinds_of(ctx: Any, units: list[dict[str, Any]]) -> list[str]:
-    """The distinct kinds in a list of units."""
     return sorted({u["kind"] for u in units})
 
 
 # ---- verbs: units ----------------------------------------------------------------------------------------
 @implements("place")
 def _place(ctx: Any, unit: Any, area: str) -> None:
-    """Put a unit (from the pool or a holding) into an area. Not a Summon or a Move."""
     u = as_unit(ctx, unit)
     if not basics.is_area(ctx.game, area):
         raise RuleError(f"{ctx.where}: '{area}' is not an area of this map")
@@ -139,13 +127,11 @@ def _place(ctx: Any, unit: Any, area: str) -> None:
 
 @implements("move_to")
 def _move_to(ctx: Any, unit: Any, area: str) -> None:
-    """Relocate a unit on the map to an area (not the Move action; no Move abilities apply)."""
     _place(ctx, unit, area)
 
 
 @implements("move_along")
 def _move_along(ctx: Any, units: list[Any], area: str) -> None:
-    """Move units into an area for free during a Move action; they count as having moved."""
     for u in units:
         uu = as_unit(ctx, u)
         core.relocate(ctx.game, uu, area, ctx.ability or "move along")
@@ -154,19 +140,16 @@ def _move_along(ctx: Any, units: list[Any], area: str) -> None:
 
 @implements("kill")
 def _kill(ctx: Any, unit: Any) -> Any:
-    """Kill a unit: it returns to its owner's pool."""
     return Suspend(core.remove_unit_call(ctx.game, as_unit(ctx, unit), "kill", ctx.me))
 
 
 @implements("eliminate")
 def _eliminate(ctx: Any, unit: Any) -> Any:
-    """Eliminate a unit: it returns to its owner's pool."""
     return Suspend(core.remove_unit_call(ctx.game, as_unit(ctx, unit), "eliminate", ctx.me))
 
 
 @implements("replace")
 def _replace(ctx: Any, unit: Any, kind: str) -> None:
-    """Swap a unit for one of its owner's kind from the pool, in the same place (no Doom: a replacement)."""
     g = ctx.game
     u = as_unit(ctx, unit)
     fresh = g.s.pool(u["owner"], kind)
@@ -179,20 +162,17 @@ def _replace(ctx: Any, unit: Any, kind: str) -> None:
 
 @implements("capture")
 def _capture(ctx: Any, unit: Any) -> Any:
-    """Capture a unit onto your card (returned for 1 Power at Gather Power)."""
     return Suspend(core.remove_unit_call(ctx.game, as_unit(ctx, unit), "capture", ctx.me))
 
 
 @implements("hold")
 def _hold(ctx: Any, unit: Any, tag: str, player: Any = None) -> None:
-    """Lift a unit off the map onto a card (yours, or `player`'s), under a tag."""
     who = player if player is not None else ctx.me
     core.relocate(ctx.game, as_unit(ctx, unit), held_loc(as_player(ctx, who), tag), ctx.ability or "hold")
 
 
 @implements("swap")
 def _swap(ctx: Any, a: Any, b: Any) -> None:
-    """Two units exchange places."""
     ua, ub = as_unit(ctx, a), as_unit(ctx, b)
     la, lb = ua["loc"], ub["loc"]
     core.relocate(ctx.game, ua, lb, ctx.ability or "swap")
