@@ -196,6 +196,7 @@ def test_a_seat_reading_is_the_board_made_without_copying(base_game: Content) ->
             assert not any(k.__class__ is tuple and k[0] in MEMO_CHECKED_AT_USE for k in facts)
             for key, value in list(facts.items()):
                 assert reading.rules._recompute(key) == value, key
+            assert reading.rules.held_conditions() == {}   # the game's are its state object's, not the reading's
             for u in g.s.units_at("south-pacific"):
                 assert core.combat_of(reading.rules, u) == core.combat_of(board.rules, u)
             assert actions.gate_count(reading.rules, player) == actions.gate_count(board.rules, player)
