@@ -84,3 +84,16 @@ def test_a_move_is_scored_from_where_the_units_are_now(base_game: Content) -> No
         friend["loc"] = empty
         g.s.moved(friend, home)
     assert bot.score(player, o, d, g) == 0 + 0                        # no longer fresh; no one left behind
+
+
+@pytest.mark.parametrize("n", [1, 6, 100, 2**63 + 1, 2**64 - 1])
+def test_drawing_several_numbers_at_once_gives_the_numbers_one_by_one(n: int) -> None:
+    """`Rng.below_each(n, k)` (the heuristic bot's tie-breaks) draws what k calls of `below(n)` draw,
+    rejections included (n just above 2**63 rejects about half of the raw numbers)."""
+    from necronomicon.interpreter.engine.rng import Rng
+    one, each = Rng(12345), Rng(12345)
+    expected = [one.below(n) for _ in range(50)]
+    assert each.below_each(n, 20) + each.below_each(n, 0) + each.below_each(n, 30) == expected
+    assert each.state == one.state
+    with pytest.raises(ValueError):
+        each.below_each(0, 3)

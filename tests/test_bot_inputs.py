@@ -47,7 +47,7 @@ class _KeepsSignsHidden(RandomAgent):
 
 def _inputs(seat: Seat, d: Decision) -> tuple[Any, ...]:
     """Everything a bot can read at its decision."""
-    return (seat.view(), seat.board().s.to_dict(), [o.as_json() for o in seat.options(d)],
+    return (seat.view(), seat.board().s.to_dict(), seat.reading().s.to_dict(), [o.as_json() for o in seat.options(d)],
             (d.player, d.kind, d.options, d.prompt, d.context), determinize(seat, Rng(3)).s.to_dict())
 
 
@@ -139,10 +139,10 @@ def test_the_heuristic_bot_makes_a_board_only_for_choices_it_scores_from_one(bas
     bot.sit(seat)
     calm = Decision(d.player, "action", tuple(o for o in d.options if o not in battles), d.prompt, d.context)
     bot.choose(d.player, calm.options, calm)
-    assert seat._board is None and seat._view is None   # no battle to judge: the action's verb and cost decide
+    assert seat._reading is None and seat._board is None and seat._view is None   # the verb and cost decide
     choice = bot.choose(d.player, d.options, d)
-    assert seat._board is not None   # a battle's odds are read off the board
-    assert seat._view is None        # made from the masked state alone (view.board_state), not the whole view
+    assert seat._reading is not None   # a battle's odds are read off the board (the seat's reading)
+    assert seat._board is None and seat._view is None   # no copy of the state, no view
     # the same choice as a bot that always has the board
     always = HeuristicAgent(3)
     always.choose(d.player, calm.options, calm)   # the same draws from its generator as `bot`
@@ -169,3 +169,69 @@ def test_a_board_made_before_the_view_is_the_board_the_view_gives(base_game: Con
             assert lean.s.to_dict() == full.s.to_dict() and lean.params == full.params
             assert lean.s.units[0] is not g.s.units[0] and lean.s.units[0] == g.s.units[0]
             assert lean.s.memory is not g.s.memory and lean.s.gates is not g.s.gates
+
+
+def test_a_seat_reading_is_the_board_made_without_copying(base_game: Content) -> None:
+    """Seat.reading() holds what Seat.board() holds (the view's state, masked alike), made from the
+    game's own public values instead of copies; its memo starts with the game's facts, each what the
+    reading itself works out, none of the entries the (masked) rule flow hands between steps; and
+    reading facts off it leaves the game as it was."""
+    from necronomicon.interpreter.engine import actions, basics
+    from necronomicon.interpreter.engine.basics import MEMO_CHECKED_AT_USE
+    g = _game(base_game, {"great-cthulhu": [2], "crawling-chaos": [3, 2]})
+    battle = next(o for o in g.current().options if o.startswith("battle "))   # type: ignore[union-attr]
+    for answer in (None, battle):
+        if answer is not None:
+            g.apply(answer)
+        before = g.s.to_text()
+        for player in FACTIONS:
+            seat = Seat(g, player)
+            reading, board = seat.reading(), seat.board()
+            assert reading is seat.reading()                     # one per position
+            assert reading.s.to_dict() == board.s.to_dict() and reading.params == board.params
+            assert reading.s.units is g.s.units and reading.s.gates is g.s.gates   # not copied
+            assert reading.s.rng is None and reading.s.flow == [] and set(reading.s.es_bag) == {None}
+            assert all(v is None for p, vs in reading.s.elder_signs.items() if p != player for v in vs)
+            facts = reading.rules.memo()
+            assert not any(k.__class__ is tuple and k[0] in MEMO_CHECKED_AT_USE for k in facts)
+            for key, value in list(facts.items()):
+                assert reading.rules._recompute(key) == value, key
+            assert reading.rules.held_conditions() == {}   # the game's are its state object's, not the reading's
+            for u in g.s.units_at("south-pacific"):
+                assert core.combat_of(reading.rules, u) == core.combat_of(board.rules, u)
+            assert actions.gate_count(reading.rules, player) == actions.gate_count(board.rules, player)
+            assert basics.units_per_place(reading.rules, player) == basics.units_per_place(board.rules, player)
+        assert g.s.to_text() == before
+    g.apply(g.current().options[0])   # type: ignore[union-attr]
+    assert seat.reading() is not reading   # the next position has its own
+
+
+@pytest.mark.parametrize("ruleset, factions", [("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"]),
+                                               ("duel", ["sleeper", "wind-rider"])])
+def test_the_heuristic_bot_chooses_the_best_scored_option_with_its_tie_breaks(
+        base_game: Content, ruleset: str, factions: list[str]) -> None:
+    """Whatever it leaves unscored (a battle that cannot beat the best option) and whatever it works
+    out once per decision, the bot's choice is the option with the best score plus tie-break, every
+    option scored alone off the copied board (`Seat.board`) with the same draws of its generator."""
+    from necronomicon.interpreter.engine.agents import HeuristicAgent
+    g = Game(base_game, ruleset, factions, 5)
+    bots = {p: HeuristicAgent(i) for i, p in enumerate(factions)}
+    hand_seats(g, bots)   # type: ignore[arg-type]
+    compared = battles = 0
+    while (d := g.current()) is not None and compared < 400:
+        bot = bots[d.player]
+        if len(d.options) > 1:
+            seat = Seat(g, d.player)
+            ties = Rng(0)
+            ties.state = bot.rng.state
+            infos = seat.options(d)
+            expected = max((bot.score(d.player, o, d, seat.board()) + ties.below(100) / 1000, o.label) for o in infos)[1]
+            answer = bot.choose(d.player, d.options, d)
+            assert answer == expected, (d.prompt, answer, expected)
+            assert bot.rng.state == ties.state   # one draw per option, as before
+            compared += 1
+            battles += any(o.verb in ("battle", "extra-battle") for o in infos)
+        else:
+            answer = bot.choose(d.player, d.options, d)
+        g.apply(answer)
+    assert compared >= 150 and battles >= 5

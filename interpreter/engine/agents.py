@@ -33,18 +33,17 @@ _ACTION_SCORE = {"awaken": 50, "requirement": 55, "create-gate": 45, "capture": 
 
 class HeuristicAgent:
     """A simple greedy bot. It reads its seat's board (the position as its player's view shows
-    it) and the structured options (engine/options.py) to pick cheap casualties, safe retreats,
-    battles it should win and rituals worth their Power; ties are broken at random. Without a
-    seat it judges by the options alone."""
+    it: `Seat.reading`) and the structured options (engine/options.py) to pick cheap casualties,
+    safe retreats, battles it should win and rituals worth their Power; ties are broken at random.
+    Without a seat it judges by the options alone.
+
+    Per decision it works out once what every option's score reads (whether the decision asks
+    for a casualty, the units per place of a move), reads the board only for the scores that
+    need it, and judges a battle's odds only when the battle could still win the choice."""
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
-
-    def _units_per_place(self, g: Any, player: str) -> dict[str, int]:
-        """How many units `player` has in each place of board `g`, a fact of the board's memo
-        (counted once while its units are unchanged, so a move decision counts once)."""
-        return basics.units_per_place(g.rules, player)
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -78,40 +77,43 @@ class HeuristicAgent:
 
     def score(self, player: str, o: Option, d: Decision, g: Any = None) -> float:
         """How much the bot likes option `o` of decision `d`; `g`: the board (its player's view), if any."""
-        if d.kind == "doom":
-            if o.verb == "ritual":
-                gates = actions.gate_count(g.rules, player) if g is not None else 0
-                late = g is not None and g.s.round >= 3
-                if g is not None and self._ends_the_game_lost(g, player):
-                    return -5
-                return 80 if gates >= 3 or (late and gates >= 1) else -5
-            return 10 if o.verb != "done" else 0
-        if d.kind == "action":
-            base = _ACTION_SCORE.get(o.verb, 10)
-            if o.verb == "ability" and o.cost == 0:
-                base = 4   # a free ability (often "do nothing" or "rest") rarely beats building up
-            if o.verb in ("battle", "extra-battle"):
-                base += self._battle_odds(g, player, o)
-            return base
-        if d.kind == "unit":
+        return self._scorer(player, d, g)(o)
+
+    def _scorer(self, player: str, d: Decision, g: Any) -> Callable[[Option], float]:
+        """The score of each option of decision `d` (see `score`), with what the scores of one
+        decision share worked out once: the kind of decision, whether it asks for a casualty,
+        the player's units per place (a move decision scores many moves at one position)."""
+        kind = d.kind
+        if kind == "doom":
+            return lambda o: self._doom_score(player, o, g)
+        if kind == "action":
+            return lambda o: self._action_score(player, o, g)
+        if kind == "unit":
             if "assign" in d.prompt or "eliminate" in d.prompt or "surrounded" in d.prompt:
-                return -self._unit_value(g, o)   # lose the cheapest unit
-            return self._unit_value(g, o)
-        if d.kind == "area" and g is not None:
-            return float(len(g.s.units_at(o.area, player)))
-        if d.kind == "move":
-            if o.verb == "done":
-                return 2
-            if g is not None and o.verb == "move-unit":
-                mine = self._units_per_place(g, player)
-                fresh = not mine.get(o.dst, 0)
-                leaving_alone = mine.get(o.src, 0) <= 1
-                return (4 if fresh else 0) + (0 if leaving_alone else 1) - (3 if o.dst in g.s.gates and
-                                                                            g.s.gate_owner(o.dst) not in (None, player) else 0)
-            return 1
-        if d.kind == "ability":
-            return 5 if o.verb != "done" else 0
-        return 0
+                return lambda o: -self._unit_value(g, o)   # lose the cheapest unit
+            return lambda o: self._unit_value(g, o)
+        if kind == "area" and g is not None:
+            return lambda o: float(len(g.s.units_at(o.area, player)))
+        if kind == "move":
+            return _MoveScores(player, g)
+        if kind == "ability":
+            return lambda o: 5 if o.verb != "done" else 0
+        return lambda o: 0
+
+    def _doom_score(self, player: str, o: Option, g: Any) -> float:
+        if o.verb == "ritual":
+            gates = actions.gate_count(g.rules, player) if g is not None else 0
+            late = g is not None and g.s.round >= 3
+            if g is not None and self._ends_the_game_lost(g, player):
+                return -5
+            return 80 if gates >= 3 or (late and gates >= 1) else -5
+        return 10 if o.verb != "done" else 0
+
+    def _action_score(self, player: str, o: Option, g: Any) -> float:
+        base = _action_base(o)
+        if o.verb in _BATTLES:
+            base += self._battle_odds(g, player, o)
+        return base
 
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
         seat = self.seats.get(player)
@@ -120,21 +122,84 @@ class HeuristicAgent:
             g: Any = _BoardOnRead(seat)
         else:
             g, infos = None, _plain(context)
-        scored = [(self.score(player, o, context, g) + self.rng.below(100) / 1000, label)
-                  for o, label in zip(infos, context.options)]
-        return max(scored)[1]
+        pairs = list(zip(infos, context.options))
+        ties = [x / 1000 for x in self.rng.below_each(100, len(pairs))]   # one draw per option, in order
+        score = self._scorer(player, context, g)
+        if context.kind != "action":
+            return max((score(o) + t, label) for (o, label), t in zip(pairs, ties))[1]
+        # a battle scores its base plus 30 or -40 (its odds, read off the board): judged only
+        # when its best case could beat the best option scored so far
+        best: tuple[float, str] | None = None
+        battles = []
+        for (o, label), t in zip(pairs, ties):
+            if o.verb in _BATTLES:
+                battles.append((o, label, t))
+                continue
+            scored = (score(o) + t, label)
+            if best is None or scored > best:
+                best = scored
+        for o, label, t in battles:
+            if best is not None and (_action_base(o) + _BEST_ODDS) + t < best[0]:
+                continue
+            scored = (score(o) + t, label)
+            if best is None or scored > best:
+                best = scored
+        assert best is not None
+        return best[1]
+
+
+_BATTLES = frozenset({"battle", "extra-battle"})
+_BEST_ODDS = 30.0   # what `_battle_odds` adds to a battle it should win
+
+
+def _action_base(o: Option) -> float:
+    """An action's score before a battle's odds: by its verb; a free ability (often "do
+    nothing" or "rest") rarely beats building up."""
+    if o.verb == "ability" and o.cost == 0:
+        return 4
+    return _ACTION_SCORE.get(o.verb, 10)
+
+
+class _MoveScores:
+    """The scores of a move decision's options: a unit moved to a place where the player has no
+    unit, leaving friends behind, and not onto another player's Gate. The player's units per
+    place are read from the board once, at the first unit move scored (a memo fact of the board),
+    and whether a place holds another player's Gate once per place (a decision moves many units
+    to the same places)."""
+
+    def __init__(self, player: str, g: Any) -> None:
+        self.player = player
+        self.g = g
+        self.mine: dict[str, int] | None = None
+        self.foreign_gate: dict[str, bool] = {}
+
+    def __call__(self, o: Option) -> float:
+        if o.verb == "done":
+            return 2
+        g = self.g
+        if g is None or o.verb != "move-unit":
+            return 1
+        mine = self.mine
+        if mine is None:
+            mine = self.mine = basics.units_per_place(g.rules, self.player)
+        dst = o.dst
+        foreign = self.foreign_gate.get(dst)
+        if foreign is None:
+            s = g.s
+            foreign = self.foreign_gate[dst] = dst in s.gates and s.gate_owner(dst) not in (None, self.player)
+        return (0 if mine.get(dst, 0) else 4) + (1 if mine.get(o.src, 0) > 1 else 0) - (3 if foreign else 0)
 
 
 class _BoardOnRead:
-    """The seat's board, made when a score first reads it (most actions are scored from their
-    verb and cost alone, and making a board means making the player's view); each name read is
-    then kept on this object, so later reads are plain attribute reads."""
+    """The seat's board (`Seat.reading`), made when a score first reads it (most actions are
+    scored from their verb and cost alone); each name read is then kept on this object, so later
+    reads are plain attribute reads."""
 
     def __init__(self, seat: Seat) -> None:
         self._seat = seat
 
     def __getattr__(self, name: str) -> Any:
-        value = getattr(self._seat.board(), name)
+        value = getattr(self._seat.reading(), name)
         setattr(self, name, value)
         return value
 

@@ -29,5 +29,24 @@ class Rng:
             if v < limit:
                 return v % n
 
+    def below_each(self, n: int, count: int) -> list[int]:
+        """`count` draws of `below(n)`, in order: the same numbers as that many calls, drawn in
+        one (a bot breaking ties draws one per option of every decision)."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = MASK - (MASK % n)
+        out = []
+        state = self.state
+        while len(out) < count:
+            state = (state + 0x9E3779B97F4A7C15) & MASK
+            z = state
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            z ^= z >> 31
+            if z < limit:
+                out.append(z % n)
+        self.state = state
+        return out
+
     def die(self) -> int:
         return self.below(6) + 1

@@ -234,6 +234,18 @@ class Rules:
         facts = dict(self.memo())
         return (s, s.writes, s.grants, len(s.grants), len(s.units), facts, {})
 
+    def memo_from(self, source: "Rules") -> None:
+        """Start this context's memo with `source`'s facts at its position, this context's state
+        being a masked state of that position (view.shared_state, a bot's reading): every fact
+        is a function of the units, spellbooks, grants and cards, which a view shows, but for
+        the entries the rule flow hands between steps (MEMO_CHECKED_AT_USE), which are left out
+        (the flow is masked), and no condition is held yet (`held_conditions`: this state object's
+        own). NECRO_CHECK_MEMO=1 checks the facts kept against this state's own."""
+        s = self.s
+        facts = {k: v for k, v in source.memo().items()
+                 if not (k.__class__ is tuple and k[0] in MEMO_CHECKED_AT_USE)}
+        self._memo = (s, s.writes, s.grants, len(s.grants), len(s.units), facts, {})
+
     def state_written(self) -> None:
         """A write to units, spellbooks, grants or loyalty cards (see `memo`)."""
         self.s.written()

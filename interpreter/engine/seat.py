@@ -9,6 +9,9 @@ the bot's `sit(seat)` method; the decision itself still comes through the one de
 - `board()`: a read-only Game rebuilt from that view and the content alone, so a bot can ask the
   engine's own questions (a unit's combat, a Ritual's cost) of the position as the player knows
   it; hidden values read None there too, and it has no generator: it cannot be played;
+- `reading()`: the same board made without copying (its state holds the game's own public values,
+  the hidden ones masked alike), for a bot that reads a few facts at each decision and keeps
+  nothing: never change it, never keep it past the decision;
 - `events()`: the public log (events carry no hidden values; revealed Elder Signs do);
 - `masked_copy(rng)`: a playable copy of the position (the state is the whole game) with every
   hidden value masked (others' face-down Elder Signs, the bag, the generator and seed, scripted
@@ -26,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from .options import Option, option_info
 from .state import State
-from .view import board_state, view_params
+from .view import board_state, shared_state, view_params
 
 if TYPE_CHECKING:
     from ..content.build import Content
@@ -48,6 +51,7 @@ class Seat:
         self._key: tuple[Any, ...] | None = None
         self._view: dict[str, Any] | None = None
         self._board: "Game | None" = None
+        self._reading: "Game | None" = None
 
     def _position(self) -> tuple[Any, ...]:
         g = self._game
@@ -57,7 +61,7 @@ class Seat:
         """Forget the view and board of an earlier position."""
         key = self._position()
         if key != self._key:
-            self._key, self._view, self._board = key, None, None
+            self._key, self._view, self._board, self._reading = key, None, None, None
 
     def view(self) -> dict[str, Any]:
         """The player's view of the position now (do not change it: it is shared until the next decision)."""
@@ -77,6 +81,23 @@ class Seat:
             else:
                 self._board = _board(g.bundle, view_params(g), board_state(g, self.player), self.events())
         return self._board
+
+    def reading(self) -> "Game":
+        """The board (`board()`) made without copying the state: its state is
+        `view.shared_state` (the game's own public values, the hidden ones masked alike), and its
+        memo starts with the game's facts at this position (each a function of public values: who
+        has which abilities, units and kinds in play, the modifier index; the entries the rule
+        flow hands between steps are left out, the flow being masked). A fact is worked out once
+        per position for the game and its bots alike. Read it during this decision only: never
+        change it (that would change the game), never keep it (the game's values change under
+        it)."""
+        self._at_position()
+        if self._reading is None:
+            g = self._game
+            board = _board(g.bundle, view_params(g), shared_state(g, self.player), self.events())
+            board.rules.memo_from(g.rules)
+            self._reading = board
+        return self._reading
 
     def events(self) -> list[dict[str, Any]]:
         """The public log of the game so far (read it, do not change it)."""

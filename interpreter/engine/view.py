@@ -25,7 +25,7 @@ from .state import State
 HIDDEN = None  # what a masked value reads as
 _MASKED = frozenset({"rng", "seed", "flow", "pending"})   # fields a view never shows (not even copied)
 
-__all__ = ["player_view", "board_state", "view_params", "battle_view", "HIDDEN"]
+__all__ = ["player_view", "board_state", "shared_state", "view_params", "battle_view", "HIDDEN"]
 
 
 def player_view(game: Any, player: str | None) -> dict[str, Any]:
@@ -56,6 +56,25 @@ def board_state(game: Any, player: str | None) -> State:
     s.elder_signs = {p: (v if p == player else [HIDDEN] * len(v)) for p, v in s.elder_signs.items()}
     s.es_bag = [HIDDEN] * len(s.es_bag)
     return s
+
+
+def shared_state(game: Any, player: str) -> State:
+    """The state of `board_state(game, player)`, masked alike, but not copied: a shallow copy of
+    the game's State (as `copy.copy` makes it: its public values are the game's own lists and dicts, and so
+    are the indexes State keeps beside them, of those same values), the hidden values masked in
+    it. Reading facts from it costs no copy; it must never be changed, and it is true only until
+    the game moves on (the game's values change under it): a bot reads it during one decision
+    (`Seat.reading`, seat.py)."""
+    if player not in game.s.players:
+        raise ValueError(f"'{player}' is not playing; players: {', '.join(game.s.players)}")
+    s = game.s
+    shared = State.__new__(State)          # copy.copy(s), without its generic machinery
+    shared.__dict__.update(s.__dict__)
+    for name in _MASKED:
+        setattr(shared, name, HIDDEN)
+    shared.elder_signs = {p: (v if p == player else [HIDDEN] * len(v)) for p, v in s.elder_signs.items()}
+    shared.es_bag = [HIDDEN] * len(s.es_bag)
+    return shared
 
 
 def _pending(game: Any, player: str | None) -> dict[str, Any] | None:

@@ -244,6 +244,9 @@ class _SampledSeat(Seat):
     def board(self) -> Game:
         return self._game
 
+    def reading(self) -> Game:
+        return self._game
+
 
 def make_search_agent(name: str, seed: int) -> SearchAgent:
     """A search bot from an agent name such as `mcts:400:heuristic` (ValueError for a bad one)."""
