@@ -10,6 +10,7 @@ refuse the same illegal answer with the same message.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import sys
@@ -80,12 +81,32 @@ def play(content_by: dict[tuple[str, ...], object], setup: tuple) -> str:
     return h.hexdigest()[:16]
 
 
+def trues_lost_to_failing_checks(times: int = 200) -> int:
+    """References True lost over `times` reveal checks that raise (a masked copy's signs are None, as
+    the search's copies hold them): 0 in Python; a compiled chained comparison once lost one a check
+    (tests/test_compiled_refcounts.py)."""
+    from necronomicon.interpreter.engine import phases
+    g = Game(load_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 7)
+    for p in g.s.players:
+        g.s.doom[p], g.s.elder_signs[p] = 10, [None]
+    gc.collect()
+    before = sys.getrefcount(True)
+    for _ in range(times):
+        try:
+            phases.reveal_reaches_goal(g.rules, g.s.players[0])
+        except TypeError:
+            pass
+    gc.collect()
+    return before - sys.getrefcount(True)
+
+
 def main() -> int:
     content_by: dict[tuple[str, ...], object] = {}
     games = [play(content_by, (*setup[:4], setup[4] + 100 * k)) for setup in GAMES for k in range(SEEDS)]
     build = engine_build()
     print(json.dumps({"compiled_modules": build.compiled, "modules": build.modules, "folder": str(build.folder),
-                      "profile_guided": build.profile_guided, "games": games}))
+                      "profile_guided": build.profile_guided, "games": games,
+                      "trues_lost": trues_lost_to_failing_checks()}))
     return 0
 
 

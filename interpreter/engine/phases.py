@@ -62,7 +62,10 @@ def reveal_reaches_goal(g: "RulesContext", q: str) -> bool:
     if not signs:
         return False
     doom, goal = g.s.doom[q], doom_goal(g)
-    return doom < goal <= doom + sum(signs)
+    # not `doom < goal <= doom + sum(signs)`: compiled by Cython 3.3, a chained comparison whose
+    # second operand raises (a masked copy's signs are None) takes one reference too many from
+    # True, and enough of them crash the interpreter (tests/test_compiled_refcounts.py)
+    return doom < goal and goal <= doom + sum(signs)
 
 
 def reveal_could_end_game(g: "RulesContext") -> bool:
