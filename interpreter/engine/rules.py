@@ -192,7 +192,7 @@ class Rules:
                 self._check_memo(m[5])
             return m[5]  # type: ignore[no-any-return]
         held = m[6] if m is not None and m[0] is s else {}
-        self._memo = m = (s, s.writes, s.grants, len(s.grants), len(s.units), {}, held)
+        self._memo = m = _memo_record(s, {}, held)
         return m[5]  # type: ignore[no-any-return]
 
     def held_conditions(self) -> dict[Any, Any]:
@@ -232,7 +232,7 @@ class Rules:
         """This position's memo for `s`, a fresh copy of the state: the facts are the same, and
         no condition is held yet (`held_conditions`)."""
         facts = dict(self.memo())
-        return (s, s.writes, s.grants, len(s.grants), len(s.units), facts, {})
+        return _memo_record(s, facts, {})
 
     def memo_from(self, source: "Rules") -> None:
         """Start this context's memo with `source`'s facts at its position, this context's state
@@ -244,7 +244,7 @@ class Rules:
         s = self.s
         facts = {k: v for k, v in source.memo().items()
                  if not (k.__class__ is tuple and k[0] in MEMO_CHECKED_AT_USE)}
-        self._memo = (s, s.writes, s.grants, len(s.grants), len(s.units), facts, {})
+        self._memo = _memo_record(s, facts, {})
 
     def state_written(self) -> None:
         """A write to units, spellbooks, grants or loyalty cards (see `memo`)."""
@@ -286,3 +286,9 @@ def new_state(r: Rules, ruleset: str, layout: str, factions: list[str], seed: in
     """The state a new game starts from."""
     from .position import empty_state
     return empty_state(r.content, ruleset, layout, factions, seed, r.independents)
+
+
+def _memo_record(s: State, facts: dict[Any, Any], held: dict[Any, Any]) -> tuple[Any, ...]:
+    """The memo record of `Rules.memo`: the five keys it is valid for (the state object, its write
+    counter, the grants list and its length, the number of units), the facts, the held conditions."""
+    return (s, s.writes, s.grants, len(s.grants), len(s.units), facts, held)
