@@ -24,7 +24,7 @@ and 1 when the unit controls a Gate.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 import numpy as np
@@ -39,6 +39,7 @@ OPTION_FIELDS = ("verb", "unit_kind", "src", "dst", "area", "ability", "spellboo
                  "cost", "value", "gate")
 NONE, UNKNOWN = 0, 1
 _ENGINE_WORDS = ("clockwise", "counterclockwise", "keep")
+_TABLES = ("verbs", "kinds", "places", "abilities", "factions", "spellbooks", "words")
 _LABEL = re.compile(r"'([^'\s]+)'\s*(?:when\b[^{]*)?\{")
 
 
@@ -53,6 +54,12 @@ class Vocabulary:
     factions: tuple[str, ...]
     spellbooks: tuple[str, ...]
     words: tuple[str, ...]
+    #: each table's id -> index, made from the tables once (a declared field, not a cache set later)
+    lookup: dict[str, dict[str, int]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lookup", {t: {v: i + 2 for i, v in enumerate(getattr(self, t))}
+                                            for t in _TABLES})
 
     @classmethod
     def from_content(cls, content: Content) -> "Vocabulary":
@@ -79,21 +86,11 @@ class Vocabulary:
         """0 for None, 1 for a value the table lacks, else 2 + its position."""
         if value is None:
             return NONE
-        lookup = self._lookup().get(table, {})
-        return lookup.get(value, UNKNOWN)
-
-    def _lookup(self) -> dict[str, dict[str, int]]:
-        cache = self.__dict__.get("_cache")
-        if cache is None:
-            cache = {t: {v: i + 2 for i, v in enumerate(getattr(self, t))}
-                     for t in ("verbs", "kinds", "places", "abilities", "factions", "spellbooks", "words")}
-            object.__setattr__(self, "_cache", cache)
-        return cache
+        return self.lookup.get(table, {}).get(value, UNKNOWN)
 
     def sizes(self) -> dict[str, int]:
         """How many values each table's index can take (with none and unknown)."""
-        return {t: len(getattr(self, t)) + 2 for t in ("verbs", "kinds", "places", "abilities", "factions",
-                                                       "spellbooks", "words")}
+        return {t: len(getattr(self, t)) + 2 for t in _TABLES}
 
 
 def _place(v: str | None) -> str | None:
