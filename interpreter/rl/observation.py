@@ -22,9 +22,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from necronomicon.interpreter.engine import basics
-from necronomicon.interpreter.engine import phases
-from necronomicon.interpreter.engine import actions
+
+from ..engine import actions, basics, phases
 
 if TYPE_CHECKING:
     from ..engine.decisions import Decision
