@@ -13,6 +13,7 @@ from . import basics
 from . import core
 from . import phases
 from . import actions
+from . import seeking
 
 
 class RandomAgent:
@@ -39,11 +40,17 @@ class HeuristicAgent:
 
     Per decision it works out once what every option's score reads (whether the decision asks
     for a casualty, the units per place of a move), reads the board only for the scores that
-    need it, and judges a battle's odds only when the battle could still win the choice."""
+    need it, and judges a battle's odds only when the battle could still win the choice.
 
-    def __init__(self, seed: int = 0) -> None:
+    With `seek` (the search bot's rollouts and prior, `mcts:...:seek=1`) it also reaches for its
+    unmet spellbook requirements (engine/seeking.py): an ability that may earn one scores as a
+    requirement's action, and a summon or recruit that would empty the pool of the units such an
+    ability needs scores below a move."""
+
+    def __init__(self, seed: int = 0, seek: bool = False) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
+        self.seek = seek
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -113,7 +120,18 @@ class HeuristicAgent:
         base = _action_base(o)
         if o.verb in _BATTLES:
             base += self._battle_odds(g, player, o)
+        elif self.seek and g is not None and o.verb in _SEEKING:
+            base = self._seeking_score(player, o, g, base)
         return base
+
+    def _seeking_score(self, player: str, o: Option, g: Any, base: float) -> float:
+        """An action's score when the bot reaches for its unmet requirements (see the class)."""
+        try:
+            if o.verb == "ability":
+                return _ACTION_SCORE["requirement"] if seeking.serves_unmet(g, player, o.ability) else base
+            return _KEEP_IN_POOL if seeking.drains_reserve(g, player, o.unit_kind) else base
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return base
 
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
         seat = self.seats.get(player)
@@ -149,6 +167,8 @@ class HeuristicAgent:
 
 
 _BATTLES = frozenset({"battle", "extra-battle"})
+_SEEKING = frozenset({"ability", "summon", "recruit"})   # the verbs requirement seeking rescores
+_KEEP_IN_POOL = 8.0   # a summon or recruit that would empty the pool an unmet requirement's ability needs: below a move
 _BEST_ODDS = 30.0   # what `_battle_odds` adds to a battle it should win
 
 
