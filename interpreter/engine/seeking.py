@@ -16,7 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LINKS", "Seeking", "seeking_of", "serves_unmet", "drains_reserve"]
+from . import core
+
+__all__ = ["LINKS", "Seeking", "seeking_of", "serves_unmet", "drains_reserve", "earns_at", "holds_seeker", "move_pays"]
 
 # (primitive an effect calls, its parameter) -> (primitive a condition calls, its parameter): the
 # same literal in both means the effect makes what the condition counts
@@ -28,11 +30,15 @@ LINKS: tuple[tuple[tuple[str, str], tuple[str, str]], ...] = (
 
 @dataclass(frozen=True)
 class Seeking:
-    """One faction's links: action ability id -> the requirement ids it may earn (`serves`), and
-    ability id -> the unit classes and kinds it takes from the pool (`takes`)."""
+    """One faction's links: action ability id -> the requirement ids it may earn (`serves`),
+    ability id -> the unit classes and kinds it takes from the pool (`takes`), ability id -> the
+    tokens it places that those requirements count (`writes`), and unit kind -> the serving
+    abilities its units hold (`holders`)."""
 
     serves: dict[str, frozenset[str]]
     takes: dict[str, tuple[frozenset[str], frozenset[str]]]
+    writes: dict[str, frozenset[str]]
+    holders: dict[str, frozenset[str]]
 
 
 _KEPT: dict[int, tuple[Any, Seeking]] = {}
@@ -63,21 +69,25 @@ def _abilities(faction: Any) -> list[Any]:
 def _links(faction: Any) -> Seeking:
     serves: dict[str, set[str]] = {}
     takes: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    writes: dict[str, set[str]] = {}
     for a in _abilities(faction):
         if a.window != "action" or a.effect is None:
             continue
         written = getattr(a.effect, "literals", frozenset())
         for r in faction.requirements:
-            read = r.literals
-            if any((w[0], w[1], v) in written and (c[0], c[1], v) in read
-                   for w, c in LINKS for (_, _, v) in read):
+            linked = {v for w, c in LINKS for (_, _, v) in r.literals
+                      if (w[0], w[1], v) in written and (c[0], c[1], v) in r.literals}
+            if linked:
                 serves.setdefault(a.id, set()).add(r.id)
+                writes.setdefault(a.id, set()).update(str(v) for v in linked)
         if a.id in serves:
             classes = frozenset(str(v) for call, k, v in written if call == "pool" and k == "class")
             kinds = frozenset(str(v) for call, k, v in written if call == "pool" and k == "kind")
             if classes or kinds:
                 takes[a.id] = (classes, kinds)
-    return Seeking({k: frozenset(v) for k, v in serves.items()}, takes)
+    holders = {kind: frozenset(a.id for a in u.abilities if a.id in serves) for kind, u in faction.units.items()}
+    return Seeking({k: frozenset(v) for k, v in serves.items()}, takes,
+                   {k: frozenset(v) for k, v in writes.items()}, {k: v for k, v in holders.items() if v})
 
 
 def _unmet(g: Any, player: str, ids: frozenset[str]) -> bool:
@@ -92,6 +102,61 @@ def serves_unmet(g: Any, player: str, ability: str | None) -> bool:
         return False
     ids = seeking_of(faction).serves.get(ability)
     return ids is not None and _unmet(g, player, ids)
+
+
+def earns_at(g: Any, player: str, ability: str | None, area: str | None) -> bool:
+    """Whether serving ability `ability`, writing what it writes in `area` (its tokens, placed
+    there for `player`), would meet one of `player`'s unmet requirements it serves. Answered by
+    trying: the tokens are added to the board, the requirements' conditions evaluated, and the
+    tokens taken away again (the board is the bot's own copy; it is left as it was)."""
+    faction = g.content.factions.get(player)
+    if faction is None or ability is None or area is None:
+        return False
+    links = seeking_of(faction)
+    ids = links.serves.get(ability)
+    if ids is None:
+        return False
+    earned = g.s.requirements.get(player) or ()
+    unmet = [r for r in faction.requirements if r.id in ids and r.id not in earned and r.condition is not None]
+    if not unmet:
+        return False
+    tokens = g.s.tokens
+    n = len(tokens)
+    tokens.extend({"id": t, "loc": area, "owner": player} for t in sorted(links.writes.get(ability, ())))
+    try:
+        c = core.ctx(g.rules, player)
+        c.ability = f"requirement {ability}"
+        return any(bool(r.condition(c)) for r in unmet)
+    finally:
+        del tokens[n:]
+
+
+def holds_seeker(g: Any, player: str, unit_kind: str | None) -> str | None:
+    """The serving ability (of an unmet requirement) a unit of `unit_kind` holds, if any."""
+    faction = g.content.factions.get(player)
+    if faction is None or unit_kind is None:
+        return None
+    links = seeking_of(faction)
+    for ability in sorted(links.holders.get(unit_kind, ())):
+        if _unmet(g, player, links.serves[ability]):
+            return ability
+    return None
+
+
+def move_pays(g: Any, player: str) -> bool:
+    """Whether a unit of `player` holding a serving ability stands where using it would earn
+    nothing, next to an area where it would earn an unmet requirement (a Move action is worth it)."""
+    faction = g.content.factions.get(player)
+    if faction is None or not seeking_of(faction).holders:
+        return False
+    adjacent = g.layout.adjacent
+    for u in g.s.on_map(player):
+        ability = holds_seeker(g, player, u["kind"])
+        if ability is None or earns_at(g, player, ability, u["loc"]):
+            continue
+        if any(earns_at(g, player, ability, a) for a in adjacent.get(u["loc"], ())):
+            return True
+    return False
 
 
 def drains_reserve(g: Any, player: str, unit_kind: str | None) -> bool:
