@@ -18,7 +18,7 @@ from typing import Any
 
 from . import core
 
-__all__ = ["LINKS", "Seeking", "seeking_of", "serves_unmet", "drains_reserve", "earns_at", "holds_seeker", "move_pays"]
+__all__ = ["LINKS", "Seeking", "seeking_of", "serves_unmet", "drains_reserve", "earns_at", "earning_areas", "holds_seeker", "move_pays"]
 
 # (primitive an effect calls, its parameter) -> (primitive a condition calls, its parameter): the
 # same literal in both means the effect makes what the condition counts
@@ -106,29 +106,40 @@ def serves_unmet(g: Any, player: str, ability: str | None) -> bool:
 
 def earns_at(g: Any, player: str, ability: str | None, area: str | None) -> bool:
     """Whether serving ability `ability`, writing what it writes in `area` (its tokens, placed
-    there for `player`), would meet one of `player`'s unmet requirements it serves. Answered by
-    trying: the tokens are added to the board, the requirements' conditions evaluated, and the
-    tokens taken away again (the board is the bot's own copy; it is left as it was)."""
-    faction = g.content.factions.get(player)
-    if faction is None or ability is None or area is None:
+    there for `player`), would meet one of `player`'s unmet requirements it serves."""
+    if area is None:
         return False
+    return area in earning_areas(g, player, ability, (area,))
+
+
+def earning_areas(g: Any, player: str, ability: str | None, areas: Any) -> frozenset[str]:
+    """The `areas` where serving ability `ability`'s tokens, placed there for `player`, would meet
+    one of its unmet requirements. Answered by trying, on one copy of the board (`g` is left as
+    it was): each area's tokens are added, the conditions evaluated, and the tokens taken away."""
+    faction = g.content.factions.get(player)
+    if faction is None or ability is None:
+        return frozenset()
     links = seeking_of(faction)
     ids = links.serves.get(ability)
     if ids is None:
-        return False
+        return frozenset()
     earned = g.s.requirements.get(player) or ()
     unmet = [r for r in faction.requirements if r.id in ids and r.id not in earned and r.condition is not None]
     if not unmet:
-        return False
-    tokens = g.s.tokens
+        return frozenset()
+    copy = g.clone()
+    tokens = copy.s.tokens
     n = len(tokens)
-    tokens.extend({"id": t, "loc": area, "owner": player} for t in sorted(links.writes.get(ability, ())))
-    try:
-        c = core.ctx(g.rules, player)
-        c.ability = f"requirement {ability}"
-        return any(bool(r.condition(c)) for r in unmet)
-    finally:
+    written = sorted(links.writes.get(ability, ()))
+    c = core.ctx(copy.rules, player)
+    c.ability = f"requirement {ability}"
+    found = set()
+    for area in areas:
+        tokens.extend({"id": t, "loc": area, "owner": player} for t in written)
+        if any(bool(r.condition(c)) for r in unmet):
+            found.add(area)
         del tokens[n:]
+    return frozenset(found)
 
 
 def holds_seeker(g: Any, player: str, unit_kind: str | None) -> str | None:
@@ -152,9 +163,11 @@ def move_pays(g: Any, player: str) -> bool:
     adjacent = g.layout.adjacent
     for u in g.s.on_map(player):
         ability = holds_seeker(g, player, u["kind"])
-        if ability is None or earns_at(g, player, ability, u["loc"]):
+        if ability is None:
             continue
-        if any(earns_at(g, player, ability, a) for a in adjacent.get(u["loc"], ())):
+        here = u["loc"]
+        found = earning_areas(g, player, ability, (here, *adjacent.get(here, ())))
+        if found and here not in found:
             return True
     return False
 
