@@ -113,3 +113,31 @@ def test_the_search_bot_takes_seek_from_its_name() -> None:
     assert parse_agent(parse_agent("mcts:30:seek=1").label()) == parse_agent("mcts:30:seek=1")
     with pytest.raises(ValueError, match="seek must be 0"):
         parse_agent("mcts:30:seek=yes")
+
+
+def test_the_seeking_bot_brings_the_abilitys_holder_where_it_earns(base_game: Content) -> None:
+    g, d = _first_desecrate_offer(base_game)
+    seat = Seat(g, YS)
+    area = next(o.area for o in seat.options(d) if o.verb == "ability" and o.ability == "desecrate")
+    king = next(u for u in g.s.units_at(area, YS) if seeking.holds_seeker(g, YS, u["kind"]))
+    areas = g.layout.areas
+    here = areas[area].glyph
+    there = next(a for a in g.layout.adjacent[area] if areas[a].glyph not in (None, here)
+                 and not any(t["loc"] == a for t in g.s.tokens))
+    wanted = f"desecrate-{areas[there].glyph}"
+    g.s.requirements[YS] = [r for r in g.s.requirements[YS] if r not in DESECRATIONS] + sorted(DESECRATIONS - {wanted})
+    board = Seat(g, YS).board()
+    assert seeking.earning_areas(board, YS, "desecrate", [area, there]) == {there}   # only a new glyph earns
+    assert seeking.move_pays(board, YS)
+    bot, plain = HeuristicAgent(1, seek=True), HeuristicAgent(1)
+    action = Decision(YS, "action", ("move", "pass"), "Action")
+    move_action = Seat(g, YS).options(action)[0]
+    assert bot.score(YS, move_action, action, board) > plain.score(YS, move_action, action, board)
+    step = f"{king['kind']} {area}->{there}#{king['id']}"
+    other = next(a for a in g.layout.adjacent[area] if areas[a].glyph != areas[there].glyph)
+    sideways = f"{king['kind']} {area}->{other}#{king['id']}"
+    moves = Decision(YS, "move", (step, sideways, "done"), "Move")
+    infos = Seat(g, YS).options(moves)
+    scores = [bot.score(YS, o, moves, board) for o in infos]
+    assert scores[0] > max(scores[1:])                                  # the step to the new glyph wins
+    assert scores[0] > plain.score(YS, infos[0], moves, board)
