@@ -174,7 +174,8 @@ class Builder(EffectBuilder):
                          guard=act.get("condition")) if act is not None else None,
             bool(act.get("unlimited", False)) if act is not None else False,
             self.program(doc, key + ("effect",), r.get("effect"), no_event),
-            tuple(r.get("together", [])), doc.pos(*key), self.expr_inputs(r.get("condition")))
+            tuple(r.get("together", [])), doc.pos(*key), self.expr_inputs(r.get("condition")),
+            self.expr_literals(r.get("condition")))
 
     def map(self, doc: Document) -> None:
         d = doc.data

@@ -154,6 +154,18 @@ class EffectBuilder:
             return None
         return (*found, A.call_arguments(tree, _parameters()))
 
+    @staticmethod
+    def expr_literals(value: Any) -> frozenset[tuple[str, str, object]]:
+        """`ast.literal_arguments` of an expression string (empty for anything else, or bad syntax:
+        that is reported where the expression is compiled)."""
+        if not isinstance(value, str):
+            return frozenset()
+        try:
+            tree = parse(value, start="expr_start")
+        except EffectSyntaxError:
+            return frozenset()
+        return A.literal_arguments(tree, _parameters())
+
     def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None,
                 event: EventType | None = None, guard: Any = None, where: Any = None) -> Any:
         """A compiled effect program. `guard` and `where`: the texts of the condition checked before
@@ -184,6 +196,7 @@ class EffectBuilder:
         lists = _choice_lists()
         proven, past_removals = self._proven(tree, guard, where, lists)
         run.choice_lists = A.argument_names(tree, lists, proven, past_removals)
+        run.literals = A.literal_arguments(tree, _parameters())
         return run
 
     @staticmethod

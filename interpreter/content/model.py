@@ -90,6 +90,8 @@ class Requirement:
     together: tuple[str, ...]
     pos: Pos
     inputs: Any = None   # the condition's ast.expression_inputs (engine/held_conditions.py)
+    # the literals the condition passes to calls, (call, parameter, value) (ast.literal_arguments; engine/seeking.py)
+    literals: frozenset[tuple[str, str, object]] = frozenset()
 
 
 @dataclass(frozen=True)

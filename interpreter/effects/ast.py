@@ -234,3 +234,25 @@ def call_arguments(node: object, params: dict[str, list[str]]) -> frozenset[tupl
              else "literal" if isinstance(v, Lit) else "other") for k, v in args)))
     return frozenset(out)
 
+
+def literal_arguments(node: object, params: dict[str, list[str]]) -> frozenset[tuple[str, str, object]]:
+    """Every literal passed to a call anywhere in a tree, as (call, parameter, value): a text or
+    number, or each item of a list literal of them (`pool(me, class: ['monster', 'cultist'])` gives
+    ('pool', 'class', 'monster') and ('pool', 'class', 'cultist')); positional arguments are named
+    through `params` (a call's parameter names in order). What an effect writes and a condition
+    reads, for a bot that links the two (engine/seeking.py)."""
+    out: set[tuple[str, str, object]] = set()
+    for n in _nodes(node):
+        if not isinstance(n, Call):
+            continue
+        names = params.get(n.name, [])
+        positional = [a for a in n.args if a.name is None]
+        named = [(names[i] if i < len(names) else f"#{i}", a.value) for i, a in enumerate(positional)]
+        named.extend((a.name, a.value) for a in n.args if a.name is not None)
+        for k, v in named:
+            items = v.items if isinstance(v, ListLit) else (v,)
+            for item in items:
+                if isinstance(item, Lit) and isinstance(item.value, (str, int)) and not isinstance(item.value, bool):
+                    out.add((n.name, k, item.value))
+    return frozenset(out)
+

@@ -32,7 +32,7 @@ CHOSEN = "$choose"   # what a paused `choose` waits for (its data: [[label, pc],
 class Program:
     """An effect's instruction list; `key` names it in frames (unique within its content)."""
 
-    __slots__ = ("code", "key", "calls", "choice_lists")
+    __slots__ = ("code", "key", "calls", "choice_lists", "literals")
 
     def __init__(self, code: list[Instr], key: str) -> None:
         self.code = code
@@ -40,6 +40,8 @@ class Program:
         self.calls: frozenset[str] | None = None   # the primitives it names (feasible.py)
         # (choice, the name of the variable holding the list it picks from, or None) (feasible.py)
         self.choice_lists: frozenset[tuple[str, str | None]] | None = None
+        # every literal passed to a call, as (call, parameter, value) (ast.literal_arguments; engine/seeking.py)
+        self.literals: frozenset[tuple[str, str, object]] = frozenset()
 
     def __repr__(self) -> str:
         return f"<program {self.key}>"

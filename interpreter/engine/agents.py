@@ -13,6 +13,7 @@ from . import basics
 from . import core
 from . import phases
 from . import actions
+from . import seeking
 
 
 class RandomAgent:
@@ -39,11 +40,17 @@ class HeuristicAgent:
 
     Per decision it works out once what every option's score reads (whether the decision asks
     for a casualty, the units per place of a move), reads the board only for the scores that
-    need it, and judges a battle's odds only when the battle could still win the choice."""
+    need it, and judges a battle's odds only when the battle could still win the choice.
 
-    def __init__(self, seed: int = 0) -> None:
+    With `seek` (the search bot's rollouts and prior, `mcts:...:seek=1`) it also reaches for its
+    unmet spellbook requirements (engine/seeking.py): an ability that may earn one scores as a
+    requirement's action, and a summon or recruit that would empty the pool of the units such an
+    ability needs scores below a move."""
+
+    def __init__(self, seed: int = 0, seek: bool = False) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
+        self.seek = seek
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -95,7 +102,7 @@ class HeuristicAgent:
         if kind == "area" and g is not None:
             return lambda o: float(len(g.s.units_at(o.area, player)))
         if kind == "move":
-            return _MoveScores(player, g)
+            return _MoveScores(player, g, self.seek)
         if kind == "ability":
             return lambda o: 5 if o.verb != "done" else 0
         return lambda o: 0
@@ -113,7 +120,23 @@ class HeuristicAgent:
         base = _action_base(o)
         if o.verb in _BATTLES:
             base += self._battle_odds(g, player, o)
+        elif self.seek and g is not None and o.verb in _SEEKING:
+            base = self._seeking_score(player, o, g, base)
         return base
+
+    def _seeking_score(self, player: str, o: Option, g: Any, base: float) -> float:
+        """An action's score when the bot reaches for its unmet requirements (see the class)."""
+        try:
+            if o.verb == "ability":
+                if not seeking.serves_unmet(g, player, o.ability):
+                    return base
+                earns = o.area is None or seeking.earns_at(g, player, o.ability, o.area)
+                return _ACTION_SCORE["requirement"] if earns else base
+            if o.verb == "move":
+                return _MOVE_TO_EARN if seeking.move_pays(g, player) else base
+            return _KEEP_IN_POOL if seeking.drains_reserve(g, player, o.unit_kind) else base
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return base
 
     def choose(self, player: str, options: tuple[str, ...], context: Decision) -> str:
         seat = self.seats.get(player)
@@ -149,6 +172,10 @@ class HeuristicAgent:
 
 
 _BATTLES = frozenset({"battle", "extra-battle"})
+_SEEKING = frozenset({"ability", "summon", "recruit", "move"})   # the verbs requirement seeking rescores
+_MOVE_TO_EARN = 35.0   # a Move action that can bring a serving ability's holder where it earns: above a summon
+_STEP_TO_EARN = 6.0    # a unit move that brings it there: more than any other move scores
+_KEEP_IN_POOL = 8.0   # a summon or recruit that would empty the pool an unmet requirement's ability needs: below a move
 _BEST_ODDS = 30.0   # what `_battle_odds` adds to a battle it should win
 
 
@@ -167,11 +194,31 @@ class _MoveScores:
     and whether a place holds another player's Gate once per place (a decision moves many units
     to the same places)."""
 
-    def __init__(self, player: str, g: Any) -> None:
+    def __init__(self, player: str, g: Any, seek: bool = False) -> None:
         self.player = player
         self.g = g
         self.mine: dict[str, int] | None = None
         self.foreign_gate: dict[str, bool] = {}
+        self.seek = seek
+        self.earns: dict[tuple[str, str], bool] = {}   # (ability, area) -> whether using it there earns
+
+    def _earns(self, ability: str, area: str) -> bool:
+        key = (ability, area)
+        found = self.earns.get(key)
+        if found is None:
+            found = self.earns[key] = seeking.earns_at(self.g, self.player, ability, area)
+        return found
+
+    def _step_to_earn(self, o: Option) -> float:
+        """With `seek`: a bonus for moving a serving ability's holder from where it earns nothing
+        to where it would earn an unmet requirement (engine/seeking.py)."""
+        try:
+            ability = seeking.holds_seeker(self.g, self.player, o.unit_kind)
+            if ability is None or self._earns(ability, o.src) or not self._earns(ability, o.dst):
+                return 0.0
+            return _STEP_TO_EARN
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return 0.0
 
     def __call__(self, o: Option) -> float:
         if o.verb == "done":
@@ -187,7 +234,8 @@ class _MoveScores:
         if foreign is None:
             s = g.s
             foreign = self.foreign_gate[dst] = dst in s.gates and s.gate_owner(dst) not in (None, self.player)
-        return (0 if mine.get(dst, 0) else 4) + (1 if mine.get(o.src, 0) > 1 else 0) - (3 if foreign else 0)
+        score = (0 if mine.get(dst, 0) else 4) + (1 if mine.get(o.src, 0) > 1 else 0) - (3 if foreign else 0)
+        return score + self._step_to_earn(o) if self.seek else score
 
 
 class _BoardOnRead:

@@ -16,7 +16,9 @@ its K x sqrt(visits + 1) options the prior likes best, at least two; 0, the defa
 position where a rollout is cut off at `depth`, instead of the hand-made estimate of
 search/reward.py; it is the last part, since a file name may hold a colon) and `blend=W` (with
 `eval=`: the cut-off position is valued W x the evaluation's values + (1 - W) x the hand-made
-estimate's; 1, the default, the evaluation alone). A bad part is one line naming it.
+estimate's; 1, the default, the evaluation alone) and `seek=1` (the heuristic bot that plays the
+rollouts and gives the prior reaches for unmet spellbook requirements, engine/seeking.py; 0, the
+default, the plain heuristic bot). A bad part is one line naming it.
 """
 from __future__ import annotations
 
@@ -48,13 +50,15 @@ class SearchConfig:
     widen: float = 0.0    # progressive widening under a prior: K x sqrt(visits + 1) options searched; 0: all
     evaluation: str | None = None   # a learned evaluation's file (`eval=FILE`), used at the depth cap
     blend: float = 1.0    # the evaluation's weight at the cut-off beside the hand-made estimate (with eval=)
+    seek: bool = False    # rollouts and prior by the requirement-seeking heuristic bot (engine/seeking.py)
 
     def label(self) -> str:
         """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5`."""
         budget = f"{self.playouts}" if self.playouts is not None else f"{self.seconds:g}s"
         extra = (f":workers={self.workers}" if self.workers != 1 else "") + \
             (f":widen={self.widen:g}" if self.widen else "") + \
-            (f":blend={self.blend:g}" if self.blend != 1 else "")
+            (f":blend={self.blend:g}" if self.blend != 1 else "") + \
+            (":seek=1" if self.seek else "")
         return (f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
                 f":root={self.root:g}{extra}" + (f":eval={self.evaluation}" if self.evaluation else ""))
 
@@ -114,6 +118,11 @@ def parse_agent(name: str) -> SearchConfig:
             cfg["widen"] = _setting(name, p, 100, "widen must be a number from 0 (off) to 100")
         elif key == "blend":
             cfg["blend"] = _setting(name, p, 1, "blend must be a number from 0 to 1")
+        elif key == "seek":
+            v = p.split("=", 1)[1]
+            if v not in ("0", "1"):
+                raise ValueError(f"agent '{name}': seek must be 0 (off) or 1 (on), got '{v}'")
+            cfg["seek"] = v == "1"
         else:
             cfg["c"] = _setting(name, p, 100, "c must be a number from 0 to 100")
     if evaluation is not None:
@@ -155,6 +164,8 @@ def _kind(name: str, part: str) -> str:
         return "widen"
     if part.startswith("blend="):
         return "blend"
+    if part.startswith("seek="):
+        return "seek"
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
                      f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E, workers=N, widen=K, "
-                     "blend=W or eval=FILE (last)")
+                     "blend=W, seek=0|1 or eval=FILE (last)")

@@ -1,0 +1,67 @@
+"""What requirement seeking changes in the heuristic bot's own play (engine/seeking.py, issue 33).
+
+Game i plays the four-player matchup i mod M of the core factions (as `strength.py --experiment
+four` plans them: seats rotated by (i // M) mod 4) with a test heuristic seat in seat i mod 4 and
+plain heuristic bots in the others; `--seek` turns requirement seeking on for the test seat. Per
+faction the test seat played: games, wins, and how many games earned each of its requirements.
+Run it with and without `--seek` (the same games) and compare.
+
+    python benchmarks/seek_seats.py --games 240
+    python benchmarks/seek_seats.py --games 240 --seek
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(_ROOT))
+from benchmarks.engine_choice import use_checkout_code  # noqa: E402
+
+sys.path.remove(str(_ROOT))
+use_checkout_code(_ROOT, sys.argv)   # this checkout's code, compiled where an installed build has it
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=240)
+    ap.add_argument("--seed", type=int, default=1, help="game i uses seed SEED + i")
+    ap.add_argument("--seek", action="store_true", help="requirement seeking on for the test seat")
+    a = ap.parse_args(argv)
+    if not 0 <= a.games <= 100_000:
+        raise SystemExit("seek_seats: --games must be from 0 to 100000")
+    from necronomicon.interpreter.content import load_content
+    from necronomicon.interpreter.engine.agents import HeuristicAgent
+    from necronomicon.interpreter.engine.game import Game
+    from necronomicon.interpreter.engine.play import run_game
+    from necronomicon.tools.simulate import matchups
+
+    content = load_content().require_ok()
+    ms = matchups(content, "multiplayer", 4)
+    games: collections.Counter[str] = collections.Counter()
+    wins: collections.Counter[str] = collections.Counter()
+    met: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    names: dict[str, list[str]] = {}
+    for i in range(a.games):
+        m = ms[i % len(ms)]
+        k = (i // len(ms)) % 4
+        seats = list(m[k:] + m[:k])
+        g = Game(content, "multiplayer", seats, a.seed + i)
+        run_game(g, {f: HeuristicAgent(31 * (a.seed + i) + j, seek=a.seek and j == i % 4) for j, f in enumerate(seats)})
+        f = seats[i % 4]
+        games[f] += 1
+        wins[f] += f in (g.s.winners or [])
+        met[f].update(g.s.requirements[f])
+        names[f] = [r.id for r in g.content.factions[f].requirements]
+    print(f"{a.games} games, test seat {'with' if a.seek else 'without'} requirement seeking: "
+          f"won {sum(wins.values())}")
+    for f in sorted(games):
+        print(f"  {f:<16} played {games[f]:>3}  won {wins[f]:>3}  requirements earned: "
+              + ", ".join(f"{r} {met[f][r]}" for r in names[f]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
