@@ -21,6 +21,8 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, wher
     if where == "map":
         areas = g.layout.areas
         if isinstance(owner, str):   # one owner: its units (in the order of all units) on the map
+            if isinstance(area, str):   # in one area: read from the index by owner and place
+                return filter_units(ctx, s.units_at(area, owner) if area in areas else [], kind, kw.get("class"))
             return filter_units(ctx, _in_areas(s.on_map(owner, areas), area), kind, kw.get("class"))
         base = [u for u in s.units if u["loc"] in areas]
     elif where == "pool":
