@@ -95,7 +95,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     out.extend(summon_actions(g, p))
     # Awaken (the faction's Great Old Ones and the Independents nobody controls)
     for t in independents.awaken_types(g, p):
-        if not independents.awaken_pool(g, p, t.id) or t.awaken is None:
+        if t.awaken is None or not independents.may_awaken_from_pool(g, p, t.id):
             continue
         ctx = core.ctx(g, p)
         if t.awaken.condition is not None and not t.awaken.condition(ctx):

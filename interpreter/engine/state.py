@@ -1,7 +1,6 @@
 """Game state as plain data (JSON-ready), with small read helpers. Rules live elsewhere."""
 from __future__ import annotations
 
-import bisect
 import copy
 import hashlib
 import json
@@ -12,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .unit_chunks import UnitChunks, unpacked
+from .unit_index import NO_PLACES as _NO_PLACES, UnitIndex, build_index as _build_index, moved_in as _moved_in
 
 POOL = "pool"
 # NECRO_CHECK_MEMO=1: every use of an index or remembered fact is checked against a fresh computation (soaks)
@@ -26,12 +26,6 @@ def captured_loc(captor: str) -> str:
 def held_loc(player: str, tag: str) -> str:
     """An off-map holding on a player's card (e.g. units lifted off the map, a gate kept aside)."""
     return f"held:{player}:{tag}"
-
-
-# units by location, by owner (lists in the order of State.units), by id, and by owner then
-# location (lists in the order of State.units): what the queries read instead of scanning units
-UnitIndex = tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]], dict[Any, dict[str, Any]],
-                  dict[str, dict[str, list[dict[str, Any]]]]]
 
 
 @dataclass
@@ -391,65 +385,3 @@ _COPY.update(units=_records, tokens=_records, players=list, es_bag=list, power=d
              bank=dict, home=dict, card_holders=dict, markers=dict, elder_signs=_lists, spellbooks=_lists,
              requirements=_lists, awakened=_lists, neutral_taken=_lists,
              gates=lambda v: {k: g.copy() for k, g in v.items()})
-
-
-_unit_id = operator.itemgetter("id")
-
-
-_NO_PLACES: dict[str, list[dict[str, Any]]] = {}   # an owner without units (never written)
-
-
-def _moved_in(by_loc: dict[str, list[dict[str, Any]]], u: dict[str, Any], src: str) -> bool:
-    """Move `u` in one location-to-units table from `src`'s list to its `loc`'s now, kept in the
-    order of `units` by id (no list left empty); False if `src`'s list does not hold it."""
-    here = by_loc.get(src, ())
-    for i, x in enumerate(here):
-        if x is u:
-            break
-    else:
-        return False
-    if len(here) == 1:
-        del by_loc[src]
-    else:
-        del here[i]
-    dst = u["loc"]
-    there = by_loc.get(dst)
-    if there is None:
-        by_loc[dst] = [u]
-    else:
-        bisect.insort(there, u, key=_unit_id)
-    return True
-
-
-def _build_index(units: list[dict[str, Any]]) -> UnitIndex:
-    by_loc: dict[str, list[dict[str, Any]]] = {}
-    by_owner: dict[str, list[dict[str, Any]]] = {}
-    by_owner_loc: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    loc_list = by_loc.get
-    owner_list = by_owner.get
-    for u in units:
-        loc = u["loc"]
-        here = loc_list(loc)
-        if here is None:
-            by_loc[loc] = [u]
-        else:
-            here.append(u)
-        owner = u["owner"]
-        mine = owner_list(owner)
-        if mine is None:
-            by_owner[owner] = [u]
-            places = by_owner_loc[owner] = {}
-        else:
-            mine.append(u)
-            places = by_owner_loc[owner]
-        there = places.get(loc)
-        if there is None:
-            places[loc] = [u]
-        else:
-            there.append(u)
-    by_id: dict[Any, dict[str, Any]] = {u["id"]: u for u in units}
-    if len(by_id) != len(units):   # a repeated id (a broken state): the first unit with it, as before
-        by_id = {}
-        for u in units:
-            by_id.setdefault(u["id"], u)
-    return by_loc, by_owner, by_id, by_owner_loc
