@@ -185,3 +185,64 @@ def test_the_areas_query_gives_the_areas_a_scan_of_the_map_gives() -> None:
         d = g.current()
         g.apply(agent.choose(d.player, d.options, d))
     assert checked == 60
+
+
+def _scanned(s: State, loc: str, owner: str | None = None) -> list[dict[str, object]]:
+    return [u for u in s.units if u["loc"] == loc and (owner is None or u["owner"] == owner)]
+
+
+def _check_queries_against_scans(s: State) -> None:
+    """Every query read from the index by owner and place equals the same question asked by
+    scanning all the units (the definition), in the order of the units."""
+    owners = sorted({u["owner"] for u in s.units}) + ["nobody"]
+    places = sorted({u["loc"] for u in s.units}) + ["nowhere"]
+    for loc in places:
+        assert s.units_at(loc) == _scanned(s, loc) and s.count_at(loc) == len(_scanned(s, loc))
+        for p in owners:
+            assert s.units_at(loc, p) == _scanned(s, loc, p)
+            assert s.count_at(loc, p) == len(_scanned(s, loc, p))
+    kinds = sorted({u["kind"] for u in s.units}) + ["no-such-kind"]
+    for p in owners:
+        assert sorted(s.places_of(p)) == sorted({u["loc"] for u in s.on_map(p)})
+        assert s.pool(p) == _scanned(s, "pool", p)
+        for kind in kinds:
+            assert s.pool(p, kind) == [u for u in _scanned(s, "pool", p) if u["kind"] == kind]
+            assert s.in_pool(p, kind) == bool(s.pool(p, kind))
+        by_id = {u["id"]: u for u in s.units}
+        assert s.controlled_gates(p) == [loc for loc, gate in s.gates.items()
+                                         if gate.get("controller") is not None
+                                         and by_id[gate["controller"]]["owner"] == p]
+    for loc, gate in s.gates.items():
+        uid = gate.get("controller")
+        assert s.gate_owner(loc) == (None if uid is None else s.unit(uid)["owner"])
+
+
+@pytest.mark.parametrize("ruleset,players", [("duel", 2), ("multiplayer", 4)])
+def test_the_queries_by_owner_and_place_answer_as_a_scan_of_the_units_does(ruleset: str, players: int) -> None:
+    g = Game(_content(), ruleset, FACTIONS[ruleset, players], 5)
+    agents = {p: RandomAgent(11 + i) for i, p in enumerate(g.s.players)}
+    kept = g.s._index()
+    for step in range(300):
+        d = g.current()
+        if d is None:
+            break
+        g.apply(agents[d.player].choose(d.player, d.options, d))
+        if step % 7 == 0:
+            _check_queries_against_scans(g.s)
+    _check_queries_against_scans(g.s)
+    assert g.s._index() is not kept   # (the units did move: the index was kept in step or rebuilt)
+
+
+def test_a_move_keeps_the_index_by_owner_and_place_in_step_without_a_rebuild() -> None:
+    g = Game(_content(), "multiplayer", FACTIONS["multiplayer", 4], 3)
+    s = g.s
+    kept = s._index()
+    areas = sorted(g.layout.areas)
+    for u in list(s.units):
+        if u["loc"] == "pool":
+            core.relocate(g.rules, u, areas[u["id"] % 3], "test")
+    for u in s.units[::4]:
+        core.relocate(g.rules, u, "pool", "test")
+    assert s._index() is kept and kept == _fresh(s)
+    assert all(all(places.values()) for places in kept[3].values())   # no empty list left behind
+    _check_queries_against_scans(s)

@@ -79,14 +79,13 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     out: list[Option] = []
     power = s.power[p]
     f = basics.faction(g, p)
-    mine = s.on_map(p)
-    my_areas = sorted({u["loc"] for u in mine})
+    my_areas = sorted(s.places_of(p))
     mods = moves.action_mods(g, p)
     # Recruit
     for t in f.units.values():
-        if t.cls != "cultist" or not s.pool(p, t.id):
+        if t.cls != "cultist" or not s.in_pool(p, t.id):
             continue
-        where = my_areas if mine else sorted(g.layout.areas)
+        where = my_areas if my_areas else sorted(g.layout.areas)
         cost = core.unit_cost(g, p, t) if where else 0   # the same in every area
         for a in where:
             c = moves.action_cost(g, p, "recruit", cost, a, mods)
@@ -96,7 +95,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     out.extend(summon_actions(g, p))
     # Awaken (the faction's Great Old Ones and the Independents nobody controls)
     for t in independents.awaken_types(g, p):
-        if not independents.awaken_pool(g, p, t.id) or t.awaken is None:
+        if t.awaken is None or not independents.may_awaken_from_pool(g, p, t.id):
             continue
         ctx = core.ctx(g, p)
         if t.awaken.condition is not None and not t.awaken.condition(ctx):
@@ -118,7 +117,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
         if c <= power:
             out.append(action("create-gate", c, area=a))
     # Move
-    if mine and power >= 1:
+    if my_areas and power >= 1:
         out.append(action("move", 0))
     # Battle (a Common Action whether or not Battle is an Unlimited one too: unlimited_actions)
     out.extend(battle_actions(g, p, "battle", my_areas))
@@ -156,7 +155,7 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
         return out
     mods = moves.action_mods(g, p, "summon")
     for t in [*basics.faction(g, p).units.values(), *neutral.held_kinds(g, p)]:
-        if t.cls in ("cultist", "great-old-one") or not s.pool(p, t.id):
+        if t.cls in ("cultist", "great-old-one") or not s.in_pool(p, t.id):
             continue
         if unlimited and not unlimited_summon(g, p, t.id):   # (both only ask modifiers: the rarer first)
             continue
@@ -208,14 +207,16 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     mods = moves.action_mods(g, p, "battle")
     act_mods = core.modifiers_of(g, "may-act")
     combat_mods = core.modifiers_of(g, "combat")
-    for a in areas if areas is not None else sorted({u["loc"] for u in s.on_map(p)}):
+    others = s.others(p)
+    for a in areas if areas is not None else sorted(s.places_of(p)):
         if a in fought:
             continue
-        here = s.units_at(a)
-        mine = [u for u in here if u["owner"] == p and (not act_mods or core.may_act(g, u, "battle", act_mods))]
-        present = {u["owner"] for u in here}
-        for e in s.others(p):
-            if e in present and _some_combat(g, mine, e, combat_mods):
+        foes = [e for e in others if s.count_at(a, e)]
+        if not foes:
+            continue
+        mine = [u for u in s.units_at(a, p) if not act_mods or core.may_act(g, u, "battle", act_mods)]
+        for e in foes:
+            if _some_combat(g, mine, e, combat_mods):
                 c = moves.action_cost(g, p, "battle", 1, a, mods)
                 if c <= s.power[p]:
                     out.append(action(verb, c, area=a, player=e))

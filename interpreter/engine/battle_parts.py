@@ -235,7 +235,7 @@ class ApplyProc(Proc):
     def _safe_areas(g: Any, area: str, foe: str) -> list[str]:
         """Where a pained unit may retreat: the areas next to the battle's with none of the foe's
         units (core rulebook, Battle: Retreats)."""
-        return [n for n in basics.adjacent(g, area) if not g.s.units_at(n, foe)]
+        return [n for n in basics.adjacent(g, area) if not g.s.count_at(n, foe)]
 
     @staticmethod
     def _labels(g: Any, ids: list[int]) -> list[str]:

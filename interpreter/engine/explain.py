@@ -28,7 +28,7 @@ def explain(g: Any, d: Decision, answer: str) -> tuple[str, str]:
                  else f.units.get(kind) or (basics.kind_type(g, p, kind) if verb == "summon" else None))
             if t is None:
                 return ("unknown-unit", f"{p} has no unit '{kind}'")
-            if not (independents.awaken_pool(g, p, t.id) if verb == "awaken" else g.s.pool(p, t.id)):
+            if not (independents.may_awaken_from_pool(g, p, t.id) if verb == "awaken" else g.s.in_pool(p, t.id)):
                 return ("none-in-pool", f"{verb.capitalize()} {t.name}: none left in your pool")
             try:
                 cost = core.unit_cost(g, p, t)

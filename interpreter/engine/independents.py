@@ -89,6 +89,11 @@ def awaken_pool(g: "RulesContext", p: str, kind: str) -> list[dict[str, Any]]:
     return g.s.pool(p, kind) or (g.s.pool(GENERAL, kind) if basics.card_of_kind(g, kind) else [])
 
 
+def may_awaken_from_pool(g: "RulesContext", p: str, kind: str) -> bool:
+    """Whether `awaken_pool(p, kind)` holds a figure (no list made)."""
+    return g.s.in_pool(p, kind) or (bool(basics.card_of_kind(g, kind)) and g.s.in_pool(GENERAL, kind))
+
+
 def take_control(g: "RulesContext", p: str, u: dict[str, Any]) -> None:
     if u["owner"] == GENERAL:
         u["owner"] = p

@@ -51,7 +51,7 @@ def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any
         d = seen[a]
         if d >= rng:
             continue
-        if a != start and not through and any(x["owner"] != p for x in g.s.units_at(a)):
+        if a != start and not through and g.s.count_at(a) != g.s.count_at(a, p):
             continue  # cannot pass over an area holding enemy units
         for n in basics.adjacent(g, a):
             if n not in seen:

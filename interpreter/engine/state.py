@@ -1,7 +1,6 @@
 """Game state as plain data (JSON-ready), with small read helpers. Rules live elsewhere."""
 from __future__ import annotations
 
-import bisect
 import copy
 import hashlib
 import json
@@ -12,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .unit_chunks import UnitChunks, unpacked
+from .unit_index import NO_PLACES as _NO_PLACES, UnitIndex, build_index as _build_index, moved_in as _moved_in
 
 POOL = "pool"
 # NECRO_CHECK_MEMO=1: every use of an index or remembered fact is checked against a fresh computation (soaks)
@@ -26,10 +26,6 @@ def captured_loc(captor: str) -> str:
 def held_loc(player: str, tag: str) -> str:
     """An off-map holding on a player's card (e.g. units lifted off the map, a gate kept aside)."""
     return f"held:{player}:{tag}"
-
-
-# units by location, by owner (lists in the order of State.units) and by id
-UnitIndex = tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]], dict[Any, dict[str, Any]]]
 
 
 @dataclass
@@ -120,25 +116,12 @@ class State:
         counts[owner] = counts.get(owner, 0) + 1
         if not fresh:
             return
-        by_loc = ix[2][0]  # type: ignore[index]
-        here = by_loc.get(src, ())
-        for i, x in enumerate(here):
-            if x is u:
-                break
-        else:   # not where the index has it (written behind the index's back): rebuild
-            self._ix = None
+        built = ix[2]  # type: ignore[index]
+        places = built[3].get(owner)
+        if places is None or not _moved_in(built[0], u, src) or not _moved_in(places, u, src):
+            self._ix = None   # not where the index has it (written behind the index's back): rebuild
             return
-        if len(here) == 1:
-            del by_loc[src]
-        else:
-            del here[i]
-        dst = u["loc"]
-        there = by_loc.get(dst)
-        if there is None:
-            by_loc[dst] = [u]
-        else:
-            bisect.insort(there, u, key=_unit_id)
-        self._ix = (self.writes, len(self.units), ix[2], True)  # type: ignore[assignment]
+        self._ix = (self.writes, len(self.units), built, True)  # type: ignore[assignment]
 
     def moves_of(self, owner: str) -> int:
         """How many moves of `owner`'s units this State object has seen (`moved()`): with
@@ -258,10 +241,30 @@ class State:
         return u
 
     def units_at(self, loc: str, owner: str | None = None) -> list[dict[str, Any]]:
-        here = self._index()[0].get(loc, ())
+        """The units at `loc` (of `owner`), in the order of `units` (a new list)."""
+        ix = self._index()
         if owner is None:
-            return list(here)
-        return [u for u in here if u["owner"] == owner]
+            return list(ix[0].get(loc, ()))
+        return list(ix[3].get(owner, _NO_PLACES).get(loc, ()))
+
+    def count_at(self, loc: str, owner: str | None = None) -> int:
+        """How many units are at `loc` (of `owner`): `len(units_at(loc, owner))` without a list."""
+        ix = self._index()
+        if owner is None:
+            return len(ix[0].get(loc, ()))
+        return len(ix[3].get(owner, _NO_PLACES).get(loc, ()))
+
+    def places_of(self, owner: str) -> list[str]:
+        """The map places where `owner` has units (what `{u["loc"] for u in on_map(owner)}` holds),
+        in no particular order: callers sort or test."""
+        return [loc for loc in self._index()[3].get(owner, _NO_PLACES) if ":" not in loc and loc != POOL]
+
+    def in_pool(self, owner: str, kind: str) -> bool:
+        """Whether `owner` has a unit of `kind` in the pool (`bool(pool(owner, kind))`, no list)."""
+        for u in self._index()[3].get(owner, _NO_PLACES).get(POOL, ()):
+            if u["kind"] == kind:
+                return True
+        return False
 
     def units_of(self, owner: str) -> list[dict[str, Any]]:
         """The units `owner` has anywhere (in the order of `units`; shared: do not change it)."""
@@ -274,10 +277,11 @@ class State:
         return [u for u in units if ":" not in u["loc"] and u["loc"] != POOL]
 
     def pool(self, owner: str, kind: str | None = None) -> list[dict[str, Any]]:
-        """`owner`'s units in the pool (of `kind`), in the order of `units` (read from the owner's
-        units, fewer than the pool's)."""
-        return [u for u in self.units_of(owner) if u["loc"] == POOL
-                and (kind is None or u["kind"] == kind)]
+        """`owner`'s units in the pool (of `kind`), in the order of `units` (a new list)."""
+        here = self._index()[3].get(owner, _NO_PLACES).get(POOL, ())
+        if kind is None:
+            return list(here)
+        return [u for u in here if u["kind"] == kind]
 
     def controller(self, loc: str) -> dict[str, Any] | None:
         g = self.gates.get(loc)
@@ -290,10 +294,23 @@ class State:
         if g is None:
             return None
         uid = g.get("controller")
-        return None if uid is None else self.unit(uid)["owner"]  # type: ignore[no-any-return]
+        if uid is None:
+            return None
+        u = self._index()[2].get(uid) if uid.__class__ is int else None
+        return (u if u is not None else self.unit(uid))["owner"]  # type: ignore[no-any-return]
 
     def controlled_gates(self, player: str) -> list[str]:
-        return [loc for loc in self.gates if self.gate_owner(loc) == player]
+        """The places of the gates `player` controls, in the order of `gates`."""
+        by_id = self._index()[2]
+        out = []
+        for loc, g in self.gates.items():
+            uid = g.get("controller")
+            if uid is None:
+                continue
+            u = by_id.get(uid) if uid.__class__ is int else None
+            if (u if u is not None else self.unit(uid))["owner"] == player:
+                out.append(loc)
+        return out
 
     def abandoned_gates(self) -> list[str]:
         return [loc for loc, g in self.gates.items() if g.get("controller") is None]
@@ -368,32 +385,3 @@ _COPY.update(units=_records, tokens=_records, players=list, es_bag=list, power=d
              bank=dict, home=dict, card_holders=dict, markers=dict, elder_signs=_lists, spellbooks=_lists,
              requirements=_lists, awakened=_lists, neutral_taken=_lists,
              gates=lambda v: {k: g.copy() for k, g in v.items()})
-
-
-_unit_id = operator.itemgetter("id")
-
-
-def _build_index(units: list[dict[str, Any]]) -> UnitIndex:
-    by_loc: dict[str, list[dict[str, Any]]] = {}
-    by_owner: dict[str, list[dict[str, Any]]] = {}
-    loc_list = by_loc.get
-    owner_list = by_owner.get
-    for u in units:
-        loc = u["loc"]
-        here = loc_list(loc)
-        if here is None:
-            by_loc[loc] = [u]
-        else:
-            here.append(u)
-        owner = u["owner"]
-        mine = owner_list(owner)
-        if mine is None:
-            by_owner[owner] = [u]
-        else:
-            mine.append(u)
-    by_id: dict[Any, dict[str, Any]] = {u["id"]: u for u in units}
-    if len(by_id) != len(units):   # a repeated id (a broken state): the first unit with it, as before
-        by_id = {}
-        for u in units:
-            by_id.setdefault(u["id"], u)
-    return by_loc, by_owner, by_id

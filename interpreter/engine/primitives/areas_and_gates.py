@@ -81,7 +81,8 @@ PLACE_FACTS.add("areas-with")   # (dropped when a unit moves between areas: basi
 def _occupied(g: Any, player: Any) -> set[Any]:
     """The map areas holding units of `player`."""
     if isinstance(player, str):
-        return {u["loc"] for u in g.s.on_map(player, g.layout.areas)}
+        areas = g.layout.areas
+        return {loc for loc in g.s.places_of(player) if loc in areas}
     return {u["loc"] for u in g.s.units if u["owner"] == player}
 
 

@@ -21,7 +21,12 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, wher
     if where == "map":
         areas = g.layout.areas
         if isinstance(owner, str):   # one owner: its units (in the order of all units) on the map
-            return filter_units(ctx, _in_areas(s.on_map(owner, areas), area), kind, kw.get("class"))
+            if isinstance(area, str):   # in one area: read from the index by owner and place
+                return filter_units(ctx, s.units_at(area, owner) if area in areas else [], kind, kw.get("class"))
+            if area is not None:   # in some areas: one pass over the owner's units
+                wanted = _map_areas(area, areas)
+                return filter_units(ctx, [u for u in s.units_of(owner) if u["loc"] in wanted], kind, kw.get("class"))
+            return filter_units(ctx, s.on_map(owner, areas), kind, kw.get("class"))
         base = [u for u in s.units if u["loc"] in areas]
     elif where == "pool":
         base = [u for u in s.units if u["loc"] == POOL]
@@ -41,6 +46,16 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, wher
         owners = owner if isinstance(owner, list) else [owner]
         base = [u for u in base if u["owner"] in owners]
     return filter_units(ctx, _in_areas(base, area), kind, kw.get("class"))
+
+
+def _map_areas(area: Any, areas: Any) -> Any:
+    """The map's areas among `area` (one area or a list of them): a set, or a list of values a set
+    cannot hold (compared one by one, as `_in_areas` does)."""
+    wanted = as_list(area) or []
+    try:
+        return {a for a in wanted if a in areas}
+    except TypeError:   # an unhashable value in the list: never a map area
+        return [a for a in wanted if a.__class__ is str and a in areas]
 
 
 def _in_areas(units: list[dict[str, Any]], area: Any) -> list[dict[str, Any]]:
