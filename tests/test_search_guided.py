@@ -178,3 +178,19 @@ def test_free_answers_that_only_undo_earlier_ones_are_left_out(core: Content) ->
     assert d.player == "great-cthulhu" and "control-gate south-pacific" in d.options
     assert bot.repeats.back_again(seat, d) == {"control-gate south-pacific"}   # the way back; `move` begins an action
     assert bot.choose(d.player, d.options, d) != "control-gate south-pacific"
+
+
+def test_the_way_back_is_found_while_others_hold_face_down_elder_signs(core: Content) -> None:
+    """Each free option is tried on a determinized copy: on a masked one (others' signs None) the
+    check of whether a reveal could end the game fails, and the way back was passed over as illegal."""
+    g = Game(core, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    g.apply(g.current().options[0])
+    g.s.elder_signs["crawling-chaos"] = [1, 2]     # face down: hidden from Great Cthulhu
+    d = g.current()
+    bot = SearchAgent(parse_agent("mcts:4"), 1)
+    seat = Seat(g, d.player)
+    bot.sit(seat)
+    assert bot.repeats.back_again(seat, d) == frozenset()
+    g.apply("abandon-gate south-pacific")
+    d = g.current()
+    assert bot.repeats.back_again(seat, d) == {"control-gate south-pacific"}
