@@ -16,7 +16,10 @@ its K x sqrt(visits + 1) options the prior likes best, at least two; 0, the defa
 position where a rollout is cut off at `depth`, instead of the hand-made estimate of
 search/reward.py; it is the last part, since a file name may hold a colon) and `blend=W` (with
 `eval=`: the cut-off position is valued W x the evaluation's values + (1 - W) x the hand-made
-estimate's; 1, the default, the evaluation alone). A bad part is one line naming it.
+estimate's; 1, the default, the evaluation alone) and `tt=1` (answers that lead to one position
+share its statistics: a transposition table) and `reuse=1` (a decision starts from the statistics
+the previous search gathered at the position reached; agent.py; both 0, off, by default). A bad
+part is one line naming it.
 """
 from __future__ import annotations
 
@@ -48,13 +51,16 @@ class SearchConfig:
     widen: float = 0.0    # progressive widening under a prior: K x sqrt(visits + 1) options searched; 0: all
     evaluation: str | None = None   # a learned evaluation's file (`eval=FILE`), used at the depth cap
     blend: float = 1.0    # the evaluation's weight at the cut-off beside the hand-made estimate (with eval=)
+    tt: bool = False      # a transposition table: answers leading to one position share its statistics
+    reuse: bool = False   # start each decision from the statistics the last search gathered there
 
     def label(self) -> str:
         """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5`."""
         budget = f"{self.playouts}" if self.playouts is not None else f"{self.seconds:g}s"
         extra = (f":workers={self.workers}" if self.workers != 1 else "") + \
             (f":widen={self.widen:g}" if self.widen else "") + \
-            (f":blend={self.blend:g}" if self.blend != 1 else "")
+            (f":blend={self.blend:g}" if self.blend != 1 else "") + \
+            (":tt=1" if self.tt else "") + (":reuse=1" if self.reuse else "")
         return (f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
                 f":root={self.root:g}{extra}" + (f":eval={self.evaluation}" if self.evaluation else ""))
 
@@ -114,6 +120,11 @@ def parse_agent(name: str) -> SearchConfig:
             cfg["widen"] = _setting(name, p, 100, "widen must be a number from 0 (off) to 100")
         elif key == "blend":
             cfg["blend"] = _setting(name, p, 1, "blend must be a number from 0 to 1")
+        elif key in ("tt", "reuse"):
+            flag = p.split("=", 1)[1]
+            if flag not in ("0", "1"):
+                raise ValueError(f"agent '{name}': {key} must be 0 (off) or 1 (on), got '{flag}'")
+            cfg[key] = flag == "1"
         else:
             cfg["c"] = _setting(name, p, 100, "c must be a number from 0 to 100")
     if evaluation is not None:
@@ -155,6 +166,10 @@ def _kind(name: str, part: str) -> str:
         return "widen"
     if part.startswith("blend="):
         return "blend"
+    if part.startswith("tt="):
+        return "tt"
+    if part.startswith("reuse="):
+        return "reuse"
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
                      f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E, workers=N, widen=K, "
-                     "blend=W or eval=FILE (last)")
+                     "blend=W, tt=0|1, reuse=0|1 or eval=FILE (last)")
