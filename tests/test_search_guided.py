@@ -88,6 +88,21 @@ def test_the_ritual_markers_last_step_leaves_each_seat_its_chance_and_each_spell
     assert values(one_more)["great-cthulhu"] > values(g)["great-cthulhu"] + 0.05   # the fifth book is worth having
 
 
+def test_lateness_on_the_ritual_markers_last_step_mid_game_is_below_one(core: Content) -> None:
+    # the learned evaluation's features read lateness; it read 1 ("the game is over") from the
+    # marker's last step on, half of a four-player game (#33)
+    from necronomicon.interpreter.search.features import game_features, seat_features
+    from necronomicon.interpreter.search.reward import lateness
+    doom = {"great-cthulhu": 15, "crawling-chaos": 12, "black-goat": 8}
+    g = _late(core, doom, {"great-cthulhu": 3, "crawling-chaos": 3, "black-goat": 2})
+    g.s.ritual = len(phases.ritual_track(g.rules)) - 1
+    assert lateness(g) == pytest.approx(15 / phases.doom_goal(g.rules)) and lateness(g) < 1
+    assert game_features(g)[1] == lateness(g)
+    assert seat_features(g)["great-cthulhu"][-3] == pytest.approx(15 * lateness(g))   # doom x lateness
+    g.s.doom["great-cthulhu"] = phases.doom_goal(g.rules) + 3                         # past the goal: the end
+    assert lateness(g) == 1.0
+
+
 def test_doom_nearer_the_end_costs_most_the_player_furthest_from_six(core: Content) -> None:
     from necronomicon.interpreter.search.reward import chance_to_qualify
     for clock in (0.0, 0.5, 0.9):
@@ -163,3 +178,19 @@ def test_free_answers_that_only_undo_earlier_ones_are_left_out(core: Content) ->
     assert d.player == "great-cthulhu" and "control-gate south-pacific" in d.options
     assert bot.repeats.back_again(seat, d) == {"control-gate south-pacific"}   # the way back; `move` begins an action
     assert bot.choose(d.player, d.options, d) != "control-gate south-pacific"
+
+
+def test_the_way_back_is_found_while_others_hold_face_down_elder_signs(core: Content) -> None:
+    """Each free option is tried on a determinized copy: on a masked one (others' signs None) the
+    check of whether a reveal could end the game fails, and the way back was passed over as illegal."""
+    g = Game(core, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    g.apply(g.current().options[0])
+    g.s.elder_signs["crawling-chaos"] = [1, 2]     # face down: hidden from Great Cthulhu
+    d = g.current()
+    bot = SearchAgent(parse_agent("mcts:4"), 1)
+    seat = Seat(g, d.player)
+    bot.sit(seat)
+    assert bot.repeats.back_again(seat, d) == frozenset()
+    g.apply("abandon-gate south-pacific")
+    d = g.current()
+    assert bot.repeats.back_again(seat, d) == {"control-gate south-pacific"}

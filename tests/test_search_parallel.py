@@ -69,7 +69,7 @@ def test_widening_keeps_the_options_the_prior_likes_best_in_option_order() -> No
     options = tuple(f"o{i}" for i in range(10))
     node.expand(options, [0.01, 0.3, 0.02, 0.2, 0.05, 0.1, 0.02, 0.2, 0.05, 0.05])
     assert node.widened(options, 1.0) == ("o1", "o3")            # sqrt(1) x 1 -> at least two
-    node.visits = 8
+    node.stats.visits = 8
     assert node.widened(options, 1.0) == ("o1", "o3", "o7")      # int(sqrt(9)) = 3
     assert node.widened(options, 5.0) == options                 # room for all
 

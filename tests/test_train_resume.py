@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.search.features import FEATURES_VERSION
 from necronomicon.tools.train import plan_training
 from necronomicon.tools.train_positions import positions_path, read_done
 from tests.test_durable_simulate import ROOT, _alive, _children, _cmd, _env, _lines, _necro
@@ -85,7 +86,8 @@ def test_a_torn_last_line_is_played_again_and_other_games_are_refused(tmp_path: 
     specs = plan_training(base_game, "duel", 2, 3, 5, ["heuristic"])
     path = tmp_path / "e.positions.jsonl"
     whole = json.dumps({"game": 0, "seed": 5, "ruleset": "duel", "factions": list(specs[0].factions),
-                        "agents": ["heuristic", "heuristic"], "every": 8, "shares": [0, 1, 0], "positions": []})
+                        "agents": ["heuristic", "heuristic"], "every": 8, "features": FEATURES_VERSION,
+                        "shares": [0, 1, 0], "positions": []})
     path.write_text(whole + "\n" + whole[:30])                      # killed while writing game 1's line
     assert [r["game"] for r in read_done(str(path), specs, 8)] == [0]
     assert path.read_text() == whole + "\n"                          # the torn line is cut off the file
@@ -94,6 +96,11 @@ def test_a_torn_last_line_is_played_again_and_other_games_are_refused(tmp_path: 
     other = plan_training(base_game, "duel", 2, 3, 6, ["heuristic"])
     with pytest.raises(ValueError, match="other settings"):
         read_done(str(path), other, 8)                               # another --seed
+    older = json.loads(whole)
+    older.pop("features")                                            # noted before lateness was mended
+    path.write_text(json.dumps(older) + "\n")
+    with pytest.raises(ValueError, match="the features' version"):
+        read_done(str(path), specs, 8)
     path.write_text("not json\n" + whole + "\n")
     with pytest.raises(ValueError, match=r"e.positions.jsonl:1: not a training game's line"):
         read_done(str(path), specs, 8)

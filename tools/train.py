@@ -26,7 +26,7 @@ from necronomicon.interpreter.bots import make_agent
 from necronomicon.interpreter.content.build import Content
 from necronomicon.interpreter.engine.game import Game, GameError
 from necronomicon.interpreter.engine.play import run_game
-from necronomicon.interpreter.search.features import game_features, seat_features
+from necronomicon.interpreter.search.features import FEATURES_VERSION, game_features, seat_features
 from necronomicon.interpreter.search.fitting import Sample, fit
 
 from .batch import _CtrlC
@@ -66,7 +66,8 @@ def training_row(content: Content, spec: GameSpec, on_decision: Callable[[], Non
     """One training game played to the end: its line of the positions file (train_positions.py),
     with every `every`-th decision's position and the outcome shares, or `error` if it failed."""
     row: dict[str, Any] = {"game": spec.index, "seed": spec.seed, "ruleset": spec.ruleset,
-                           "factions": list(spec.factions), "agents": list(spec.agents), "every": every}
+                           "factions": list(spec.factions), "agents": list(spec.agents), "every": every,
+                           "features": FEATURES_VERSION}
     noted: list[dict[str, Any]] = []
     try:
         g = Game(content, spec.ruleset, list(spec.factions), spec.seed, spec.layout)

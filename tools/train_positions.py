@@ -3,7 +3,7 @@ stopped run (Ctrl-C, kill) keeps every finished game and the same command run ag
 
 A line is a JSON object: the game's index, seed, ruleset, factions and agents (the plan's, checked
 when continuing: a file of other training games is refused in one line), how often positions were
-noted (`every`), the outcome shares (nobody first, then each seat in seat order) and the positions
+noted (`every`), the features' version (`features`: search/features.py), the outcome shares (nobody first, then each seat in seat order) and the positions
 (each seat's features and the game's). A failed game is a line with `error` and no positions, so
 it is not played again. A line torn by a kill is dropped, its game played again. Each line is one
 `os.write`.
@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from necronomicon.interpreter.search.features import FEATURES_VERSION
 from necronomicon.interpreter.search.fitting import Sample
 
 from .simulate import GameSpec
@@ -33,12 +34,12 @@ def positions_path(out: str) -> str:
 
 def _key(row: Row) -> tuple[Any, ...]:
     return (row.get("game"), row.get("seed"), row.get("ruleset"), list(row.get("factions") or []),
-            list(row.get("agents") or []), row.get("every"))
+            list(row.get("agents") or []), row.get("every"), row.get("features"))
 
 
 def spec_key(spec: GameSpec, every: int) -> tuple[Any, ...]:
     """What a row must match to be this planned game's."""
-    return (spec.index, spec.seed, spec.ruleset, list(spec.factions), list(spec.agents), every)
+    return (spec.index, spec.seed, spec.ruleset, list(spec.factions), list(spec.agents), every, FEATURES_VERSION)
 
 
 def read_done(path: str, specs: list[GameSpec], every: int) -> list[Row]:
@@ -70,8 +71,9 @@ def read_done(path: str, specs: list[GameSpec], every: int) -> list[Row]:
         g = row.get("game")
         want = spec_key(specs[g], every) if isinstance(g, int) and 0 <= g < len(specs) else None
         if _key(row) != want:
-            raise ValueError(f"{path}:{n}: game {g!r} was played with other settings (seed, seats, agents or "
-                             "--every) than this run's; give another --out, or --overwrite to start it again")
+            raise ValueError(f"{path}:{n}: game {g!r} was played with other settings (seed, seats, agents, --every "
+                             "or the features' version) than this run's; give another --out, or --overwrite to "
+                             "start it again")
         rows.setdefault(g, row)
         keep += len(raw) + 1
     if keep < len(data):

@@ -11,6 +11,13 @@ the position with the hidden values masked, see engine/seat.py) and from `curren
 `apply()` on its own copies, so it plays modders' factions as it plays the built-in ones, and
 gets faster whenever `clone()` does.
 
+With `tt=1` the playouts share statistics between answers that lead to one position (a
+transposition table keyed by the position as the bot's player knows it, search/positions.py); with
+`reuse=1` a decision starts from the statistics the bot's previous search gathered for the
+position the game has reached, when it reached it (the rest is dropped). Both are off by default
+(README, "How strong it is", says what they were measured at), and both work within one tree: with
+`workers=` above 1 each tree starts empty.
+
 Budgets are playouts (`mcts:400`: the same seed gives the same game) or CPU seconds per decision
 (`mcts:0.5s`: as strong as the machine allows, so not reproducible). A decision with one option
 is answered at once, without search.
@@ -33,9 +40,10 @@ from .budget import SearchConfig, parse_agent
 from .determinize import Known, determinize, known_to
 from .evaluation import Evaluator, load_evaluation
 from .parallel import best_of, grow_trees
+from .positions import search_key
 from .repeats import Repeats
 from .reward import values
-from .tree import Node
+from .tree import Node, Stats
 
 # A time budget counts the CPU time of the thinking thread alone: two bots thinking at once in one
 # process (the web board, threads of a batch) each get their whole budget, not a share of the process's.
@@ -76,6 +84,12 @@ class SearchAgent:
         self.repeats = Repeats()
         # a learned evaluation (`eval=FILE`) values the positions where rollouts are cut off
         self.evaluation: Evaluator | None = load_evaluation(config.evaluation) if config.evaluation else None
+        # per player, the positions of its last search by key (search/positions.py): the next
+        # decision's root is looked up there (`reuse=`), and answers meet there (`tt=`)
+        self.tables: dict[str, dict[bytes, Stats]] = {}
+        self._table: dict[bytes, Stats] | None = None   # the table of the search in progress
+        self._keyed = ""                                 # whose knowledge its keys stand for
+        self.root: Node | None = None                    # the root of the last single-tree search
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player it plays (its view and masked copies: never the game itself). A
@@ -94,21 +108,44 @@ class SearchAgent:
         if seat is None:
             raise ValueError(f"the search bot needs {player}'s seat: call sit(Seat(game, '{player}')) before choose()")
         t0 = cpu_clock()
-        back = self.repeats.back_again(seat, context)   # free answers that only undo earlier ones
-        options = tuple(o for o in options if o not in back)
         known = known_to(seat)
+        back = self.repeats.back_again(seat, context, known)   # free answers that only undo earlier ones
+        options = tuple(o for o in options if o not in back)
         if self.config.workers > 1:
+            self._table = None
             tally, n, workers_cpu = grow_trees(self, seat, known, back, options)
             self.stats.cpu += workers_cpu
             answer = best_of(tally, options)
         else:
-            root = Node()
+            root = self.root = self._root(seat, known)
             n = self.grow(root, seat, known, back, self.config.playouts, self.config.seconds)
             answer = root.best(options)
         self.stats.searched += 1
         self.stats.playouts += n
         self.stats.cpu += cpu_clock() - t0
         return answer
+
+    def _root(self, seat: Seat, known: Known) -> Node:
+        """The root of this decision's search: a fresh one, or (`reuse=`) the statistics the last
+        search gathered at this position, with the table cut down to what is reachable from them."""
+        cfg = self.config
+        if not (cfg.reuse or cfg.tt):
+            self._table = None
+            return Node()
+        self._keyed = seat.player
+        key = search_key(determinize(seat, Rng(0), known), seat.player)
+        table = self.tables.get(seat.player, {}) if cfg.reuse else {}
+        found = table.get(key)
+        if found is None:
+            table = {key: Stats()}
+        else:
+            table = _reachable(table, found)
+            if cfg.prior and cfg.root:   # its answers' priors were a deeper node's: spread a share as at a root
+                e = cfg.root
+                for ch in found.children.values():
+                    ch.prior = (1 - e) * ch.prior + e / len(found.children)
+        self.tables[seat.player] = self._table = table
+        return Node(stats=table[key])
 
     def grow(self, root: Node, seat: Seat, known: Known, back: frozenset[str],
              playouts: int | None, seconds: float | None) -> int:
@@ -175,11 +212,14 @@ class SearchAgent:
                 o = untried[self.rng.below(len(untried))]
                 node.children[o] = Node(avail=1)
                 g.apply(o)
-                path.append(node.children[o])
+                if self._arrive(g, node.children[o], path):
+                    path.append(node.children[o])
                 return
             o = node.select(options, d.player, self.config.c)
             g.apply(o)
             node = node.children[o]
+            if not self._arrive(g, node, path):
+                return
             path.append(node)
 
     def _descend_puct(self, g: Game, node: Node, path: list[Node], back: frozenset[str] = frozenset()) -> None:
@@ -203,9 +243,25 @@ class SearchAgent:
             o = node.select_puct(options, d.player, self.config.c)
             g.apply(o)
             node = node.children[o]
+            if not self._arrive(g, node, path):
+                return
             path.append(node)
             if node.visits == 0:
                 return
+
+    def _arrive(self, g: Game, node: Node, path: list[Node]) -> bool:
+        """Where an answer led, seen in the table: a new position is entered; with `tt=`, an answer
+        first taken that leads to a known position takes on that position's statistics. False when
+        the position is already on this playout's path (a way round: the walk stops there)."""
+        table = self._table
+        if table is not None and node.visits == 0 and not node.children:
+            key = search_key(g, self._keyed)
+            known = table.get(key)
+            if known is None:
+                table[key] = node.stats
+            elif self.config.tt:
+                node.stats = known
+        return all(nd.stats is not node.stats for nd in path)
 
     def _priors(self, g: Game, d: Decision, options: tuple[str, ...]) -> list[float]:
         """The heuristic bot's liking of each of `options` as probabilities (softmax at the prior temperature)."""
@@ -229,6 +285,18 @@ class SearchAgent:
             return lambda d: bot.choose(d.player, d.options, d)
         rng = self.rng
         return lambda d: d.options[rng.below(len(d.options))]
+
+
+def _reachable(table: dict[bytes, Stats], root: Stats) -> dict[bytes, Stats]:
+    """The entries of `table` whose statistics can be reached from `root` (the rest are dropped)."""
+    seen = {id(root)}
+    todo = [root]
+    while todo:
+        for ch in todo.pop().children.values():
+            if id(ch.stats) not in seen:
+                seen.add(id(ch.stats))
+                todo.append(ch.stats)
+    return {k: st for k, st in table.items() if id(st) in seen}
 
 
 def _without(options: tuple[str, ...], back: frozenset[str]) -> tuple[str, ...]:

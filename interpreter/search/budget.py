@@ -16,9 +16,12 @@ its K x sqrt(visits + 1) options the prior likes best, at least two; 0, the defa
 position where a rollout is cut off at `depth`, instead of the hand-made estimate of
 search/reward.py; it is the last part, since a file name may hold a colon) and `blend=W` (with
 `eval=`: the cut-off position is valued W x the evaluation's values + (1 - W) x the hand-made
-estimate's; 1, the default, the evaluation alone) and `seek=1` (the heuristic bot that plays the
+estimate's; 1, the default, the evaluation alone), `seek=1` (the heuristic bot that plays the
 rollouts and gives the prior reaches for unmet spellbook requirements, engine/seeking.py; 0, the
-default, the plain heuristic bot). A bad part is one line naming it.
+default, the plain heuristic bot), `tt=1` (answers that lead to one position share its
+statistics: a transposition table) and `reuse=1` (a decision starts from the statistics the
+previous search gathered at the position reached; agent.py; both 0, off, by default). A bad part
+is one line naming it.
 """
 from __future__ import annotations
 
@@ -51,6 +54,8 @@ class SearchConfig:
     evaluation: str | None = None   # a learned evaluation's file (`eval=FILE`), used at the depth cap
     blend: float = 1.0    # the evaluation's weight at the cut-off beside the hand-made estimate (with eval=)
     seek: bool = False    # rollouts and prior by the requirement-seeking heuristic bot (engine/seeking.py)
+    tt: bool = False      # a transposition table: answers leading to one position share its statistics
+    reuse: bool = False   # start each decision from the statistics the last search gathered there
 
     def label(self) -> str:
         """The canonical agent name (what reports show): `mcts:400:heuristic:depth=30:c=1:prior=10:root=0.5`."""
@@ -58,7 +63,7 @@ class SearchConfig:
         extra = (f":workers={self.workers}" if self.workers != 1 else "") + \
             (f":widen={self.widen:g}" if self.widen else "") + \
             (f":blend={self.blend:g}" if self.blend != 1 else "") + \
-            (":seek=1" if self.seek else "")
+            (":seek=1" if self.seek else "") + (":tt=1" if self.tt else "") + (":reuse=1" if self.reuse else "")
         return (f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
                 f":root={self.root:g}{extra}" + (f":eval={self.evaluation}" if self.evaluation else ""))
 
@@ -118,11 +123,11 @@ def parse_agent(name: str) -> SearchConfig:
             cfg["widen"] = _setting(name, p, 100, "widen must be a number from 0 (off) to 100")
         elif key == "blend":
             cfg["blend"] = _setting(name, p, 1, "blend must be a number from 0 to 1")
-        elif key == "seek":
-            v = p.split("=", 1)[1]
-            if v not in ("0", "1"):
-                raise ValueError(f"agent '{name}': seek must be 0 (off) or 1 (on), got '{v}'")
-            cfg["seek"] = v == "1"
+        elif key in ("seek", "tt", "reuse"):
+            flag = p.split("=", 1)[1]
+            if flag not in ("0", "1"):
+                raise ValueError(f"agent '{name}': {key} must be 0 (off) or 1 (on), got '{flag}'")
+            cfg[key] = flag == "1"
         else:
             cfg["c"] = _setting(name, p, 100, "c must be a number from 0 to 100")
     if evaluation is not None:
@@ -166,6 +171,10 @@ def _kind(name: str, part: str) -> str:
         return "blend"
     if part.startswith("seek="):
         return "seek"
+    if part.startswith("tt="):
+        return "tt"
+    if part.startswith("reuse="):
+        return "reuse"
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
                      f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E, workers=N, widen=K, "
-                     "blend=W, seek=0|1 or eval=FILE (last)")
+                     "blend=W, seek=0|1, tt=0|1, reuse=0|1 or eval=FILE (last)")

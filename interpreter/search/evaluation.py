@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..engine.game import Game
-from .features import GAME_FEATURES, SEAT_FEATURES, game_features, seat_features
+from .features import FEATURES_VERSION, GAME_FEATURES, SEAT_FEATURES, game_features, seat_features
 from .reward import WIN
 
 __all__ = ["Evaluator", "Evaluation", "FORMAT", "load_evaluation", "MAX_FILE_BYTES"]
 
 FORMAT = "necro-evaluation"
-VERSION = 1
+VERSION = FEATURES_VERSION   # the file's version is its features' (search/features.py)
 MAX_FILE_BYTES = 1_000_000
 MAX_WEIGHT = 1e6   # any weight beyond this is a damaged file, not a model
 

@@ -20,7 +20,11 @@ from necronomicon.interpreter.engine import basics
 from necronomicon.interpreter.engine import core
 from necronomicon.interpreter.engine import phases
 
-__all__ = ["SEAT_FEATURES", "GAME_FEATURES", "seat_features", "game_features"]
+__all__ = ["SEAT_FEATURES", "GAME_FEATURES", "FEATURES_VERSION", "seat_features", "game_features"]
+
+# what the features mean: raised whenever one is computed otherwise, so that evaluation files and
+# training positions made with the old meaning are refused (2: lateness is the Doom clock alone)
+FEATURES_VERSION = 2
 
 CLASSES = ("cultist", "monster", "terror", "great-old-one")
 SEAT_FEATURES = ("doom", "power", "gates", "spellbooks", "requirements", "elder-signs",

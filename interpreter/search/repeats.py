@@ -19,19 +19,24 @@ from ..engine.game import Game, GameError
 from ..engine.options import option_info
 from ..engine.rng import Rng
 from ..engine.seat import Seat
+from .determinize import Known, determinize
 
 __all__ = ["Repeats", "board_key"]
 
 # what changes with every answer without changing the position: the rule flow, the pending question,
 # where the outer loop resumes, the event counter, and the engine's counters of this turn's actions
-_NOT_POSITION = ("seq", "flow", "pending", "step")
+_NOT_POSITION = ("seq", "flow", "pending", "step", "rng", "seed")
 # (the turn's number stays: ending a turn is not a way back)
 _COUNTERS = ("battle_no", "action_no", "actions")
 
 
-def board_key(g: Game) -> str:
-    """The position, as one string: equal for two positions that differ only in bookkeeping."""
+def board_key(g: Game, player: str) -> str:
+    """The position as `player` knows it, as one string: equal for two positions that differ only in
+    bookkeeping or in what the player cannot see (others' face-down Elder Sign values, the bag's
+    contents, the generator)."""
     d: dict[str, Any] = {k: v for k, v in g.s.to_dict().items() if k not in _NOT_POSITION}
+    d["elder_signs"] = {p: v if p == player else len(v) for p, v in d["elder_signs"].items()}
+    d["es_bag"] = len(d["es_bag"])
     d["memory"] = {k: v for k, v in (d.get("memory") or {}).items() if k not in _COUNTERS}
     d["to_answer"] = [(g.s.pending or {}).get(k) for k in ("player", "kind")]   # a begun action is not back
     return json.dumps(d, sort_keys=True, default=str)
@@ -44,14 +49,17 @@ class Repeats:
         self._round: int | None = None
         self._stood: dict[str, set[str]] = {}
 
-    def back_again(self, seat: Seat, d: Decision) -> frozenset[str]:
+    def back_again(self, seat: Seat, d: Decision, known: Known | None = None) -> frozenset[str]:
         """Record the position `seat` answers from now; the free options of `d` that lead back to a
-        position this player already answered from this round (never all of them)."""
-        copy = seat.masked_copy(Rng(0))   # a fixed generator: the bot's own draws are not disturbed
+        position this player already answered from this round (never all of them). Each option is
+        tried on a determinized copy (`known`: `known_to(seat)`), drawn with a fixed generator so the
+        bot's own draws are not disturbed: on a masked copy, a rule that reads a hidden value (may
+        a reveal end the game?) fails, and the option would be passed over as illegal."""
+        copy = determinize(seat, Rng(0), known)
         if self._round != copy.s.round:
             self._round, self._stood = copy.s.round, {}
         stood = self._stood.setdefault(d.player, set())
-        stood.add(board_key(copy))
+        stood.add(board_key(copy, d.player))
         if d.kind != "action":
             return frozenset()
         back = set()
@@ -63,6 +71,6 @@ class Repeats:
                 after.apply(info.label)
             except (GameError, IllegalAction):
                 continue
-            if board_key(after) in stood:
+            if board_key(after, d.player) in stood:
                 back.add(info.label)
         return frozenset(back) if len(back) < len(d.options) else frozenset()

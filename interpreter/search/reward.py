@@ -78,7 +78,7 @@ def _ahead(lead: float) -> float:
 def _ready(game: Game) -> dict[str, float]:
     """Each player's chance to hold six spellbooks by the end (the module docstring's logistic)."""
     s = game.s
-    clock = min(1.0, max(0.0, max(s.doom.values()) / float(phases.doom_goal(game.rules) or 30)))
+    clock = lateness(game)
     return {p: chance_to_qualify(BOOKS - min(len(s.spellbooks[p]), BOOKS), clock) for p in s.players}
 
 
@@ -102,16 +102,13 @@ def _score(game: Game, p: str) -> float:
 
 
 def lateness(game: Game) -> float:
-    """How near the game is to its end, 0 to 1: the top Doom's share of the Doom that ends it, or
-    the ritual marker's share of the steps to Instant Death, whichever is further."""
-    s = game.s
+    """How near the game is to its end, 0 to 1: the top Doom's share of the Doom that ends it (the
+    Doom clock of the chance to qualify). The ritual marker is not read: four-player games spend
+    their second half on its last step, where nobody pays for Instant Death, so a reading of the
+    track said "the game is over" for half the game; it added nothing to the qualify fit once Doom
+    was in it (benchmarks/qualify_fit.py)."""
     doom_end = float(phases.doom_goal(game.rules) or 30)
-    try:
-        track = len(phases.ritual_track(game.rules))
-    except Exception:  # noqa: BLE001 - an estimate must never stop a search
-        track = 0
-    by_track = s.ritual / (track - 1) if track > 1 else 0.0   # 1: the next Ritual is Instant Death
-    return max(0.0, min(1.0, max(max(s.doom.values()) / doom_end, by_track)))
+    return max(0.0, min(1.0, max(game.s.doom.values()) / doom_end))
 
 
 def _sign_mean(game: Game) -> float:

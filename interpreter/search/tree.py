@@ -1,6 +1,13 @@
-"""The search tree of information-set MCTS: one node per sequence of answers (the same sequence in
-different determinizations is the same node), values kept per seat, UCT selection among the
-options legal in the current determinization (availability counts, Cowling et al. 2012).
+"""The search tree of information-set MCTS: one node per answer out of a position, values kept per
+seat, UCT selection among the options legal in the current determinization (availability counts,
+Cowling et al. 2012).
+
+A node is an edge: the answer's prior and how often it was on offer are its own, while its visits,
+value sums and onward answers are those of the position it leads to (`Stats`). The search
+(agent.py) looks positions up by key (positions.py), so two answers, or two orders of answers,
+that lead to one position share its statistics (a transposition table: the tree is a graph), and
+the next decision starts from the statistics the previous one gathered for the line the game
+followed. Without a table every node has statistics of its own (a tree of answer sequences).
 
 With a prior (each child's share of a policy's belief, `expand`), selection is PUCT instead
 (AlphaZero's rule): mean value + c x prior x sqrt(parent visits) / (1 + visits), an unvisited
@@ -10,18 +17,37 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-__all__ = ["Node"]
+__all__ = ["Node", "Stats"]
 
 
-@dataclass
-class Node:
-    """Statistics of the answer that leads here: visits, how often it was on offer, value sums per seat."""
+@dataclass(eq=False)
+class Stats:
+    """A position's statistics: playouts through it, value sums per seat, the answers out of it."""
 
     visits: int = 0
-    avail: int = 0
-    prior: float = 0.0
     total: dict[str, float] = field(default_factory=dict)
     children: dict[str, "Node"] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Node:
+    """An answer's edge: its prior, how often it was on offer, and the statistics of where it leads."""
+
+    avail: int = 0
+    prior: float = 0.0
+    stats: Stats = field(default_factory=Stats)
+
+    @property
+    def visits(self) -> int:
+        return self.stats.visits
+
+    @property
+    def total(self) -> dict[str, float]:
+        return self.stats.total
+
+    @property
+    def children(self) -> dict[str, "Node"]:
+        return self.stats.children
 
     def mean(self, seat: str) -> float:
         """The mean value of this node for `seat` (0 before any visit)."""
@@ -76,9 +102,11 @@ class Node:
 
     def update(self, values: dict[str, float]) -> None:
         """One more playout through this node, worth `values` to each seat."""
-        self.visits += 1
+        st = self.stats
+        st.visits += 1
+        total = st.total
         for seat, v in values.items():
-            self.total[seat] = self.total.get(seat, 0.0) + v
+            total[seat] = total.get(seat, 0.0) + v
 
     def best(self, options: tuple[str, ...]) -> str:
         """The answer to play: the most visited child (ties: the higher prior, then the first in option order)."""
