@@ -40,6 +40,32 @@ def test_the_guard_finds_a_top_level_import(tmp_path: Path) -> None:
     assert top_level_imports(planted) == [(2, "tools.cli"), (3, "interpreter.engine")]
 
 
+def package_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every absolute import of `necronomicon...` in `path`."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+        found += [(node.lineno, n) for n in names if n.split(".")[0] == "necronomicon"]
+    return found
+
+
+def test_the_engine_imports_itself_relatively() -> None:
+    """interpreter/ reaches its own modules by relative imports only: benchmarks/measure.py loads a
+    tree under another name (`interpreter.*`), and an absolute import inside it would load a second
+    copy of the engine's modules beside the measured ones."""
+    bad = [f"{p.relative_to(ROOT)}:{line}: import {name}" for p in sorted((ROOT / "interpreter").rglob("*.py"))
+           for line, name in package_imports(p)]
+    assert not bad, "import engine modules relatively: " + "; ".join(bad[:5])
+
+
+def test_the_guard_finds_an_absolute_package_import(tmp_path: Path) -> None:
+    planted = tmp_path / "m.py"
+    planted.write_text("from ..engine import phases\nfrom necronomicon.interpreter.engine import core\n"
+                       "import necronomicon.tools.cli\nimport necronomiconx\n")
+    assert package_imports(planted) == [(2, "necronomicon.interpreter.engine"), (3, "necronomicon.tools.cli")]
+
+
 def test_the_command_and_a_game_load_one_copy_of_the_engine() -> None:
     """`necro`'s modules, a game and the web board load under `necronomicon.` only."""
     code = ("import sys; import necronomicon.tools.necro, necronomicon.tools.cli, necronomicon.tools.web.app; "

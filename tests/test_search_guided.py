@@ -89,17 +89,19 @@ def test_the_ritual_markers_last_step_leaves_each_seat_its_chance_and_each_spell
 
 
 def test_lateness_on_the_ritual_markers_last_step_mid_game_is_below_one(core: Content) -> None:
-    # the learned evaluation's features read lateness; it read 1 ("the game is over") from the
-    # marker's last step on, half of a four-player game (#33)
-    from necronomicon.interpreter.search.features import game_features, seat_features
+    # the reward's lateness read 1 ("the game is over") from the marker's last step on, half of a
+    # four-player game (#33); the evaluation's features keep a clock that reads either track
+    from necronomicon.interpreter.search import features
     from necronomicon.interpreter.search.reward import lateness
     doom = {"great-cthulhu": 15, "crawling-chaos": 12, "black-goat": 8}
     g = _late(core, doom, {"great-cthulhu": 3, "crawling-chaos": 3, "black-goat": 2})
     g.s.ritual = len(phases.ritual_track(g.rules)) - 1
     assert lateness(g) == pytest.approx(15 / phases.doom_goal(g.rules)) and lateness(g) < 1
-    assert game_features(g)[1] == lateness(g)
-    assert seat_features(g)["great-cthulhu"][-3] == pytest.approx(15 * lateness(g))   # doom x lateness
-    g.s.doom["great-cthulhu"] = phases.doom_goal(g.rules) + 3                         # past the goal: the end
+    assert features.lateness(g) == 1.0 == features.game_features(g)[1]          # the marker's clock
+    assert features.seat_features(g)["great-cthulhu"][-3] == pytest.approx(15.0)  # doom x the features' clock
+    g.s.ritual = 0
+    assert features.lateness(g) == pytest.approx(lateness(g))                     # the Doom clock is further
+    g.s.doom["great-cthulhu"] = phases.doom_goal(g.rules) + 3                     # past the goal: the end
     assert lateness(g) == 1.0
 
 

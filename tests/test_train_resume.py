@@ -97,7 +97,7 @@ def test_a_torn_last_line_is_played_again_and_other_games_are_refused(tmp_path: 
     with pytest.raises(ValueError, match="other settings"):
         read_done(str(path), other, 8)                               # another --seed
     older = json.loads(whole)
-    older.pop("features")                                            # noted before lateness was mended
+    older.pop("features")                                            # noted before positions named their features' version
     path.write_text(json.dumps(older) + "\n")
     with pytest.raises(ValueError, match="the features' version"):
         read_done(str(path), specs, 8)

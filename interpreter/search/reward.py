@@ -41,8 +41,7 @@ import math
 from ..engine.game import Game
 from ..engine.phases import SPELLBOOKS
 from ..engine.position import DEFAULT_ELDER_SIGNS
-from necronomicon.interpreter.engine import phases
-from necronomicon.interpreter.engine import actions
+from ..engine import actions, phases
 
 __all__ = ["values", "lateness", "chance_to_qualify", "WIN", "TEMPERATURE", "QUALIFY"]
 
