@@ -16,14 +16,19 @@ FOLDERS = ("interpreter", "tools")   # the folders the package maps; never impor
 SOURCES = ("interpreter", "tools", "tests", "benchmarks", "necronomicon")
 
 
-def top_level_imports(path: Path) -> list[tuple[int, str]]:
-    """(line, module) of every absolute import of `interpreter...` or `tools...` in `path`."""
+def absolute_imports(path: Path, tops: tuple[str, ...]) -> list[tuple[int, str]]:
+    """(line, module) of every absolute import in `path` of a package whose top name is in `tops`."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                  else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
-        found += [(node.lineno, n) for n in names if n.split(".")[0] in FOLDERS]
+        found += [(node.lineno, n) for n in names if n.split(".")[0] in tops]
     return found
+
+
+def top_level_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every absolute import of `interpreter...` or `tools...` in `path`."""
+    return absolute_imports(path, FOLDERS)
 
 
 def test_no_module_imports_the_folders_as_top_level_packages() -> None:
@@ -42,12 +47,7 @@ def test_the_guard_finds_a_top_level_import(tmp_path: Path) -> None:
 
 def package_imports(path: Path) -> list[tuple[int, str]]:
     """(line, module) of every absolute import of `necronomicon...` in `path`."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                 else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
-        found += [(node.lineno, n) for n in names if n.split(".")[0] == "necronomicon"]
-    return found
+    return absolute_imports(path, ("necronomicon",))
 
 
 def test_the_engine_imports_itself_relatively() -> None:

@@ -149,32 +149,19 @@ def _setting(name: str, part: str, top: float, rule: str) -> float:
     return v
 
 
+# the settings written `key=value` (eval=FILE is taken off the name before its parts are read)
+_KEYED = ("depth", "c", "prior", "root", "workers", "widen", "blend", "seek", "tt", "reuse")
+
+
 def _kind(name: str, part: str) -> str:
     """Which setting a part of the name gives."""
     if part.isdigit() or _SECONDS.match(part):
         return "budget"
     if part in POLICIES:
         return "policy"
-    if part.startswith("depth="):
-        return "depth"
-    if part.startswith("c="):
-        return "c"
-    if part.startswith("prior="):
-        return "prior"
-    if part.startswith("root="):
-        return "root"
-    if part.startswith("workers="):
-        return "workers"
-    if part.startswith("widen="):
-        return "widen"
-    if part.startswith("blend="):
-        return "blend"
-    if part.startswith("seek="):
-        return "seek"
-    if part.startswith("tt="):
-        return "tt"
-    if part.startswith("reuse="):
-        return "reuse"
+    key, eq, _ = part.partition("=")
+    if eq and key in _KEYED:
+        return key
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
                      f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E, workers=N, widen=K, "
                      "blend=W, seek=0|1, tt=0|1, reuse=0|1 or eval=FILE (last)")
