@@ -254,7 +254,9 @@ class SearchAgent:
         first taken that leads to a known position takes on that position's statistics. False when
         the position is already on this playout's path (a way round: the walk stops there)."""
         table = self._table
-        if table is not None and node.visits == 0 and not node.children:
+        if table is None:
+            return True   # without a table every node's statistics are its own: no way round
+        if node.visits == 0 and not node.children:
             key = search_key(g, self._keyed)
             known = table.get(key)
             if known is None:
