@@ -16,6 +16,7 @@ from typing import Any
 from ..engine.game import Game
 from ..engine.phases import SPELLBOOKS
 from ..engine import basics, core, phases
+from .reward import lateness as doom_clock
 
 __all__ = ["SEAT_FEATURES", "GAME_FEATURES", "FEATURES_VERSION", "lateness", "seat_features", "game_features"]
 
@@ -37,14 +38,12 @@ def lateness(game: Game) -> float:
     to weigh, not the reward's claim that the game is over (search/reward.py's `lateness` reads Doom
     alone): a model fitted with this clock predicts outcomes better (held-out log loss 0.909
     against 0.948 with the Doom clock alone, and 0.947 with the marker as a feature of its own)."""
-    s = game.s
-    doom_end = float(phases.doom_goal(game.rules) or 30)
     try:
         track = len(phases.ritual_track(game.rules))
     except Exception:  # noqa: BLE001 - an estimate must never stop a search
         track = 0
-    by_track = s.ritual / (track - 1) if track > 1 else 0.0   # 1: the next Ritual is Instant Death
-    return max(0.0, min(1.0, max(max(s.doom.values()) / doom_end, by_track)))
+    by_track = game.s.ritual / (track - 1) if track > 1 else 0.0   # 1: the next Ritual is Instant Death
+    return min(1.0, max(doom_clock(game), by_track))
 
 
 def seat_features(game: Game) -> dict[str, list[float]]:
