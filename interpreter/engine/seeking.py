@@ -181,8 +181,7 @@ def drains_reserve(g: Any, player: str, unit_kind: str | None) -> bool:
     links = seeking_of(faction)
     if not links.takes:
         return False
-    unit = faction.units.get(unit_kind)
-    cls = unit.cls if unit is not None else None
+    cls = _class(faction, unit_kind)
     for ability, (classes, kinds) in links.takes.items():
         if not (cls in classes or unit_kind in kinds) or not _unmet(g, player, links.serves[ability]):
             continue
