@@ -13,7 +13,7 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
 from .flow import Call, Proc, Return
-from .held_conditions import met_now
+from .held_conditions import holds_unmet
 from .requirements import earn_after_battle, requirement
 from .option import Option, parse
 from .state import POOL
@@ -232,7 +232,7 @@ class CheckRequirements(Proc):
                 r = reqs[j]
                 if r.id in done:
                     continue
-                if met_now(g, p, r.id, r, when, event, seen):
+                if holds_unmet(g, p, r.id, r, event, seen):   # checked at `when`: checked_positions
                     if earn_after_battle(g, p, r.id):
                         seen.clear()   # the battle record changed
                     else:

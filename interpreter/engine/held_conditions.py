@@ -119,15 +119,20 @@ def _inputs_now(g: Any, parts: tuple[str, ...], p: str, seen: dict[Any, Any] | N
     out = []
     for f in parts:
         key = (f, p) if f[-1] == "@" else f
-        value = seen.get(key)
-        if value is None:
+        value = seen.get(key, _UNSEEN)
+        if value is _UNSEEN:
             value = seen[key] = _part_now(g, f, p)
         out.append(value)
     return tuple(out)
 
 
+_UNSEEN = object()   # a part not yet found at this position (a part's value may be None)
+
+
 def _part_now(g: Any, f: str, p: str) -> Any:
-    """One part's value, as bytes or a tuple of numbers (the units: their write counters)."""
+    """One part's value: bytes, a number or None (a player's Power or Doom), or a tuple of numbers
+    (the units: their write counters). An immutable value stands for itself; any other is copied
+    as bytes, so that the value kept never changes with the state."""
     s = g.s
     if f == "unit-gates":   # the units that count as Gates (modifiers may read anything: their answer)
         return marshal.dumps(actions.unit_gates(g))
@@ -142,21 +147,28 @@ def _part_now(g: Any, f: str, p: str) -> Any:
     if f == "gate-places":   # where gates stand
         return marshal.dumps(list(s.gates))
     if f[-1] == "@":
-        return marshal.dumps(getattr(s, f[:-1]).get(p))
+        value = getattr(s, f[:-1]).get(p)
+        return value if value is None or value.__class__ is int else marshal.dumps(value)
     return marshal.dumps(getattr(s, f))
 
 
 def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | None = None) -> bool:
     """Whether `r`'s condition holds for player `p` now (kept across checks: see the module).
     `seen`: the values of the fields read, by fields, for a caller that checks several conditions
-    at one position (a dict it starts empty there and drops before the state changes)."""
+    at one position (a dict it starts empty there and drops before the state changes); conditions
+    that read the same parts for the same player share their key there."""
     parts = parts_read(r) if event is None else None
     if parts is None:
         return bool(_evaluate(g, p, r, event))
+    if seen is None:
+        now = _inputs_now(g, parts, p)
+    else:
+        now = seen.get((parts, p))
+        if now is None:
+            now = seen[(parts, p)] = _inputs_now(g, parts, p, seen)
+        if state_module.CHECK_MEMO and now != _inputs_now(g, parts, p):
+            raise AssertionError("the state changed during one requirement check")
     held = g.held_conditions()
-    now = _inputs_now(g, parts, p, seen)
-    if seen is not None and state_module.CHECK_MEMO and now != _inputs_now(g, parts, p):
-        raise AssertionError("the state changed during one requirement check")
     kept = held.get((p, r.key))
     if kept is not None and kept[0] == now:
         if state_module.CHECK_MEMO and bool(_evaluate(g, p, r, None)) != kept[1]:
@@ -176,7 +188,14 @@ def _evaluate(g: Any, p: str, r: Any, event: Any) -> Any:
 def met_now(g: Any, p: str, key: str, r: Any, when: str, event: Any, seen: dict[Any, Any] | None = None) -> bool:
     """Whether `p` meets requirement `r` (found by `key`, requirements.py) at `when`: checked then,
     not met already in the battle under way, and its condition holds (`seen` as in `condition_holds`)."""
-    return checked_at(r, when) and not met_in_battle(g, p, key) and condition_holds(g, p, r, event, seen)
+    return checked_at(r, when) and holds_unmet(g, p, key, r, event, seen)
 
 
-__all__ = ["condition_holds", "met_now", "parts_read"]
+def holds_unmet(g: Any, p: str, key: str, r: Any, event: Any, seen: dict[Any, Any] | None = None) -> bool:
+    """`met_now` for a caller that picked `r` among those checked at this moment already (the
+    content's table of them, `abilities.checked_positions`): not met already in the battle under
+    way, and its condition holds."""
+    return (g.s.battle is None or not met_in_battle(g, p, key)) and condition_holds(g, p, r, event, seen)
+
+
+__all__ = ["condition_holds", "holds_unmet", "met_now", "parts_read"]
