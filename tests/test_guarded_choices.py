@@ -97,6 +97,43 @@ swap(self, u)"""
     assert _proven(rebound, None, SWAP) == []
 
 
+DREAMS_WHERE = "distinct(pluck(without(units(kind: 'acolyte'), units(owner: me, kind: 'acolyte')), 'loc'))"
+DREAMS = """let a = area
+let e = choose_player(me, without(distinct(pluck(units(kind: 'acolyte', area: a), 'owner')), [me]))
+let v = choose_unit(e, units(owner: e, kind: 'acolyte', area: a))
+eliminate(v)"""
+LISTS = SAFE | {"without", "pluck"}
+
+
+def _proven_with_lists(effect: str, where: str) -> list[str]:
+    tree = parse(effect)
+    ids = proven_choices(tree, None, CHOICES, NOTING, LISTS, _expr(where))
+    return sorted(c.name for c in A._nodes(tree) if isinstance(c, A.Call) and c.name in CHOICES and id(c) in ids)
+
+
+@pytest.mark.parametrize(("where", "effect", "proven"), [
+    (DREAMS_WHERE, DREAMS, ["choose_player", "choose_unit"]),
+    # the same lists written as comprehensions, the named arguments in another order
+    ("distinct([u.loc for u in without(units(kind: 'acolyte'), units(kind: 'acolyte', owner: me))])",
+     DREAMS.replace("distinct(pluck(units(kind: 'acolyte', area: a), 'owner'))",
+                    "[u.owner for u in units(area: a, kind: 'acolyte')]"), ["choose_player", "choose_unit"]),
+    # the owned part is of another kind: the area's acolytes may all be mine
+    (DREAMS_WHERE.replace("units(owner: me, kind: 'acolyte')", "units(owner: me, kind: 'monster')"), DREAMS,
+     ["choose_unit"]),
+    # another player's units taken out, or another player left out of the owners
+    (DREAMS_WHERE.replace("owner: me", "owner: first(enemies)"), DREAMS, ["choose_unit"]),
+    (DREAMS_WHERE, DREAMS.replace("[me]", "[enemies[0]]"), ["choose_unit"]),
+    # only some of the area's owners are listed
+    (DREAMS_WHERE, DREAMS.replace("distinct(pluck(units(kind: 'acolyte', area: a), 'owner'))",
+                                  "[u.owner for u in units(kind: 'acolyte', area: a) if u.id > 3]"), ["choose_unit"]),
+    # the owners of the acolytes in another area
+    (DREAMS_WHERE, DREAMS.replace("let a = area", "let a = home(me)"), []),
+])
+def test_an_area_holding_a_unit_someone_else_owns_proves_the_list_of_its_other_owners(
+        where: str, effect: str, proven: list[str]) -> None:
+    assert _proven_with_lists(effect, where) == proven
+
+
 def test_the_built_content_proves_the_choices_its_conditions_guard() -> None:
     c = load_content().require_ok()
     sleeper = c.model.factions["sleeper"]
@@ -112,6 +149,9 @@ def test_the_built_content_proves_the_choices_its_conditions_guard() -> None:
     assert feasible.may_lack_a_part(two.action_effect, 4, proofs=False, quiet_removals=True)
     avatar = next(a for t in goat.units.values() for a in t.abilities if a.id == "avatar")
     assert avatar.effect.choice_lists == {("choose_player", A.PROVEN), ("choose_unit", A.PROVEN)}
+    cthulhu = c.model.factions["great-cthulhu"]
+    dreams = next(a for sb in cthulhu.spellbooks.values() for a in sb.abilities if a.id == "dreams")
+    assert dreams.effect.choice_lists == {("choose_player", A.PROVEN), ("choose_unit", A.PROVEN)}
 
 
 def _position_offering(ruleset: str, factions: list[str], prefix: str) -> Game:
@@ -130,7 +170,8 @@ def _position_offering(ruleset: str, factions: list[str], prefix: str) -> Game:
 @pytest.mark.parametrize(("ruleset", "factions", "prefix"), [
     ("duel", ["sleeper", "wind-rider"], "ability borrow"),
     ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], "ability avatar "),
-    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], "ability ghroth")])
+    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], "ability ghroth"),
+    ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], "ability dreams ")])
 def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one(
         monkeypatch: Any, ruleset: str, factions: list[str], prefix: str) -> None:
     g = _position_offering(ruleset, factions, prefix)

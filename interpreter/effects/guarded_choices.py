@@ -41,6 +41,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
+from .list_views import (as_comprehension, field_of_units, not_owned_by, owners_of_every, peel_distinct, views,
+                         without_parts)
 
 # names whose value is the same where the condition is checked and where the effect starts
 STABLE_NAMES = frozenset({"me", "enemies", "players", "self"})
@@ -105,37 +107,6 @@ def counted_lists(cond: object) -> list[tuple[object, int]]:
     return out
 
 
-def _peel(node: object) -> object:
-    """L for `distinct(L)`, else the node."""
-    if isinstance(node, A.Call) and node.name == "distinct" and len(node.args) == 1 and node.args[0].name is None:
-        return node.args[0].value
-    return node
-
-
-def _field_of_units(node: object, field: str, defs: dict[str, object] | None = None) -> A.Call | None:
-    """The `units(...)` call whose units hold every `u` of `[u.FIELD for u in L ...]` (in `distinct`
-    or not): `L` is that call, a comprehension `[u for u in ...]` of it, or a name `defs` binds to one."""
-    node = _peel(node)
-    if isinstance(node, A.Comprehension) and isinstance(node.item, A.Field) and node.item.name == field \
-            and isinstance(node.item.obj, A.Var) and node.item.obj.name == node.name:
-        return _units_holding(node.source, defs or {})
-    return None
-
-
-def _units_holding(node: object, defs: dict[str, object]) -> A.Call | None:
-    """The `units(...)` call whose units hold every item of `node` (see `_field_of_units`)."""
-    for _ in range(16):   # (a chain of names: bounded)
-        if isinstance(node, A.Call):
-            return node if node.name == "units" else None
-        if isinstance(node, A.Var) and node.name in defs:
-            node = defs[node.name]
-        elif isinstance(node, A.Comprehension) and isinstance(node.item, A.Var) and node.item.name == node.name:
-            node = node.source
-        else:
-            return None
-    return None
-
-
 def _reads(node: object) -> tuple[set[str], set[str]]:
     """(the primitives called, the names read and not bound inside) of an expression (its
     `ast.expression_inputs`)."""
@@ -192,11 +163,21 @@ class _Facts:
 
     def nonempty(self, listed: object) -> bool:
         """Whether `listed` is a fact, `areas()`, or `distinct` or an unfiltered comprehension of one."""
-        for view in _views(listed):
+        for view in views(listed):
             key = shape(view, self.alias)
-            if key in self.known or key == _EVERY_AREA:
+            if key in self.known or key == _EVERY_AREA or self._others_own(view):
                 return True
         return False
+
+    def _others_own(self, listed: object) -> bool:
+        """Whether `listed` is `without(O, [X])`, O holding the owner of every unit of a list that
+        holds a unit X does not own (a fact `OTHERS_OWN`)."""
+        parts = without_parts(listed)
+        if parts is None or not isinstance(parts[1], A.ListLit) or len(parts[1].items) != 1:
+            return False
+        owned = owners_of_every(parts[0])
+        return owned is not None and \
+            (OTHERS_OWN, shape(owned, self.alias), shape(parts[1].items[0], self.alias)) in self.known
 
     def rebind(self, name: str) -> None:
         """`name` takes a new value: facts about its old one and aliases to or of it are dropped."""
@@ -206,7 +187,8 @@ class _Facts:
         self.defs = {k: v for k, v in self.defs.items() if k != name and name not in _reads(v)[1]}
 
 
-_EVERY_AREA = ("Call", "areas", (), ())   # `areas()`: every area of the map, never none
+_EVERY_AREA = ("Call", "areas", (), ())
+OTHERS_OWN = "others-own"   # a fact (OTHERS_OWN, L, X): the list of units L holds a unit X does not own   # `areas()`: every area of the map, never none
 
 
 # queries listing units, one item per unit, whose other units' places cannot change an item
@@ -217,23 +199,9 @@ def _one_item_per_unit(node: object) -> bool:
     """Whether `node` lists units one by one (`units(...)` or `pool(...)` with named arguments,
     not `where`), or is `distinct` or an unfiltered comprehension of such a list: removing one unit
     removes at most one item."""
-    base = _views(node)[-1]
+    base = views(node)[-1]
     return isinstance(base, A.Call) and base.name in _UNIT_LISTS \
         and all(a.name is not None and a.name != "where" for a in base.args)
-
-
-def _views(node: object) -> list[object]:
-    """`node`, then the list it is `distinct` or an unfiltered comprehension `[x... for x in L]` of,
-    and so on: lists holding an item for each of the next one's."""
-    out = [node]
-    while True:
-        inner = _peel(node)
-        if isinstance(inner, A.Comprehension) and inner.cond is None:
-            inner = inner.source
-        if inner is node:
-            return out
-        out.append(inner)
-        node = inner
 
 
 def proven_choices(program: A.Program, cond: object, choices: dict[str, tuple[int, str]],
@@ -257,15 +225,33 @@ def choice_proofs(program: A.Program, cond: object, choices: dict[str, tuple[int
     facts = _Facts(safe_calls)
     for listed, least in counted_lists(cond):
         facts.add(listed, STABLE_NAMES, least)   # (the condition is checked where `area` is not bound)
-    source = _field_of_units(where, "loc")
+    source = field_of_units(where, "loc")
     if source is not None:   # the action ends in an area holding one of those units
         calls, names = _reads(source)
         fact = _with_arg(shape(source), AREA, ("Var", AREA))
         if fact is not None and calls <= safe_calls and names <= STABLE_NAMES:
             facts.known[fact] = names | {AREA}
+            _unowned_there(where, facts, safe_calls)
     prover = _Prover(choices, noting, pure_calls if pure_calls is not None else safe_calls, removals)
     prover.body(program.body, facts, set())
     return prover.proven, prover.past_removals
+
+
+def _unowned_there(where: object, facts: _Facts, safe_calls: frozenset[str]) -> None:
+    """The fact that the area the action ends in holds a unit of `units(ARGS)` that X does not own,
+    when `where` is `[u.loc for u in without(units(ARGS), units(ARGS, owner: X))]` (list_views.py)."""
+    inner = as_comprehension(peel_distinct(where))
+    if not (isinstance(inner, A.Comprehension) and isinstance(inner.item, A.Field) and inner.item.name == "loc"
+            and isinstance(inner.item.obj, A.Var) and inner.item.obj.name == inner.name):
+        return
+    source = inner.source
+    found = not_owned_by(source, shape)
+    if found is None:
+        return
+    calls, names = _reads(source)
+    there = _with_arg(shape(found[0]), AREA, ("Var", AREA))
+    if there is not None and calls <= safe_calls and names <= STABLE_NAMES:
+        facts.known[(OTHERS_OWN, there, shape(found[1]))] = names | {AREA}
 
 
 class _Prover:
@@ -329,7 +315,7 @@ class _Prover:
             (self.past_removals if facts.past_removal else self.proven).add(id(call))
         if name is not None:
             facts.rebind(name)
-            owners = _field_of_units(listed, "owner", facts.defs)
+            owners = field_of_units(listed, "owner", facts.defs)
             if owners is not None:   # the player picked owns one of those units
                 fact = _with_arg(shape(owners, facts.alias), "owner", ("Var", name))
                 calls, names = facts.names(owners)
