@@ -67,3 +67,21 @@ def test_a_frame_at_an_undeclared_step_is_an_error_naming_the_procedure() -> Non
     proc = PROCS["turn"]
     with pytest.raises(Exception, match="procedure 'turn' has no step 'after'"):
         proc.step(None, {"proc": "turn", "at": "after"}, None)
+
+
+def test_what_a_step_returns_and_the_decision_are_made_by_an_init_of_the_engines_own_source() -> None:
+    """The driver's records (Ask, Call, Return) and Decision, made at every step and decision, have
+    an `__init__` written in their module, which the compiled core compiles: a dataclass's generated
+    one is Python made at import (`<string>`), run interpreted even inside the compiled core."""
+    from necronomicon.interpreter.engine import decisions
+    for cls in (flow.Ask, flow.Call, flow.Return, decisions.Decision):
+        code = getattr(cls.__init__, "__code__", None)
+        assert code is not None and code.co_filename != "<string>", cls
+    d = decisions.Decision("p", "area", ("a", "b"), "where?")
+    assert d.context == {} and d == decisions.Decision("p", "area", ("a", "b"), "where?", {})
+    with pytest.raises(AttributeError):   # frozen (dataclasses.FrozenInstanceError)
+        d.kind = "unit"  # type: ignore[misc]
+    assert flow.Return(3) == flow.Return(3) != flow.Return(4) and flow.Return() == flow.Return(None)
+    assert flow.Call({"proc": "x"}) != flow.Return({"proc": "x"}) and repr(flow.Return(2)) == "Return(value=2)"
+    assert flow.ask("p", "area", {"a": 1, "b": 0}, "?").decision.options == ("a", "b")
+    assert flow.ask("p", "area", ["a", "b", "a"], "?").decision.options == ("a", "b")

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..diagnostics import Pos, Report
 from ..effects import ast as A
+from ..effects.closures import constant
 from ..effects.compiler import CompileEnv, Compiler
 from ..effects.static import mismatch, static_type
 from ..effects.events import EventType
@@ -42,14 +43,6 @@ def _holder_unbound(holder: str) -> dict[str, str]:
     if holder == "ruleset":
         out["me"] = "a ruleset's rule has no owner"
     return out
-
-
-def _const(value: Any) -> Any:
-    """An expression that is a plain value; `.const` holds it (a reader may skip making a context)."""
-    def const(ctx: Any) -> Any:
-        return value
-    const.const = value   # type: ignore[attr-defined]
-    return const
 
 
 
@@ -116,7 +109,7 @@ class EffectBuilder:
             if wrong:
                 self.report.error(doc.pos(*key), "type-error", wrong)
                 return None
-            return _const(value)
+            return constant(value)
         node = self._node(doc, key, "expr", _signature(unbound), repr(event), returns)
         if node is not None and node in self.compiled:
             return self.compiled[node]
@@ -265,7 +258,7 @@ class EffectBuilder:
                     self.formulas.add(node, f"{d['name']} (a modifier of combat)", doc.pos(*mk, part), text,
                                       {"subject": SUBJECT})
             mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), in_mod),
-                                 self.expr(doc, mk + ("value",), val, in_mod) or _const(None),
+                                 self.expr(doc, mk + ("value",), val, in_mod) or constant(None),
                                  akey, doc.pos(*mk), self._guards(m.get("when"))))
         unbound, etype = self._window_event(d.get("window"))
         unbound = {**NO_AREA, **holder_unbound, **unbound}
@@ -300,7 +293,7 @@ class EffectBuilder:
             if self.unknown_of(doc, key + (f,), d.get(f), f"{f} of {d['name']}") is not None:
                 unknown.append(f)
         def value(f: str) -> Any:
-            return self.expr(doc, key + (f,), self._known(d.get(f)), NO_EVENT_UNIT) or _const(None)
+            return self.expr(doc, key + (f,), self._known(d.get(f)), NO_EVENT_UNIT) or constant(None)
         self._limit(doc, key + ("combat",), self._known(d.get("combat")), MAX_DICE, "combat (dice rolled)")
         for f in ("combat", "cost"):
             self.formulas.add((f, d["id"]), f"the {f} of {d['name']}", doc.pos(*key, f), self._known(d.get(f)),
@@ -314,7 +307,7 @@ class EffectBuilder:
             a = d["awaken"]
             ak = key + ("awaken",)
             awaken = Awaken(self.expr(doc, ak + ("condition",), a.get("condition"), NO_EVENT_UNIT),
-                            self.expr(doc, ak + ("where",), a["where"], NO_EVENT_UNIT, returns="areas") or _const([]),
+                            self.expr(doc, ak + ("where",), a["where"], NO_EVENT_UNIT, returns="areas") or constant([]),
                             self.program(doc, ak + ("effect",), a.get("effect"), NO_EVENT_UNIT),
                             bool(a.get("replace-gate", False)), a.get("text", ""))
         abilities = tuple(self.ability(doc, key + ("abilities", i), ab, faction, f"unit:{d['id']}")

@@ -16,6 +16,17 @@ _ATTRS = frozenset({"me", "subject", "value"})
 _MISSING = object()
 
 
+def constant(value: Any) -> Ev:
+    """An expression that is a plain value (a YAML number where an expression may stand); `.const`
+    holds it (a reader may skip making a context). Made here, in a module the compiled core
+    compiles, rather than in the content loader, which stays Python: else every evaluation of a
+    constant cost or value ran interpreted."""
+    def const(ctx: Any) -> Any:
+        return value
+    const.const = value   # type: ignore[attr-defined]
+    return const
+
+
 def var_of(name: str, where: str) -> Ev:
     """A name: the innermost let/for binding, else what the context binds (me, subject, ...)."""
     if name in _ATTRS:

@@ -3,7 +3,7 @@ neutral cards, grants), looked up by key, usable or not, and which timing window
 to do (a quiet one is not opened). Facts kept in the context's memo (rules.Rules.memo)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from ..content.tables import content_abilities as abilities_of_content
 from ..content.model import Ability
@@ -30,14 +30,9 @@ def active_abilities(g: "RulesContext", player: str) -> list[Ability]:
     return out  # type: ignore[no-any-return]
 
 
-def window_abilities(g: "RulesContext", player: str, window: str) -> list[Ability]:
+def window_abilities(g: "RulesContext", player: str, window: str) -> Sequence[Ability]:
     """`active_abilities(player)` of one window, in the same order (shared: do not change it)."""
-    memo = g.memo()
-    key = ("window", (player, window))
-    out = memo.get(key)
-    if out is None:
-        out = memo[key] = _in_window(g, (player, window))
-    return out  # type: ignore[no-any-return]
+    return _windows_of(g, player).get(window, ())
 
 
 def _collect_abilities(g: "RulesContext", player: str) -> list[Ability]:
@@ -156,7 +151,11 @@ def quiet_window(g: RulesContext, name: str) -> bool:
         return False
     if name in g.content.tables.timed_windows[g.ruleset.id]:
         return False
-    return not any(window_abilities(g, p, name) for p in g.s.players)
+    memo = g.memo()
+    live = memo.get(LIVE_WINDOWS)
+    if live is None:
+        live = memo[LIVE_WINDOWS] = _live_windows(g)
+    return name not in live
 
 
 def ability_frame(g: RulesContext, ab: Any, player: str | None, me: str | None, event: dict[str, Any] | None,
@@ -188,9 +187,34 @@ def requirements_to_check(g: RulesContext, when: str, players: list[str]) -> boo
     return any(when in checked[p] for p in players if p in checked)
 
 
-def _in_window(g: RulesContext, arg: tuple[str, str]) -> list[Ability]:
-    player, window = arg
-    return [ab for ab in active_abilities(g, player) if ab.window == window]
+def _by_window(g: RulesContext, player: str) -> dict[str, list[Ability]]:
+    """`player`'s active abilities by window, each list in their order: one pass over them when
+    the memo is made again (a lookup per window and player after each write was a pass each)."""
+    out: dict[str, list[Ability]] = {}
+    for ab in active_abilities(g, player):
+        w = ab.window
+        if w in out:
+            out[w].append(ab)
+        else:
+            out[w] = [ab]
+    return out
 
 
-MEMO_FACTS["window"] = _in_window   # type: ignore[assignment]   (checked like the other memo entries)
+def _live_windows(g: RulesContext, _: Any = None) -> frozenset[str]:
+    """The windows at which some player has an active ability (the others are quiet for players)."""
+    return frozenset(w for p in g.s.players for w in _windows_of(g, p))
+
+
+def _windows_of(g: RulesContext, player: str) -> dict[str, list[Ability]]:
+    """`player`'s active abilities by window (`_by_window`, kept in the memo; shared: do not change it)."""
+    memo = g.memo()
+    key = ("windows", player)
+    by_window = memo.get(key)
+    if by_window is None:
+        by_window = memo[key] = _by_window(g, player)
+    return by_window  # type: ignore[no-any-return]
+
+
+MEMO_FACTS["windows"] = _by_window   # type: ignore[assignment]   (checked like the other memo entries)
+MEMO_FACTS["live-windows"] = _live_windows
+LIVE_WINDOWS = ("live-windows", None)

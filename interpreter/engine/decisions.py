@@ -15,6 +15,17 @@ class Decision:
     prompt: str
     context: dict[str, Any] = field(default_factory=dict)
 
+    def __init__(self, player: str, kind: str, options: tuple[str, ...], prompt: str,
+                 context: dict[str, Any] | None = None) -> None:
+        # written out, not generated: a dataclass's generated __init__ is Python made at import,
+        # which the compiled core would run interpreted at every decision
+        put = object.__setattr__   # (frozen: as the generated one sets its fields)
+        put(self, "player", player)
+        put(self, "kind", kind)
+        put(self, "options", options)
+        put(self, "prompt", prompt)
+        put(self, "context", {} if context is None else context)
+
     def as_json(self) -> dict[str, Any]:
         return {"player": self.player, "kind": self.kind, "options": list(self.options), "prompt": self.prompt}
 

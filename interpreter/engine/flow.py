@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..effects.compiler import RuleError
@@ -29,19 +28,53 @@ from .decisions import Decision
 Game = Any   # the game a procedure runs in (engine/game.py imports this module)
 
 
-@dataclass(frozen=True, slots=True)
-class Ask:
-    decision: Decision
+class _Outcome:
+    """What a step returns to the driver (below): one field, set when it is made and never changed.
+    Plain classes with `__slots__` and their own `__init__` rather than dataclasses: a dataclass's
+    generated `__init__` is Python made at import, which the compiled core would run as interpreted
+    code at every step (about nine a decision: measured in docs/design/speed-next.md)."""
+
+    __slots__ = ()
+    _field = ""
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__ and getattr(self, self._field) == getattr(other, self._field)
+
+    def __hash__(self) -> int:
+        return hash((self.__class__, getattr(self, self._field)))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._field}={getattr(self, self._field)!r})"
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
-    frame: dict[str, Any]
+class Ask(_Outcome):
+    """A player must choose: the answer is the `value` of the frame's next step."""
+
+    __slots__ = ("decision",)
+    _field = "decision"
+
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
 
 
-@dataclass(frozen=True, slots=True)
-class Return:
-    value: Any = None
+class Call(_Outcome):
+    """Run a child frame; what it returns is the `value` of this frame's next step."""
+
+    __slots__ = ("frame",)
+    _field = "frame"
+
+    def __init__(self, frame: dict[str, Any]) -> None:
+        self.frame = frame
+
+
+class Return(_Outcome):
+    """This frame is done, returning `value`."""
+
+    __slots__ = ("value",)
+    _field = "value"
+
+    def __init__(self, value: Any = None) -> None:
+        self.value = value
 
 
 PROCS: dict[str, "Proc"] = {}
@@ -224,8 +257,9 @@ def decision_of(data: dict[str, Any]) -> Decision:
 
 def ask(player: str, kind: str, options: Any, prompt: str, **context: Any) -> Ask:
     """A decision for `player` (duplicate options dropped; one option is answered by the driver
-    without asking). `context` must be JSON (it is kept in the state while pending)."""
-    opts = tuple(dict.fromkeys(options))
+    without asking). `options`: labels in order, or a dict whose keys are the labels (distinct
+    already). `context` must be JSON (it is kept in the state while pending)."""
+    opts = tuple(options) if options.__class__ is dict else tuple(dict.fromkeys(options))
     if not opts:
         raise RuleError(f"internal: empty decision for {player}: {prompt}")
     return Ask(Decision(player, kind, opts, prompt, context))

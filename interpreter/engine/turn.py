@@ -124,9 +124,11 @@ class Turn(Proc):
                     mains[PASS.label] = 0
         if f["main_done"] or f["either_done"]:
             opts[END_TURN.label] = 0
-        choices = {**mains, **{k: v for k, v in opts.items() if k not in mains}}
+        choices = dict(mains)
+        for k, v in opts.items():
+            choices.setdefault(k, v)
         f.update(mains=list(mains), opts=list(opts), costs=choices, at="chosen")
-        return ask(p, "action", list(choices), f"{p}: choose an action", costs=dict(choices))
+        return ask(p, "action", choices, f"{p}: choose an action", costs=dict(choices))
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
         s = g.s
