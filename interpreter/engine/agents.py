@@ -198,7 +198,7 @@ def _progress_score(o: Option, trial: "seeking.Trial", base: float) -> float:
     """An action's score by how much closer it brings the unmet requirements (see HeuristicAgent)."""
     try:
         if o.verb == "move":
-            return _MOVE_TO_EARN if trial.best_step() > 0 else base
+            return _MOVE_TO_EARN if trial.step_closer() else base
         if o.verb == "create-gate":
             return _ACTION_SCORE["requirement"] if trial.gain_gate(o.area) > 0 else base
         return base + _PLACE_CLOSER * max(0, min(2, trial.gain_place(o.unit_kind, o.area)))

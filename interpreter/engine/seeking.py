@@ -84,23 +84,23 @@ class Trial:
 
     def __init__(self, g: Any, player: str) -> None:
         self.g, self.player = g, player
-        self._unmet: list[Any] | None = None   # read at the first try (the board may never be read)
+        self._unmet: dict[str, list[Any]] | None = None   # read at the first try (the board may never be read)
         self._copy: Any = None
         self._ctx: Any = None
-        self._base: int | None = None
+        self._base: dict[str, int] = {}
         self._earning: dict[tuple[str, str], bool] = {}
         self._gains: dict[tuple[Any, ...], int] = {}
 
-    @property
-    def unmet(self) -> list[Any]:
+    def unmet(self, tried: str = "units") -> list[Any]:
         """The player's unmet requirements that have a distance (effects/progress.py) and may read
-        what a try changes (`_reads_the_board`)."""
+        what a try of `tried` ("units" or "gates") changes (`_READ_AFTER`)."""
         if self._unmet is None:
             faction = self.g.content.factions.get(self.player)
             earned = self.g.s.requirements.get(self.player) or ()
-            self._unmet = [r for r in faction.requirements if r.progress is not None and r.id not in earned
-                           and _reads_the_board(r)] if faction is not None else []
-        return self._unmet
+            unmet = [r for r in faction.requirements if r.progress is not None and r.id not in earned] \
+                if faction is not None else []
+            self._unmet = {k: [r for r in unmet if _reads(r, parts)] for k, parts in _READ_AFTER.items()}
+        return self._unmet[tried]
 
     def _board(self) -> Any:
         if self._copy is None:
@@ -121,26 +121,25 @@ class Trial:
                 bool(earning_areas(self.g, self.player, ability, (area,), self._board()))
         return found
 
-    def _distance(self) -> int:
-        return sum(r.progress(self._ctx) for r in self.unmet)
+    def _distance(self, tried: str) -> int:
+        return sum(r.progress(self._ctx) for r in self.unmet(tried))
 
-    def _gain(self, key: tuple[Any, ...], change: Any, undo: Any) -> int:
+    def _gain(self, key: tuple[Any, ...], change: Any, undo: Any, tried: str = "units") -> int:
         found = self._gains.get(key)
         if found is not None:
             return found
-        if not self.unmet:
+        if not self.unmet(tried):
             self._gains[key] = 0
             return 0
         self._board()
-        if self._base is None:
-            self._base = self._distance()
-        if self._base == 0:
-            found = 0
-        elif not change():
+        base = self._base.get(tried)
+        if base is None:
+            base = self._base[tried] = self._distance(tried)
+        if base == 0 or not change():
             found = 0
         else:
             try:
-                found = self._base - self._distance()
+                found = base - self._distance(tried)
             finally:
                 undo()
         self._gains[key] = found
@@ -195,32 +194,30 @@ class Trial:
         def undo() -> None:
             del s.gates[area]
             s.written()
-        return self._gain(("gate", area), change, undo)
+        return self._gain(("gate", area), change, undo, "gates")
 
-    def best_step(self) -> int:
-        """The most any one unit of the player's on the map, moved to an adjacent area, takes off
-        the distance (what a Move action may bring)."""
-        if not self.unmet:
-            return 0
+    def step_closer(self) -> bool:
+        """Whether one unit of the player's on the map, moved to an adjacent area, would bring an
+        unmet requirement closer (what a Move action may bring; the first such step found ends the search)."""
+        if not self.unmet():
+            return False
         adjacent = self.g.layout.adjacent
-        best = 0
-        for u in self.g.s.on_map(self.player):
-            for dst in sorted(adjacent.get(u["loc"], ())):
-                best = max(best, self.gain_move(u["id"], dst))
-        return best
+        return any(self.gain_move(u["id"], dst) > 0
+                   for u in self.g.s.on_map(self.player) for dst in sorted(adjacent.get(u["loc"], ())))
 
 
-# what a try changes: where units are, Gates and who holds them (primitive_facts.READS' names)
-_TRIED = frozenset({"units", "gates", "gate-places", "unit-owners", "unit-gates"})
+# what each kind of try changes, in primitive_facts.READS' names: a unit's place (a shift applies
+# no rule, so no Gate changes hands; a unit that counts as a Gate is not followed), or the Gates
+_READ_AFTER = {"units": frozenset({"units"}), "gates": frozenset({"gates", "gate-places"})}
 
 
-def _reads_the_board(r: Any) -> bool:
-    """Whether requirement `r`'s condition may read what a try changes: it calls a query that
-    reads one of `_TRIED`, or one READS does not list (it may read anything)."""
+def _reads(r: Any, parts: frozenset[str]) -> bool:
+    """Whether requirement `r`'s condition may read one of `parts`: it calls a query that reads
+    one, or one READS does not list (it may read anything)."""
     calls = r.inputs[0] if r.inputs is not None else None
     if calls is None:
         return True
-    return any(c not in READS or _TRIED.intersection(READS[c]) for c in calls)
+    return any(c not in READS or parts.intersection(READS[c]) for c in calls)
 
 
 def _is_cultist(g: Any, player: str, u: dict[str, Any]) -> bool:
