@@ -20,12 +20,16 @@ base without hatch_build.py has no such column), and compiled/base compiled is t
 get. Both cores are built alike: profile-guided only when NECRO_PGO=1 asks (a base whose build was
 profile-guided by default is then built without the training, as NECRO_PGO=0 asked of it). They
 need Cython (`pip install '.[bench]'`); without it, or with --no-compiled, those columns are left out.
+The base's core is kept in a cache (`--cache DIR`, default `~/.cache/necro-compare`), keyed by its
+commit and everything that changes its build (NECRO_PGO, NECRO_COMPILE_ALL, Python, Cython,
+machine), so the next run against the same base skips its build; `--no-cache` builds it afresh.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import platform
 import shutil
 import statistics
 import subprocess
@@ -120,6 +124,46 @@ def compiled_copy(source: Path, into: Path) -> Path:
         last = (r.stderr.strip().splitlines() or [f"exit {r.returncode}"])[-1]
         raise CompareError(f"the compiled core could not be built from {source}: {last}")
     return into
+
+
+def default_cache() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "necro-compare"
+
+
+def cache_key(commit: str) -> str:
+    """What a base's compiled core depends on besides its commit: how it is built and by what."""
+    try:
+        import Cython
+        cython = Cython.__version__
+    except ImportError:
+        cython = "none"
+    pgo = os.environ.get("NECRO_PGO", "").strip() == "1"
+    full = os.environ.get("NECRO_COMPILE_ALL", "").strip() not in ("", "0")
+    py = "".join(map(str, sys.version_info[:2]))
+    return f"{commit[:20]}-py{py}-cython{cython}-{platform.machine()}-pgo{int(pgo)}-all{int(full)}"
+
+
+def cached_core(source: Path, commit: str, tmp: Path, cache: Path | None) -> Path:
+    """`source`'s compiled copy (compiled_copy), taken from `cache` when a run before built it with
+    the same key, and left there for the next run; with no cache, built in `tmp`."""
+    if cache is None:
+        return compiled_copy(source, _made(tmp / "base-compiled"))
+    kept = cache / cache_key(commit)
+    if (kept / ".complete").is_file():
+        _say(f"the base's compiled core from the cache ({kept}; --no-cache builds it again)")
+        return kept
+    built = compiled_copy(source, _made(tmp / "base-compiled"))
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        part = cache / f".{kept.name}.{os.getpid()}"
+        shutil.rmtree(part, ignore_errors=True)
+        shutil.copytree(built, part)
+        (part / ".complete").write_text(commit + "\n")
+        shutil.rmtree(kept, ignore_errors=True)
+        part.rename(kept)
+    except OSError as exc:   # a cache that cannot be written only costs the next run a build
+        _say(f"the base's compiled core was not cached in {cache}: {exc}")
+    return built
 
 
 def _made(folder: Path) -> Path:
@@ -309,6 +353,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     ap.add_argument("--no-compiled", action="store_true",
                     help="leave out the working tree with its compiled core (built with Cython: pip install '.[bench]')")
+    ap.add_argument("--cache", type=Path, default=default_cache(),
+                    help="where the base's compiled core is kept between runs (default ~/.cache/necro-compare)")
+    ap.add_argument("--no-cache", action="store_true", help="build the base's compiled core afresh, keep nothing")
     args = ap.parse_args(argv)
     if args.rounds < 1 or args.games < 1 or args.per_setup < 1:
         ap.error("--rounds, --games and --per-setup must be at least 1")
@@ -327,7 +374,8 @@ def main(argv: list[str] | None = None) -> int:
                           "builds each (a few minutes)", file=sys.stderr, flush=True)
                 trees["compiled"] = compiled_copy(ROOT, _made(Path(tmp) / "compiled"))
                 try:
-                    trees["base_compiled"] = compiled_copy(base_tree, _made(Path(tmp) / "base-compiled"))
+                    trees["base_compiled"] = cached_core(base_tree, commit, Path(tmp),
+                                                         None if args.no_cache else args.cache)
                 except CompareError as exc:
                     base_compiled_na = str(exc)
                     _say(f"no base compiled column: {exc}")

@@ -153,6 +153,35 @@ def test_each_tree_is_compiled_by_its_own_build_script(tmp_path: Path, monkeypat
         compare.compiled_copy(base, compare._made(tmp_path / "none"))
 
 
+def test_the_base_core_is_built_once_and_then_taken_from_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A second run against the same base and build settings reuses the first run's core; another
+    commit or NECRO_PGO builds again; no cache builds every time."""
+    base = tmp_path / "base"
+    (base / "interpreter").mkdir(parents=True)
+    (base / "interpreter" / "x.py").write_text("X = 1\n")
+    (base / "hatch_build.py").write_text(_FAKE_BUILD)
+    monkeypatch.delenv("NECRO_PGO", raising=False)
+    cache, commit = tmp_path / "cache", "ab" * 20
+
+    def core(run: str, c: str = commit, kept: Path | None = cache) -> Path:
+        (tmp_path / run).mkdir()
+        return compare.cached_core(base, c, tmp_path / run, kept)
+    first = core("one")
+    assert "built by the base's own script" in capsys.readouterr().err
+    again = core("two")
+    assert "from the cache" in capsys.readouterr().err and again.parent == cache
+    assert (again / "built.txt").read_text() == (first / "built.txt").read_text()
+    assert (again / "interpreter" / "x.py").read_text() == "X = 1\n"
+    core("three", "cd" * 20)
+    monkeypatch.setenv("NECRO_PGO", "1")
+    core("four")
+    assert capsys.readouterr().err.count("built by the base's own script") == 2
+    assert len([p for p in cache.iterdir() if (p / ".complete").is_file()]) == 3
+    assert core("five", kept=None).parent == tmp_path / "five"
+    assert "built by the base's own script" in capsys.readouterr().err
+
+
 def test_a_tree_that_tells_the_full_build_apart_is_built_as_the_environment_asks(tmp_path: Path,
                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """As `pip install .` of that tree: its default set, or everything with NECRO_COMPILE_ALL=1."""

@@ -45,6 +45,10 @@ def test_the_figure_is_the_evaluations_share_of_the_wins() -> None:
     text = "\n".join(eval_strength.figures(rows, EV))
     assert "won 2.5 of the 4 games with a winner = 62.5%" in text and "95% CI" in text
     assert "5 finished, 1 nobody won, 1 failed" in text and "not shown" in text
+    assert text.startswith("  the evaluation's seats won")
+    other = "\n".join(eval_strength.figures(rows, EV, "A's seats"))
+    assert other.startswith("  A's seats won 2.5") and "by faction (A's seats)" in other
+    assert "evaluation" not in other and "60%" not in other   # a plain bot is not judged by the evaluation's target
 
 
 def test_a_smoke_run_writes_rows_and_refuses_other_contents_evaluation(tmp_path: Path,
