@@ -49,10 +49,12 @@ def links_of(faction: Any) -> Seeking:
     takes: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
     writes: dict[str, set[str]] = {}
     for a in _abilities(faction):
-        if a.window != "action" or a.effect is None:
-            continue
+        if a.window != "action" or a.effect is None or not isinstance(a.id, str):
+            continue   # (an id that is no text is an error the loader reports; the tables are built all the same)
         written = getattr(a.effect, "literals", frozenset())
         for r in faction.requirements:
+            if not isinstance(r.id, str):
+                continue
             linked = {v for w, c in LINKS for (_, _, v) in r.literals
                       if (w[0], w[1], v) in written and (c[0], c[1], v) in r.literals}
             if linked:
@@ -63,6 +65,7 @@ def links_of(faction: Any) -> Seeking:
             kinds = frozenset(str(v) for call, k, v in written if call == "pool" and k == "kind")
             if classes or kinds:
                 takes[a.id] = (classes, kinds)
-    holders = {kind: frozenset(a.id for a in u.abilities if a.id in serves) for kind, u in faction.units.items()}
+    holders = {kind: frozenset(a.id for a in u.abilities if isinstance(a.id, str) and a.id in serves)
+               for kind, u in faction.units.items()}
     return Seeking({k: frozenset(v) for k, v in serves.items()}, takes,
                    {k: frozenset(v) for k, v in writes.items()}, {k: v for k, v in holders.items() if v})
