@@ -26,7 +26,14 @@ its mean spellbooks and Doom at the end; for
 whose titles name the agents). A time budget (`0.5s`) is CPU time per decision, so "at most 0.5 s
 a decision on one core" holds by construction; run with `--jobs` no higher than the free cores.
 
+`--pair B` plays every game twice, with the search bot `--agent` and with B, one after the
+other (each bot's rows in its own file, as a run of its own writes them), and prints how the
+pairs went: both won, only one of them won, neither (a paired comparison of two settings on the
+same seeds and seats, stoppable and continued like any run).
+
     python -m benchmarks.strength --games 100 --budget 0.5s --jobs 2              # the issue's sizes
+    python -m benchmarks.strength --experiment four --agent mcts:30:seek=1 --pair mcts:30:seek=1:progress=1 \
+        --factions black-goat,wind-rider --games 60                             # two settings, paired
     python -m benchmarks.strength --experiment duel --games 2 --budget 4 --out /tmp/s   # a smoke run
 """
 from __future__ import annotations
@@ -199,6 +206,34 @@ def by_faction(rows: list[Row]) -> list[str]:
     return lines
 
 
+def play_pairs(specs: list[GameSpec], pair_specs: list[GameSpec], paths: tuple[Path, Path],
+               content: Content, keep: Callable[[list[GameSpec]], list[GameSpec]] | None) -> bool:
+    """Play each planned game missing from either file with both bots, one after the other (see
+    the module); whether Ctrl-C stopped it."""
+    done = [load_done(paths[0], specs), load_done(paths[1], pair_specs)]
+    todo = [s for s in specs if s.index not in done[0] or s.index not in done[1]]
+    todo = keep(todo) if keep is not None else todo
+    for spec in todo:
+        for k, game in enumerate((spec, pair_specs[spec.index])):
+            if game.index not in done[k]:
+                _, stopped = play([game], paths[k], 1, content)
+                if stopped:
+                    return True
+    return False
+
+
+def pair_figures(rows: list[Row], pair_rows: list[Row]) -> list[str]:
+    """How the paired games went for the search seats: both won, only one did, neither."""
+    won = {r["game"]: any(is_search(a) and f in r["winners"] for f, a in zip(r["factions"], r["agents"]))
+           for r in rows if r.get("outcome") != "error"}
+    other = {r["game"]: any(is_search(a) and f in r["winners"] for f, a in zip(r["factions"], r["agents"]))
+             for r in pair_rows if r.get("outcome") != "error"}
+    both = sorted(set(won) & set(other))
+    tally = [sum(1 for i in both if (won[i], other[i]) == x) for x in ((True, True), (True, False), (False, True), (False, False))]
+    return [f"  paired games {len(both)}: both won {tally[0]}, only --agent won {tally[1]}, "
+            f"only --pair won {tally[2]}, neither {tally[3]}"]
+
+
 def table_figures(rows: list[Row], path: Path, plots: bool) -> list[str]:
     """The factions' win rates with intervals (four search bots), and the report's plots."""
     from necronomicon.tools.report import compute
@@ -228,12 +263,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="strength-results", help="folder of the result files (default strength-results)")
     ap.add_argument("--no-plots", action="store_true", help="no plots for the table experiment")
     ap.add_argument("--report-only", action="store_true", help="play nothing: print the figures of the files")
+    ap.add_argument("--pair", help="a second search bot: every game is played with both, one after the other")
     a = ap.parse_args(argv)
     agent = a.agent or f"mcts:{a.budget}"
     try:
-        make_agent(agent, 0)
+        for name in (agent, a.pair) if a.pair else (agent,):
+            make_agent(name, 0)
     except ValueError as exc:
         raise SystemExit(f"strength: {exc}") from None
+    if a.pair is not None and (a.experiment not in ("duel", "four") or not is_search(a.pair)):
+        raise SystemExit("strength: --pair needs a search bot and --experiment duel or four")
     if a.games < 0 or a.jobs < 1:
         raise SystemExit("strength: --games must be 0 or more and --jobs 1 or more")
     content = load_content().require_ok()
@@ -243,6 +282,19 @@ def main(argv: list[str] | None = None) -> int:
         specs = plan(exp, a.games, a.seed, agent, content)
         keep = (lambda todo: only_factions(todo, [f.strip() for f in a.factions.split(",")], content)) \
             if a.factions is not None else None
+        if a.pair is not None:
+            pair_path = results_file(Path(a.out), exp, a.pair)
+            pair_specs = plan(exp, a.games, a.seed, a.pair, content)
+            print(f"{exp}: {agent_label(agent)} paired with {agent_label(a.pair)}")
+            if not a.report_only:
+                interrupted = play_pairs(specs, pair_specs, (path, pair_path), content, keep)
+            rows = [r for i, r in sorted(load_done(path, specs).items())]
+            pair_rows = [r for i, r in sorted(load_done(pair_path, pair_specs).items())]
+            for name, got in ((agent, rows), (a.pair, pair_rows)):
+                print(f"  {agent_label(name)}:")
+                print("\n".join(search_figures(got, 2 if exp == "duel" else 4)))
+            print("\n".join(pair_figures(rows, pair_rows)))
+            continue
         rows, stopped = play_missing(f"{exp}: {agent_label(agent)}", specs, path, a.jobs, content,
                                      playing=not a.report_only and not interrupted, keep=keep)
         interrupted = interrupted or stopped

@@ -29,11 +29,11 @@ def test_literal_arguments_name_each_literal_by_its_parameter() -> None:
 
 def test_the_links_come_from_the_conditions_and_the_effects(base_game: Content) -> None:
     g = Game(base_game, "multiplayer", FACTIONS, seed=1)
-    links = seeking.seeking_of(g.content.factions[YS])
+    links = seeking.seeking_of(g, YS)
     assert links.serves == {"desecrate": frozenset(DESECRATIONS)}       # it places what they count
     assert links.takes == {"desecrate": (frozenset({"monster", "cultist"}), frozenset())}
     for f in FACTIONS[1:]:                                             # no token they count is placed
-        assert seeking.seeking_of(g.content.factions[f]).serves == {}
+        assert seeking.seeking_of(g, f).serves == {}
 
 
 def _summon(g: Game, player: str, kind: str) -> tuple[Decision, object, Seat]:

@@ -111,3 +111,19 @@ def test_both_benchmarks_end_alike_a_stopped_run_says_how_to_continue(
     assert strength.exit_status("eval_strength", interrupted) == 130
     assert "eval_strength: interrupted; run the same command again to continue" in capsys.readouterr().err
     assert strength.exit_status("strength", False) == 0
+
+
+def test_a_paired_run_plays_each_game_with_both_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = "mcts:2:depth=3:progress=1"
+    args = ["--experiment", "duel", "--agent", TINY, "--pair", other, "--out", str(tmp_path), "--seed", "3"]
+    assert strength.main([*args, "--games", "2"]) == 0
+    files = sorted(tmp_path.glob("duel-*.jsonl"))
+    assert [f.name.endswith("progress=1.jsonl") for f in files] == [False, True]
+    rows = [[json.loads(x) for x in f.read_text().splitlines()] for f in files]
+    assert [[(r["game"], r["seed"], r["factions"]) for r in rs] for rs in rows] == \
+        [[(0, 3, rows[0][0]["factions"]), (1, 4, rows[0][1]["factions"])]] * 2      # the same games
+    assert all(any(a.endswith("progress=1") for a in r["agents"]) for r in rows[1])
+    out = capsys.readouterr().out
+    assert "paired games 2: both won" in out and out.count("search bot won") == 2
+    with pytest.raises(SystemExit, match="--pair needs a search bot"):
+        strength.main([*args, "--games", "2", "--experiment", "table"])

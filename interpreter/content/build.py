@@ -175,7 +175,8 @@ class Builder(EffectBuilder):
             bool(act.get("unlimited", False)) if act is not None else False,
             self.program(doc, key + ("effect",), r.get("effect"), no_event),
             tuple(r.get("together", [])), doc.pos(*key), self.expr_inputs(r.get("condition")),
-            self.expr_literals(r.get("condition")))
+            self.expr_literals(r.get("condition")),
+            self.expr_distance(doc, key + ("condition",), r.get("condition"), cond_unbound) if when in ("state", "action") else None)
 
     def map(self, doc: Document) -> None:
         d = doc.data

@@ -12,6 +12,7 @@ from ..effects.compiler import CompileEnv, Compiler
 from ..effects.static import mismatch, static_type
 from ..effects.events import EventType
 from ..effects.parser import EffectSyntaxError, parse
+from ..effects.progress import distance_of
 from ..effects.signatures import REGISTRY
 from ..effects.guarded_choices import choice_proofs
 from ..effects.subject_guards import guards_of
@@ -158,6 +159,20 @@ class EffectBuilder:
         except EffectSyntaxError:
             return frozenset()
         return A.literal_arguments(tree, _parameters())
+
+    def expr_distance(self, doc: Document, key: tuple[object, ...], value: Any, unbound: dict[str, str] | None) -> Any:
+        """How far a condition string is from holding (`progress.distance_of`), its parts compiled
+        as the condition is; None for anything else, or bad syntax (reported where it is compiled).
+        Its parts report to a report of their own: the condition's problems are reported once."""
+        if not isinstance(value, str):
+            return None
+        try:
+            tree = parse(value, start="expr_start")
+        except EffectSyntaxError:
+            return None
+        env = self._env(doc, key, unbound)
+        env = CompileEnv(Report(), env.locate, env.ids, env.variables, env.logical, unbound=env.unbound)
+        return distance_of(tree, lambda node: Compiler(env).expr(node, env))  # type: ignore[arg-type]
 
     def program(self, doc: Document, key: tuple[object, ...], text: Any, unbound: dict[str, str] | None = None,
                 event: EventType | None = None, guard: Any = None, where: Any = None) -> Any:

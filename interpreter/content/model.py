@@ -92,6 +92,8 @@ class Requirement:
     inputs: Any = None   # the condition's ast.expression_inputs (engine/held_conditions.py)
     # the literals the condition passes to calls, (call, parameter, value) (ast.literal_arguments; engine/seeking.py)
     literals: frozenset[tuple[str, str, object]] = frozenset()
+    # a state condition's distance from holding (effects/progress.py; engine/seeking.py), else None
+    progress: Any = None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from ..effects.compiler import RuleError
 from ..effects.primitive_facts import QUIET_VERBS, REMOVAL_WINDOW
 from ..effects.program import Program
 from ..effects.signatures import REGISTRY
+from .requirement_links import Seeking, links_of
 
 if TYPE_CHECKING:
     from .model import Ability, ContentModel, Requirement, Ruleset
@@ -35,13 +36,16 @@ class ContentTables:
     per ruleset, whether every ability of the REMOVAL_WINDOW in the content and that ruleset
     calls only queries, choices and QUIET_VERBS (removing a unit then moves no other unit).
     `programs`: every compiled effect program of the content by its key (its content position),
-    by which an effect frame names the program it runs (engine/effect_frames.py)."""
+    by which an effect frame names the program it runs (engine/effect_frames.py). `seeking`: per
+    faction, which of its action abilities may earn which of its requirements (requirement_links.py,
+    for the bots: engine/seeking.py)."""
 
     ability_by_key: Mapping[str, "Ability"]
     checked_when: Mapping[str, Mapping[str, tuple[int, ...]]]
     timed_windows: Mapping[str, frozenset[str]]
     quiet_removals: Mapping[str, bool]
     programs: Mapping[str, Program]
+    seeking: Mapping[str, Seeking]
 
 
 def _moments(requirements: tuple["Requirement", ...]) -> Mapping[str, tuple[int, ...]]:
@@ -126,7 +130,8 @@ def build_tables(model: "ContentModel") -> ContentTables:
     programs: dict[str, Program] = {}
     _collect_programs(model, programs, set())
     return ContentTables(MappingProxyType(index), MappingProxyType(checked), MappingProxyType(timed),
-                         MappingProxyType(quiet), MappingProxyType(programs))
+                         MappingProxyType(quiet), MappingProxyType(programs),
+                         MappingProxyType({fid: links_of(f) for fid, f in model.factions.items()}))
 
 
 __all__ = ["ContentTables", "build_tables", "checked_at", "content_abilities"]

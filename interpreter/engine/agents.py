@@ -45,12 +45,20 @@ class HeuristicAgent:
     With `seek` (the search bot's rollouts and prior, `mcts:...:seek=1`) it also reaches for its
     unmet spellbook requirements (engine/seeking.py): an ability that may earn one scores as a
     requirement's action, and a summon or recruit that would empty the pool of the units such an
-    ability needs scores below a move."""
+    ability needs scores below a move.
 
-    def __init__(self, seed: int = 0, seek: bool = False) -> None:
+    With `progress` (`mcts:...:progress=1`) it also scores what would place a unit or a Gate by
+    how much closer it brings its unmet board-state requirements (their distance, read from each
+    condition: effects/progress.py), tried on one copy of its board per decision (seeking.Trial):
+    a summon or recruit 8 more per step closer (two at most), a Gate that closes a step as a
+    requirement's action, a Move action as the seeking Move (35) when one unit's step would,
+    and each unit move 6 per step closer (from one step back to three on)."""
+
+    def __init__(self, seed: int = 0, seek: bool = False, progress: bool = False) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
         self.seek = seek
+        self.progress = progress
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -94,7 +102,8 @@ class HeuristicAgent:
         if kind == "doom":
             return lambda o: self._doom_score(player, o, g)
         if kind == "action":
-            return lambda o: self._action_score(player, o, g)
+            trial = seeking.Trial(g, player) if g is not None and (self.seek or self.progress) else None
+            return lambda o: self._action_score(player, o, g, trial)
         if kind == "unit":
             if "assign" in d.prompt or "eliminate" in d.prompt or "surrounded" in d.prompt:
                 return lambda o: -self._unit_value(g, o)   # lose the cheapest unit
@@ -102,7 +111,7 @@ class HeuristicAgent:
         if kind == "area" and g is not None:
             return lambda o: float(len(g.s.units_at(o.area, player)))
         if kind == "move":
-            return _MoveScores(player, g, self.seek)
+            return _MoveScores(player, g, self.seek, self.progress)
         if kind == "ability":
             return lambda o: 5 if o.verb != "done" else 0
         return lambda o: 0
@@ -116,24 +125,27 @@ class HeuristicAgent:
             return 80 if gates >= 3 or (late and gates >= 1) else -5
         return 10 if o.verb != "done" else 0
 
-    def _action_score(self, player: str, o: Option, g: Any) -> float:
+    def _action_score(self, player: str, o: Option, g: Any, trial: "seeking.Trial | None" = None) -> float:
         base = _action_base(o)
         if o.verb in _BATTLES:
             base += self._battle_odds(g, player, o)
-        elif self.seek and g is not None and o.verb in _SEEKING:
-            base = self._seeking_score(player, o, g, base)
+        elif trial is not None:
+            if self.seek and o.verb in _SEEKING:
+                base = self._seeking_score(player, o, g, base, trial)
+            if self.progress and o.verb in _PLACING:
+                base = max(base, _progress_score(o, trial, base))
         return base
 
-    def _seeking_score(self, player: str, o: Option, g: Any, base: float) -> float:
+    def _seeking_score(self, player: str, o: Option, g: Any, base: float, trial: "seeking.Trial") -> float:
         """An action's score when the bot reaches for its unmet requirements (see the class)."""
         try:
             if o.verb == "ability":
                 if not seeking.serves_unmet(g, player, o.ability):
                     return base
-                earns = o.area is None or seeking.earns_at(g, player, o.ability, o.area)
+                earns = o.area is None or trial.earns_at(o.ability, o.area)
                 return _ACTION_SCORE["requirement"] if earns else base
             if o.verb == "move":
-                return _MOVE_TO_EARN if seeking.move_pays(g, player) else base
+                return _MOVE_TO_EARN if seeking.move_pays(g, player, trial) else base
             return _KEEP_IN_POOL if seeking.drains_reserve(g, player, o.unit_kind) else base
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return base
@@ -173,10 +185,25 @@ class HeuristicAgent:
 
 _BATTLES = frozenset({"battle", "extra-battle"})
 _SEEKING = frozenset({"ability", "summon", "recruit", "move"})   # the verbs requirement seeking rescores
+_PLACING = frozenset({"summon", "recruit", "create-gate", "move"})   # ... and requirement progress
+_PLACE_CLOSER = 8.0   # a summon or recruit, per step it brings an unmet requirement closer (two at most)
+_STEP_CLOSER = 6.0    # a unit move, per step closer (one step back to three on)
 _MOVE_TO_EARN = 35.0   # a Move action that can bring a serving ability's holder where it earns: above a summon
 _STEP_TO_EARN = 6.0    # a unit move that brings it there: more than any other move scores
 _KEEP_IN_POOL = 8.0   # a summon or recruit that would empty the pool an unmet requirement's ability needs: below a move
 _BEST_ODDS = 30.0   # what `_battle_odds` adds to a battle it should win
+
+
+def _progress_score(o: Option, trial: "seeking.Trial", base: float) -> float:
+    """An action's score by how much closer it brings the unmet requirements (see HeuristicAgent)."""
+    try:
+        if o.verb == "move":
+            return _MOVE_TO_EARN if trial.step_closer() else base
+        if o.verb == "create-gate":
+            return _ACTION_SCORE["requirement"] if trial.gain_gate(o.area) > 0 else base
+        return base + _PLACE_CLOSER * max(0, min(2, trial.gain_place(o.unit_kind, o.area)))
+    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+        return base
 
 
 def _action_base(o: Option) -> float:
@@ -194,20 +221,18 @@ class _MoveScores:
     and whether a place holds another player's Gate once per place (a decision moves many units
     to the same places)."""
 
-    def __init__(self, player: str, g: Any, seek: bool = False) -> None:
+    def __init__(self, player: str, g: Any, seek: bool = False, progress: bool = False) -> None:
         self.player = player
         self.g = g
         self.mine: dict[str, int] | None = None
         self.foreign_gate: dict[str, bool] = {}
         self.seek = seek
-        self.earns: dict[tuple[str, str], bool] = {}   # (ability, area) -> whether using it there earns
+        self.progress = progress
+        self.trial = seeking.Trial(g, player) if g is not None and (seek or progress) else None
 
     def _earns(self, ability: str, area: str) -> bool:
-        key = (ability, area)
-        found = self.earns.get(key)
-        if found is None:
-            found = self.earns[key] = seeking.earns_at(self.g, self.player, ability, area)
-        return found
+        assert self.trial is not None
+        return self.trial.earns_at(ability, area)
 
     def _step_to_earn(self, o: Option) -> float:
         """With `seek`: a bonus for moving a serving ability's holder from where it earns nothing
@@ -235,7 +260,19 @@ class _MoveScores:
             s = g.s
             foreign = self.foreign_gate[dst] = dst in s.gates and s.gate_owner(dst) not in (None, self.player)
         score = (0 if mine.get(dst, 0) else 4) + (1 if mine.get(o.src, 0) > 1 else 0) - (3 if foreign else 0)
-        return score + self._step_to_earn(o) if self.seek else score
+        if self.seek:
+            score += self._step_to_earn(o)
+        if self.progress:
+            score += self._step_closer(o)
+        return score
+
+    def _step_closer(self, o: Option) -> float:
+        """With `progress`: the unit's move scored by how much closer it brings the unmet requirements."""
+        try:
+            assert self.trial is not None
+            return _STEP_CLOSER * max(-1, min(3, self.trial.gain_move(o.unit, o.dst)))
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return 0.0
 
 
 class _BoardOnRead:

@@ -41,13 +41,24 @@ def relocate(g: "RulesContext", u: dict[str, Any], loc: str, why: str) -> None:
     _leave(g, u)
     src = u["loc"]
     basics.emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=src, dst=loc, why=why)
-    kept = g.memo_current() and _kinds_stay(g, u, src, loc)
-    u["loc"] = loc
-    g.s.moved(u, src)   # a write (see `memo`); the unit index follows the move in place
-    if kept:
-        g.memo_after_move()   # the facts about kinds in play stay
+    shift(g, u, loc)
     if loc == POOL:
         independents.release_if_independent(g, u)
+
+
+def shift(g: "RulesContext", u: dict[str, Any], loc: str) -> None:
+    """Put unit `u` at `loc`, nothing else: no rule applied, nothing logged (`relocate` does those
+    around it; a bot trying placements on its own copy of the board undoes each by another shift,
+    engine/seeking.py). A write (see `memo`); the unit index follows in place, and the memo keeps
+    its facts about the kinds in play where the move leaves them as they were."""
+    src = u["loc"]
+    if src == loc:
+        return
+    kept = g.memo_current() and _kinds_stay(g, u, src, loc)
+    u["loc"] = loc
+    g.s.moved(u, src)
+    if kept:
+        g.memo_after_move()
 
 
 def _kinds_stay(g: "RulesContext", u: dict[str, Any], src: str, dst: str) -> bool:

@@ -1,93 +1,32 @@
 """Requirement seeking, for bots: which of a player's action abilities may earn one of its unmet
 spellbook requirements, and which units such an ability takes from the pool (so a bot keeps one
-there). Read from the content alone, never from a faction's name: an ability's effect *writes*
-what a requirement's condition *reads* when it passes the same literal to a linked pair of
-primitives (`LINKS`: `place_token('T', ...)` in an effect, `tokens(token: 'T', ...)` in a
-condition), and the units it takes from the pool are the classes and kinds its effect passes to
-`pool(...)` (`ast.literal_arguments`, kept on each compiled program and requirement).
+there), as the content's tables hold them (content/requirement_links.py: read from the content
+alone, never from a faction's name); and how much closer a placement would bring its unmet
+board-state requirements (`Trial`, from each requirement's distance, effects/progress.py).
 
 A requirement is unmet while its id is not among the player's earned ones. The heuristic bot
 with `seek` on (engine/agents.py) scores an ability that serves an unmet requirement as it scores
 a requirement's own action, and a summon or recruit that would take the last unit such an
-ability needs from the pool below a move.
+ability needs from the pool below a move; with `progress` on it also scores a move, a summon, a
+recruit or a Gate by the distance it takes off its unmet requirements.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from ..content.requirement_links import Seeking
+from ..effects.primitive_facts import READS
 from . import core
 
-__all__ = ["LINKS", "Seeking", "seeking_of", "serves_unmet", "drains_reserve", "earns_at", "earning_areas", "holds_seeker", "move_pays"]
+__all__ = ["Seeking", "Trial", "seeking_of", "serves_unmet", "drains_reserve", "earning_areas", "holds_seeker",
+           "move_pays"]
 
-# (primitive an effect calls, its parameter) -> (primitive a condition calls, its parameter): the
-# same literal in both means the effect makes what the condition counts
-LINKS: tuple[tuple[tuple[str, str], tuple[str, str]], ...] = (
-    (("place_token", "token"), ("tokens", "token")),
-    (("place_token", "token"), ("areas", "token")),
-)
+_NONE = Seeking({}, {}, {}, {})
 
 
-@dataclass(frozen=True)
-class Seeking:
-    """One faction's links: action ability id -> the requirement ids it may earn (`serves`),
-    ability id -> the unit classes and kinds it takes from the pool (`takes`), ability id -> the
-    tokens it places that those requirements count (`writes`), and unit kind -> the serving
-    abilities its units hold (`holders`)."""
-
-    serves: dict[str, frozenset[str]]
-    takes: dict[str, tuple[frozenset[str], frozenset[str]]]
-    writes: dict[str, frozenset[str]]
-    holders: dict[str, frozenset[str]]
-
-
-_KEPT: dict[int, tuple[Any, Seeking]] = {}
-
-
-def seeking_of(faction: Any) -> Seeking:
-    """The links of a faction's content model (found once per model)."""
-    kept = _KEPT.get(id(faction))
-    if kept is not None and kept[0] is faction:
-        return kept[1]
-    found = _links(faction)
-    if len(_KEPT) > 256:
-        _KEPT.clear()
-    _KEPT[id(faction)] = (faction, found)
-    return found
-
-
-def _abilities(faction: Any) -> list[Any]:
-    """Every ability a faction's card, units and spellbooks hold."""
-    out = list(faction.abilities)
-    for u in faction.units.values():
-        out.extend(u.abilities)
-    for b in faction.spellbooks.values():
-        out.extend(b.abilities)
-    return out
-
-
-def _links(faction: Any) -> Seeking:
-    serves: dict[str, set[str]] = {}
-    takes: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
-    writes: dict[str, set[str]] = {}
-    for a in _abilities(faction):
-        if a.window != "action" or a.effect is None:
-            continue
-        written = getattr(a.effect, "literals", frozenset())
-        for r in faction.requirements:
-            linked = {v for w, c in LINKS for (_, _, v) in r.literals
-                      if (w[0], w[1], v) in written and (c[0], c[1], v) in r.literals}
-            if linked:
-                serves.setdefault(a.id, set()).add(r.id)
-                writes.setdefault(a.id, set()).update(str(v) for v in linked)
-        if a.id in serves:
-            classes = frozenset(str(v) for call, k, v in written if call == "pool" and k == "class")
-            kinds = frozenset(str(v) for call, k, v in written if call == "pool" and k == "kind")
-            if classes or kinds:
-                takes[a.id] = (classes, kinds)
-    holders = {kind: frozenset(a.id for a in u.abilities if a.id in serves) for kind, u in faction.units.items()}
-    return Seeking({k: frozenset(v) for k, v in serves.items()}, takes,
-                   {k: frozenset(v) for k, v in writes.items()}, {k: v for k, v in holders.items() if v})
+def seeking_of(g: Any, player: str) -> Seeking:
+    """The links of `player`'s faction (none for a player the tables do not know)."""
+    return g.content.tables.seeking.get(player, _NONE)  # type: ignore[no-any-return]
 
 
 def _unmet(g: Any, player: str, ids: frozenset[str]) -> bool:
@@ -100,26 +39,19 @@ def serves_unmet(g: Any, player: str, ability: str | None) -> bool:
     faction = g.content.factions.get(player)
     if faction is None or ability is None:
         return False
-    ids = seeking_of(faction).serves.get(ability)
+    ids = seeking_of(g, player).serves.get(ability)
     return ids is not None and _unmet(g, player, ids)
 
 
-def earns_at(g: Any, player: str, ability: str | None, area: str | None) -> bool:
-    """Whether serving ability `ability`, writing what it writes in `area` (its tokens, placed
-    there for `player`), would meet one of `player`'s unmet requirements it serves."""
-    if area is None:
-        return False
-    return area in earning_areas(g, player, ability, (area,))
-
-
-def earning_areas(g: Any, player: str, ability: str | None, areas: Any) -> frozenset[str]:
+def earning_areas(g: Any, player: str, ability: str | None, areas: Any, copy: Any = None) -> frozenset[str]:
     """The `areas` where serving ability `ability`'s tokens, placed there for `player`, would meet
-    one of its unmet requirements. Answered by trying, on one copy of the board (`g` is left as
-    it was): each area's tokens are added, the conditions evaluated, and the tokens taken away."""
+    one of its unmet requirements. Answered by trying, on one copy of the board (`copy`, made
+    from `g` when not given; `g` is left as it was): each area's tokens are added, the conditions
+    evaluated, and the tokens taken away."""
     faction = g.content.factions.get(player)
     if faction is None or ability is None:
         return frozenset()
-    links = seeking_of(faction)
+    links = seeking_of(g, player)
     ids = links.serves.get(ability)
     if ids is None:
         return frozenset()
@@ -127,7 +59,7 @@ def earning_areas(g: Any, player: str, ability: str | None, areas: Any) -> froze
     unmet = [r for r in faction.requirements if r.id in ids and r.id not in earned and r.condition is not None]
     if not unmet:
         return frozenset()
-    copy = g.clone()
+    copy = g.clone() if copy is None else copy
     tokens = copy.s.tokens
     n = len(tokens)
     written = sorted(links.writes.get(ability, ()))
@@ -142,32 +74,182 @@ def earning_areas(g: Any, player: str, ability: str | None, areas: Any) -> froze
     return frozenset(found)
 
 
+class Trial:
+    """One copy of `player`'s board (made at the first try; `g` is never changed) on which a bot
+    tries what an option would place, each try undone before the next: a serving ability's
+    tokens (`earns_at`), a unit moved or placed from the pool (`gain_move`, `gain_place`), a Gate
+    (`gain_gate`). A gain is how much the try takes off the summed distance (effects/progress.py)
+    of the player's unmet requirements that have one; what a try found is kept, so one decision's
+    options share the copy and the answers."""
+
+    def __init__(self, g: Any, player: str) -> None:
+        self.g, self.player = g, player
+        self._unmet: dict[str, list[Any]] | None = None   # read at the first try (the board may never be read)
+        self._copy: Any = None
+        self._ctx: Any = None
+        self._base: dict[str, int] = {}
+        self._earning: dict[tuple[str, str], bool] = {}
+        self._gains: dict[tuple[Any, ...], int] = {}
+
+    def unmet(self, tried: str = "units") -> list[Any]:
+        """The player's unmet requirements that have a distance (effects/progress.py) and may read
+        what a try of `tried` ("units" or "gates") changes (`_READ_AFTER`)."""
+        if self._unmet is None:
+            faction = self.g.content.factions.get(self.player)
+            earned = self.g.s.requirements.get(self.player) or ()
+            unmet = [r for r in faction.requirements if r.progress is not None and r.id not in earned] \
+                if faction is not None else []
+            self._unmet = {k: [r for r in unmet if _reads(r, parts)] for k, parts in _READ_AFTER.items()}
+        return self._unmet[tried]
+
+    def _board(self) -> Any:
+        if self._copy is None:
+            self._copy = self.g.clone()
+            self._ctx = core.ctx(self._copy.rules, self.player)
+            self._ctx.ability = "requirement progress"
+        return self._copy
+
+    def earns_at(self, ability: str | None, area: str | None) -> bool:
+        """Whether serving ability `ability`'s tokens, placed in `area`, would meet one of the
+        unmet requirements it serves (each area tried once, on the one copy)."""
+        if ability is None or area is None:
+            return False
+        key = (ability, area)
+        found = self._earning.get(key)
+        if found is None:
+            found = self._earning[key] = ability in seeking_of(self.g, self.player).serves and \
+                bool(earning_areas(self.g, self.player, ability, (area,), self._board()))
+        return found
+
+    def _distance(self, tried: str) -> int:
+        return sum(r.progress(self._ctx) for r in self.unmet(tried))
+
+    def _gain(self, key: tuple[Any, ...], change: Any, undo: Any, tried: str = "units") -> int:
+        found = self._gains.get(key)
+        if found is not None:
+            return found
+        if not self.unmet(tried):
+            self._gains[key] = 0
+            return 0
+        self._board()
+        base = self._base.get(tried)
+        if base is None:
+            base = self._base[tried] = self._distance(tried)
+        if base == 0 or not change():
+            found = 0
+        else:
+            try:
+                found = base - self._distance(tried)
+            finally:
+                undo()
+        self._gains[key] = found
+        return found
+
+    def _relocate(self, u: dict[str, Any] | None, dst: str) -> tuple[Any, Any]:
+        rules = self._copy.rules
+        src = u["loc"] if u is not None else dst
+
+        def change() -> bool:
+            if u is None or src == dst:
+                return False
+            core.shift(rules, u, dst)
+            return True
+
+        def undo() -> None:
+            core.shift(rules, u, src)   # type: ignore[arg-type]
+        return change, undo
+
+    def gain_move(self, unit: int | None, dst: str | None) -> int:
+        """What moving unit `unit` (an id) to `dst` takes off the distance (units of one kind and
+        place that control no Gate answer alike)."""
+        if unit is None or dst is None:
+            return 0
+        s = self._board().s
+        u = s.unit(unit)
+        gate = s.gates.get(u["loc"])
+        key = ("move", unit if gate is not None and gate.get("controller") == unit else u["kind"], u["loc"], dst)
+        return self._gain(key, *self._relocate(u, dst))
+
+    def gain_place(self, kind: str | None, dst: str | None) -> int:
+        """What placing a unit of `kind` from the pool in `dst` takes off the distance."""
+        if kind is None or dst is None:
+            return 0
+        pooled = self._board().s.pool(self.player, kind)
+        return self._gain(("place", kind, dst), *self._relocate(pooled[0] if pooled else None, dst))
+
+    def gain_gate(self, area: str | None) -> int:
+        """What a Gate in `area`, held by a cultist of the player's there if any, takes off the distance."""
+        if area is None:
+            return 0
+        s = self._board().s
+
+        def change() -> bool:
+            if area in s.gates:
+                return False
+            holder = next((u["id"] for u in s.units_at(area, self.player) if _is_cultist(self.g, self.player, u)), None)
+            s.gates[area] = {"controller": holder}
+            s.written()
+            return True
+
+        def undo() -> None:
+            del s.gates[area]
+            s.written()
+        return self._gain(("gate", area), change, undo, "gates")
+
+    def step_closer(self) -> bool:
+        """Whether one unit of the player's on the map, moved to an adjacent area, would bring an
+        unmet requirement closer (what a Move action may bring; the first such step found ends the search)."""
+        if not self.unmet():
+            return False
+        adjacent = self.g.layout.adjacent
+        return any(self.gain_move(u["id"], dst) > 0
+                   for u in self.g.s.on_map(self.player) for dst in sorted(adjacent.get(u["loc"], ())))
+
+
+# what each kind of try changes, in primitive_facts.READS' names: a unit's place (a shift applies
+# no rule, so no Gate changes hands; a unit that counts as a Gate is not followed), or the Gates
+_READ_AFTER = {"units": frozenset({"units"}), "gates": frozenset({"gates", "gate-places"})}
+
+
+def _reads(r: Any, parts: frozenset[str]) -> bool:
+    """Whether requirement `r`'s condition may read one of `parts`: it calls a query that reads
+    one, or one READS does not list (it may read anything)."""
+    calls = r.inputs[0] if r.inputs is not None else None
+    if calls is None:
+        return True
+    return any(c not in READS or parts.intersection(READS[c]) for c in calls)
+
+
+def _is_cultist(g: Any, player: str, u: dict[str, Any]) -> bool:
+    return _class(g.content.factions[player], u["kind"]) == "cultist"
+
+
 def holds_seeker(g: Any, player: str, unit_kind: str | None) -> str | None:
     """The serving ability (of an unmet requirement) a unit of `unit_kind` holds, if any."""
     faction = g.content.factions.get(player)
     if faction is None or unit_kind is None:
         return None
-    links = seeking_of(faction)
+    links = seeking_of(g, player)
     for ability in sorted(links.holders.get(unit_kind, ())):
         if _unmet(g, player, links.serves[ability]):
             return ability
     return None
 
 
-def move_pays(g: Any, player: str) -> bool:
+def move_pays(g: Any, player: str, trial: Trial | None = None) -> bool:
     """Whether a unit of `player` holding a serving ability stands where using it would earn
     nothing, next to an area where it would earn an unmet requirement (a Move action is worth it)."""
     faction = g.content.factions.get(player)
-    if faction is None or not seeking_of(faction).holders:
+    if faction is None or not seeking_of(g, player).holders:
         return False
+    trial = Trial(g, player) if trial is None else trial
     adjacent = g.layout.adjacent
     for u in g.s.on_map(player):
         ability = holds_seeker(g, player, u["kind"])
         if ability is None:
             continue
         here = u["loc"]
-        found = earning_areas(g, player, ability, (here, *adjacent.get(here, ())))
-        if found and here not in found:
+        if not trial.earns_at(ability, here) and any(trial.earns_at(ability, a) for a in adjacent.get(here, ())):
             return True
     return False
 
@@ -178,7 +260,7 @@ def drains_reserve(g: Any, player: str, unit_kind: str | None) -> bool:
     faction = g.content.factions.get(player)
     if faction is None or unit_kind is None:
         return False
-    links = seeking_of(faction)
+    links = seeking_of(g, player)
     if not links.takes:
         return False
     cls = _class(faction, unit_kind)

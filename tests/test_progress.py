@@ -1,0 +1,134 @@
+"""Requirement progress (effects/progress.py, engine/seeking.py `Trial`): a board-state requirement's
+distance from holding is read from its condition, for a modder's faction as for the core ones, and
+the heuristic bot with `progress` prefers the move that brings an unmet requirement closer."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from necronomicon.interpreter.content import load_content
+from necronomicon.interpreter.content.build import Content
+from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine.agents import HeuristicAgent
+from necronomicon.interpreter.engine.decisions import Decision
+from necronomicon.interpreter.engine.game import Game
+from necronomicon.interpreter.engine.seat import Seat
+from necronomicon.interpreter.engine.seeking import Trial
+from necronomicon.interpreter.search.budget import parse_agent
+
+BASIC = Path(__file__).parent / "fixtures" / "basic"
+# the modder's red faction's six requirements (each "false" in the fixture), one condition each
+CONDITIONS = {
+    "r1": "count(units(owner: me, area: 'e')) >= 2",
+    "r2": "power(me) >= 10 and count(units(owner: me, area: 'e')) >= 2",
+    "r3": "power(me) >= 10 or count(units(owner: me, area: 'e')) >= 2",
+    "r4": "3 < power(me)",
+    "r5": "power(me) == 0",
+    "r6": "not (power(me) > 1)",
+}
+
+
+@pytest.fixture(scope="module")
+def modded(tmp_path_factory: pytest.TempPathFactory) -> Content:
+    folder = tmp_path_factory.mktemp("mod") / "basic"
+    shutil.copytree(BASIC, folder)
+    red = folder / "factions" / "red.yaml"
+    text = red.read_text(encoding="utf-8")
+    for rid, cond in CONDITIONS.items():
+        old = f'{{id: {rid}, text: never, condition: "false"}}'
+        assert old in text
+        text = text.replace(old, f'{{id: {rid}, text: never, condition: "{cond}"}}')
+    red.write_text(text, encoding="utf-8")
+    return load_content([folder], builtin=False).require_ok()
+
+
+def _only(g: Game, player: str, where: dict[str, int]) -> list[int]:
+    """Every unit of `player` back in the pool but one in each area of `where` (area -> how many)."""
+    placed = []
+    for u in g.s.units_of(player):
+        if u["loc"] in g.layout.areas:
+            src, u["loc"] = u["loc"], "pool"
+            g.s.moved(u, src)
+    for area, n in where.items():
+        for u in [u for u in g.s.pool(player) if g.content.factions[player].units[u["kind"]].cls == "monster"][:n]:
+            u["loc"] = area
+            g.s.moved(u, "pool")
+            placed.append(u["id"])
+    return placed
+
+
+def _distances(g: Game, player: str) -> dict[str, int]:
+    c = core.ctx(g.rules, player)
+    return {r.id: r.progress(c) for r in g.content.factions[player].requirements if r.progress is not None}
+
+
+def test_a_modders_requirements_have_distances_read_from_their_conditions(modded: Content) -> None:
+    g = Game(modded, "test-multi", ["red", "blue"], 1)
+    _only(g, "red", {"e": 1})
+    g.s.power["red"] = 3
+    assert _distances(g, "red") == {"r1": 1, "r2": 7 + 1, "r3": 1, "r4": 1, "r5": 3, "r6": 1}
+    _only(g, "red", {"e": 2})
+    g.s.power["red"] = 0
+    assert _distances(g, "red") == {"r1": 0, "r2": 10, "r3": 0, "r4": 4, "r5": 0, "r6": 0}
+
+
+def test_core_board_state_requirements_count_their_gap(base_game: Content) -> None:
+    g = Game(base_game, "multiplayer", ["black-goat", "sleeper", "wind-rider", "yellow-sign"], 1)
+    areas = len({u["loc"] for u in g.s.on_map("black-goat")})
+    d = _distances(g, "black-goat")
+    assert (d["units-in-4-areas"], d["units-in-6-areas"], d["units-in-8-areas"]) == (4 - areas, 6 - areas, 8 - areas)
+    shared = sum(1 for e in ("sleeper", "wind-rider", "yellow-sign")
+                 if {u["loc"] for u in g.s.on_map(e)} & {u["loc"] for u in g.s.on_map("black-goat")})
+    assert d["share-areas-with-all-enemies"] == 3 - shared
+
+
+def _move_decision(g: Game, player: str, unit: int, dsts: list[str]) -> tuple[Decision, list, Seat]:
+    u = g.s.unit(unit)
+    labels = tuple(f"{u['kind']} {u['loc']}->{d}#{unit}" for d in dsts) + ("done",)
+    d = Decision(player, "move", labels, "Move a unit")
+    seat = Seat(g, player)
+    return d, seat.options(d), seat
+
+
+def test_the_progress_bot_moves_where_an_unmet_requirement_comes_closer(modded: Content) -> None:
+    g = Game(modded, "test-multi", ["red", "blue"], 1)
+    mover, _ = _only(g, "red", {"b": 1, "e": 1})
+    d, (to_a, to_e, _done), seat = _move_decision(g, "red", mover, ["a", "e"])
+    plain, seeker = HeuristicAgent(1), HeuristicAgent(1, progress=True)
+    # the plain bot spreads out (a holds none of red's units); one more unit in e closes r1 and r3
+    assert plain.score("red", to_a, d, seat.board()) > plain.score("red", to_e, d, seat.board())
+    assert seeker.score("red", to_e, d, seat.board()) > seeker.score("red", to_a, d, seat.board())
+    seeker.sit(seat)
+    assert seeker.choose("red", d.options, d) == d.options[1]
+    assert Trial(seat.board(), "red").gain_move(mover, "e") == 3    # r1, r2 and r3 each a step closer
+    # the Move action itself, when one step would bring a requirement closer
+    act = Decision("red", "action", ("move", "pass"), "Action")
+    move = seat.options(act)[0]
+    assert seeker.score("red", move, act, seat.board()) > plain.score("red", move, act, seat.board())
+    # met requirements are not reached for: with all three earned it plays as the plain bot
+    g.s.requirements["red"] = ["r1", "r2", "r3"]
+    board = Seat(g, "red").board()
+    assert seeker.score("red", to_e, d, board) == plain.score("red", to_e, d, board)
+    assert seeker.score("red", move, act, board) == plain.score("red", move, act, board)
+
+
+def test_trying_leaves_the_board_as_it_was(modded: Content) -> None:
+    g = Game(modded, "test-multi", ["red", "blue"], 1)
+    mover, _ = _only(g, "red", {"b": 1, "e": 1})
+    board = Seat(g, "red").board()
+    before = board.s.to_text()
+    trial = Trial(board, "red")
+    assert trial.gain_move(mover, "e") == 3 and trial.gain_move(mover, "a") == 0
+    assert trial.gain_place("grunt", "e") == 3 and trial.gain_gate("e") == 0
+    assert trial.step_closer()
+    assert board.s.to_text() == before
+
+
+def test_progress_is_a_search_setting() -> None:
+    cfg = parse_agent("mcts:30:seek=1:progress=1")
+    assert cfg.progress and cfg.seek and cfg.label().endswith(":seek=1:progress=1")
+    assert not parse_agent("mcts:30").progress
+    with pytest.raises(ValueError, match="progress must be 0"):
+        parse_agent("mcts:30:progress=2")
