@@ -46,6 +46,17 @@ def _holder_unbound(holder: str) -> dict[str, str]:
     return out
 
 
+def _expr_tree(value: Any) -> Any:
+    """An expression string's syntax tree, for the readers of its parts (`expr_inputs`,
+    `expr_literals`, `expr_distance`); None for anything else or bad syntax, which is reported
+    where the expression is compiled."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return parse(value, start="expr_start")
+    except EffectSyntaxError:
+        return None
+
 
 class EffectBuilder:
     """The effect-compiling half of the content builder (ids known, diagnostics into `report`)."""
@@ -137,11 +148,8 @@ class EffectBuilder:
     def expr_inputs(value: Any) -> Any:
         """`ast.expression_inputs` of an expression string with its `ast.call_arguments` (None for
         anything else, or bad syntax: that is reported where the expression is compiled)."""
-        if not isinstance(value, str):
-            return None
-        try:
-            tree = parse(value, start="expr_start")
-        except EffectSyntaxError:
+        tree = _expr_tree(value)
+        if tree is None:
             return None
         found = A.expression_inputs(tree)
         if found is None:
@@ -152,23 +160,15 @@ class EffectBuilder:
     def expr_literals(value: Any) -> frozenset[tuple[str, str, object]]:
         """`ast.literal_arguments` of an expression string (empty for anything else, or bad syntax:
         that is reported where the expression is compiled)."""
-        if not isinstance(value, str):
-            return frozenset()
-        try:
-            tree = parse(value, start="expr_start")
-        except EffectSyntaxError:
-            return frozenset()
-        return A.literal_arguments(tree, _parameters())
+        tree = _expr_tree(value)
+        return frozenset() if tree is None else A.literal_arguments(tree, _parameters())
 
     def expr_distance(self, doc: Document, key: tuple[object, ...], value: Any, unbound: dict[str, str] | None) -> Any:
         """How far a condition string is from holding (`progress.distance_of`), its parts compiled
         as the condition is; None for anything else, or bad syntax (reported where it is compiled).
         Its parts report to a report of their own: the condition's problems are reported once."""
-        if not isinstance(value, str):
-            return None
-        try:
-            tree = parse(value, start="expr_start")
-        except EffectSyntaxError:
+        tree = _expr_tree(value)
+        if tree is None:
             return None
         env = self._env(doc, key, unbound)
         env = CompileEnv(Report(), env.locate, env.ids, env.variables, env.logical, unbound=env.unbound)
