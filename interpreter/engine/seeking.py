@@ -16,6 +16,7 @@ from typing import Any
 
 from ..content.requirement_links import Seeking
 from ..effects.primitive_facts import READS
+from . import basics
 from . import core
 
 __all__ = ["Seeking", "Trial", "seeking_of", "serves_unmet", "drains_reserve", "earning_areas", "holds_seeker",
@@ -186,7 +187,8 @@ class Trial:
         def change() -> bool:
             if area in s.gates:
                 return False
-            holder = next((u["id"] for u in s.units_at(area, self.player) if _is_cultist(self.g, self.player, u)), None)
+            holder = next((u["id"] for u in s.units_at(area, self.player) if basics.utype(self.g, u).cls == "cultist"),
+                          None)
             s.gates[area] = {"controller": holder}
             s.written()
             return True
@@ -218,10 +220,6 @@ def _reads(r: Any, parts: frozenset[str]) -> bool:
     if calls is None:
         return True
     return any(c not in READS or parts.intersection(READS[c]) for c in calls)
-
-
-def _is_cultist(g: Any, player: str, u: dict[str, Any]) -> bool:
-    return _class(g.content.factions[player], u["kind"]) == "cultist"
 
 
 def holds_seeker(g: Any, player: str, unit_kind: str | None) -> str | None:
