@@ -45,12 +45,21 @@ def no_console_errors(browser: Any) -> Iterator[None]:
     assert errors == [], errors
 
 
-def wait(browser: Any, cond: Callable[[Any], Any], timeout: float = 15) -> Any:
-    """Poll `cond` (an element the page redraws may go stale between two calls: poll again)."""
+def wait(browser: Any, cond: Callable[[Any], Any], timeout: float = 60) -> Any:
+    """Poll `cond` (an element the page redraws may go stale between two calls: poll again). The
+    timeout only bounds a failure: bots' turns on a machine at load 15 took over 15 s."""
     from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
     return WebDriverWait(browser, timeout, poll_frequency=0.05,
                          ignored_exceptions=[StaleElementReferenceException]).until(cond)
+
+
+def _size(path: Path) -> int:
+    """A download's size, 0 while the browser has not finished moving it into place."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def why(browser: Any) -> str:
@@ -161,7 +170,7 @@ def test_save_downloads_and_loads_back(browser: Any, server: Server) -> None:
     for old in browser.downloads.glob("*"):
         old.unlink()
     browser.find_element("id", "btn-save").click()
-    saved = wait(browser, lambda b: [p for p in b.downloads.glob("*.json") if p.stat().st_size > 0])
+    saved = wait(browser, lambda b: [p for p in b.downloads.glob("*.json") if _size(p) > 0])
     data = json.loads(saved[0].read_text())
     assert data["choices"] and data["seats"]["great-cthulhu"] == "human"
     browser.find_element("id", "btn-new").click()
@@ -192,7 +201,7 @@ def test_replay_a_log_to_the_end(browser: Any, server: Server, tmp_path: Path) -
     browser.find_element("id", "rp-go").click()
     wait(browser, lambda b: state(b)["round"] == 2)
     browser.find_element("id", "rp-play").click()
-    wait(browser, lambda b: state(b)["step"] == len(g.choices), timeout=40)
+    wait(browser, lambda b: state(b)["step"] == len(g.choices), timeout=120)
     assert state(browser)["digest_ok"] is True
     assert "digest matches" in browser.find_element("id", "rp-pos").text
     # a click on a log line jumps the replay to just after it
