@@ -9,7 +9,7 @@ import pytest
 from necronomicon.interpreter.content.build import Content
 from necronomicon.interpreter.engine import flow
 from necronomicon.interpreter.engine.decisions import GameError
-from necronomicon.interpreter.engine.flow import PROCS, Call, Proc, Return, frame
+from necronomicon.interpreter.engine.flow import PROCS, STEP_TABLE, Call, Proc, Return, frame
 from necronomicon.interpreter.engine.game import Game
 
 
@@ -26,16 +26,15 @@ def broken() -> Iterator[str]:
         def count(self, g: Any, f: dict[str, Any], value: Any) -> Any:
             return Return(f["tally"] + 1)     # no such local: an engine bug
     yield Broken.name
-    del PROCS[Broken.name]
+    del PROCS[Broken.name], STEP_TABLE[Broken.name]
 
 
 def test_a_bug_in_a_step_is_one_error_naming_the_procedure_and_step(base_game: Content, broken: str,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     g = Game(base_game, "duel", ["great-cthulhu", "crawling-chaos"], seed=4)
     before = g.to_json()
-    take = PROCS["take-action"]
-    monkeypatch.setattr(take, "steps", {})    # the driver asks `step` again, which finds the patched start
-    monkeypatch.setattr(type(take), "start", lambda self, rules, f, value: Call(frame(broken)))
+    # the driver calls the functions of its table (flow.STEP_TABLE): a broken start put there
+    monkeypatch.setitem(STEP_TABLE["take-action"], "start", lambda self, rules, f, value: Call(frame(broken)))
     answer = next(o for o in g.legal_actions() if not o.startswith("pass"))
     with pytest.raises(GameError) as caught:
         g.apply(answer)

@@ -6,7 +6,7 @@
   turn's frame, so saves hold them): its kept units part never goes stale, and a position read back
   from JSON (a loaded save) has the same key.
 - A timing window or a requirement check with nothing to do is not opened; one that has
-  something to do is.
+  something to do is (a requirement check that would find nothing met makes no frame).
 """
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.state import STATE_FIELDS, State
 from necronomicon.interpreter.engine import abilities
 from necronomicon.interpreter.engine import core
+from necronomicon.interpreter.engine import core_procs
+from necronomicon.interpreter.engine.held_conditions import met_now
 from necronomicon.interpreter.engine import phases
 
 CASES = [("duel", ["sleeper", "wind-rider"], False),
@@ -127,3 +129,26 @@ def test_a_requirement_check_with_nothing_to_check_is_not_started() -> None:
     assert not requirements_to_check(g.rules, "unit-moved", g.s.players)
     assert core.check_requirements_call(g.rules, "unit-moved") is None
     assert core.check_requirements_call(g.rules, "state") is not None
+
+
+@pytest.mark.parametrize(("ruleset", "factions", "expanded"), CASES)
+def test_a_requirement_check_that_would_find_nothing_makes_no_frame(
+        ruleset: str, factions: list[str], expanded: bool) -> None:
+    """`core_procs.requirements_call` makes a check's frame exactly when the check has something to
+    do: loyalty cards in play (their check always runs), or a requirement checked then that is not
+    earned and whose condition holds (`met_now`, asked requirement by requirement here)."""
+    found = {True: 0, False: 0}
+    for i, g in enumerate(_positions(ruleset, factions, expanded, n=200)):
+        if i % 3:
+            continue
+        for when in ("state", "after-action", "gather-power"):
+            something = bool(g.s.loyalty) or any(
+                r.id not in g.s.requirements[p] and met_now(g.rules, p, r.id, r, when, None)
+                for p in g.s.players for r in g.content.factions[p].requirements)
+            call = core_procs.requirements_call(g.rules, when)
+            assert (call is not None) == something, (i, when)
+            if call is not None:
+                assert call.frame["proc"] == "requirements" and call.frame["when"] == when
+            found[something] += 1
+    assert found[False] if not expanded else found[True] and not found[False]   # loyalty cards: always checked
+    assert found[True] or ruleset != "duel"   # the seeded Duel reaches a position where one is met

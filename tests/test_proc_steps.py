@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from necronomicon.interpreter.engine import flow, rules  # noqa: F401  (rules: every procedure registers)
-from necronomicon.interpreter.engine.flow import PROCS, Proc, Return
+from necronomicon.interpreter.engine.flow import PROCS, STEP_TABLE, Proc, Return
 
 
 def test_a_jump_to_an_undeclared_step_fails_when_the_class_is_defined() -> None:
@@ -85,3 +85,18 @@ def test_what_a_step_returns_and_the_decision_are_made_by_an_init_of_the_engines
     assert flow.Call({"proc": "x"}) != flow.Return({"proc": "x"}) and repr(flow.Return(2)) == "Return(value=2)"
     assert flow.ask("p", "area", {"a": 1, "b": 0}, "?").decision.options == ("a", "b")
     assert flow.ask("p", "area", ["a", "b", "a"], "?").decision.options == ("a", "b")
+
+
+def test_the_drivers_table_holds_each_procedures_declared_steps() -> None:
+    """The driver calls each step through `flow.STEP_TABLE`: for every procedure, its declared steps
+    in order, each the class's method (or its own `step`, for a procedure that runs its frames
+    itself); a frame at an undeclared step is still refused, by `Proc.step`."""
+    assert set(STEP_TABLE) == set(PROCS)
+    for name, proc in PROCS.items():
+        cls = type(proc)
+        assert tuple(STEP_TABLE[name]) == cls.STEPS, name
+        for at, fn in STEP_TABLE[name].items():
+            assert fn is (getattr(cls, at) if cls.step is Proc.step else cls.step), (name, at)
+    g = type("G", (), {"s": type("S", (), {"flow": [{"proc": "turn", "at": "after"}], "pending": None})()})()
+    with pytest.raises(Exception, match="procedure 'turn' has no step 'after'"):
+        flow.run(g)

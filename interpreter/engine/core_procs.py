@@ -156,7 +156,7 @@ class Window(Proc):
                             window=name)
         if f["window"] != "unit-removed":
             f["at"] = "done"
-            return core.check_requirements_call(g, f["window"], event)
+            return requirements_call(g, f["window"], event) or self.done(g, f, None)
         return Return()
 
     def chosen(self, g: Game, f: Frame, value: Any) -> Any:
@@ -224,25 +224,52 @@ class CheckRequirements(Proc):
                 f["j"] = 0
                 continue
             reqs = fac.requirements
-            done = s.requirements[p]
             first = f["j"]
-            for j in abilities_rules.checked_positions(g, p, when):
-                if j < first:
-                    continue
-                r = reqs[j]
-                if r.id in done:
-                    continue
-                if holds_unmet(g, p, r.id, r, event, seen):   # checked at `when`: checked_positions
-                    if earn_after_battle(g, p, r.id):
-                        seen.clear()   # the battle record changed
-                    else:
-                        f["i"], f["j"] = i, j + 1
-                        return core.earn_call(g, p, r)
+            while (found := first_holding(g, p, when, event, first, seen)) is not None:
+                j, r = found
+                if not earn_after_battle(g, p, r.id):
+                    f["i"], f["j"] = i, j + 1
+                    return core.earn_call(g, p, r)
+                seen.clear()   # the battle record changed
+                first = j + 1
             if f["j"] <= len(reqs) and s.loyalty:
                 f["i"], f["j"] = i, len(reqs) + 1   # the faction's requirements are done: the loyalty cards' next
                 return independents.check_loyalty_requirements_call(g, p, when, event)
             f["j"] = 0
         return Return()
+
+
+def first_holding(g: Game, p: str, when: str, event: Any, first: int,
+                  seen: dict[Any, Any]) -> tuple[int, Any] | None:
+    """The first of `p`'s faction requirements checked at `when`, at position `first` or later in
+    its list, not earned yet and holding unmet now (`holds_unmet`; `seen` as there): (position,
+    requirement), or None. It only reads the game."""
+    fac = g.content.factions.get(p)
+    if fac is None:
+        return None
+    reqs = fac.requirements
+    done = g.s.requirements[p]
+    for j in abilities_rules.checked_positions(g, p, when):
+        if j < first:
+            continue
+        r = reqs[j]
+        if r.id not in done and holds_unmet(g, p, r.id, r, event, seen):   # checked at `when`: checked_positions
+            return j, r
+    return None
+
+
+def requirements_call(g: Game, when: str, event: dict[str, Any] | None = None,
+                      players: list[str] | None = None) -> Call | None:
+    """Check the requirements met at `when` (`core.check_requirements_call`: a CheckRequirements
+    frame), or None when that check would find nothing: no loyalty cards are in play (their check
+    always runs) and no requirement of the players checked at `when` holds unmet now. Then no
+    frame is made and the caller's next step runs at once, as after an empty check; a check
+    that finds something is made as before (its conditions, found here, are held: held_conditions)."""
+    if not g.s.loyalty:
+        seen: dict[Any, Any] = {}
+        if not any(first_holding(g, p, when, event, 0, seen) is not None for p in players or g.s.players):
+            return None
+    return core.check_requirements_call(g, when, event, players)
 
 
 class Earn(Proc):

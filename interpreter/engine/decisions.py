@@ -18,13 +18,11 @@ class Decision:
     def __init__(self, player: str, kind: str, options: tuple[str, ...], prompt: str,
                  context: dict[str, Any] | None = None) -> None:
         # written out, not generated: a dataclass's generated __init__ is Python made at import,
-        # which the compiled core would run interpreted at every decision
-        put = object.__setattr__   # (frozen: as the generated one sets its fields)
-        put(self, "player", player)
-        put(self, "kind", kind)
-        put(self, "options", options)
-        put(self, "prompt", prompt)
-        put(self, "context", {} if context is None else context)
+        # which the compiled core would run interpreted at every decision. The fields go into the
+        # instance's dict in one update (frozen guards only attribute assignment), not through five
+        # `object.__setattr__` calls as the generated one sets them.
+        self.__dict__.update(player=player, kind=kind, options=options, prompt=prompt,
+                             context={} if context is None else context)
 
     def as_json(self) -> dict[str, Any]:
         return {"player": self.player, "kind": self.kind, "options": list(self.options), "prompt": self.prompt}

@@ -11,6 +11,7 @@ from . import abilities
 from . import actions
 from . import basics
 from . import core
+from . import core_procs
 from . import phases
 
 Frame = dict[str, Any]
@@ -36,7 +37,7 @@ class DoomPhase(Proc):
             for p in s.players:
                 basics.gain_doom(g, p, actions.gate_count(g, p), "controlled gates")
         f.update(order=s.order_from(s.first), i=0, at="player")
-        return core.check_requirements_call(g, "state")
+        return core_procs.requirements_call(g, "state")
 
     def player(self, g: Any, f: Frame, value: Any) -> Any:
         if f["i"] >= len(f["order"]):
@@ -44,7 +45,7 @@ class DoomPhase(Proc):
             return core.window_call(g, "end-of-doom-phase", {}, g.s.order_from(g.s.first))
         p = f["order"][f["i"]]
         f.update(used=[], done=False, at="choose")
-        return core.check_requirements_call(g, "doom-phase", {"player": p}, [p])
+        return core_procs.requirements_call(g, "doom-phase", {"player": p}, [p])
 
     def _candidates(self, g: Any, f: Frame, p: str) -> list[Any]:
         """The player's doom-phase abilities usable now that it has not used this phase."""
@@ -96,7 +97,7 @@ class DoomPhase(Proc):
         f["i"] += 1
         f["at"] = "player"
         # every player's: a Doom turn can meet another's requirement ("an opponent has six spellbooks")
-        return core.check_requirements_call(g, "state")
+        return core_procs.requirements_call(g, "state")
 
     def end(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s

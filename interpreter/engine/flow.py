@@ -78,6 +78,10 @@ class Return(_Outcome):
 
 
 PROCS: dict[str, "Proc"] = {}
+#: per procedure, its steps' functions by step name, each called as `fn(proc, g, f, value)` (the
+#: class's plain function: no bound method is made per step); a procedure that overrides `step`
+#: has one entry per declared step, its `step` (engine/flow.py's driver, `run`)
+STEP_TABLE: dict[str, dict[str, Any]] = {}
 
 
 class Proc:
@@ -96,25 +100,28 @@ class Proc:
             check_steps(cls)
             if cls.name in PROCS:
                 raise RuntimeError(f"two procedures are named {cls.name!r}")
-            PROCS[cls.name] = cls()
-
-    def __init__(self) -> None:
-        # the step methods found so far, by name: the driver calls them directly (filled by `step`
-        # for procedures that keep this `step`; one that overrides it is always asked through it)
-        self.steps: dict[str, Any] = {}
+            proc = PROCS[cls.name] = cls()
+            STEP_TABLE[cls.name] = _step_table(proc)
 
     def step(self, g: Game, f: dict[str, Any], value: Any) -> Any:
+        """Run the step the frame's `at` names (the driver calls the step's method directly through
+        STEP_TABLE; a procedure that overrides this runs every frame of its own here)."""
         at = f["at"]
         if at not in self.STEPS:
             raise RuleError(f"internal: procedure {self.name!r} has no step {at!r} (its steps: {', '.join(self.STEPS)})")
-        method = getattr(self, at)
-        if type(self).step is Proc.step:
-            self.steps[at] = method
-        return method(g, f, value)
+        return getattr(self, at)(g, f, value)
 
     def has_step(self, at: str) -> bool:
         """Whether `at` names one of this procedure's declared steps (a loaded frame is checked with it)."""
         return at in self.STEPS
+
+
+def _step_table(proc: Proc) -> dict[str, Any]:
+    """`proc`'s declared steps, each to the function the driver calls for it (see STEP_TABLE)."""
+    cls = type(proc)
+    if cls.step is not Proc.step:
+        return {at: cls.step for at in cls.STEPS}
+    return {at: getattr(cls, at) for at in cls.STEPS}
 
 
 def check_steps(cls: type[Proc]) -> None:
@@ -183,16 +190,17 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
     s = g.s
     flow = s.flow
     s.pending = None
-    procs = PROCS
+    procs, table = PROCS, STEP_TABLE
     while len(flow) > floor:
         f = flow[-1]
-        proc = procs[f["proc"]]
+        name = f["proc"]
         at = f["at"]
-        method = proc.steps.get(at)
         try:
-            r = method(g, f, value) if method is not None else proc.step(g, f, value)
+            steps = table[name]
+            fn = steps[at] if at in steps else Proc.step   # Proc.step names an undeclared step
+            r = fn(procs[name], g, f, value)
         except ENGINE_BUGS as exc:
-            _note_place(exc, g, f["proc"], at)
+            _note_place(exc, g, name, at)
             raise
         value = None
         if r is None:

@@ -13,6 +13,7 @@ from . import actions
 from . import basics
 from . import battle_queries
 from . import core
+from . import core_procs
 from . import independents
 from . import moves
 from . import phases
@@ -46,7 +47,7 @@ class TakeAction(Proc):
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return core.check_requirements_call(g, "state") or self.done(g, f, None)
+        return core_procs.requirements_call(g, "state") or self.done(g, f, None)
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return(f["event"])

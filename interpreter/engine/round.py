@@ -13,6 +13,7 @@ from .state import POOL
 from . import actions
 from . import basics
 from . import core
+from . import core_procs
 from . import phases
 
 Frame = dict[str, Any]
@@ -224,7 +225,7 @@ class GatherPower(Proc):
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return core.check_requirements_call(g, "state")   # e.g. "have 12 Power" is met here
+        return core_procs.requirements_call(g, "state") or self.done(g, f, None)   # e.g. "have 12 Power" is met here
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         g.s.step = {"phase": "first-player"}
