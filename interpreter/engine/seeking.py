@@ -8,7 +8,8 @@ A requirement is unmet while its id is not among the player's earned ones. The h
 with `seek` on (engine/agents.py) scores an ability that serves an unmet requirement as it scores
 a requirement's own action, and a summon or recruit that would take the last unit such an
 ability needs from the pool below a move; with `progress` on it also scores a move, a summon, a
-recruit or a Gate by the distance it takes off its unmet requirements.
+recruit or a Gate by the distance it takes off its unmet requirements; with `reach` on, a unit
+move by the steps it takes off the way to where that unit would close one (`Trial.gain_reach`).
 """
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ from ..effects.primitive_facts import READS
 from . import basics
 from . import core
 
-__all__ = ["Seeking", "Trial", "seeking_of", "serves_unmet", "drains_reserve", "earning_areas", "holds_seeker",
+__all__ = ["Seeking", "Trial", "MAX_STEPS", "seeking_of", "serves_unmet", "drains_reserve", "earning_areas", "holds_seeker",
            "move_pays"]
 
 _NONE = Seeking({}, {}, {}, {})
+MAX_STEPS = 10_000   # steps to an area that cannot be reached (more than any map has areas)
 
 
 def seeking_of(g: Any, player: str) -> Seeking:
@@ -81,7 +83,9 @@ class Trial:
     tokens (`earns_at`), a unit moved or placed from the pool (`gain_move`, `gain_place`), a Gate
     (`gain_gate`). A gain is how much the try takes off the summed distance (effects/progress.py)
     of the player's unmet requirements that have one; what a try found is kept, so one decision's
-    options share the copy and the answers."""
+    options share the copy and the answers. Progress over several steps (`gain_reach`,
+    `reach_step`): a unit's aims are the areas where it would close a step (`aims`), and a move
+    that brings it nearer them, counted in steps along the map, is a step closer."""
 
     def __init__(self, g: Any, player: str) -> None:
         self.g, self.player = g, player
@@ -91,6 +95,9 @@ class Trial:
         self._base: dict[str, int] = {}
         self._earning: dict[tuple[str, str], bool] = {}
         self._gains: dict[tuple[Any, ...], int] = {}
+        self._aims: dict[tuple[str, bool], frozenset[str]] = {}
+        self._steps: dict[frozenset[str], dict[str, int]] = {}
+        self._leads: list[tuple[dict[str, Any], frozenset[str], int]] | None = None
 
     def unmet(self, tried: str = "units") -> list[Any]:
         """The player's unmet requirements that have a distance (effects/progress.py) and may read
@@ -206,6 +213,77 @@ class Trial:
         adjacent = self.g.layout.adjacent
         return any(self.gain_move(u["id"], dst) > 0
                    for u in self.g.s.on_map(self.player) for dst in sorted(adjacent.get(u["loc"], ())))
+
+    # ---- reach: progress over several steps (`reach`) ----
+
+    def aims(self, u: dict[str, Any]) -> frozenset[str]:
+        """The areas where unit `u` of the player's would close a step of an unmet requirement: where
+        a serving ability it holds would earn one (`earns_at`) and, for a cultist that holds no Gate
+        (a cultist builds Gates; one that holds a Gate keeps it), where a Gate would bring one closer
+        (`gain_gate`). Units of one kind that hold no Gate share their aims."""
+        g = self.g
+        cultist = basics.utype(g, u).cls == "cultist"
+        holds_gate = cultist and (g.s.gates.get(u["loc"]) or {}).get("controller") == u["id"]
+        key = (u["kind"], holds_gate)
+        found = self._aims.get(key)
+        if found is None:
+            areas = sorted(g.layout.areas)
+            links = seeking_of(g, self.player)
+            serving = [a for a in sorted(links.holders.get(u["kind"], ())) if _unmet(g, self.player, links.serves[a])]
+            spots = {area for a in serving for area in areas if self.earns_at(a, area)}
+            if cultist and not holds_gate and self.unmet("gates"):
+                spots.update(area for area in areas if area not in g.s.gates and self.gain_gate(area) > 0)
+            found = self._aims[key] = frozenset(spots)
+        return found
+
+    def steps(self, aims: frozenset[str]) -> dict[str, int]:
+        """Each area's number of steps (moves to an adjacent area, read from the map) to the
+        nearest of `aims`; an area that reaches none is missing."""
+        found = self._steps.get(aims)
+        if found is None:
+            adjacent = self.g.layout.adjacent
+            found = dict.fromkeys(aims, 0)
+            todo = sorted(aims)
+            for area in todo:   # breadth first: `todo` grows as it is read, each area once
+                for n in sorted(adjacent.get(area, ())):
+                    if n not in found:
+                        found[n] = found[area] + 1
+                        todo.append(n)
+            self._steps[aims] = found
+        return found
+
+    def _walkers(self) -> list[tuple[dict[str, Any], frozenset[str], int]]:
+        """The player's units on the map that have aims, each with them and its steps to them, only
+        those nearest their aims among the units with the same aims (the one that goes), none for
+        aims that a unit stands on already (the requirement is an action away, not a walk)."""
+        if self._leads is None:
+            seekers = []
+            for u in self.g.s.on_map(self.player):
+                aims = self.aims(u)
+                if aims:
+                    seekers.append((u, aims, self.steps(aims).get(u["loc"], MAX_STEPS)))
+            lead: dict[frozenset[str], int] = {}
+            for _, aims, n in seekers:
+                lead[aims] = min(n, lead.get(aims, MAX_STEPS))
+            self._leads = [(u, aims, n) for u, aims, n in seekers if 0 < n == lead[aims] < MAX_STEPS]
+        return self._leads
+
+    def gain_reach(self, unit: int | None, dst: str | None) -> int:
+        """The steps that moving unit `unit` (an id) to `dst` takes off its way to its aims (1 for
+        a step closer, -1 for a step away), for a unit that goes (`_walkers`); else 0."""
+        if unit is None or dst is None:
+            return 0
+        for u, aims, n in self._walkers():
+            if u["id"] == unit:
+                return n - self.steps(aims).get(dst, MAX_STEPS)
+        return 0
+
+    def reach_step(self) -> bool:
+        """Whether a unit that goes (`_walkers`) has an adjacent area nearer its aims (a Move
+        action brings it closer)."""
+        adjacent = self.g.layout.adjacent
+        return any(self.steps(aims).get(dst, MAX_STEPS) < n
+                   for u, aims, n in self._walkers() for dst in adjacent.get(u["loc"], ()))
 
 
 # what each kind of try changes, in primitive_facts.READS' names: a unit's place (a shift applies
