@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content.requirement_links import Seeking
-from ..effects.primitive_facts import READS
+from ..effects.primitive_facts import READS, READS_BY_ARGUMENT
 from . import basics
 from . import core
 
@@ -95,7 +95,7 @@ class Trial:
         self._base: dict[str, int] = {}
         self._earning: dict[tuple[str, str], bool] = {}
         self._gains: dict[tuple[Any, ...], int] = {}
-        self._aims: dict[tuple[str, bool], frozenset[str]] = {}
+        self._aims: dict[tuple[str, bool, bool], frozenset[str]] = {}
         self._steps: dict[frozenset[str], dict[str, int]] = {}
         self._leads: list[tuple[dict[str, Any], frozenset[str], int]] | None = None
 
@@ -221,20 +221,27 @@ class Trial:
         a serving ability it holds would earn one (`earns_at`) and, for a cultist that holds no Gate
         (a cultist builds Gates; one that holds a Gate keeps it), where a Gate would bring one closer
         (`gain_gate`). Units of one kind that hold no Gate share their aims."""
+        key = self._aims_key(u)
+        found = self._aims.get(key)
+        if found is None:
+            found = self._aims[key] = frozenset(a for a in sorted(self.g.layout.areas) if self._aim_at(key, a))
+        return found
+
+    def _aims_key(self, u: dict[str, Any]) -> tuple[str, bool, bool]:
+        """(kind, whether a cultist that may build a Gate, whether it holds a Gate): what its aims depend on."""
         g = self.g
         cultist = basics.utype(g, u).cls == "cultist"
         holds_gate = cultist and (g.s.gates.get(u["loc"]) or {}).get("controller") == u["id"]
-        key = (u["kind"], holds_gate)
-        found = self._aims.get(key)
-        if found is None:
-            areas = sorted(g.layout.areas)
-            links = seeking_of(g, self.player)
-            serving = [a for a in sorted(links.holders.get(u["kind"], ())) if _unmet(g, self.player, links.serves[a])]
-            spots = {area for a in serving for area in areas if self.earns_at(a, area)}
-            if cultist and not holds_gate and self.unmet("gates"):
-                spots.update(area for area in areas if area not in g.s.gates and self.gain_gate(area) > 0)
-            found = self._aims[key] = frozenset(spots)
-        return found
+        return u["kind"], cultist and not holds_gate, holds_gate
+
+    def _aim_at(self, key: tuple[str, bool, bool], area: str) -> bool:
+        """Whether `area` is one of the aims of the units of `key` (see `aims`)."""
+        g = self.g
+        links = seeking_of(g, self.player)
+        if any(_unmet(g, self.player, links.serves[a]) and self.earns_at(a, area)
+               for a in sorted(links.holders.get(key[0], ()))):
+            return True
+        return key[1] and bool(self.unmet("gates")) and area not in g.s.gates and self.gain_gate(area) > 0
 
     def steps(self, aims: frozenset[str]) -> dict[str, int]:
         """Each area's number of steps (moves to an adjacent area, read from the map) to the
@@ -253,19 +260,23 @@ class Trial:
         return found
 
     def _walkers(self) -> list[tuple[dict[str, Any], frozenset[str], int]]:
-        """The player's units on the map that have aims, each with them and its steps to them, only
-        those nearest their aims among the units with the same aims (the one that goes), none for
-        aims that a unit stands on already (the requirement is an action away, not a walk)."""
+        """The player's units on the map that have aims, each with them and its steps to them: of
+        each kind (`_aims_key`), those nearest the aims; none of a kind one of whose units stands on
+        an aim already (the requirement is an action away, not a walk: found without reading the
+        whole map's aims)."""
         if self._leads is None:
-            seekers = []
+            kinds: dict[tuple[str, bool, bool], list[dict[str, Any]]] = {}
             for u in self.g.s.on_map(self.player):
-                aims = self.aims(u)
-                if aims:
-                    seekers.append((u, aims, self.steps(aims).get(u["loc"], MAX_STEPS)))
-            lead: dict[frozenset[str], int] = {}
-            for _, aims, n in seekers:
-                lead[aims] = min(n, lead.get(aims, MAX_STEPS))
-            self._leads = [(u, aims, n) for u, aims, n in seekers if 0 < n == lead[aims] < MAX_STEPS]
+                kinds.setdefault(self._aims_key(u), []).append(u)
+            leads = []
+            for key, units in kinds.items():
+                if any(self._aim_at(key, u["loc"]) for u in units):
+                    continue
+                aims = self.aims(units[0])
+                steps = self.steps(aims) if aims else {}
+                n = min(steps.get(u["loc"], MAX_STEPS) for u in units)
+                leads.extend((u, aims, n) for u in units if steps.get(u["loc"], MAX_STEPS) == n < MAX_STEPS)
+            self._leads = leads
         return self._leads
 
     def gain_reach(self, unit: int | None, dst: str | None) -> int:
@@ -293,11 +304,23 @@ _READ_AFTER = {"units": frozenset({"units"}), "gates": frozenset({"gates", "gate
 
 def _reads(r: Any, parts: frozenset[str]) -> bool:
     """Whether requirement `r`'s condition may read one of `parts`: it calls a query that reads
-    one, or one READS does not list (it may read anything)."""
+    one, or one READS does not list (it may read anything); a query of READS_BY_ARGUMENT reads what
+    the parameters it is given read (the calls with their parameters, `r.inputs[3]`, where known)."""
     calls = r.inputs[0] if r.inputs is not None else None
     if calls is None:
         return True
-    return any(c not in READS or parts.intersection(READS[c]) for c in calls)
+    given: dict[str, list[frozenset[Any]]] = {}
+    for call, params in (r.inputs[3] if len(r.inputs) > 3 and r.inputs[3] is not None else ()):
+        given.setdefault(call, []).append(params)
+    for c in calls:
+        narrow = READS_BY_ARGUMENT.get(c)
+        if narrow is not None and c in given:
+            # a parameter passed by a position beyond the known names (`#i`) may read anything
+            if any(parts.intersection(narrow.get(p, READS[c] if p.startswith("#") else ())) for ps in given[c] for p, _ in ps):
+                return True
+        elif c not in READS or parts.intersection(READS[c]):
+            return True
+    return False
 
 
 def holds_seeker(g: Any, player: str, unit_kind: str | None) -> str | None:
