@@ -240,3 +240,13 @@ def test_reach_is_a_search_setting() -> None:
     assert parse_agent(cfg.label()) == cfg and not parse_agent("mcts:30:seek=1:progress=1").reach
     with pytest.raises(ValueError, match="reach must be 0"):
         parse_agent("mcts:30:reach=yes")
+
+
+def test_a_gate_is_tried_only_against_requirements_whose_queries_read_gates(base_game: Content) -> None:
+    # areas(with_units_of: me) reads where units are, never the Gates (READS_BY_ARGUMENT); areas(gate: true) reads them
+    g = Game(base_game, "multiplayer", ["black-goat", "sleeper", "wind-rider", "yellow-sign"], 1)
+    goat, rider = Trial(Seat(g, "black-goat").board(), "black-goat"), Trial(Seat(g, "wind-rider").board(), "wind-rider")
+    assert {r.id for r in goat.unmet("gates")} == set()
+    assert {r.id for r in goat.unmet("units")} >= {"units-in-8-areas", "share-areas-with-all-enemies"}
+    assert {r.id for r in rider.unmet("gates")} == {"gate-in-other-start-area"}
+    assert "gate-in-other-start-area" not in {r.id for r in rider.unmet("units")}
