@@ -196,13 +196,13 @@ class Trial:
                 return False
             holder = next((u["id"] for u in s.units_at(area, self.player) if basics.utype(self.g, u).cls == "cultist"),
                           None)
+            # a Gate written as the engine's create-gate and control-gate write one: no unit moves, so
+            # no derived index is stale (held conditions keep the Gates by value, engine/held_conditions.py)
             s.gates[area] = {"controller": holder}
-            s.written()
             return True
 
         def undo() -> None:
             del s.gates[area]
-            s.written()
         return self._gain(("gate", area), change, undo, "gates")
 
     def step_closer(self) -> bool:
