@@ -11,7 +11,8 @@ Run it with and without `--seek` (the same games) and compare.
     python benchmarks/seek_seats.py --games 240 --seek --progress
 
 `--progress` adds requirement progress (the bot's `progress`: placements scored by how much closer
-they bring its unmet board-state requirements, engine/seeking.py `Trial`).
+they bring its unmet board-state requirements, engine/seeking.py `Trial`); `--reach` walks a unit
+toward where it would close one further off than a move (the bot's `reach`, `Trial.gain_reach`).
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="game i uses seed SEED + i")
     ap.add_argument("--seek", action="store_true", help="requirement seeking on for the test seat")
     ap.add_argument("--progress", action="store_true", help="requirement progress on for the test seat")
+    ap.add_argument("--reach", action="store_true", help="progress over several steps on for the test seat")
     a = ap.parse_args(argv)
     if not 0 <= a.games <= 100_000:
         raise SystemExit("seek_seats: --games must be from 0 to 100000")
@@ -55,14 +57,16 @@ def main(argv: list[str] | None = None) -> int:
         seats = list(m[k:] + m[:k])
         g = Game(content, "multiplayer", seats, a.seed + i)
         run_game(g, {f: HeuristicAgent(31 * (a.seed + i) + j, seek=a.seek and j == i % 4,
-                                       progress=a.progress and j == i % 4) for j, f in enumerate(seats)})
+                                       progress=a.progress and j == i % 4, reach=a.reach and j == i % 4)
+                           for j, f in enumerate(seats)})
         f = seats[i % 4]
         games[f] += 1
         wins[f] += f in (g.s.winners or [])
         met[f].update(g.s.requirements[f])
         names[f] = [r.id for r in g.content.factions[f].requirements]
     print(f"{a.games} games, test seat {'with' if a.seek else 'without'} requirement seeking, "
-          f"{'with' if a.progress else 'without'} requirement progress: "
+          f"{'with' if a.progress else 'without'} requirement progress, "
+          f"{'with' if a.reach else 'without'} reach: "
           f"won {sum(wins.values())}")
     for f in sorted(games):
         print(f"  {f:<16} played {games[f]:>3}  won {wins[f]:>3}  requirements earned: "

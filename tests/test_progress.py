@@ -132,3 +132,121 @@ def test_progress_is_a_search_setting() -> None:
     assert not parse_agent("mcts:30").progress
     with pytest.raises(ValueError, match="progress must be 0"):
         parse_agent("mcts:30:progress=2")
+
+
+# ---- reach: progress over several steps (seeking.Trial.gain_reach, the bot's `reach`) ----
+
+@pytest.fixture(scope="module")
+def far_gate(tmp_path_factory: pytest.TempPathFactory) -> Content:
+    """The modder's red faction with one requirement: a Gate in f, four steps from red's start a."""
+    folder = tmp_path_factory.mktemp("far") / "basic"
+    shutil.copytree(BASIC, folder)
+    red = folder / "factions" / "red.yaml"
+    text = red.read_text(encoding="utf-8")
+    old = '{id: r1, text: never, condition: "false"}'
+    assert old in text
+    red.write_text(text.replace(old, "{id: r1, text: never, condition: \"has_gate('f')\"}"), encoding="utf-8")
+    return load_content([folder], builtin=False).require_ok()
+
+
+def _cultists_at(g: Game, player: str, where: list[str]) -> list[int]:
+    """Every unit of `player` back in the pool (no Gates) but one cultist in each area of `where`."""
+    _only(g, player, {})
+    g.s.gates.clear()
+    g.s.written()
+    placed = []
+    for area, u in zip(where, [u for u in g.s.pool(player) if u["kind"] == "acolyte"]):
+        u["loc"] = area
+        g.s.moved(u, "pool")
+        placed.append(u["id"])
+    return placed
+
+
+def test_the_reach_bot_walks_a_cultist_toward_a_far_gate_requirement(far_gate: Content) -> None:
+    # testland: a - b - c - d - f, b - e - c; a Gate in f closes r1, and only a cultist builds one
+    g = Game(far_gate, "test-multi", ["red", "blue"], 1)
+    walker, = _cultists_at(g, "red", ["b"])
+    d, (to_a, to_c, to_e, _done), seat = _move_decision(g, "red", walker, ["a", "c", "e"])
+    board = seat.board()
+    trial = Trial(board, "red")
+    assert trial.aims(board.s.unit(walker)) == frozenset({"f"})
+    assert [trial.gain_reach(walker, x) for x in ("a", "c", "e")] == [-1, 1, 0]   # b is 3 steps from f, c 2, e 3
+    progress, reach = HeuristicAgent(1, progress=True), HeuristicAgent(1, progress=True, reach=True)
+    # one move brings no Gate, so progress alone sees the three alike; reach walks toward f
+    assert progress.score("red", to_c, d, board) == progress.score("red", to_e, d, board)
+    assert reach.score("red", to_c, d, board) > reach.score("red", to_e, d, board) > reach.score("red", to_a, d, board)
+    reach.sit(seat)
+    assert reach.choose("red", d.options, d) == d.options[1]
+    act = Decision("red", "action", ("move", "pass"), "Action")
+    move = seat.options(act)[0]
+    assert reach.score("red", move, act, board) > progress.score("red", move, act, board)
+    # with r1 earned nothing is walked for
+    g.s.requirements["red"] = ["r1"]
+    board = Seat(g, "red").board()
+    assert reach.score("red", to_c, d, board) == progress.score("red", to_c, d, board)
+    assert reach.score("red", move, act, board) == progress.score("red", move, act, board)
+
+
+def test_only_the_nearest_cultist_walks_and_none_when_one_is_there(far_gate: Content) -> None:
+    g = Game(far_gate, "test-multi", ["red", "blue"], 1)
+    near, far = _cultists_at(g, "red", ["c", "a"])
+    trial = Trial(Seat(g, "red").board(), "red")
+    assert trial.gain_reach(near, "d") == 1 and trial.gain_reach(far, "b") == 0 and trial.reach_step()
+    g = Game(far_gate, "test-multi", ["red", "blue"], 1)
+    there, far = _cultists_at(g, "red", ["f", "a"])   # the Gate is an action away: a walk adds nothing
+    trial = Trial(Seat(g, "red").board(), "red")
+    assert trial.gain_reach(far, "b") == 0 and trial.gain_reach(there, "d") == 0 and not trial.reach_step()
+
+
+def test_a_cultist_that_holds_a_gate_keeps_it(far_gate: Content) -> None:
+    g = Game(far_gate, "test-multi", ["red", "blue"], 1)
+    keeper, = _cultists_at(g, "red", ["c"])
+    g.s.gates["c"] = {"controller": keeper}
+    g.s.written()
+    board = Seat(g, "red").board()
+    trial = Trial(board, "red")
+    assert trial.aims(board.s.unit(keeper)) == frozenset() and trial.gain_reach(keeper, "d") == 0
+
+
+def test_the_reach_bot_walks_a_serving_abilitys_holder_over_the_sea(base_game: Content) -> None:
+    # the King in Yellow in North Asia, the only Desecration left to earn in the Americas, two steps off
+    g = Game(base_game, "multiplayer", ["yellow-sign", "wind-rider", "black-goat", "sleeper"], 1, "earth-3w5e")
+    king = next(u for u in g.s.units_of("yellow-sign") if u["kind"] == "king-in-yellow")
+    king["loc"] = "north-asia"
+    g.s.moved(king, "pool")
+    g.s.requirements["yellow-sign"] = ["desecrate-slashes", "desecrate-chevron"]
+    d, (to_ocean, to_land, _done), seat = _move_decision(g, "yellow-sign", king["id"], ["north-pacific", "south-asia"])
+    board = seat.board()
+    assert Trial(board, "yellow-sign").aims(board.s.unit(king["id"])) == frozenset({"north-america", "south-america"})
+    progress = HeuristicAgent(1, seek=True, progress=True)
+    reach = HeuristicAgent(1, seek=True, progress=True, reach=True)
+    assert progress.score("yellow-sign", to_ocean, d, board) == progress.score("yellow-sign", to_land, d, board)
+    assert reach.score("yellow-sign", to_ocean, d, board) > reach.score("yellow-sign", to_land, d, board)
+
+
+def test_reaching_leaves_the_board_as_it_was(far_gate: Content) -> None:
+    g = Game(far_gate, "test-multi", ["red", "blue"], 1)
+    walker, = _cultists_at(g, "red", ["b"])
+    board = Seat(g, "red").board()
+    before = board.s.to_text()
+    trial = Trial(board, "red")
+    assert trial.gain_reach(walker, "c") == 1 and trial.reach_step()
+    assert board.s.to_text() == before
+
+
+def test_reach_is_a_search_setting() -> None:
+    cfg = parse_agent("mcts:30:seek=1:progress=1:reach=1")
+    assert cfg.reach and cfg.label().endswith(":seek=1:progress=1:reach=1")
+    assert parse_agent(cfg.label()) == cfg and not parse_agent("mcts:30:seek=1:progress=1").reach
+    with pytest.raises(ValueError, match="reach must be 0"):
+        parse_agent("mcts:30:reach=yes")
+
+
+def test_a_gate_is_tried_only_against_requirements_whose_queries_read_gates(base_game: Content) -> None:
+    # areas(with_units_of: me) reads where units are, never the Gates (READS_BY_ARGUMENT); areas(gate: true) reads them
+    g = Game(base_game, "multiplayer", ["black-goat", "sleeper", "wind-rider", "yellow-sign"], 1)
+    goat, rider = Trial(Seat(g, "black-goat").board(), "black-goat"), Trial(Seat(g, "wind-rider").board(), "wind-rider")
+    assert {r.id for r in goat.unmet("gates")} == set()
+    assert {r.id for r in goat.unmet("units")} >= {"units-in-8-areas", "share-areas-with-all-enemies"}
+    assert {r.id for r in rider.unmet("gates")} == {"gate-in-other-start-area"}
+    assert "gate-in-other-start-area" not in {r.id for r in rider.unmet("units")}

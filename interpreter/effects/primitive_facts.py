@@ -27,3 +27,10 @@ READS: dict[str, tuple[str, ...]] = {
     "areas": ("units", "gates", "tokens"), "has_gate": ("gate-places",), "gates": ("gates", "unit-owners", "unit-gates"),
     "gate_controller": ("gates", "unit-owners"), "home": ("home",), "tokens": ("tokens",),
 }
+# query -> parameter -> the State fields the answer reads when that parameter is given: for a query
+# listed here, what a call reads is the union over the parameters it is given (none: the map alone),
+# narrower than READS (`areas(with_units_of: me)` reads where units are, never the Gates)
+READS_BY_ARGUMENT: dict[str, dict[str, tuple[str, ...]]] = {
+    "areas": {"with_units_of": ("units",), "without_units_of": ("units",), "gate": ("gates", "gate-places", "unit-gates"),
+              "controlled_by": ("gates", "unit-owners"), "token": ("tokens",), "without_token": ("tokens",)},
+}

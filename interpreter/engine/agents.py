@@ -52,13 +52,20 @@ class HeuristicAgent:
     condition: effects/progress.py), tried on one copy of its board per decision (seeking.Trial):
     a summon or recruit 8 more per step closer (two at most), a Gate that closes a step as a
     requirement's action, a Move action as the seeking Move (35) when one unit's step would,
-    and each unit move 6 per step closer (from one step back to three on)."""
+    and each unit move 6 per step closer (from one step back to three on).
 
-    def __init__(self, seed: int = 0, seek: bool = False, progress: bool = False) -> None:
+    With `reach` (`mcts:...:reach=1`) it also walks a unit toward where it would close a step
+    further off than one move (seeking.Trial.gain_reach: a serving ability's holder toward where
+    the ability would earn, a cultist toward where a Gate would bring a requirement closer, in
+    steps along the map): the Move action scores as the seeking Move (35) when that unit can step
+    nearer, and its move 6 more per step nearer (6 less per step away)."""
+
+    def __init__(self, seed: int = 0, seek: bool = False, progress: bool = False, reach: bool = False) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
         self.seek = seek
         self.progress = progress
+        self.reach = reach
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -102,7 +109,7 @@ class HeuristicAgent:
         if kind == "doom":
             return lambda o: self._doom_score(player, o, g)
         if kind == "action":
-            trial = seeking.Trial(g, player) if g is not None and (self.seek or self.progress) else None
+            trial = seeking.Trial(g, player) if g is not None and (self.seek or self.progress or self.reach) else None
             return lambda o: self._action_score(player, o, g, trial)
         if kind == "unit":
             if "assign" in d.prompt or "eliminate" in d.prompt or "surrounded" in d.prompt:
@@ -111,7 +118,7 @@ class HeuristicAgent:
         if kind == "area" and g is not None:
             return lambda o: float(len(g.s.units_at(o.area, player)))
         if kind == "move":
-            return _MoveScores(player, g, self.seek, self.progress)
+            return _MoveScores(player, g, self.seek, self.progress, self.reach)
         if kind == "ability":
             return lambda o: 5 if o.verb != "done" else 0
         return lambda o: 0
@@ -134,6 +141,8 @@ class HeuristicAgent:
                 base = self._seeking_score(player, o, g, base, trial)
             if self.progress and o.verb in _PLACING:
                 base = max(base, _progress_score(o, trial, base))
+            if self.reach and o.verb == "move":
+                base = max(base, _reach_score(trial, base))
         return base
 
     def _seeking_score(self, player: str, o: Option, g: Any, base: float, trial: "seeking.Trial") -> float:
@@ -206,6 +215,14 @@ def _progress_score(o: Option, trial: "seeking.Trial", base: float) -> float:
         return base
 
 
+def _reach_score(trial: "seeking.Trial", base: float) -> float:
+    """A Move action's score when a unit can walk nearer where it would close a step (see HeuristicAgent)."""
+    try:
+        return _MOVE_TO_EARN if trial.reach_step() else base
+    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+        return base
+
+
 def _action_base(o: Option) -> float:
     """An action's score before a battle's odds: by its verb; a free ability (often "do
     nothing" or "rest") rarely beats building up."""
@@ -221,14 +238,15 @@ class _MoveScores:
     and whether a place holds another player's Gate once per place (a decision moves many units
     to the same places)."""
 
-    def __init__(self, player: str, g: Any, seek: bool = False, progress: bool = False) -> None:
+    def __init__(self, player: str, g: Any, seek: bool = False, progress: bool = False, reach: bool = False) -> None:
         self.player = player
         self.g = g
         self.mine: dict[str, int] | None = None
         self.foreign_gate: dict[str, bool] = {}
         self.seek = seek
         self.progress = progress
-        self.trial = seeking.Trial(g, player) if g is not None and (seek or progress) else None
+        self.reach = reach
+        self.trial = seeking.Trial(g, player) if g is not None and (seek or progress or reach) else None
 
     def _earns(self, ability: str, area: str) -> bool:
         assert self.trial is not None
@@ -264,7 +282,17 @@ class _MoveScores:
             score += self._step_to_earn(o)
         if self.progress:
             score += self._step_closer(o)
+        if self.reach:
+            score += self._step_nearer(o)
         return score
+
+    def _step_nearer(self, o: Option) -> float:
+        """With `reach`: a unit's move scored by the steps it takes off its way to its aims."""
+        try:
+            assert self.trial is not None
+            return _STEP_TO_EARN * max(-1, min(1, self.trial.gain_reach(o.unit, o.dst)))
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return 0.0
 
     def _step_closer(self, o: Option) -> float:
         """With `progress`: the unit's move scored by how much closer it brings the unmet requirements."""

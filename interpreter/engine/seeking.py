@@ -8,21 +8,23 @@ A requirement is unmet while its id is not among the player's earned ones. The h
 with `seek` on (engine/agents.py) scores an ability that serves an unmet requirement as it scores
 a requirement's own action, and a summon or recruit that would take the last unit such an
 ability needs from the pool below a move; with `progress` on it also scores a move, a summon, a
-recruit or a Gate by the distance it takes off its unmet requirements.
+recruit or a Gate by the distance it takes off its unmet requirements; with `reach` on, a unit
+move by the steps it takes off the way to where that unit would close one (`Trial.gain_reach`).
 """
 from __future__ import annotations
 
 from typing import Any
 
 from ..content.requirement_links import Seeking
-from ..effects.primitive_facts import READS
+from ..effects.primitive_facts import READS, READS_BY_ARGUMENT
 from . import basics
 from . import core
 
-__all__ = ["Seeking", "Trial", "seeking_of", "serves_unmet", "drains_reserve", "earning_areas", "holds_seeker",
+__all__ = ["Seeking", "Trial", "MAX_STEPS", "seeking_of", "serves_unmet", "drains_reserve", "earning_areas", "holds_seeker",
            "move_pays"]
 
 _NONE = Seeking({}, {}, {}, {})
+MAX_STEPS = 10_000   # steps to an area that cannot be reached (more than any map has areas)
 
 
 def seeking_of(g: Any, player: str) -> Seeking:
@@ -81,7 +83,9 @@ class Trial:
     tokens (`earns_at`), a unit moved or placed from the pool (`gain_move`, `gain_place`), a Gate
     (`gain_gate`). A gain is how much the try takes off the summed distance (effects/progress.py)
     of the player's unmet requirements that have one; what a try found is kept, so one decision's
-    options share the copy and the answers."""
+    options share the copy and the answers. Progress over several steps (`gain_reach`,
+    `reach_step`): a unit's aims are the areas where it would close a step (`aims`), and a move
+    that brings it nearer them, counted in steps along the map, is a step closer."""
 
     def __init__(self, g: Any, player: str) -> None:
         self.g, self.player = g, player
@@ -91,6 +95,9 @@ class Trial:
         self._base: dict[str, int] = {}
         self._earning: dict[tuple[str, str], bool] = {}
         self._gains: dict[tuple[Any, ...], int] = {}
+        self._aims: dict[tuple[str, bool, bool], frozenset[str]] = {}
+        self._steps: dict[frozenset[str], dict[str, int]] = {}
+        self._leads: list[tuple[dict[str, Any], frozenset[str], int]] | None = None
 
     def unmet(self, tried: str = "units") -> list[Any]:
         """The player's unmet requirements that have a distance (effects/progress.py) and may read
@@ -189,13 +196,13 @@ class Trial:
                 return False
             holder = next((u["id"] for u in s.units_at(area, self.player) if basics.utype(self.g, u).cls == "cultist"),
                           None)
+            # a Gate written as the engine's create-gate and control-gate write one: no unit moves, so
+            # no derived index is stale (held conditions keep the Gates by value, engine/held_conditions.py)
             s.gates[area] = {"controller": holder}
-            s.written()
             return True
 
         def undo() -> None:
             del s.gates[area]
-            s.written()
         return self._gain(("gate", area), change, undo, "gates")
 
     def step_closer(self) -> bool:
@@ -207,6 +214,88 @@ class Trial:
         return any(self.gain_move(u["id"], dst) > 0
                    for u in self.g.s.on_map(self.player) for dst in sorted(adjacent.get(u["loc"], ())))
 
+    # ---- reach: progress over several steps (`reach`) ----
+
+    def aims(self, u: dict[str, Any]) -> frozenset[str]:
+        """The areas where unit `u` of the player's would close a step of an unmet requirement: where
+        a serving ability it holds would earn one (`earns_at`) and, for a cultist that holds no Gate
+        (a cultist builds Gates; one that holds a Gate keeps it), where a Gate would bring one closer
+        (`gain_gate`). Units of one kind that hold no Gate share their aims."""
+        key = self._aims_key(u)
+        found = self._aims.get(key)
+        if found is None:
+            found = self._aims[key] = frozenset(a for a in sorted(self.g.layout.areas) if self._aim_at(key, a))
+        return found
+
+    def _aims_key(self, u: dict[str, Any]) -> tuple[str, bool, bool]:
+        """(kind, whether a cultist that may build a Gate, whether it holds a Gate): what its aims depend on."""
+        g = self.g
+        cultist = basics.utype(g, u).cls == "cultist"
+        holds_gate = cultist and (g.s.gates.get(u["loc"]) or {}).get("controller") == u["id"]
+        return u["kind"], cultist and not holds_gate, holds_gate
+
+    def _aim_at(self, key: tuple[str, bool, bool], area: str) -> bool:
+        """Whether `area` is one of the aims of the units of `key` (see `aims`)."""
+        g = self.g
+        links = seeking_of(g, self.player)
+        if any(_unmet(g, self.player, links.serves[a]) and self.earns_at(a, area)
+               for a in sorted(links.holders.get(key[0], ()))):
+            return True
+        return key[1] and bool(self.unmet("gates")) and area not in g.s.gates and self.gain_gate(area) > 0
+
+    def steps(self, aims: frozenset[str]) -> dict[str, int]:
+        """Each area's number of steps (moves to an adjacent area, read from the map) to the
+        nearest of `aims`; an area that reaches none is missing."""
+        found = self._steps.get(aims)
+        if found is None:
+            adjacent = self.g.layout.adjacent
+            found = dict.fromkeys(aims, 0)
+            todo = sorted(aims)
+            for area in todo:   # breadth first: `todo` grows as it is read, each area once
+                for n in sorted(adjacent.get(area, ())):
+                    if n not in found:
+                        found[n] = found[area] + 1
+                        todo.append(n)
+            self._steps[aims] = found
+        return found
+
+    def _walkers(self) -> list[tuple[dict[str, Any], frozenset[str], int]]:
+        """The player's units on the map that have aims, each with them and its steps to them: of
+        each kind (`_aims_key`), those nearest the aims; none of a kind one of whose units stands on
+        an aim already (the requirement is an action away, not a walk: found without reading the
+        whole map's aims)."""
+        if self._leads is None:
+            kinds: dict[tuple[str, bool, bool], list[dict[str, Any]]] = {}
+            for u in self.g.s.on_map(self.player):
+                kinds.setdefault(self._aims_key(u), []).append(u)
+            leads = []
+            for key, units in kinds.items():
+                if any(self._aim_at(key, u["loc"]) for u in units):
+                    continue
+                aims = self.aims(units[0])
+                steps = self.steps(aims) if aims else {}
+                n = min(steps.get(u["loc"], MAX_STEPS) for u in units)
+                leads.extend((u, aims, n) for u in units if steps.get(u["loc"], MAX_STEPS) == n < MAX_STEPS)
+            self._leads = leads
+        return self._leads
+
+    def gain_reach(self, unit: int | None, dst: str | None) -> int:
+        """The steps that moving unit `unit` (an id) to `dst` takes off its way to its aims (1 for
+        a step closer, -1 for a step away), for a unit that goes (`_walkers`); else 0."""
+        if unit is None or dst is None:
+            return 0
+        for u, aims, n in self._walkers():
+            if u["id"] == unit:
+                return n - self.steps(aims).get(dst, MAX_STEPS)
+        return 0
+
+    def reach_step(self) -> bool:
+        """Whether a unit that goes (`_walkers`) has an adjacent area nearer its aims (a Move
+        action brings it closer)."""
+        adjacent = self.g.layout.adjacent
+        return any(self.steps(aims).get(dst, MAX_STEPS) < n
+                   for u, aims, n in self._walkers() for dst in adjacent.get(u["loc"], ()))
+
 
 # what each kind of try changes, in primitive_facts.READS' names: a unit's place (a shift applies
 # no rule, so no Gate changes hands; a unit that counts as a Gate is not followed), or the Gates
@@ -215,11 +304,23 @@ _READ_AFTER = {"units": frozenset({"units"}), "gates": frozenset({"gates", "gate
 
 def _reads(r: Any, parts: frozenset[str]) -> bool:
     """Whether requirement `r`'s condition may read one of `parts`: it calls a query that reads
-    one, or one READS does not list (it may read anything)."""
+    one, or one READS does not list (it may read anything); a query of READS_BY_ARGUMENT reads what
+    the parameters it is given read (the calls with their parameters, `r.inputs[3]`, where known)."""
     calls = r.inputs[0] if r.inputs is not None else None
     if calls is None:
         return True
-    return any(c not in READS or parts.intersection(READS[c]) for c in calls)
+    given: dict[str, list[frozenset[Any]]] = {}
+    for call, params in (r.inputs[3] if len(r.inputs) > 3 and r.inputs[3] is not None else ()):
+        given.setdefault(call, []).append(params)
+    for c in calls:
+        narrow = READS_BY_ARGUMENT.get(c)
+        if narrow is not None and c in given:
+            # a parameter passed by a position beyond the known names (`#i`) may read anything
+            if any(parts.intersection(narrow.get(p, READS[c] if p.startswith("#") else ())) for ps in given[c] for p, _ in ps):
+                return True
+        elif c not in READS or parts.intersection(READS[c]):
+            return True
+    return False
 
 
 def holds_seeker(g: Any, player: str, unit_kind: str | None) -> str | None:

@@ -74,8 +74,9 @@ class SearchAgent:
         self.name = config.label()
         self.rng = Rng(seed ^ 0x6A09E667F3BCC909)
         # the rollouts' and the prior's bot; with `seek=1` it reaches for unmet requirements (engine/seeking.py),
-        # with `progress=1` also by their distance
-        self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372, seek=config.seek, progress=config.progress)
+        # with `progress=1` also by their distance, with `reach=1` also over several steps
+        self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372, seek=config.seek, progress=config.progress,
+                                          reach=config.reach)
         self.seats: dict[str, Seat] = {}
         self.stats = SearchStats()
         # set from another thread, the search in progress ends after its current playout and answers

@@ -20,7 +20,9 @@ estimate's; 1, the default, the evaluation alone), `seek=1` (the heuristic bot t
 rollouts and gives the prior reaches for unmet spellbook requirements, engine/seeking.py; 0, the
 default, the plain heuristic bot), `progress=1` (that bot also scores a move, a summon, a
 recruit or a Gate by how much closer it brings its unmet board-state requirements, engine/seeking.py
-`Trial`; 0, the default), `tt=1` (answers that lead to one position share its
+`Trial`; 0, the default), `reach=1` (that bot also walks a unit toward where it would close a
+step of an unmet requirement more than one move away, in steps along the map: engine/seeking.py
+`Trial.gain_reach`; 0, the default), `tt=1` (answers that lead to one position share its
 statistics: a transposition table) and `reuse=1` (a decision starts from the statistics the
 previous search gathered at the position reached; agent.py; both 0, off, by default). A bad part
 is one line naming it.
@@ -57,6 +59,7 @@ class SearchConfig:
     blend: float = 1.0    # the evaluation's weight at the cut-off beside the hand-made estimate (with eval=)
     seek: bool = False    # rollouts and prior by the requirement-seeking heuristic bot (engine/seeking.py)
     progress: bool = False   # ... which also scores placements by its requirements' distance (seeking.Trial)
+    reach: bool = False   # ... and walks a unit toward where it would close a step, several moves off
     tt: bool = False      # a transposition table: answers leading to one position share its statistics
     reuse: bool = False   # start each decision from the statistics the last search gathered there
 
@@ -66,7 +69,7 @@ class SearchConfig:
         extra = (f":workers={self.workers}" if self.workers != 1 else "") + \
             (f":widen={self.widen:g}" if self.widen else "") + \
             (f":blend={self.blend:g}" if self.blend != 1 else "") + \
-            (":seek=1" if self.seek else "") + (":progress=1" if self.progress else "") + (":tt=1" if self.tt else "") + (":reuse=1" if self.reuse else "")
+            (":seek=1" if self.seek else "") + (":progress=1" if self.progress else "") + (":reach=1" if self.reach else "") + (":tt=1" if self.tt else "") + (":reuse=1" if self.reuse else "")
         return (f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
                 f":root={self.root:g}{extra}" + (f":eval={self.evaluation}" if self.evaluation else ""))
 
@@ -126,7 +129,7 @@ def parse_agent(name: str) -> SearchConfig:
             cfg["widen"] = _setting(name, p, 100, "widen must be a number from 0 (off) to 100")
         elif key == "blend":
             cfg["blend"] = _setting(name, p, 1, "blend must be a number from 0 to 1")
-        elif key in ("seek", "progress", "tt", "reuse"):
+        elif key in ("seek", "progress", "reach", "tt", "reuse"):
             flag = p.split("=", 1)[1]
             if flag not in ("0", "1"):
                 raise ValueError(f"agent '{name}': {key} must be 0 (off) or 1 (on), got '{flag}'")
@@ -153,7 +156,7 @@ def _setting(name: str, part: str, top: float, rule: str) -> float:
 
 
 # the settings written `key=value` (eval=FILE is taken off the name before its parts are read)
-_KEYED = ("depth", "c", "prior", "root", "workers", "widen", "blend", "seek", "progress", "tt", "reuse")
+_KEYED = ("depth", "c", "prior", "root", "workers", "widen", "blend", "seek", "progress", "reach", "tt", "reuse")
 
 
 def _kind(name: str, part: str) -> str:
@@ -167,4 +170,4 @@ def _kind(name: str, part: str) -> str:
         return key
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
                      f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E, workers=N, widen=K, "
-                     "blend=W, seek=0|1, progress=0|1, tt=0|1, reuse=0|1 or eval=FILE (last)")
+                     "blend=W, seek=0|1, progress=0|1, reach=0|1, tt=0|1, reuse=0|1 or eval=FILE (last)")
