@@ -26,7 +26,7 @@ cpdef bint _in_pool(object s, object owner, object kind) except -1
 @cython.locals(by_owner=dict, mine=list)
 cpdef list _units_of(object s, object owner)
 
-@cython.locals(units=list)
+@cython.locals(units=list, out=list)
 cpdef list _on_map(object s, object owner=*, object areas=*)
 
 @cython.locals(here=list)

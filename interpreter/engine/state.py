@@ -93,9 +93,12 @@ def _units_of(s: "State", owner: str) -> list[dict[str, Any]]:
 def _on_map(s: "State", owner: str | None = None, areas: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The units (of `owner`) on the map, or in `areas`, in the order of `units` (a new list)."""
     units = s.units if owner is None else _units_of(s, owner)
-    if areas is not None:
-        return [u for u in units if u["loc"] in areas]
-    return [u for u in units if ":" not in u["loc"] and u["loc"] != POOL]
+    out = []
+    for u in units:   # (a loop, not a comprehension: each unit's place read once)
+        loc = u["loc"]
+        if (loc in areas) if areas is not None else (":" not in loc and loc != POOL):
+            out.append(u)
+    return out
 
 
 def _pool(s: "State", owner: str, kind: str | None = None) -> list[dict[str, Any]]:
