@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .unit_chunks import UnitChunks, unpacked
-from .unit_index import NO_PLACES as _NO_PLACES, UnitIndex, build_index as _build_index, moved_in as _moved_in
+from .unit_index import UnitIndex, build_index as _build_index, moved_in as _moved_in
 
 POOL = "pool"
 # NECRO_CHECK_MEMO=1: every use of an index or remembered fact is checked against a fresh computation (soaks)

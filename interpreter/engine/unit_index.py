@@ -13,7 +13,6 @@ UnitIndex = tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]
                   dict[str, dict[str, list[dict[str, Any]]]]]
 
 _unit_id = operator.itemgetter("id")
-NO_PLACES: dict[str, list[dict[str, Any]]] = {}   # an owner without units (never written)
 
 
 def moved_in(by_loc: dict[str, list[dict[str, Any]]], u: dict[str, Any], src: str) -> bool:
