@@ -3,8 +3,9 @@
 `pip install .` runs `CompiledCoreHook` (declared in pyproject.toml): every module of the rule
 engine, the effect language and the search bot that runs during play (`CORE` without
 `PYTHON_BY_DEFAULT`, in interpreter/build_info.py, each left out with its reason) is compiled from
-its unchanged Python source and shipped beside that source, so the installed engine imports the
-extension and plays the same games faster. The default build is made to be quick: those modules
+its unchanged Python source (typed where a Cython `.pxd` sits beside it: engine/state.pxd,
+engine/unit_index.pxd; see `declarations`) and shipped beside that source, so the installed engine
+imports the extension and plays the same games faster. The default build is made to be quick: those modules
 only, on every core at once (largest first), at `-O2` (DEFAULT_OPTIMIZATION: measured against
 `-O1` and Python's own `-O3` by benchmarks/compiled_set.py). The Python source stays the
 reference: the checkout runs it, the tests compare the installed engine's games against it
@@ -144,7 +145,7 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
         modules = sorted(core_modules(tree, everything), key=lambda m: -m[1].stat().st_size)
         exts = [Extension(name, [str(src.relative_to(tree))]) for name, src in modules]
         exts = cythonize(exts, compiler_directives=DIRECTIVES, build_dir=str(temp / "c"), nthreads=jobs,
-                         quiet=True, force=True)
+                         quiet=True, force=True, include_path=[str(declarations(tree, temp / "pxd"))])
         profile: list[str] = []
         if train and not profiles_supported():
             (notice or print)("the C compiler takes no GCC profiles: the compiled core is built without one")
@@ -166,6 +167,19 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
         *package, module = name.split(".")[1:]
         built += [p for p in out.joinpath(*package).glob(module + ".*") if p.suffix in (".so", ".pyd")]
     return sorted(built)
+
+
+def declarations(tree: Path, into: Path) -> Path:
+    """The Cython declarations beside the core's sources (`state.pxd` beside `state.py`: typed
+    locals and C-level functions for the compiled core; the Python source stays the reference),
+    copied under `into` by their module names (into/necronomicon/interpreter/engine/state.pxd):
+    Cython finds a module's .pxd by its dotted name, and the checkout's folders are mapped into
+    the package, not named after it, so beside the source it would not see them. Returns `into`."""
+    for pxd in sorted((tree / "interpreter").rglob("*.pxd")):
+        target = into / PACKAGE / pxd.relative_to(tree)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(pxd, target)
+    return into
 
 
 def _counted(tree: Path, exts: list[Any], flags: list[str], temp: Path, jobs: int) -> str:

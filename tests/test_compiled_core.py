@@ -112,6 +112,22 @@ def test_the_default_set_is_the_core_without_the_declared_modules_each_with_its_
                if n.startswith("engine/primitives/") and not n.endswith("__init__.py"))
 
 
+def test_each_cython_declaration_file_sits_beside_a_compiled_module_and_reaches_cython(tmp_path: Path) -> None:
+    """A .pxd types its module only in the compiled core, and Cython finds it by the module's
+    dotted name: `declarations` lays each out under necronomicon/, and each sits beside a module
+    the default build compiles (a .pxd beside a module left in Python would type nothing)."""
+    from necronomicon.interpreter import build_info
+    package = ROOT / "interpreter"
+    found = sorted(package.rglob("*.pxd"))
+    assert found, "the compiled core's typed queries need their declarations (engine/state.pxd)"
+    compiled = set(build_info.core_sources(package))
+    out = hatch_build.declarations(ROOT, tmp_path)
+    for pxd in found:
+        assert pxd.with_suffix(".py") in compiled, f"{pxd.name} types a module the default build leaves in Python"
+        laid = out / hatch_build.PACKAGE / pxd.relative_to(ROOT)
+        assert laid.read_bytes() == pxd.read_bytes()
+
+
 def test_the_default_build_is_quicker_flags_the_full_build_pythons_own() -> None:
     default, full = hatch_build.compile_flags(), hatch_build.compile_flags(everything=True)
     if sys.platform != "win32":

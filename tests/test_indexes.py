@@ -246,3 +246,26 @@ def test_a_move_keeps_the_index_by_owner_and_place_in_step_without_a_rebuild() -
     assert s._index() is kept and kept == _fresh(s)
     assert all(all(places.values()) for places in kept[3].values())   # no empty list left behind
     _check_queries_against_scans(s)
+
+
+def test_the_content_table_of_unit_types_is_the_scan_of_the_content() -> None:
+    """`basics.utype` reads content/tables.py's `unit_types`: for every owner a unit may have and
+    every kind in the content (the expansions' too), the same type as the scan of factions, neutral
+    units and loyalty cards in order; an unknown kind is still refused by name."""
+    content = _content()
+    g = Game(content, "multiplayer", FACTIONS["multiplayer", 4], 1).rules
+    kinds = {k for f in [*content.model.factions.values(), *content.model.loyalty_cards.values()] for k in f.units}
+    kinds |= set(content.model.neutral_units)
+    assert len(kinds) > 20
+    for owner in ["", *content.model.factions]:
+        for kind in sorted(kinds):
+            u = {"id": 1, "owner": owner, "kind": kind, "loc": "pool"}
+            try:
+                scanned = basics._scanned_utype(g, u)
+            except basics.RuleError:   # a faction's kind under another owner: refused both ways
+                with pytest.raises(basics.RuleError, match=f"unknown kind '{kind}'"):
+                    basics.utype(g, u)
+                continue
+            assert basics.utype(g, u) is scanned
+    with pytest.raises(basics.RuleError, match="unknown kind 'serpant'"):
+        basics.utype(g, {"id": 7, "owner": "sleeper", "kind": "serpant", "loc": "pool"})

@@ -15,7 +15,7 @@ from ..effects.signatures import REGISTRY
 from .requirement_links import Seeking, links_of
 
 if TYPE_CHECKING:
-    from .model import Ability, ContentModel, Requirement, Ruleset
+    from .model import Ability, ContentModel, Requirement, Ruleset, UnitType
 
 
 def checked_at(r: "Requirement", when: str) -> bool:
@@ -38,7 +38,11 @@ class ContentTables:
     `programs`: every compiled effect program of the content by its key (its content position),
     by which an effect frame names the program it runs (engine/effect_frames.py). `seeking`: per
     faction, which of its action abilities may earn which of its requirements (requirement_links.py,
-    for the bots: engine/seeking.py)."""
+    for the bots: engine/seeking.py). `unit_types`: per owner a unit may have (every faction, and
+    "", the general pool's), each unit kind it may hold -> its type, as engine/basics.py `utype`
+    finds it (the owner's faction's kinds first, then the neutral units', then the loyalty cards'
+    in their order): one lookup where `utype` scanned the content; plain dicts, never changed (a
+    mapping proxy costs each of the engine's reads twice the time of a dict's)."""
 
     ability_by_key: Mapping[str, "Ability"]
     checked_when: Mapping[str, Mapping[str, tuple[int, ...]]]
@@ -46,6 +50,7 @@ class ContentTables:
     quiet_removals: Mapping[str, bool]
     programs: Mapping[str, Program]
     seeking: Mapping[str, Seeking]
+    unit_types: Mapping[str, Mapping[str, "UnitType"]]
 
 
 def _moments(requirements: tuple["Requirement", ...]) -> Mapping[str, tuple[int, ...]]:
@@ -116,6 +121,16 @@ def content_abilities(model: "ContentModel", ruleset: "Ruleset") -> list["Abilit
             *(a for t in model.neutral_units.values() for a in t.abilities)]
 
 
+def _unit_types(model: "ContentModel") -> dict[str, dict[str, "UnitType"]]:
+    """ContentTables.unit_types: for the general pool's owner ("") the kinds that are not a
+    faction's, for each faction its own kinds over those."""
+    others: dict[str, UnitType] = dict(model.neutral_units)
+    for card in model.loyalty_cards.values():
+        for kind, t in card.units.items():
+            others.setdefault(kind, t)
+    return {"": others, **{fid: {**others, **f.units} for fid, f in model.factions.items()}}
+
+
 def build_tables(model: "ContentModel") -> ContentTables:
     """The tables of a built content model (see ContentTables)."""
     index = _ability_index(model)
@@ -131,7 +146,8 @@ def build_tables(model: "ContentModel") -> ContentTables:
     _collect_programs(model, programs, set())
     return ContentTables(MappingProxyType(index), MappingProxyType(checked), MappingProxyType(timed),
                          MappingProxyType(quiet), MappingProxyType(programs),
-                         MappingProxyType({fid: links_of(f) for fid, f in model.factions.items()}))
+                         MappingProxyType({fid: links_of(f) for fid, f in model.factions.items()}),
+                         _unit_types(model))
 
 
 __all__ = ["ContentTables", "build_tables", "checked_at", "content_abilities"]

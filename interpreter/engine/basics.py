@@ -28,6 +28,15 @@ def faction(g: "RulesContext", player: str) -> Faction:
 
 
 def utype(g: "RulesContext", u: dict[str, Any]) -> UnitType:
+    """The type of unit `u` (its owner's faction's kind, else a neutral unit's, else a loyalty
+    card's): one read of the content's table (content/tables.py `unit_types`)."""
+    try:
+        return g.content.tables.unit_types[u["owner"]][u["kind"]]  # type: ignore[no-any-return]
+    except KeyError:   # no such kind for that owner (a broken state): say which, as the scan does
+        return _scanned_utype(g, u)
+
+
+def _scanned_utype(g: "RulesContext", u: dict[str, Any]) -> UnitType:
     f = g.content.factions.get(u["owner"])
     if f is not None and u["kind"] in f.units:
         return f.units[u["kind"]]

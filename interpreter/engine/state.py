@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .unit_chunks import UnitChunks, unpacked
-from .unit_index import NO_PLACES as _NO_PLACES, UnitIndex, build_index as _build_index, moved_in as _moved_in
+from .unit_index import UnitIndex, build_index as _build_index, moved_in as _moved_in
 
 POOL = "pool"
 # NECRO_CHECK_MEMO=1: every use of an index or remembered fact is checked against a fresh computation (soaks)
@@ -26,6 +26,116 @@ def captured_loc(captor: str) -> str:
 def held_loc(player: str, tag: str) -> str:
     """An off-map holding on a player's card (e.g. units lifted off the map, a gate kept aside)."""
     return f"held:{player}:{tag}"
+
+
+# ---- the unit queries, State's reads of its unit index (bound as its methods in the class:
+# `s.units_at(loc, owner)`). Module functions so that state.pxd can type them for the compiled
+# core: their reads of the index's dicts and lists are then C calls, not method calls.
+
+def _built(s: "State") -> UnitIndex:
+    """`s._index()` without its call while the index is current (checking mode: always the call)."""
+    ix = s._ix
+    if ix is not None and ix[0] == s.writes and ix[1] == len(s.units) and not CHECK_MEMO:
+        return ix[2]  # type: ignore[no-any-return]
+    return s._index()
+
+
+def _here(s: "State", loc: str, owner: str | None) -> list[dict[str, Any]] | None:
+    """The index's list of the units at `loc` (of `owner`), None for none (shared: do not change it)."""
+    built = _built(s)
+    if owner is None:
+        by_loc = built[0]
+        return by_loc.get(loc)
+    by_owner_loc = built[3]
+    places = by_owner_loc.get(owner)
+    return None if places is None else places.get(loc)
+
+
+def _units_at(s: "State", loc: str, owner: str | None = None) -> list[dict[str, Any]]:
+    """The units at `loc` (of `owner`), in the order of `units` (a new list)."""
+    here = _here(s, loc, owner)
+    return [] if here is None else list(here)
+
+
+def _count_at(s: "State", loc: str, owner: str | None = None) -> int:
+    """How many units are at `loc` (of `owner`): `len(units_at(loc, owner))` without a list."""
+    here = _here(s, loc, owner)
+    return 0 if here is None else len(here)
+
+
+def _places_of(s: "State", owner: str) -> list[str]:
+    """The map places where `owner` has units (what `{u["loc"] for u in on_map(owner)}` holds),
+    in no particular order: callers sort or test."""
+    by_owner_loc = _built(s)[3]
+    places = by_owner_loc.get(owner)
+    if places is None:
+        return []
+    return [loc for loc in places if ":" not in loc and loc != POOL]
+
+
+def _in_pool(s: "State", owner: str, kind: str) -> bool:
+    """Whether `owner` has a unit of `kind` in the pool (`bool(pool(owner, kind))`, no list)."""
+    here = _here(s, POOL, owner)
+    if here is not None:
+        for u in here:
+            if u["kind"] == kind:
+                return True
+    return False
+
+
+def _units_of(s: "State", owner: str) -> list[dict[str, Any]]:
+    """The units `owner` has anywhere (in the order of `units`; shared: do not change it)."""
+    by_owner = _built(s)[1]
+    mine = by_owner.get(owner)
+    return [] if mine is None else mine
+
+
+def _on_map(s: "State", owner: str | None = None, areas: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The units (of `owner`) on the map, or in `areas`, in the order of `units` (a new list)."""
+    units = s.units if owner is None else _units_of(s, owner)
+    out = []
+    for u in units:   # (a loop, not a comprehension: each unit's place read once)
+        loc = u["loc"]
+        if (loc in areas) if areas is not None else (":" not in loc and loc != POOL):
+            out.append(u)
+    return out
+
+
+def _pool(s: "State", owner: str, kind: str | None = None) -> list[dict[str, Any]]:
+    """`owner`'s units in the pool (of `kind`), in the order of `units` (a new list)."""
+    here = _here(s, POOL, owner)
+    if here is None:
+        return []
+    return list(here) if kind is None else [u for u in here if u["kind"] == kind]
+
+
+def _gate_owner(s: "State", loc: str) -> str | None:
+    """Who controls the gate at `loc` (None: no gate, or an abandoned one)."""
+    gates = s.gates
+    gate = gates.get(loc)
+    if gate is None:
+        return None
+    uid = gate.get("controller")
+    if uid is None:
+        return None
+    by_id = _built(s)[2]
+    u = by_id.get(uid) if uid.__class__ is int else None
+    return (u if u is not None else s.unit(uid))["owner"]  # type: ignore[no-any-return]
+
+
+def _controlled_gates(s: "State", player: str) -> list[str]:
+    """The places of the gates `player` controls, in the order of `gates`."""
+    by_id = _built(s)[2]
+    gates = s.gates
+    out = []
+    for loc, gate in gates.items():
+        uid = gate.get("controller")
+        if uid is None:
+            continue
+        u = by_id.get(uid) if uid.__class__ is int else None
+        if (u if u is not None else s.unit(uid))["owner"] == player:
+            out.append(loc)
+    return out
 
 
 @dataclass
@@ -230,87 +340,24 @@ class State:
     def from_text(cls, text: str) -> "State":
         return cls(**json.loads(text))
 
-    # ---- reads ----------------------------------------------------------------------------
+    # ---- reads (the unit queries are the module's functions above) -----------------------------
+    units_at, count_at, places_of, in_pool, units_of = _units_at, _count_at, _places_of, _in_pool, _units_of
+    on_map, pool, gate_owner, controlled_gates = _on_map, _pool, _gate_owner, _controlled_gates
+
     def unit(self, uid: int) -> dict[str, Any]:
         try:
-            u = self._index()[2].get(uid)
+            u = _built(self)[2].get(uid)
         except TypeError:   # not an id at all
             u = None
         if u is None:
             raise KeyError(f"no unit #{uid}")
         return u
 
-    def units_at(self, loc: str, owner: str | None = None) -> list[dict[str, Any]]:
-        """The units at `loc` (of `owner`), in the order of `units` (a new list)."""
-        ix = self._index()
-        if owner is None:
-            return list(ix[0].get(loc, ()))
-        return list(ix[3].get(owner, _NO_PLACES).get(loc, ()))
-
-    def count_at(self, loc: str, owner: str | None = None) -> int:
-        """How many units are at `loc` (of `owner`): `len(units_at(loc, owner))` without a list."""
-        ix = self._index()
-        if owner is None:
-            return len(ix[0].get(loc, ()))
-        return len(ix[3].get(owner, _NO_PLACES).get(loc, ()))
-
-    def places_of(self, owner: str) -> list[str]:
-        """The map places where `owner` has units (what `{u["loc"] for u in on_map(owner)}` holds),
-        in no particular order: callers sort or test."""
-        return [loc for loc in self._index()[3].get(owner, _NO_PLACES) if ":" not in loc and loc != POOL]
-
-    def in_pool(self, owner: str, kind: str) -> bool:
-        """Whether `owner` has a unit of `kind` in the pool (`bool(pool(owner, kind))`, no list)."""
-        for u in self._index()[3].get(owner, _NO_PLACES).get(POOL, ()):
-            if u["kind"] == kind:
-                return True
-        return False
-
-    def units_of(self, owner: str) -> list[dict[str, Any]]:
-        """The units `owner` has anywhere (in the order of `units`; shared: do not change it)."""
-        return self._index()[1].get(owner, [])  # type: ignore[no-any-return]
-
-    def on_map(self, owner: str | None = None, areas: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-        units = self.units if owner is None else self.units_of(owner)
-        if areas is not None:
-            return [u for u in units if u["loc"] in areas]
-        return [u for u in units if ":" not in u["loc"] and u["loc"] != POOL]
-
-    def pool(self, owner: str, kind: str | None = None) -> list[dict[str, Any]]:
-        """`owner`'s units in the pool (of `kind`), in the order of `units` (a new list)."""
-        here = self._index()[3].get(owner, _NO_PLACES).get(POOL, ())
-        if kind is None:
-            return list(here)
-        return [u for u in here if u["kind"] == kind]
-
     def controller(self, loc: str) -> dict[str, Any] | None:
         g = self.gates.get(loc)
         if g is None or g.get("controller") is None:
             return None
         return self.unit(g["controller"])
-
-    def gate_owner(self, loc: str) -> str | None:
-        g = self.gates.get(loc)
-        if g is None:
-            return None
-        uid = g.get("controller")
-        if uid is None:
-            return None
-        u = self._index()[2].get(uid) if uid.__class__ is int else None
-        return (u if u is not None else self.unit(uid))["owner"]  # type: ignore[no-any-return]
-
-    def controlled_gates(self, player: str) -> list[str]:
-        """The places of the gates `player` controls, in the order of `gates`."""
-        by_id = self._index()[2]
-        out = []
-        for loc, g in self.gates.items():
-            uid = g.get("controller")
-            if uid is None:
-                continue
-            u = by_id.get(uid) if uid.__class__ is int else None
-            if (u if u is not None else self.unit(uid))["owner"] == player:
-                out.append(loc)
-        return out
 
     def abandoned_gates(self) -> list[str]:
         return [loc for loc, g in self.gates.items() if g.get("controller") is None]
@@ -320,10 +367,9 @@ class State:
 
     def order_from(self, first: str) -> list[str]:
         """Players in turn order starting with `first`, following the current direction."""
-        i = self.players.index(first)
-        n = len(self.players)
-        return [self.players[(i + k * self.direction) % n] for k in range(n)]
-
+        players, step = self.players, self.direction   # (read once: each read is a dict lookup)
+        i, n = players.index(first), len(players)
+        return [players[(i + k * step) % n] for k in range(n)]
 
 _FIELDS = fields(State)
 STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)

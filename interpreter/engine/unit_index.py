@@ -13,13 +13,14 @@ UnitIndex = tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]
                   dict[str, dict[str, list[dict[str, Any]]]]]
 
 _unit_id = operator.itemgetter("id")
-NO_PLACES: dict[str, list[dict[str, Any]]] = {}   # an owner without units (never written)
 
 
 def moved_in(by_loc: dict[str, list[dict[str, Any]]], u: dict[str, Any], src: str) -> bool:
     """Move `u` in one location-to-units table from `src`'s list to its `loc`'s now, kept in the
     order of `units` by id (no list left empty); False if `src`'s list does not hold it."""
-    here = by_loc.get(src, ())
+    here = by_loc.get(src)
+    if here is None:
+        return False
     for i, x in enumerate(here):
         if x is u:
             break
@@ -42,17 +43,15 @@ def build_index(units: list[dict[str, Any]]) -> UnitIndex:
     by_loc: dict[str, list[dict[str, Any]]] = {}
     by_owner: dict[str, list[dict[str, Any]]] = {}
     by_owner_loc: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    loc_list = by_loc.get
-    owner_list = by_owner.get
-    for u in units:
+    for u in units:   # (typed by unit_index.pxd in the compiled core: each table's read a C call)
         loc = u["loc"]
-        here = loc_list(loc)
+        here = by_loc.get(loc)
         if here is None:
             by_loc[loc] = [u]
         else:
             here.append(u)
         owner = u["owner"]
-        mine = owner_list(owner)
+        mine = by_owner.get(owner)
         if mine is None:
             by_owner[owner] = [u]
             places = by_owner_loc[owner] = {}
