@@ -214,6 +214,20 @@ def expression_inputs(node: object) -> tuple[frozenset[str], frozenset[str], fro
             frozenset(n.name for n in nodes if isinstance(n, Field)))
 
 
+UNNAMED = "#"   # a positional argument beyond a call's known parameter names is named "#0", "#1", ...
+
+
+def unnamed(position: int) -> str:
+    """The name given to the positional argument at `position` when the call's parameter names
+    do not reach it (`call_arguments`, `literal_arguments`)."""
+    return f"{UNNAMED}{position}"
+
+
+def is_unnamed(param: str) -> bool:
+    """Whether `param` is such a name (see `unnamed`): the parameter it stands for is not known."""
+    return param[:1] == UNNAMED
+
+
 def call_arguments(node: object, params: dict[str, list[str]]) -> frozenset[tuple[str, frozenset[tuple[str, str]]]]:
     """Every call in an expression as (name, {(parameter, what is passed)}), what is passed being
     "me" (the name `me`, not rebound inside), "literal" or "other"; positional arguments are named
@@ -227,7 +241,7 @@ def call_arguments(node: object, params: dict[str, list[str]]) -> frozenset[tupl
         names = params.get(n.name, [])
         args = []
         for i, a in enumerate(x for x in n.args if x.name is None):
-            args.append((names[i] if i < len(names) else f"#{i}", a.value))
+            args.append((names[i] if i < len(names) else unnamed(i), a.value))
         args.extend((a.name, a.value) for a in n.args if a.name is not None)
         out.add((n.name, frozenset(
             (k, "me" if isinstance(v, Var) and v.name == "me" and not me_bound
@@ -247,7 +261,7 @@ def literal_arguments(node: object, params: dict[str, list[str]]) -> frozenset[t
             continue
         names = params.get(n.name, [])
         positional = [a for a in n.args if a.name is None]
-        named = [(names[i] if i < len(names) else f"#{i}", a.value) for i, a in enumerate(positional)]
+        named = [(names[i] if i < len(names) else unnamed(i), a.value) for i, a in enumerate(positional)]
         named.extend((a.name, a.value) for a in n.args if a.name is not None)
         for k, v in named:
             items = v.items if isinstance(v, ListLit) else (v,)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content.requirement_links import Seeking
+from ..effects.ast import is_unnamed
 from ..effects.primitive_facts import READS, READS_BY_ARGUMENT
 from . import basics
 from . import core
@@ -315,8 +316,8 @@ def _reads(r: Any, parts: frozenset[str]) -> bool:
     for c in calls:
         narrow = READS_BY_ARGUMENT.get(c)
         if narrow is not None and c in given:
-            # a parameter passed by a position beyond the known names (`#i`) may read anything
-            if any(parts.intersection(narrow.get(p, READS[c] if p.startswith("#") else ())) for ps in given[c] for p, _ in ps):
+            # a parameter passed by a position beyond the known names (`ast.unnamed`) may read anything
+            if any(parts.intersection(narrow.get(p, READS[c] if is_unnamed(p) else ())) for ps in given[c] for p, _ in ps):
                 return True
         elif c not in READS or parts.intersection(READS[c]):
             return True
