@@ -30,18 +30,24 @@ CONDITIONS = {
 }
 
 
-@pytest.fixture(scope="module")
-def modded(tmp_path_factory: pytest.TempPathFactory) -> Content:
-    folder = tmp_path_factory.mktemp("mod") / "basic"
+def _red_with(tmp_path_factory: pytest.TempPathFactory, name: str, conditions: dict[str, str]) -> Content:
+    """The modder's example content with the red faction's requirements `conditions` (id ->
+    condition) written in place of their `false`."""
+    folder = tmp_path_factory.mktemp(name) / "basic"
     shutil.copytree(BASIC, folder)
     red = folder / "factions" / "red.yaml"
     text = red.read_text(encoding="utf-8")
-    for rid, cond in CONDITIONS.items():
+    for rid, cond in conditions.items():
         old = f'{{id: {rid}, text: never, condition: "false"}}'
         assert old in text
         text = text.replace(old, f'{{id: {rid}, text: never, condition: "{cond}"}}')
     red.write_text(text, encoding="utf-8")
     return load_content([folder], builtin=False).require_ok()
+
+
+@pytest.fixture(scope="module")
+def modded(tmp_path_factory: pytest.TempPathFactory) -> Content:
+    return _red_with(tmp_path_factory, "mod", CONDITIONS)
 
 
 def _only(g: Game, player: str, where: dict[str, int]) -> list[int]:
@@ -139,14 +145,7 @@ def test_progress_is_a_search_setting() -> None:
 @pytest.fixture(scope="module")
 def far_gate(tmp_path_factory: pytest.TempPathFactory) -> Content:
     """The modder's red faction with one requirement: a Gate in f, four steps from red's start a."""
-    folder = tmp_path_factory.mktemp("far") / "basic"
-    shutil.copytree(BASIC, folder)
-    red = folder / "factions" / "red.yaml"
-    text = red.read_text(encoding="utf-8")
-    old = '{id: r1, text: never, condition: "false"}'
-    assert old in text
-    red.write_text(text.replace(old, "{id: r1, text: never, condition: \"has_gate('f')\"}"), encoding="utf-8")
-    return load_content([folder], builtin=False).require_ok()
+    return _red_with(tmp_path_factory, "far", {"r1": "has_gate('f')"})
 
 
 def _cultists_at(g: Game, player: str, where: list[str]) -> list[int]:
