@@ -41,6 +41,18 @@ def test_a_jump_by_update_or_a_computed_jump_is_checked_too() -> None:
     assert not {"test-update-jump", "test-computed-jump"} & set(PROCS)
 
 
+def test_a_jump_in_a_step_inherited_from_a_base_procedure_is_checked_too() -> None:
+    class Steps(Proc):   # no name: shared steps, not a procedure of its own
+        def start(self, g: Any, f: dict[str, Any], value: Any) -> Any:
+            f["at"] = "finish"
+
+    with pytest.raises(RuntimeError, match=r"a jump to 'finish', which is not one of its declared steps \(start\)"):
+        class Inheriting(Steps):
+            name = "test-inherited-jump"
+            STEPS = ("start",)
+    assert "test-inherited-jump" not in PROCS
+
+
 @pytest.mark.parametrize("steps", [(), ("start", "start"), ("start", "missing"), ["start"]])
 def test_the_declaration_itself_is_checked(steps: Any) -> None:
     with pytest.raises(RuntimeError, match="STEPS must be|is not a method"):

@@ -272,7 +272,26 @@ def requirements_call(g: Game, when: str, event: dict[str, Any] | None = None,
     return core.check_requirements_call(g, when, event, players)
 
 
-class Earn(Proc):
+class EarnSteps(Proc):
+    """The last two steps of earning a requirement, a faction's (Earn) or a loyalty card's
+    (loyalty_procs.EarnLoyalty): run the requirement's effect, if it has one, then end."""
+
+    def requirement_key(self, f: Frame) -> str:
+        """The requirement's key for `core.requirement_effect_call`."""
+        raise NotImplementedError
+
+    def effect(self, g: Game, f: Frame, value: Any) -> Any:
+        call = core.requirement_effect_call(g, f["player"], self.requirement_key(f))
+        if call is None:
+            return Return()
+        f["at"] = "done"
+        return call
+
+    def done(self, g: Game, f: Frame, value: Any) -> Any:
+        return Return()
+
+
+class Earn(EarnSteps):
     """A faction requirement is met: mark it, take a spellbook (one's own or a neutral one), run its effect."""
 
     name = "earn"
@@ -295,12 +314,5 @@ class Earn(Proc):
         neutral.take_spellbook(g, f["player"], value)
         return self.effect(g, f, None)
 
-    def effect(self, g: Game, f: Frame, value: Any) -> Any:
-        call = core.requirement_effect_call(g, f["player"], f["req"])
-        if call is None:
-            return Return()
-        f["at"] = "done"
-        return call
-
-    def done(self, g: Game, f: Frame, value: Any) -> Any:
-        return Return()
+    def requirement_key(self, f: Frame) -> str:
+        return str(f["req"])

@@ -147,8 +147,14 @@ def check_steps(cls: type[Proc]) -> None:
 
 
 def _jumps(cls: type) -> list[tuple[int, object]]:
-    """(line, target) of every jump in the class's source, `f["at"] = ...` or `f.update(..., at=...)`
-    (target: the step name, or None when it is not a string literal); nothing without the source."""
+    """(line, target) of every jump in the source of the class and of the procedure classes it
+    inherits steps from, `f["at"] = ...` or `f.update(..., at=...)` (target: the step name, or None
+    when it is not a string literal); nothing without the source."""
+    return [j for c in cls.__mro__ if c is not Proc and issubclass(c, Proc) for j in _own_jumps(c)]
+
+
+def _own_jumps(cls: type) -> list[tuple[int, object]]:
+    """The jumps written in the class's own source (see `_jumps`)."""
     try:
         lines, first = inspect.getsourcelines(cls)
     except (OSError, TypeError):

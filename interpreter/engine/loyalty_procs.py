@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import flow
+from .core_procs import EarnSteps
 from .flow import Proc, Return
 from .held_conditions import met_now
 from .requirements import earn_after_battle, requirement
@@ -41,7 +42,7 @@ class CheckLoyaltyRequirements(Proc):
         return Return()
 
 
-class EarnLoyalty(Proc):
+class EarnLoyalty(EarnSteps):
     """A loyalty card's requirement is met: its spellbook goes on the loyalty card (never the faction card)."""
 
     name = "earn-loyalty"
@@ -67,12 +68,5 @@ class EarnLoyalty(Proc):
         basics.emit(g, "spellbook", player=f["player"], spellbook=value, card=f["card"])
         return self.effect(g, f, None)
 
-    def effect(self, g: Game, f: Frame, value: Any) -> Any:
-        call = core.requirement_effect_call(g, f["player"], f"{f['card']}/{f['req']}")
-        if call is None:
-            return Return()
-        f["at"] = "done"
-        return call
-
-    def done(self, g: Game, f: Frame, value: Any) -> Any:
-        return Return()
+    def requirement_key(self, f: Frame) -> str:
+        return f"{f['card']}/{f['req']}"
