@@ -3,12 +3,14 @@ modifiers none has in play: kept as the reference tests/test_listing_loops.py co
 position by position. Only the listing logic is copied; what it calls is the engine's."""
 from __future__ import annotations
 
+from collections import deque
+from operator import itemgetter
 from typing import Any
 
 from necronomicon.interpreter.effects.compiler import RuleError
 from necronomicon.interpreter.engine import basics, core, independents, moves, neutral, phases
 from necronomicon.interpreter.engine.actions import ability_actions, requirement_actions
-from necronomicon.interpreter.engine.option import Option, action
+from necronomicon.interpreter.engine.option import Option, action, move_label
 
 
 def unit_gates(g: Any, p: str | None = None) -> list[str]:
@@ -210,3 +212,57 @@ def capture_targets(g: Any, p: str, victim: str, area: str,
             return []
     return cultists
 
+
+def reachable(g: Any, p: str, u: dict[str, Any], mods: tuple[Any, Any, Any] | None = None) -> list[str]:
+    """The areas unit `u` of `p` may move to (`mods`: `move_mods`, when a listing loop has just
+    read them)."""
+    act_mods, range_mods, through_mods = mods if mods is not None else moves.move_mods(g)
+    if act_mods and not core.may_act(g, u, "move", act_mods):
+        return []
+    rng = 1 if not range_mods else \
+        basics.integer(g, core.modified(g, "move-range", 1, u, p, range_mods), "move range")
+    start = u["loc"]
+    if rng == 1:   # the areas next to it (an enemy in between matters only from range 2)
+        return list(moves.neighbours(g.layout).get(start, ()))
+    through = bool(core.modified(g, "move-through-enemies", False, u, p, through_mods))
+    seen = {start: 0}
+    todo = deque([start])
+    while todo:
+        a = todo.popleft()
+        d = seen[a]
+        if d >= rng:
+            continue
+        if a != start and not through and g.s.count_at(a) != g.s.count_at(a, p):
+            continue  # cannot pass over an area holding enemy units
+        for n in basics.adjacent(g, a):
+            if n not in seen:
+                seen[n] = d + 1
+                todo.append(n)
+    return sorted(a for a in seen if a != start)
+
+
+def move_options(g: Any, p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, int]:
+    """The unit moves `p` can still make and afford in this Move (labels), with their costs: 1 Power each,
+    plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area."""
+    opts: dict[str, int] = {}
+    surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
+    power = g.s.power[p]
+    mods = moves.move_mods(g)
+    cost_mods = None   # action_mods(move), read at the first area that needs it
+    for u in sorted(g.s.on_map(p), key=itemgetter("id")):
+        if u["id"] in moved:
+            continue
+        for dst in reachable(g, p, u, mods):
+            if within is not None and within not in (u["loc"], dst):
+                continue
+            if dst in charged:
+                extra = 0
+            else:
+                extra = surcharge.get(dst, -1)
+                if extra < 0:
+                    if cost_mods is None:
+                        cost_mods = moves.action_mods(g, p, "move")
+                    extra = surcharge[dst] = moves.action_cost(g, p, "move", 0, dst, cost_mods)
+            if 1 + extra <= power:
+                opts[move_label(u["kind"], u["loc"], dst, u["id"])] = 1 + extra
+    return opts

@@ -10,7 +10,7 @@ import pytest
 
 from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.effects.compiler import RuleError
-from necronomicon.interpreter.engine import actions, basics, core
+from necronomicon.interpreter.engine import actions, basics, core, moves
 from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
 from necronomicon.interpreter.engine.game import Game
 from tests import listings_before as before
@@ -46,6 +46,9 @@ def _compare(g: Any) -> int:
             assert actions.summon_actions(g, p, unlimited) == before.summon_actions(g, p, unlimited)
         assert actions.battle_actions(g, p, "battle") == before.battle_actions(g, p, "battle")
         assert actions.unit_gates(g, p) == before.unit_gates(g, p)
+        for within in (None, *sorted(s.places_of(p))[:2]):   # dicts: the order of the labels too
+            assert list(moves.move_options(g, p, set(), set(), within).items()) == \
+                list(before.move_options(g, p, set(), set(), within).items())
         for a in sorted(s.places_of(p)):
             assert actions._captors(g, p, a) == before._captors(g, p, a)
             for e in s.others(p):

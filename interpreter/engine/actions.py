@@ -25,7 +25,7 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     Gate their owner controls (modifier `counts-as-gate`): one entry per unit, beside any real
     Gate in the same area. They give Power, Doom and a place to Summon, and `gates()` lists them."""
     mods = core.modifiers_of(g, "counts-as-gate")
-    if not mods:
+    if not mods or (p is not None and not core.may_modify(g, "counts-as-gate", {"owner": p})):
         return []
     out = []   # (plain loops throughout this module: a generator expression or a closure makes the
     for u in g.s.on_map(p):   # compiled function allocate a scope and a generator at every call)
@@ -136,6 +136,8 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     out.extend(battle_actions(g, p, "battle", my_areas))
     # Capture
     act_mods = index.get("may-act", ())
+    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "capture"}):
+        act_mods = ()   # (asked once for all of p's units: none applies to one of them)
     others = s.others(p)
     for a in my_areas:
         captors = _captors(g, p, a, act_mods)
@@ -226,7 +228,11 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     fought = s.memory.get("battles", [])
     mods = moves.action_mods(g, p, "battle")
     act_mods = core.modifiers_of(g, "may-act")
+    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "battle"}):
+        act_mods = ()   # (asked once for all of p's units: none applies to one of them)
     combat_mods = core.modifiers_of(g, "combat")
+    if combat_mods and not core.may_modify(g, "combat", {"owner": p}):
+        combat_mods = ()
     others = s.others(p)
     for a in areas if areas is not None else sorted(s.places_of(p)):
         if a in fought:

@@ -70,9 +70,15 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     power = g.s.power[p]
     if power < 1:
         return opts   # (every move costs 1 Power at least)
-    mods = move_mods(g)
-    # no modifier of may-act or move-range in play: every unit's areas are its neighbours (reachable)
-    near = neighbours(g.layout) if not mods[0] and not mods[1] else None
+    act_mods, range_mods, through_mods = move_mods(g)
+    # asked once for all of p's units: none of these applies to a unit of p's (core.may_modify)
+    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "move"}):
+        act_mods = ()
+    if range_mods and not core.may_modify(g, "move-range", {"owner": p}):
+        range_mods = ()
+    mods = (act_mods, range_mods, through_mods)
+    # no may-act or move-range modifier for p's units: each one's areas are its neighbours (reachable)
+    near = neighbours(g.layout) if not act_mods and not range_mods else None
     cost_mods = None   # action_mods(move), read at the first area that needs it
     for u in sorted(g.s.on_map(p), key=_unit_id):
         uid = u["id"]
