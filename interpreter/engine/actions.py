@@ -24,9 +24,15 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     """The areas of the units (of `p`, or of anyone) that an ongoing ability makes count as a
     Gate their owner controls (modifier `counts-as-gate`): one entry per unit, beside any real
     Gate in the same area. They give Power, Doom and a place to Summon, and `gates()` lists them."""
-    if not core.modifiers_of(g, "counts-as-gate"):
+    mods = core.modifiers_of(g, "counts-as-gate")
+    if not mods or (p is not None and not core.may_modify(g, "counts-as-gate", {"owner": p})):
         return []
-    return sorted(u["loc"] for u in g.s.on_map(p) if core.modified(g, "counts-as-gate", False, u, u["owner"]))
+    out = []   # (plain loops throughout this module: a generator expression or a closure makes the
+    for u in g.s.on_map(p):   # compiled function allocate a scope and a generator at every call)
+        if core.modified(g, "counts-as-gate", False, u, u["owner"], mods):
+            out.append(u["loc"])
+    out.sort()
+    return out
 
 
 def gate_count(g: "RulesContext", p: str) -> int:
@@ -80,7 +86,8 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     power = s.power[p]
     f = basics.faction(g, p)
     my_areas = sorted(s.places_of(p))
-    mods = moves.action_mods(g, p)
+    mods = moves.action_mods(g, p)   # (empty: every cost below is its base, no area asked)
+    index = core.modifier_index(g)   # a target none has in play is skipped: no subject built
     # Recruit
     for t in f.units.values():
         if t.cls != "cultist" or not s.in_pool(p, t.id):
@@ -88,7 +95,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
         where = my_areas if my_areas else sorted(g.layout.areas)
         cost = core.unit_cost(g, p, t) if where else 0   # the same in every area
         for a in where:
-            c = moves.action_cost(g, p, "recruit", cost, a, mods)
+            c = moves.action_cost(g, p, "recruit", cost, a, mods) if mods else cost
             if c <= power:
                 out.append(action("recruit", c, t.id, a))
     # Summon (a Common Action even when an ability also makes it an Unlimited one)
@@ -104,16 +111,22 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
             cost = core.unit_cost(g, p, t)
         except RuleError:
             continue
-        where = core.modified(g, "awaken-areas", list(t.awaken.where(ctx) or []), {"kind": t.id, "owner": p}, p)
+        where = list(t.awaken.where(ctx) or [])
+        if "awaken-areas" in index:
+            where = core.modified(g, "awaken-areas", where, {"kind": t.id, "owner": p}, p, index["awaken-areas"])
         for a in sorted(set(where)):
-            c = moves.action_cost(g, p, "awaken", cost, a, mods)
+            c = moves.action_cost(g, p, "awaken", cost, a, mods) if mods else cost
             if c <= power:
                 out.append(action("awaken", c, t.id, a))
     # Create Gate
+    gate_mods = index.get("gate-cost")
     for a in my_areas:
-        if a in s.gates or not any(basics.utype(g, u).cls == "cultist" for u in s.units_at(a, p)):
+        if a in s.gates or not _has_class(g, s.units_at(a, p), "cultist"):
             continue
-        c = moves.action_cost(g, p, "create-gate", basics.integer(g, core.modified(g, "gate-cost", 3, {"area": a}, p), "gate cost"), a, mods)
+        c = 3 if not gate_mods else \
+            basics.integer(g, core.modified(g, "gate-cost", 3, {"area": a}, p, gate_mods), "gate cost")
+        if mods or c < 0:
+            c = moves.action_cost(g, p, "create-gate", c, a, mods)
         if c <= power:
             out.append(action("create-gate", c, area=a))
     # Move
@@ -122,19 +135,23 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     # Battle (a Common Action whether or not Battle is an Unlimited one too: unlimited_actions)
     out.extend(battle_actions(g, p, "battle", my_areas))
     # Capture
+    act_mods = index.get("may-act", ())
+    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "capture"}):
+        act_mods = ()   # (asked once for all of p's units: none applies to one of them)
+    others = s.others(p)
     for a in my_areas:
-        captors = _captors(g, p, a)
+        captors = _captors(g, p, a, act_mods)
         if not captors:
             continue
-        for e in s.others(p):
+        for e in others:
             if capture_targets(g, p, e, a, captors):
-                c = moves.action_cost(g, p, "capture", 1, a, mods)
+                c = moves.action_cost(g, p, "capture", 1, a, mods) if mods else 1
                 if c <= power:
                     out.append(action("capture", c, area=a, player=e))
     # Unique actions
     out.extend(ability_actions(g, p, "action"))
     # Spellbook-requirement actions
-    out.extend(requirement_actions(g, p, unlimited=False))
+    out.extend(requirement_actions(g, p, False))
     return out
 
 
@@ -154,20 +171,22 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     if not gates:
         return out
     mods = moves.action_mods(g, p, "summon")
+    may_mods = core.modifiers_of(g, "may-summon")
+    power = s.power[p]
     for t in [*basics.faction(g, p).units.values(), *neutral.held_kinds(g, p)]:
         if t.cls in ("cultist", "great-old-one") or not s.in_pool(p, t.id):
             continue
         if unlimited and not unlimited_summon(g, p, t.id):   # (both only ask modifiers: the rarer first)
             continue
-        if not may_summon(g, p, t):
+        if may_mods and not may_summon(g, p, t):
             continue
         try:
             cost = core.unit_cost(g, p, t)
         except RuleError:
             continue
         for a in gates:
-            c = moves.action_cost(g, p, "summon", cost, a, mods)
-            if c <= s.power[p]:
+            c = moves.action_cost(g, p, "summon", cost, a, mods) if mods else cost
+            if c <= power:
                 out.append(action("summon", c, t.id, a))
     return out
 
@@ -188,7 +207,10 @@ def extra_battle_allowed(g: "RulesContext", p: str) -> bool:
     (ruleset `extra-battle` other than own-six) once anyone has six."""
     if g.ruleset.settings.get("extra-battle", "own-six") == "own-six":
         return phases.has_all_spellbooks(g, p)
-    return any(phases.has_all_spellbooks(g, q) for q in g.s.players)
+    for q in g.s.players:
+        if phases.has_all_spellbooks(g, q):
+            return True
+    return False
 
 
 def as_common_action(option: Option) -> Option | None:
@@ -206,7 +228,11 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     fought = s.memory.get("battles", [])
     mods = moves.action_mods(g, p, "battle")
     act_mods = core.modifiers_of(g, "may-act")
+    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "battle"}):
+        act_mods = ()   # (asked once for all of p's units: none applies to one of them)
     combat_mods = core.modifiers_of(g, "combat")
+    if combat_mods and not core.may_modify(g, "combat", {"owner": p}):
+        combat_mods = ()
     others = s.others(p)
     for a in areas if areas is not None else sorted(s.places_of(p)):
         if a in fought:
@@ -217,7 +243,7 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
         mine = [u for u in s.units_at(a, p) if not act_mods or core.may_act(g, u, "battle", act_mods)]
         for e in foes:
             if _some_combat(g, mine, e, combat_mods):
-                c = moves.action_cost(g, p, "battle", 1, a, mods)
+                c = moves.action_cost(g, p, "battle", 1, a, mods) if mods else 1
                 if c <= s.power[p]:
                     out.append(action(verb, c, area=a, player=e))
     return out
@@ -226,7 +252,18 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
 def _some_combat(g: "RulesContext", units: list[dict[str, Any]], foe: str, mods: Any) -> bool:
     """Whether the units' combat against `foe` adds up to at least 1 (no unit's combat is
     negative, so the first unit with some decides; `mods`: `modifiers_of("combat")`)."""
-    return any(core.combat_of(g, u, foe, mods) >= 1 for u in units)
+    for u in units:
+        if core.combat_of(g, u, foe, mods) >= 1:
+            return True
+    return False
+
+
+def _has_class(g: "RulesContext", units: list[dict[str, Any]], cls: str) -> bool:
+    """Whether one of `units` is of unit class `cls` (cultist, monster, ...)."""
+    for u in units:
+        if basics.utype(g, u).cls == cls:
+            return True
+    return False
 
 
 @one_position
@@ -266,8 +303,10 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
         if not basics.is_area(g, a):
             continue
         if gate.get("controller") is None and not gate.get("locked"):
-            if any(core.can_control(g, u, ask) for u in s.units_at(a, p)):
-                out.append(action("control-gate", 0, area=a))
+            for u in s.units_at(a, p):
+                if core.can_control(g, u, ask):
+                    out.append(action("control-gate", 0, area=a))
+                    break
         elif s.gate_owner(a) == p:
             out.append(action("abandon-gate", 0, area=a))
     if extra_battle_allowed(g, p):
@@ -276,7 +315,7 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     if s.elder_signs[p]:
         out.append(action("reveal-elder-signs", 0))
     out.extend(ability_actions(g, p, "unlimited-action"))
-    out.extend(requirement_actions(g, p, unlimited=True))
+    out.extend(requirement_actions(g, p, True))
     return out
 
 
@@ -285,20 +324,26 @@ def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
     """The unique actions of a window: one per ability, or, for an ability with `where:`, one
     per area where it may end (its cost modified for that area, e.g. by a surcharge there)."""
     out = []
+    listed = abilities.window_abilities(g, p, window)
+    if not listed:
+        return out
     quiet = removals_are_quiet(g)
-    for ab in abilities.window_abilities(g, p, window):
+    n = len(g.s.players)
+    power = g.s.power[p]
+    priced = bool(core.modifiers_of(g, "action-cost"))   # else every cost is its base, in every area
+    for ab in listed:
         ctx = core.ctx(g, p, ability=ab, self_unit=abilities.self_unit_for(g, ab, p))
-        if not abilities.usable(g, ab, p, ctx, check_cost=False):   # the cost that counts is the modified one
+        if not abilities.usable(g, ab, p, ctx, False):   # the cost that counts is the modified one
             continue
         base = abilities.ability_cost(g, ab, p, ctx)
         areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
-        n = len(g.s.players)   # else all parts are possible (checking mode: proofs are checked)
-        dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, quiet_removals=quiet)
-                                         or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, proofs=False)))
-        power = g.s.power[p]
-        mods = moves.action_mods(g, p, ab.id)
+        # else all parts are possible (checking mode: proofs are checked)
+        dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, True, quiet)
+                                         or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, False)))
+        mods = moves.action_mods(g, p, ab.id) if priced else ()
         for a in areas:
-            c = moves.action_cost(g, p, ab.id, base, a, mods)
+            c = moves.action_cost(g, p, ab.id, base, a, mods) if mods or base.__class__ is not int or base < 0 \
+                else base
             if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
                 out.append(action("ability", c, ability=ab.id, area=a))
     return out
@@ -328,9 +373,11 @@ def action_in_call(g: "RulesContext", p: str, area: str, why: str) -> Call:
     return Call(frame("action-in", player=p, area=area, why=why))
 
 
-def _captors(g: "RulesContext", p: str, area: str) -> list[dict[str, Any]]:
-    """`p`'s units in `area` that may capture (a Cultist may not)."""
-    mods = core.modifiers_of(g, "may-act")
+def _captors(g: "RulesContext", p: str, area: str, mods: Any = None) -> list[dict[str, Any]]:
+    """`p`'s units in `area` that may capture (a Cultist may not; `mods`: `modifiers_of("may-act")`,
+    when the caller has just read it)."""
+    if mods is None:
+        mods = core.modifiers_of(g, "may-act")
     return [u for u in g.s.units_at(area, p) if basics.utype(g, u).cls != "cultist"
             and (not mods or core.may_act(g, u, "capture", mods))]
 
@@ -344,14 +391,19 @@ def capture_targets(g: "RulesContext", p: str, victim: str, area: str,
         captors = _captors(g, p, area)
     if not captors:
         return []
-    theirs = s.units_at(area, victim)
-    their_classes = {basics.utype(g, u).cls for u in theirs}
-    best = "great-old-one" if any(basics.utype(g, u).cls == "great-old-one" for u in captors) else "monster"
-    if "great-old-one" in their_classes:
+    cultists = []
+    guarded = False   # a Monster or Terror of theirs is there
+    for u in s.units_at(area, victim):
+        cls = basics.utype(g, u).cls
+        if cls == "cultist":
+            cultists.append(u)
+        elif cls == "great-old-one":
+            return []
+        elif cls == "monster" or cls == "terror":
+            guarded = True
+    best = "great-old-one" if _has_class(g, captors, "great-old-one") else "monster"
+    if guarded and best != "great-old-one":
         return []
-    if best != "great-old-one" and their_classes & {"monster", "terror"}:
-        return []
-    cultists = [u for u in theirs if basics.utype(g, u).cls == "cultist"]
     if cultists:
         protected = core.modified(g, "capture-protection", False,
                                   {"capturer": best, "player": p, "victim": victim, "area": area}, victim)

@@ -140,15 +140,13 @@ def unit_cost(g: "RulesContext", owner: str, t: UnitType) -> int:
     if "cost" in t.unknown:
         raise RuleError(f"{t.name}: its cost is unknown and no interpretation is given")
     fixed = getattr(t.cost, "const", None)   # a plain number: no context to make
-    base = basics.integer(g, fixed if fixed is not None else formula(g, t.cost, ctx(g, owner), f"cost of {t.name}"),
-                        f"cost of {t.name}")
-    subject = {"kind": t.id, "class": t.cls, "owner": owner}
-    if t.cls == "great-old-one":
-        cost = modified(g, "awaken-cost", base, subject, owner)
-    elif t.cls == "cultist":
-        cost = modified(g, "recruit-cost", base, subject, owner)
-    else:
-        cost = modified(g, "summon-cost", base, subject, owner)
+    base = fixed if fixed.__class__ is int else basics.integer(   # (no name formatted for a plain number)
+        g, fixed if fixed is not None else formula(g, t.cost, ctx(g, owner), f"cost of {t.name}"), f"cost of {t.name}")
+    target = "awaken-cost" if t.cls == "great-old-one" else "recruit-cost" if t.cls == "cultist" else "summon-cost"
+    mods = modifiers_of(g, target)
+    if not mods:   # (most of the time: no subject to build, no name to format)
+        return base if base >= 0 else 0
+    cost = modified(g, target, base, {"kind": t.id, "class": t.cls, "owner": owner}, owner, mods)
     return max(0, basics.integer(g, cost, f"cost of {t.name}"))
 
 
@@ -168,9 +166,13 @@ def combat_of(g: "RulesContext", u: dict[str, Any], foe: str | None = None, mods
     if "combat" in t.unknown:
         raise RuleError(f"{t.name}: its combat is unknown and no interpretation is given")
     fixed = getattr(t.combat, "const", None)   # a plain number: no context to make
-    base = basics.integer(g, fixed if fixed is not None else
-                        formula(g, t.combat, ctx(g, u["owner"], self_unit=u, foe=foe), f"combat of {t.name}"),
-                        f"combat of {t.name}")
+    base = fixed if fixed.__class__ is int else basics.integer(
+        g, fixed if fixed is not None else formula(g, t.combat, ctx(g, u["owner"], self_unit=u, foe=foe),
+                                                   f"combat of {t.name}"), f"combat of {t.name}")
+    if mods is None:
+        mods = modifiers_of(g, "combat")
+    if not mods:   # (no name to format)
+        return base if base >= 0 else 0
     return max(0, basics.integer(g, modified(g, "combat", base, u, u["owner"], mods), f"combat of {t.name}"))
 
 
@@ -268,6 +270,12 @@ def _check_guards(g: "RulesContext", owner: str | None, ab: Ability, m: Any, sub
 
 def modifiers_of(g: "RulesContext", target: str) -> list[tuple[str | None, Ability, Any]]:
     """(owner, ability, modifier) of every active modifier of `target`, in the order they apply."""
+    return modifier_index(g).get(target, ())  # type: ignore[return-value]
+
+
+def modifier_index(g: "RulesContext") -> dict[str, list[tuple[str | None, Ability, Any]]]:
+    """Every active modifier by its target (`modifiers_of`'s table): a listing reads it once and
+    asks it per target, so that a target no modifier has in play costs one dict read, no subject."""
     memo = g.memo()
     index = memo.get("modifiers")
     if index is None:
@@ -276,7 +284,7 @@ def modifiers_of(g: "RulesContext", target: str) -> list[tuple[str | None, Abili
             for m in ab.modifiers:
                 index.setdefault(m.target, []).append((owner, ab, m))
         memo["modifiers"] = index
-    return index.get(target, ())  # type: ignore[no-any-return]
+    return index  # type: ignore[no-any-return]
 
 
 def turn_order(g: "RulesContext") -> list[str]:

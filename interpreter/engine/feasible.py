@@ -64,9 +64,11 @@ def may_lack_a_part(effect: Any, players: int = 1, proofs: bool = True, quiet_re
     if lists is None:
         return True
     past = 0 if proofs and quiet_removals else players + 1
-    return any(name in NOTING_CHOICES and ((past if var == PAST_REMOVALS else NEVER_EMPTY.get(var or "", players + 1))
-                                           > players or (var == PROVEN and not proofs))
-               for name, var in lists)
+    for name, var in lists:   # (a loop: a generator expression gives the function a closure scope)
+        if name in NOTING_CHOICES and ((past if var == PAST_REMOVALS else NEVER_EMPTY.get(var or "", players + 1))
+                                       > players or (var == PROVEN and not proofs)):
+            return True
+    return False
 
 
 def removals_are_quiet(game: Any) -> bool:
@@ -86,16 +88,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def one_position(listing: F) -> F:
-    """For a method listing actions: the position does not change while it runs, so its text (the
-    dry runs' memo key) is made once for all the listing's dry runs."""
+    """For a function listing actions, called as `listing(game, player, arg)` (positional: the
+    wrapper packs no argument tuple or keyword dict, which in the compiled core cost more than
+    most listings' own work): the position does not change while it runs, so its text (the dry
+    runs' memo key) is made once for all the listing's dry runs."""
     @functools.wraps(listing)
-    def wrapper(game: Any, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(game: Any, player: Any, arg: Any) -> Any:
         if game._dry_run_memo is None:   # no memo, no key to make (see can_complete)
-            return listing(game, *args, **kwargs)
+            return listing(game, player, arg)
         before = game._position_text
         game._position_text = []
         try:
-            return listing(game, *args, **kwargs)
+            return listing(game, player, arg)
         finally:
             game._position_text = before
     return wrapper  # type: ignore[return-value]

@@ -57,7 +57,9 @@ def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any
             if n not in seen:
                 seen[n] = d + 1
                 todo.append(n)
-    return sorted(a for a in seen if a != start)
+    out = [a for a in seen if a != start]   # (no generator: it would give this function a closure scope)
+    out.sort()
+    return out
 
 
 def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, int]:
@@ -66,13 +68,25 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     opts: dict[str, int] = {}
     surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
     power = g.s.power[p]
-    mods = move_mods(g)
+    if power < 1:
+        return opts   # (every move costs 1 Power at least)
+    act_mods, range_mods, through_mods = move_mods(g)
+    # asked once for all of p's units: none of these applies to a unit of p's (core.may_modify)
+    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "move"}):
+        act_mods = ()
+    if range_mods and not core.may_modify(g, "move-range", {"owner": p}):
+        range_mods = ()
+    mods = (act_mods, range_mods, through_mods)
+    # no may-act or move-range modifier for p's units: each one's areas are its neighbours (reachable)
+    near = neighbours(g.layout) if not act_mods and not range_mods else None
     cost_mods = None   # action_mods(move), read at the first area that needs it
     for u in sorted(g.s.on_map(p), key=_unit_id):
-        if u["id"] in moved:
+        uid = u["id"]
+        if uid in moved:
             continue
-        for dst in reachable(g, p, u, mods):
-            if within is not None and within not in (u["loc"], dst):
+        src = u["loc"]
+        for dst in (near.get(src, ()) if near is not None else reachable(g, p, u, mods)):
+            if within is not None and within != src and within != dst:
                 continue
             if dst in charged:
                 extra = 0
@@ -81,9 +95,9 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
                 if extra < 0:
                     if cost_mods is None:
                         cost_mods = action_mods(g, p, "move")
-                    extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods)
+                    extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
             if 1 + extra <= power:
-                opts[move_label(u["kind"], u["loc"], dst, u["id"])] = 1 + extra
+                opts[move_label(u["kind"], src, dst, uid)] = 1 + extra
     return opts
 
 
@@ -102,5 +116,8 @@ def action_cost(g: "RulesContext", p: str, action: str, base: int, area: str | N
 def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
     """The action-cost modifiers to pass to `action_cost` in a listing's loop: none when the
     subject guards of every one reject `p`'s actions (of kind `action`) in any area."""
+    mods = core.modifiers_of(g, "action-cost")
+    if not mods:
+        return ()
     fields = {"player": p} if action is None else {"player": p, "action": action}
-    return core.modifiers_of(g, "action-cost") if core.may_modify(g, "action-cost", fields) else ()
+    return mods if core.may_modify(g, "action-cost", fields) else ()
