@@ -1,10 +1,14 @@
 """The listings written as plain loops that skip the modifiers none has in play (session 21, issue
 29) list the same options in the same order as before, at seeded positions of Duel, 4-player and
-expansion games, for every player; unit costs and combat too (tests/listings_before.py holds the
-code as it was)."""
+expansion games, for every player; unit costs and combat too. Each game's listings are hashed; the
+digests were made by the code as it was before that change (commit 1050a1c), so a change to any
+listing's options, their order or a cost shows here as a changed digest. A rule change that changes a
+listing on purpose updates the digest, as it does the answer hashes."""
 from __future__ import annotations
 
 from typing import Any
+
+import hashlib
 
 import pytest
 
@@ -13,16 +17,18 @@ from necronomicon.interpreter.effects.compiler import RuleError
 from necronomicon.interpreter.engine import actions, basics, core, moves
 from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
 from necronomicon.interpreter.engine.game import Game
-from tests import listings_before as before
 
-GAMES = [  # (expansions, ruleset, factions, agent, seed)
-    ((), "duel", ["sleeper", "wind-rider"], RandomAgent, 1),
-    ((), "duel", ["sleeper", "wind-rider"], HeuristicAgent, 2),
-    ((), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], RandomAgent, 1),
-    ((), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], HeuristicAgent, 3),
+GAMES = [  # (expansions, ruleset, factions, agent, seed, the listings' digest, players listed)
+    ((), "duel", ["sleeper", "wind-rider"], RandomAgent, 1, "c404e08650b1999b", 52),
+    ((), "duel", ["sleeper", "wind-rider"], HeuristicAgent, 2, "ecdccd772a29ff27", 120),
+    ((), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], RandomAgent, 1,
+     "4da9bb82af22fd58", 204),
+    ((), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], HeuristicAgent, 3,
+     "df641193fd7829d0", 240),
     (("independents", "azathoth"), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"],
-     RandomAgent, 4),
-    (("independents", "azathoth"), "multiplayer", ["sleeper", "wind-rider", "black-goat"], RandomAgent, 5),
+     RandomAgent, 4, "ecfd4ea8f36953d5", 192),
+    (("independents", "azathoth"), "multiplayer", ["sleeper", "wind-rider", "black-goat"], RandomAgent, 5,
+     "0fe61aa32db892c2", 99),
 ]
 DECISIONS = 300
 EVERY = 5
@@ -35,48 +41,57 @@ def _or_error(fn: Any, *args: Any) -> Any:
         return ("RuleError", str(exc))
 
 
-def _compare(g: Any) -> int:
-    """Every listing and cost at this position, both ways, for every player; how many compared."""
+def _write(g: Any, h: Any, m: Any = None) -> int:
+    """Every listing and cost at this position, for every player, written into the hash `h`
+    (`m`: where the listings are; the engine's own by default); how many players were listed."""
+    act, mv, co = (m, m, m) if m is not None else (actions, moves, core)
     s = g.s
     n = 0
+
+    def put(x: Any) -> None:
+        h.update(repr(x).encode())
+        h.update(b"\n")
+
     for p in s.players:
-        assert actions.main_actions(g, p) == before.main_actions(g, p)
-        assert actions.unlimited_actions(g, p) == before.unlimited_actions(g, p)
+        put(act.main_actions(g, p))
+        put(act.unlimited_actions(g, p))
         for unlimited in (False, True):
-            assert actions.summon_actions(g, p, unlimited) == before.summon_actions(g, p, unlimited)
-        assert actions.battle_actions(g, p, "battle") == before.battle_actions(g, p, "battle")
-        assert actions.unit_gates(g, p) == before.unit_gates(g, p)
+            put(act.summon_actions(g, p, unlimited))
+        put(act.battle_actions(g, p, "battle"))
+        put(act.unit_gates(g, p))
         for within in (None, *sorted(s.places_of(p))[:2]):   # dicts: the order of the labels too
-            assert list(moves.move_options(g, p, set(), set(), within).items()) == \
-                list(before.move_options(g, p, set(), set(), within).items())
+            put(list(mv.move_options(g, p, set(), set(), within).items()))
         for a in sorted(s.places_of(p)):
-            assert actions._captors(g, p, a) == before._captors(g, p, a)
+            put(act._captors(g, p, a))
             for e in s.others(p):
-                assert actions.capture_targets(g, p, e, a) == before.capture_targets(g, p, e, a)
+                put(act.capture_targets(g, p, e, a))
         for t in basics.faction(g, p).units.values():
-            assert _or_error(core.unit_cost, g, p, t) == _or_error(before.unit_cost, g, p, t)
+            put(_or_error(co.unit_cost, g, p, t))
         mods = core.modifiers_of(g, "combat")
         for u in s.on_map(p):
             for foe in (None, *s.others(p)):
-                assert _or_error(core.combat_of, g, u, foe) == _or_error(before.combat_of, g, u, foe)
-                assert _or_error(core.combat_of, g, u, foe, mods) == _or_error(before.combat_of, g, u, foe, mods)
+                put(_or_error(co.combat_of, g, u, foe))
+                put(_or_error(co.combat_of, g, u, foe, mods))
         n += 1
     return n
 
 
-@pytest.mark.parametrize(("expansions", "ruleset", "factions", "agent", "seed"), GAMES,
-                         ids=[f"{r}-{len(f)}p-{a.__name__}-{'+'.join(e) or 'core'}" for e, r, f, a, _ in GAMES])
+@pytest.mark.parametrize(("expansions", "ruleset", "factions", "agent", "seed", "digest", "listed"), GAMES,
+                         ids=[f"{r}-{len(f)}p-{a.__name__}-{'+'.join(e) or 'core'}" for e, r, f, a, *_ in GAMES])
 def test_the_loops_list_what_the_listings_listed_before(expansions: tuple[str, ...], ruleset: str,
-                                                         factions: list[str], agent: Any, seed: int) -> None:
+                                                         factions: list[str], agent: Any, seed: int,
+                                                         digest: str, listed: int) -> None:
     c = load_content(expansions=list(expansions)).require_ok()
     g = Game(c, ruleset, factions, seed)
     agents = {p: agent(seed * 7 + i) for i, p in enumerate(g.s.players)}
+    h = hashlib.sha256()
     compared = 0
     for k in range(DECISIONS):
         d = g.pending
         if d is None:
             break
         if k % EVERY == 0:
-            compared += _compare(g.rules)
+            compared += _write(g.rules, h)
         g.apply(agents[d.player].choose(d.player, d.options, d))
-    assert compared >= 40   # the game went on long enough to say something
+    assert compared == listed   # the same positions were listed (the game itself is the same)
+    assert h.hexdigest()[:16] == digest
