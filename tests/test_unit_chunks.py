@@ -3,6 +3,7 @@ exactly marshal's format 2 of the units, a packed State comes back equal, and a 
 its unit's chunk again."""
 from __future__ import annotations
 
+import hashlib
 import marshal
 
 from necronomicon.interpreter.content import load_content
@@ -46,6 +47,7 @@ def test_a_played_state_packs_and_keys_as_its_units_are() -> None:
         g.apply(agents[d.player].choose(d.player, d.options, d))
         s = g.s
         assert s.units_key_bytes() == key_bytes(s.units)       # kept chunks follow every move
+        assert s.units_hash().digest() == hashlib.sha1(key_bytes(s.units)).digest()
         assert State.unpack(s.pack()).to_text() == s.to_text()
     s = g.s
     s.units[0]["owner"], before = "crawling-chaos", s.units[0]["owner"]
@@ -54,3 +56,20 @@ def test_a_played_state_packs_and_keys_as_its_units_are() -> None:
     s.units[0]["owner"] = before
     s.written()
     assert State.unpack(s.pack()).to_text() == s.to_text()
+
+
+def test_the_kept_sha1_is_the_sha1_of_the_key_bytes_after_any_drops() -> None:
+    for n in (0, 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5):
+        units = _units(n)
+        chunks = UnitChunks(n)
+        assert chunks.sha1(units).digest() == hashlib.sha1(marshal.dumps(units, 2)).digest()
+        for i in ((n - 1, 0, CHUNK + 1) if n else ()):
+            if i >= n:
+                continue
+            units[i]["loc"] = f"moved-{i}"
+            chunks.drop(i)
+            assert len(chunks.hashed) <= i // CHUNK       # the hashes from the moved unit's chunk on were dropped
+            h = chunks.sha1(units)
+            assert h.digest() == hashlib.sha1(marshal.dumps(units, 2)).digest()
+            h.update(b"more")                              # the caller's copy: the kept one is unchanged
+            assert chunks.sha1(units).digest() == hashlib.sha1(marshal.dumps(units, 2)).digest()
