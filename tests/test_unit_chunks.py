@@ -1,6 +1,6 @@
-"""The units' bytes kept chunk by chunk (engine/unit_chunks.py): the position key's bytes are
-exactly marshal's format 2 of the units, a packed State comes back equal, and a move makes only
-its unit's chunk again."""
+"""The units' bytes kept unit by unit and chunk by chunk (engine/unit_chunks.py): the position
+key's bytes are exactly marshal's format 2 of the units, a packed State comes back equal, and a
+move makes only its unit's bytes and its chunk's again."""
 from __future__ import annotations
 
 import hashlib
@@ -10,7 +10,7 @@ from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.engine.agents import RandomAgent
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.state import State, key_bytes
-from necronomicon.interpreter.engine.unit_chunks import CHUNK, UnitChunks, unpacked
+from necronomicon.interpreter.engine.unit_chunks import CHUNK, UnitChunks
 
 
 def _units(n: int) -> list[dict]:
@@ -22,18 +22,19 @@ def test_the_key_bytes_are_marshal_format_2_of_the_units_for_any_length() -> Non
         units = _units(n)
         chunks = UnitChunks(n)
         assert chunks.key_bytes(units) == marshal.dumps(units, 2)
-        assert unpacked(chunks.packed(units)) == units
+        assert marshal.loads(chunks.key_bytes(units)) == units
 
 
-def test_a_move_makes_only_its_chunk_again() -> None:
+def test_a_move_makes_only_its_unit_and_its_chunk_again() -> None:
     units = _units(3 * CHUNK)
     chunks = UnitChunks(len(units))
-    first = chunks.packed(units)
+    chunks.key_bytes(units)
+    first_items, first_chunks = list(chunks.items), dict(chunks.keyed)
     units[CHUNK + 2]["loc"] = "x"
     chunks.drop(CHUNK + 2)
-    second = chunks.packed(units)
-    assert [a is b for a, b in zip(first, second)] == [True, False, True]
-    assert unpacked(second) == units and chunks.key_bytes(units) == marshal.dumps(units, 2)
+    assert chunks.key_bytes(units) == marshal.dumps(units, 2)
+    assert [a is b for a, b in zip(first_items, chunks.items)] == [i != CHUNK + 2 for i in range(3 * CHUNK)]
+    assert [first_chunks[c] is chunks.keyed[c] for c in range(3)] == [True, False, True]
 
 
 def test_a_played_state_packs_and_keys_as_its_units_are() -> None:

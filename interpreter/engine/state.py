@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .plain_data import lists_copy, plain_copy, records_copy, key_bytes
-from .unit_chunks import UnitChunks, unpacked
+from .unit_chunks import UnitChunks
 from .unit_index import UnitIndex, build_index as _build_index, moved_in as _moved_in
 
 POOL = "pool"
@@ -308,9 +308,10 @@ class State:
         """The saved fields as one immutable bytes record (`State.unpack` gives back an independent
         State equal to this one). Cheaper than `copy()` to keep: one C pass and one object, which
         the garbage collector never walks (a game keeps hundreds of positions for undo). The units,
-        about half of it, are packed chunk by chunk, each kept until one of its units is written."""
+        about half of it, go in as the position key's bytes of them (`units_key_bytes`), kept unit
+        by unit until a unit is written."""
         try:
-            packed = marshal.dumps((self._unit_chunks().packed(self.units), _rest_of(self)))
+            packed = marshal.dumps((self.units_key_bytes(), _rest_of(self)))
         except ValueError:   # an object JSON cannot hold either: the same TypeError as `copy()`
             self._chunks = None
             self.copy()
@@ -326,7 +327,7 @@ class State:
         c = cls.__new__(cls)
         d = c.__dict__
         d.update(zip(_REST, rest))
-        d["units"] = unpacked(units)
+        d["units"] = marshal.loads(units)
         return c
 
     @classmethod
