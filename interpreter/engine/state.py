@@ -212,12 +212,12 @@ class State:
         fresh = ix is not None and ix[0] == self.writes and ix[1] == len(self.units) and ix[3]
         self.writes += 1
         kept = self._chunks
-        if kept is not None:   # only the moved unit's chunk of bytes is made again
+        if kept is not None:   # only the moved unit's bytes (and its chunk's) are made again
             units = self.units
             i = u["id"] - units[0]["id"] if u["id"].__class__ is int and units[0]["id"].__class__ is int else -1
-            if 0 <= i < len(units) and units[i] is u:
+            if 0 <= i < len(units) and units[i] is u and kept[0] == self.other_writes and kept[1] == len(units):
                 kept[2].drop(i)
-            else:
+            else:   # (kept bytes of other units than these: made again at their next use anyway)
                 self._chunks = None
         counts = self._moves_of
         if counts is None:

@@ -23,12 +23,13 @@ _LIST = b"["   # marshal's code for a list, followed by its length (4 bytes, lit
 class UnitChunks:
     """The kept bytes of one State's units (`n` of them), by unit and by chunk."""
 
-    __slots__ = ("n", "items", "keyed", "hashed")
+    __slots__ = ("n", "items", "keyed", "whole", "hashed")
 
     def __init__(self, n: int) -> None:
         self.n = n
         self.items: list[bytes | None] = [None] * n   # unit i -> marshal.dumps(unit, 2)
         self.keyed: dict[int, bytes] = {}              # chunk -> its units' bytes joined
+        self.whole: bytes | None = None                # key_bytes, until a unit is dropped
         # hashed[c]: the sha1 of key_bytes' first bytes up to the end of chunk c (the list's header
         # first); only the chunks before the first one dropped since are kept
         self.hashed: list[Any] = []
@@ -38,15 +39,21 @@ class UnitChunks:
         self.items[position] = None
         c = position // CHUNK
         self.keyed.pop(c, None)
+        self.whole = None
         if c < len(self.hashed):
             del self.hashed[c:]
 
     def key_bytes(self, units: list[dict[str, Any]]) -> bytes:
         """Exactly `marshal.dumps(units, 2)` (`marshal.loads` gives the units back)."""
-        parts = [_LIST + self.n.to_bytes(4, "little")]
-        for c in range((self.n + CHUNK - 1) // CHUNK):
-            parts.append(self._chunk(c, units))
-        return b"".join(parts)
+        b = self.whole
+        if b is None:
+            keyed = self.keyed
+            parts = [_LIST + self.n.to_bytes(4, "little")]
+            for c in range((self.n + CHUNK - 1) // CHUNK):
+                x = keyed.get(c)   # (read here: a method call per kept chunk costs more than the read)
+                parts.append(x if x is not None else self._chunk(c, units))
+            b = self.whole = b"".join(parts)
+        return b
 
     def sha1(self, units: list[dict[str, Any]]) -> Any:
         """A sha1 object fed with `key_bytes(units)` (a new copy: the caller may feed it more),
@@ -60,24 +67,24 @@ class UnitChunks:
                 h = hashlib.sha1(_LIST + self.n.to_bytes(4, "little"))
                 if not chunks:
                     return h
+            keyed = self.keyed
             for c in range(len(hashed), chunks):
-                h.update(self._chunk(c, units))
+                x = keyed.get(c)
+                h.update(x if x is not None else self._chunk(c, units))
                 hashed.append(h.copy() if c + 1 < chunks else h)
         return hashed[-1].copy()
 
     def _chunk(self, c: int, units: list[dict[str, Any]]) -> bytes:
-        """Chunk `c`'s units' bytes joined: kept, or joined from the kept units' bytes (each
-        unit's made if dropped) and kept."""
-        b = self.keyed.get(c)
-        if b is None:
-            items = self.items
-            parts = []
-            for i in range(c * CHUNK, min(self.n, (c + 1) * CHUNK)):
-                x = items[i]
-                if x is None:
-                    x = items[i] = marshal.dumps(units[i], 2)
-                parts.append(x)
-            b = self.keyed[c] = b"".join(parts)
+        """Chunk `c`'s units' bytes joined from the kept units' bytes (each unit's made if
+        dropped), and kept."""
+        items = self.items
+        parts = []
+        for i in range(c * CHUNK, min(self.n, (c + 1) * CHUNK)):
+            x = items[i]
+            if x is None:
+                x = items[i] = marshal.dumps(units[i], 2)
+            parts.append(x)
+        b = self.keyed[c] = b"".join(parts)
         return b
 
 
