@@ -74,3 +74,20 @@ def test_the_kept_sha1_is_the_sha1_of_the_key_bytes_after_any_drops() -> None:
             assert h.digest() == hashlib.sha1(marshal.dumps(units, 2)).digest()
             h.update(b"more")                              # the caller's copy: the kept one is unchanged
             assert chunks.sha1(units).digest() == hashlib.sha1(marshal.dumps(units, 2)).digest()
+
+
+def test_a_write_of_no_unit_keeps_the_units_bytes_and_any_other_write_drops_them() -> None:
+    c = load_content().require_ok()
+    g = Game(c, "duel", ["sleeper", "wind-rider"], 5)
+    s = g.s
+    kept = s._unit_chunks()
+    assert s.units_key_bytes() == key_bytes(s.units)
+    s.spellbooks[s.players[0]].append("a-book")   # as take_spellbook does
+    s.written(units=False)
+    assert s._unit_chunks() is kept and s.units_key_bytes() == key_bytes(s.units)
+    s.units[0]["owner"], before = s.players[1], s.units[0]["owner"]
+    s.written()                                    # a unit written in place: every kept byte made again
+    assert s._unit_chunks() is not kept and s.units_key_bytes() == key_bytes(s.units)
+    assert s.units_hash().digest() == hashlib.sha1(key_bytes(s.units)).digest()
+    s.units[0]["owner"] = before
+    s.written()

@@ -194,14 +194,19 @@ class State:
     # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
     other_writes = 0   # those of `writes` that are not a unit's move (`written()`, not `moved()`)
+    unit_writes = 0    # those of `other_writes` that may have changed units (`written()`, not `written(units=False)`)
     _moves_of = None   # owner -> how many of `moved()`'s writes moved one of its units (`moves_of`)
     _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
-    _chunks = None   # (other_writes, number of units, UnitChunks): the units' bytes and sha1, chunk by chunk
+    _chunks = None   # (unit_writes, number of units, UnitChunks): the units' bytes and sha1, chunk by chunk
 
-    def written(self) -> None:
-        """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
+    def written(self, units: bool = True) -> None:
+        """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt).
+        `units=False`: the write changed no unit (a spellbook, a grant), so the units' kept key
+        bytes stay (`unit_chunks.py`)."""
         self.writes += 1
         self.other_writes += 1
+        if units:
+            self.unit_writes += 1
 
     def moved(self, u: dict[str, Any], src: str) -> None:
         """Note that unit `u` (in `units`) went from location `src` to its `loc` now: `written()`,
@@ -215,7 +220,7 @@ class State:
         if kept is not None:   # only the moved unit's bytes (and its chunk's) are made again
             units = self.units
             i = u["id"] - units[0]["id"] if u["id"].__class__ is int and units[0]["id"].__class__ is int else -1
-            if 0 <= i < len(units) and units[i] is u and kept[0] == self.other_writes and kept[1] == len(units):
+            if 0 <= i < len(units) and units[i] is u and kept[0] == self.unit_writes and kept[1] == len(units):
                 kept[2].drop(i)
             else:   # (kept bytes of other units than these: made again at their next use anyway)
                 self._chunks = None
@@ -273,10 +278,10 @@ class State:
         return h
 
     def _unit_chunks(self) -> UnitChunks:
-        """The kept bytes of the units, while nothing but moves (`moved`) wrote them."""
+        """The kept bytes of the units, while nothing but moves (`moved`) and writes of no unit wrote them."""
         kept = self._chunks
-        if kept is None or kept[0] != self.other_writes or kept[1] != len(self.units):
-            kept = self._chunks = (self.other_writes, len(self.units), UnitChunks(len(self.units)))  # type: ignore[assignment]
+        if kept is None or kept[0] != self.unit_writes or kept[1] != len(self.units):
+            kept = self._chunks = (self.unit_writes, len(self.units), UnitChunks(len(self.units)))  # type: ignore[assignment]
         return kept[2]  # type: ignore[no-any-return]
 
     def to_dict(self, masked: frozenset[str] = frozenset()) -> dict[str, Any]:
