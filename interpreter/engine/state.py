@@ -197,7 +197,7 @@ class State:
     unit_writes = 0    # those of `other_writes` that may have changed units (`written()`, not `written(units=False)`)
     _moves_of = None   # owner -> how many of `moved()`'s writes moved one of its units (`moves_of`)
     _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
-    _chunks = None   # (unit_writes, number of units, UnitChunks): the units' bytes and sha1, chunk by chunk
+    _chunks = None   # (unit_writes, number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk
 
     def written(self, units: bool = True) -> None:
         """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt).
@@ -261,7 +261,7 @@ class State:
         return built
 
     def units_key_bytes(self) -> bytes:
-        """The units in marshal's format 2 (`key_bytes`), kept chunk by chunk until a unit is
+        """The units in marshal's format 2 (`key_bytes`), kept unit by unit until a unit is
         written (`unit_chunks.py`)."""
         data = self._unit_chunks().key_bytes(self.units)
         if CHECK_MEMO and key_bytes(self.units) != data:
