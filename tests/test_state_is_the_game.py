@@ -119,13 +119,14 @@ def test_undo_puts_back_a_kept_position_and_applies_at_most_a_few_answers_again(
         data, n_log = saved[len(g.choices)]
         assert g.to_json() == data and len(g.log) == n_log
     assert len(g.choices) == 60 - 34
-    # 59, 54, 37, 29, 26 answers: the checkpoints are at 0, 8, 16, ... answers
+    # 59, 54, 37, 29, 26 answers: the checkpoints are at 0, CHECKPOINT_EVERY, 2 × CHECKPOINT_EVERY, ... answers
     assert again == [59 % CHECKPOINT_EVERY, 54 % CHECKPOINT_EVERY, 37 % CHECKPOINT_EVERY, 29 % CHECKPOINT_EVERY,
                      26 % CHECKPOINT_EVERY]
     assert max(again) < CHECKPOINT_EVERY
+    kept = len(g.choices) // CHECKPOINT_EVERY * CHECKPOINT_EVERY
     with _NoRules():   # back to a checkpoint: nothing is applied again
-        g.undo(len(g.choices) - 24)
-    assert g.to_json() == saved[24][0]
+        g.undo(len(g.choices) - kept)
+    assert g.to_json() == saved[kept][0]
 
 
 def test_a_position_changed_by_hand_and_kept_is_what_undo_and_rollback_go_back_to() -> None:

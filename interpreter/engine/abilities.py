@@ -164,7 +164,8 @@ def ability_frame(g: RulesContext, ab: Any, player: str | None, me: str | None, 
     if ability_of(g, ab.key) is not ab:
         raise RuleError(f"{ab.name}: two abilities have the key '{ab.key}' (an ability's id must be unique "
                         "among its owner's abilities)")
-    f = flow.frame("ability", key=ab.key, player=player, me=me, event=event, area=area, self=self_id, paid=paid)
+    f = {"proc": "ability", "at": "start", "key": ab.key, "player": player, "me": me, "event": event,
+         "area": area, "self": self_id, "paid": paid}   # (flow.frame's record as a literal: see frame)
     if ab.effect is not None:
         f["label"] = f"{ab.key} ({ab.window})"   # for the trigger-loop message (flow.running_abilities)
     return f

@@ -365,7 +365,8 @@ def in_area(g: "RulesContext", p: str, action: Option, area: str) -> bool:
 def take_action_call(g: "RulesContext", p: str, label: str, cost: int, within: str | None = None) -> Call:
     """Take an action chosen from the lists above, answered as `label` (the frame keeps the
     label, as saves do): the one path of every action (perform.py)."""
-    return Call(frame("take-action", player=p, label=label, cost=cost, within=within))
+    return Call({"proc": "take-action", "at": "start", "player": p, "label": label, "cost": cost,   # (a literal: see flow.frame)
+                 "within": within})
 
 
 def action_in_call(g: "RulesContext", p: str, area: str, why: str) -> Call:

@@ -110,8 +110,8 @@ def window_call(g: "RulesContext", name: str, event: dict[str, Any] | None, play
     next step then runs at once, as after the window returned."""
     if quiet_window(g, name):
         return None
-    return Call(flow.frame("window", window=name, event=event,
-                           players=list(players) if players is not None else None, area=area))
+    return Call({"proc": "window", "at": "start", "window": name, "event": event,   # (a literal: see flow.frame)
+                 "players": list(players) if players is not None else None, "area": area})
 
 
 def check_requirements_call(g: "RulesContext", when: str, event: dict[str, Any] | None = None,
@@ -306,7 +306,7 @@ def remove_spellbook(g: "RulesContext", player: str, book: str, why: str = "") -
     if book not in g.s.spellbooks[player]:
         raise RuleError(f"{player} has no spellbook '{book}' on its card")
     g.s.spellbooks[player].remove(book)
-    g.s.written()
+    g.s.written(units=False)
     basics.emit(g, "spellbook-removed", player=player, spellbook=book, **({"why": why} if why else {}))
     release_gates(g, why or f"{book} removed")
 

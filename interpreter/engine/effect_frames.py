@@ -25,7 +25,8 @@ def effect_frame(g: Any, effect: Program, ctx: EffectCtx, label: str | None = No
         raise RuleError(f"internal: the effect program {effect.key!r} is not one of the content's")
     enc = Encoder(g)
     c = {k: enc(getattr(ctx, k)) for k in _CTX}
-    f = flow.frame("effect", "run", program=effect.key, ctx=c, pc=0, scopes=enc(ctx.scopes), iters=[], wait=None)
+    f = {"proc": "effect", "at": "run", "program": effect.key, "ctx": c, "pc": 0, "scopes": enc(ctx.scopes),
+         "iters": [], "wait": None}   # (flow.frame's record as a literal: see frame)
     if label:
         f["label"] = label
     return f

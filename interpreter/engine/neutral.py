@@ -112,7 +112,7 @@ def take_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> None
     if book not in spellbook_choices(g, player):
         raise RuleError(f"{player} cannot take the spellbook '{book}' now")
     g.s.spellbooks[player].append(book)
-    g.s.written()
+    g.s.written(units=False)
     if book in g.content.neutral_spellbooks and book not in g.content.factions[player].spellbooks:
         taken = g.s.neutral_taken.setdefault(player, [])
         if book not in taken:   # taking the same neutral spellbook back costs no further slot

@@ -32,7 +32,8 @@ class TakeAction(Proc):
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "after"
-        return Call(frame("perform", player=f["player"], label=f["label"], cost=f["cost"], within=f["within"]))
+        return Call({"proc": "perform", "at": "start", "player": f["player"], "label": f["label"],   # (a literal: see flow.frame)
+                     "cost": f["cost"], "within": f["within"]})
 
     # (a step whose window, offer or check would do nothing goes straight on to the next one)
     def after(self, g: Any, f: Frame, event: dict[str, Any]) -> Any:

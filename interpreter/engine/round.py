@@ -163,7 +163,7 @@ class ActionStep(Proc):
             s.step = {"phase": "action", "player": phases.next_player(g, p)}
             return Return()
         f.update(player=p, at="turned")
-        return Call(frame("turn", player=p))
+        return Call({"proc": "turn", "at": "start", "player": p})   # (a literal: see flow.frame)
 
     def turned(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s

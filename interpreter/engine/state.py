@@ -10,7 +10,8 @@ import os
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .unit_chunks import UnitChunks, unpacked
+from .plain_data import lists_copy, plain_copy, records_copy, key_bytes
+from .unit_chunks import UnitChunks
 from .unit_index import UnitIndex, build_index as _build_index, moved_in as _moved_in
 
 POOL = "pool"
@@ -193,15 +194,19 @@ class State:
     # parts of a State outside the engine's primitives calls `written()`.
     writes = 0
     other_writes = 0   # those of `writes` that are not a unit's move (`written()`, not `moved()`)
+    unit_writes = 0    # those of `other_writes` that may have changed units (`written()`, not `written(units=False)`)
     _moves_of = None   # owner -> how many of `moved()`'s writes moved one of its units (`moves_of`)
     _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
-    _chunks = None   # (other_writes, number of units, UnitChunks): the units' bytes, chunk by chunk
-    _uh = None       # ((writes, other_writes, number of units), sha1 of the units' key bytes)
+    _chunks = None   # (unit_writes, number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk
 
-    def written(self) -> None:
-        """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt)."""
+    def written(self, units: bool = True) -> None:
+        """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt).
+        `units=False`: the write changed no unit (a spellbook, a grant), so the units' kept key
+        bytes stay (`unit_chunks.py`)."""
         self.writes += 1
         self.other_writes += 1
+        if units:
+            self.unit_writes += 1
 
     def moved(self, u: dict[str, Any], src: str) -> None:
         """Note that unit `u` (in `units`) went from location `src` to its `loc` now: `written()`,
@@ -212,12 +217,12 @@ class State:
         fresh = ix is not None and ix[0] == self.writes and ix[1] == len(self.units) and ix[3]
         self.writes += 1
         kept = self._chunks
-        if kept is not None:   # only the moved unit's chunk of bytes is made again
+        if kept is not None:   # only the moved unit's bytes (and its chunk's) are made again
             units = self.units
             i = u["id"] - units[0]["id"] if u["id"].__class__ is int and units[0]["id"].__class__ is int else -1
-            if 0 <= i < len(units) and units[i] is u:
+            if 0 <= i < len(units) and units[i] is u and kept[0] == self.unit_writes and kept[1] == len(units):
                 kept[2].drop(i)
-            else:
+            else:   # (kept bytes of other units than these: made again at their next use anyway)
                 self._chunks = None
         counts = self._moves_of
         if counts is None:
@@ -256,7 +261,7 @@ class State:
         return built
 
     def units_key_bytes(self) -> bytes:
-        """The units in marshal's format 2 (`key_bytes`), kept chunk by chunk until a unit is
+        """The units in marshal's format 2 (`key_bytes`), kept unit by unit until a unit is
         written (`unit_chunks.py`)."""
         data = self._unit_chunks().key_bytes(self.units)
         if CHECK_MEMO and key_bytes(self.units) != data:
@@ -264,22 +269,19 @@ class State:
         return data
 
     def units_hash(self) -> Any:
-        """A sha1 object fed with `units_key_bytes()` (a copy: the caller feeds it more), kept until
-        a unit is written: a position key at a position whose units have not moved since the last
-        one hashes only the rest."""
-        key = (self.writes, self.other_writes, len(self.units))
-        kept = self._uh
-        if kept is None or kept[0] != key:
-            kept = self._uh = (key, hashlib.sha1(self.units_key_bytes()))  # type: ignore[assignment]
-        elif CHECK_MEMO and kept[1].digest() != hashlib.sha1(key_bytes(self.units)).digest():
+        """A sha1 object fed with `units_key_bytes()` (a copy: the caller feeds it more), kept chunk
+        by chunk until a unit is written (`UnitChunks.sha1`): a position key after a move rehashes
+        the units from the moved unit's chunk on, and hashes only the rest when none moved."""
+        h = self._unit_chunks().sha1(self.units)
+        if CHECK_MEMO and h.digest() != hashlib.sha1(key_bytes(self.units)).digest():
             raise AssertionError("stale units hash")
-        return kept[1].copy()
+        return h
 
     def _unit_chunks(self) -> UnitChunks:
-        """The kept bytes of the units, while nothing but moves (`moved`) wrote them."""
+        """The kept bytes of the units, while nothing but moves (`moved`) and writes of no unit wrote them."""
         kept = self._chunks
-        if kept is None or kept[0] != self.other_writes or kept[1] != len(self.units):
-            kept = self._chunks = (self.other_writes, len(self.units), UnitChunks(len(self.units)))  # type: ignore[assignment]
+        if kept is None or kept[0] != self.unit_writes or kept[1] != len(self.units):
+            kept = self._chunks = (self.unit_writes, len(self.units), UnitChunks(len(self.units)))  # type: ignore[assignment]
         return kept[2]  # type: ignore[no-any-return]
 
     def to_dict(self, masked: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -311,9 +313,10 @@ class State:
         """The saved fields as one immutable bytes record (`State.unpack` gives back an independent
         State equal to this one). Cheaper than `copy()` to keep: one C pass and one object, which
         the garbage collector never walks (a game keeps hundreds of positions for undo). The units,
-        about half of it, are packed chunk by chunk, each kept until one of its units is written."""
+        about half of it, go in as the position key's bytes of them (`units_key_bytes`), kept unit
+        by unit until a unit is written."""
         try:
-            packed = marshal.dumps((self._unit_chunks().packed(self.units), _rest_of(self)))
+            packed = marshal.dumps((self.units_key_bytes(), _rest_of(self)))
         except ValueError:   # an object JSON cannot hold either: the same TypeError as `copy()`
             self._chunks = None
             self.copy()
@@ -329,7 +332,7 @@ class State:
         c = cls.__new__(cls)
         d = c.__dict__
         d.update(zip(_REST, rest))
-        d["units"] = unpacked(units)
+        d["units"] = marshal.loads(units)
         return c
 
     @classmethod
@@ -377,57 +380,11 @@ _REST = tuple(f.name for f in _FIELDS if f.name != "units")   # what `pack` pack
 _rest_of = operator.attrgetter(*_REST)   # a State's values of those fields, as a tuple (one C call)
 
 
-def key_bytes(value: Any) -> bytes:
-    """JSON-ready data as bytes that are equal exactly when the data are (as JSON texts are, dicts
-    in their order): marshal's format 2, which writes no back-references and no interned-string
-    marks (later formats do, so that equal data may give other bytes). About 3x cheaper than
-    `json.dumps`. A state holds only lists, dicts, str, int, bool and None, as JSON gives back."""
-    return marshal.dumps(value, 2)
-
-
-_ATOMS = frozenset((str, int, bool, float, type(None)))
-
-
-def _plain(v: Any) -> Any:
-    """A deep copy of JSON-ready data as JSON would give it back."""
-    cls = v.__class__
-    if cls in _ATOMS:
-        return v
-    if cls is dict:
-        return {(k if k.__class__ is str else _key(k)): (x if x.__class__ in _ATOMS else _plain(x))
-                for k, x in v.items()}
-    if cls is list:
-        return [x if x.__class__ in _ATOMS else _plain(x) for x in v]
-    if isinstance(v, dict):
-        return {(k if k.__class__ is str else _key(k)): _plain(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if isinstance(v, (str, int, float)):
-        return json.loads(json.dumps(v))
-    raise TypeError(f"Object of type {v.__class__.__name__} is not JSON serializable")
-
-
-def _key(k: Any) -> str:
-    if isinstance(k, str):
-        return str(k)
-    if k is True or k is False or k is None or isinstance(k, (int, float)):
-        return json.dumps(k)  # type: ignore[no-any-return]
-    raise TypeError(f"keys must be str, int, float, bool or None, not {k.__class__.__name__}")
-
-
-def _records(v: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [r.copy() for r in v]   # units, tokens: flat records of strings and numbers
-
-
-def _lists(v: dict[str, list[Any]]) -> dict[str, list[Any]]:
-    return {k: list(x) for k, x in v.items()}   # elder signs, spellbooks, ...: per player a list of strings or numbers
-
-
 # how State.copy copies each field: scalars are shared, the rest copied by its known shape (what
-# `_plain` copies may hold any JSON-ready data); NECRO_CHECK_MEMO=1 compares every copy with JSON's
+# `plain_copy` copies may hold any JSON-ready data); NECRO_CHECK_MEMO=1 compares every copy with JSON's
 _SCALAR = frozenset(f.name for f in _FIELDS if f.type in ("str", "int", "bool"))
-_COPY: dict[str, Any] = {f.name: _plain for f in _FIELDS if f.name not in _SCALAR}
-_COPY.update(units=_records, tokens=_records, players=list, es_bag=list, power=dict, doom=dict, revealed=dict,
-             bank=dict, home=dict, card_holders=dict, markers=dict, elder_signs=_lists, spellbooks=_lists,
-             requirements=_lists, awakened=_lists, neutral_taken=_lists,
+_COPY: dict[str, Any] = {f.name: plain_copy for f in _FIELDS if f.name not in _SCALAR}
+_COPY.update(units=records_copy, tokens=records_copy, players=list, es_bag=list, power=dict, doom=dict, revealed=dict,
+             bank=dict, home=dict, card_holders=dict, markers=dict, elder_signs=lists_copy, spellbooks=lists_copy,
+             requirements=lists_copy, awakened=lists_copy, neutral_taken=lists_copy,
              gates=lambda v: {k: g.copy() for k, g in v.items()})

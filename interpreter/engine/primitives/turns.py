@@ -40,7 +40,7 @@ def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom
     if abilities.ability_by_key(g, key) is None:
         raise RuleError(f"{ctx.where}: '{owner}' has no ability '{ability}'")
     g.s.grants.append({"ability": key, "to": to, "until": until, "round": g.s.round})
-    g.s.written()
+    g.s.written(units=False)
     basics.emit(g, "lend", ability=key, to=to, until=until)
 
 
@@ -55,7 +55,7 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
         # lent again while still lent (the card sets no limit): one grant, renewed
         g.s.grants = [x for x in g.s.grants if not (x["ability"] == ab.key and x["to"] == to)]
         g.s.grants.append({"ability": ab.key, **grant})
-        g.s.written()
+        g.s.written(units=False)
         basics.emit(g, "lend", ability=ab.key, to=to, until=until)
 
 
