@@ -14,6 +14,7 @@ from . import core
 from . import phases
 from . import actions
 from . import seeking
+from . import company as company_steps
 
 
 class RandomAgent:
@@ -58,14 +59,27 @@ class HeuristicAgent:
     further off than one move (seeking.Trial.gain_reach: a serving ability's holder toward where
     the ability would earn, a cultist toward where a Gate would bring a requirement closer, in
     steps along the map): the Move action scores as the seeking Move (35) when that unit can step
-    nearer, and its move 6 more per step nearer (6 less per step away)."""
+    nearer, and its move 6 more per step nearer (6 less per step away).
 
-    def __init__(self, seed: int = 0, seek: bool = False, progress: bool = False, reach: bool = False) -> None:
+    With `awaken` (`mcts:...:awaken=1`) an awakening that would meet an unmet requirement is one
+    more step those scores reach for (engine/awaken_steps.py): its distance counts with the
+    board-state requirements' (a unit walks, a Gate is built, where it would be offered), it
+    scores as a requirement's action, and while it is offered (or one move away) an action that
+    would leave less Power than it needs scores as low as a kept-back summon.
+
+    With `company` (`mcts:...:company=1`) units join the holder of a serving ability that counts
+    units (engine/company.py): their moves score 6 more, the Move action 35, and the ability waits
+    just below that Move while a unit next to its area could join."""
+
+    def __init__(self, seed: int = 0, seek: bool = False, progress: bool = False, reach: bool = False,
+                 awaken: bool = False, company: bool = False) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
         self.seek = seek
         self.progress = progress
         self.reach = reach
+        self.awaken = awaken
+        self.company = company
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -109,7 +123,8 @@ class HeuristicAgent:
         if kind == "doom":
             return lambda o: self._doom_score(player, o, g)
         if kind == "action":
-            trial = seeking.Trial(g, player) if g is not None and (self.seek or self.progress or self.reach) else None
+            trial = seeking.Trial(g, player, self.awaken) if g is not None and \
+                (self.seek or self.progress or self.reach or self.awaken or self.company) else None
             return lambda o: self._action_score(player, o, g, trial)
         if kind == "unit":
             if "assign" in d.prompt or "eliminate" in d.prompt or "surrounded" in d.prompt:
@@ -118,7 +133,7 @@ class HeuristicAgent:
         if kind == "area" and g is not None:
             return lambda o: float(len(g.s.units_at(o.area, player)))
         if kind == "move":
-            return _MoveScores(player, g, self.seek, self.progress, self.reach)
+            return _MoveScores(player, g, self.seek, self.progress, self.reach, self.awaken, self.company)
         if kind == "ability":
             return lambda o: 5 if o.verb != "done" else 0
         return lambda o: 0
@@ -143,6 +158,10 @@ class HeuristicAgent:
                 base = max(base, _progress_score(o, trial, base))
             if self.reach and o.verb == "move":
                 base = max(base, _reach_score(trial, base))
+            if self.company:
+                base = _company_score(o, trial, base)
+            if self.awaken:
+                base = _awaken_score(o, g, player, trial, base)
         return base
 
     def _seeking_score(self, player: str, o: Option, g: Any, base: float, trial: "seeking.Trial") -> float:
@@ -223,6 +242,34 @@ def _reach_score(trial: "seeking.Trial", base: float) -> float:
         return base
 
 
+def _company_score(o: Option, trial: "seeking.Trial", base: float) -> float:
+    """An action's score when units join a serving ability's holder (see HeuristicAgent)."""
+    try:
+        if o.verb == "move" and company_steps.join_step(trial):
+            return max(base, _MOVE_TO_EARN)
+        if o.verb == "ability" and company_steps.waits_for_company(trial, o.ability, o.area):
+            return min(base, _MOVE_TO_EARN - 1)
+    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+        pass
+    return base
+
+
+def _awaken_score(o: Option, g: Any, player: str, trial: "seeking.Trial", base: float) -> float:
+    """An action's score when an awakening would meet an unmet requirement (see HeuristicAgent)."""
+    try:
+        gaps = trial.unmet("awaken")
+        if not gaps:
+            return base
+        if o.verb == "awaken":
+            return max(base, _ACTION_SCORE["requirement"]) if any(x.kind == o.unit_kind for x in gaps) else base
+        keep = trial.power_to_keep()
+        if keep and o.cost and g.s.power.get(player, 0) - o.cost < keep:
+            return min(base, _KEEP_IN_POOL)
+    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+        pass
+    return base
+
+
 def _action_base(o: Option) -> float:
     """An action's score before a battle's odds: by its verb; a free ability (often "do
     nothing" or "rest") rarely beats building up."""
@@ -238,7 +285,8 @@ class _MoveScores:
     and whether a place holds another player's Gate once per place (a decision moves many units
     to the same places)."""
 
-    def __init__(self, player: str, g: Any, seek: bool = False, progress: bool = False, reach: bool = False) -> None:
+    def __init__(self, player: str, g: Any, seek: bool = False, progress: bool = False, reach: bool = False,
+                 awaken: bool = False, company: bool = False) -> None:
         self.player = player
         self.g = g
         self.mine: dict[str, int] | None = None
@@ -246,7 +294,9 @@ class _MoveScores:
         self.seek = seek
         self.progress = progress
         self.reach = reach
-        self.trial = seeking.Trial(g, player) if g is not None and (seek or progress or reach) else None
+        self.company = company
+        self.trial = seeking.Trial(g, player, awaken) if g is not None and (seek or progress or reach or awaken or company) \
+            else None
 
     def _earns(self, ability: str, area: str) -> bool:
         assert self.trial is not None
@@ -284,7 +334,17 @@ class _MoveScores:
             score += self._step_closer(o)
         if self.reach:
             score += self._step_nearer(o)
+        if self.company:
+            score += self._joins(o)
         return score
+
+    def _joins(self, o: Option) -> float:
+        """With `company`: a unit's move into an area that wants company (engine/company.py)."""
+        try:
+            assert self.trial is not None
+            return _STEP_TO_EARN if company_steps.joins(self.trial, o.src, o.dst) else 0.0
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return 0.0
 
     def _step_nearer(self, o: Option) -> float:
         """With `reach`: a unit's move scored by the steps it takes off its way to its aims."""
