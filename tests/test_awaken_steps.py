@@ -2,7 +2,7 @@
 awakening that would meet an unmet requirement is linked from the content alone, for a modder's
 faction as for the core ones; the heuristic bot with `awaken` walks a unit to where it would be
 offered and keeps the Power it needs, and with `company` brings units beside a serving ability
-that counts them."""
+that counts them; with `brake` it performs no ritual that would end a game it cannot win."""
 from __future__ import annotations
 
 import shutil
@@ -173,11 +173,32 @@ def test_the_company_bot_brings_units_beside_a_roll_that_counts_them(base_game: 
     assert joiner.score(YS, desecrate, act, b2) == plain.score(YS, desecrate, act, b2)
 
 
+def test_the_brake_bot_performs_no_ritual_that_ends_a_game_it_cannot_win(base_game: Content) -> None:
+    g = Game(base_game, "multiplayer", [YS, "black-goat", "sleeper", "wind-rider"], 1, "earth-3w5e")
+    g.s.round = 4
+    g.s.power[YS] = 10
+    g.s.doom[YS] = 29                                      # one Gate (Europe): a ritual brings it to 30
+    g.s.spellbooks[YS] = ["passion", "zingaya", "the-third-eye", "shriek-of-the-byakhee"]
+    d = Decision(YS, "doom", ("ritual", "done"), "Doom Phase", context={"costs": {"ritual": 5}})
+    seat = Seat(g, YS)
+    ritual, done = seat.options(d)
+    plain, braking = HeuristicAgent(1), HeuristicAgent(1, brake=True)
+    assert plain.score(YS, ritual, d, seat.board()) > plain.score(YS, done, d, seat.board())
+    assert braking.score(YS, ritual, d, seat.board()) < braking.score(YS, done, d, seat.board())
+    g.s.doom[YS] = 20                                      # far from the goal: the ritual as before
+    assert braking.score(YS, ritual, d, Seat(g, YS).board()) == plain.score(YS, ritual, d, Seat(g, YS).board())
+    g.s.doom[YS] = 29
+    g.s.spellbooks[YS] += ["the-screaming-dead", "he-who-is-not-to-be-named"]   # six: the goal may be won
+    assert braking.score(YS, ritual, d, Seat(g, YS).board()) == plain.score(YS, ritual, d, Seat(g, YS).board())
+
+
 def test_awaken_and_company_are_search_settings() -> None:
-    cfg = parse_agent("mcts:30:seek=1:progress=1:reach=1:awaken=1:company=1")
-    assert cfg.awaken and cfg.company and cfg.label().endswith(":reach=1:awaken=1:company=1")
+    cfg = parse_agent("mcts:30:seek=1:progress=1:reach=1:awaken=1:company=1:brake=1")
+    assert cfg.awaken and cfg.company and cfg.brake and cfg.label().endswith(":reach=1:awaken=1:company=1:brake=1")
     assert parse_agent(cfg.label()) == cfg
     assert not parse_agent("mcts:30:seek=1:progress=1:reach=1").awaken
     assert parse_agent("mcts:30:seek=1:progress=1:reach=1").label().endswith(":reach=1")
     with pytest.raises(ValueError, match="company must be 0"):
         parse_agent("mcts:30:company=yes")
+    with pytest.raises(ValueError, match="brake must be 0"):
+        parse_agent("mcts:30:brake=2")

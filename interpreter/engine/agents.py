@@ -69,10 +69,14 @@ class HeuristicAgent:
 
     With `company` (`mcts:...:company=1`) units join the holder of a serving ability that counts
     units (engine/company.py): their moves score 6 more, the Move action 35, and the ability waits
-    just below that Move while a unit next to its area could join."""
+    just below that Move while a unit next to its area could join.
+
+    With `brake` (`mcts:...:brake=1`) it performs no Ritual of Annihilation whose Doom would bring
+    it to the Doom goal while it lacks the six spellbooks a win needs (a game it ends so is one it
+    cannot win), as it already declines the ritual that would end the track then."""
 
     def __init__(self, seed: int = 0, seek: bool = False, progress: bool = False, reach: bool = False,
-                 awaken: bool = False, company: bool = False) -> None:
+                 awaken: bool = False, company: bool = False, brake: bool = False) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
         self.seek = seek
@@ -80,6 +84,7 @@ class HeuristicAgent:
         self.reach = reach
         self.awaken = awaken
         self.company = company
+        self.brake = brake
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -98,6 +103,15 @@ class HeuristicAgent:
         while this player could not win: it lacks the six spellbooks a win needs."""
         try:
             return phases.rituals_left(g.rules) <= 1 and phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player)
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return False
+
+    def _reaches_goal_lost(self, g: Any, player: str) -> bool:
+        """Whether a ritual now would bring this player to the Doom goal (its Gates' Doom) while it
+        lacks the six spellbooks a win needs."""
+        try:
+            return phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player) and \
+                g.s.doom.get(player, 0) + actions.gate_count(g.rules, player) >= phases.doom_goal(g.rules)
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
@@ -142,7 +156,7 @@ class HeuristicAgent:
         if o.verb == "ritual":
             gates = actions.gate_count(g.rules, player) if g is not None else 0
             late = g is not None and g.s.round >= 3
-            if g is not None and self._ends_the_game_lost(g, player):
+            if g is not None and (self._ends_the_game_lost(g, player) or self.brake and self._reaches_goal_lost(g, player)):
                 return -5
             return 80 if gates >= 3 or (late and gates >= 1) else -5
         return 10 if o.verb != "done" else 0

@@ -76,7 +76,8 @@ class SearchAgent:
         # the rollouts' and the prior's bot; with `seek=1` it reaches for unmet requirements (engine/seeking.py),
         # with `progress=1` also by their distance, with `reach=1` also over several steps
         self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372, seek=config.seek, progress=config.progress,
-                                          reach=config.reach, awaken=config.awaken, company=config.company)
+                                          reach=config.reach, awaken=config.awaken, company=config.company,
+                                          brake=config.brake)
         self.seats: dict[str, Seat] = {}
         self.stats = SearchStats()
         # set from another thread, the search in progress ends after its current playout and answers
