@@ -238,8 +238,12 @@ class Trial:
     def power_to_keep(self) -> int:
         """With `awaken`: the Power an action should leave the player for an awakening that would
         meet an unmet requirement and is offered now or one unit's move away (awaken_steps); else 0."""
-        gaps = self.unmet("awaken")
-        return awaken_steps.power_to_keep(self.g, self.player, gaps, lambda: self.step_closer("awaken")) if gaps else 0
+        keep = self.memo.get("keep")
+        if keep is None:
+            gaps = self.unmet("awaken")
+            keep = self.memo["keep"] = awaken_steps.power_to_keep(self.g, self.player, gaps,
+                                                                  lambda: self.step_closer("awaken")) if gaps else 0
+        return keep  # type: ignore[no-any-return]
 
     # ---- reach: progress over several steps (`reach`) ----
 
@@ -274,11 +278,17 @@ class Trial:
 
     def _awaken_aim(self, kind: str, area: str) -> bool:
         """Whether a unit of `kind` (one that holds no Gate), moved to `area`, would bring an
-        awakening that meets an unmet requirement closer."""
-        s = self._board().s
-        u = next((u for u in s.on_map(self.player) if u["kind"] == kind and
-                  (s.gates.get(u["loc"]) or {}).get("controller") != u["id"]), None)
-        return u is not None and self._awakens_at(u["id"], area) > 0
+        awakening that meets an unmet requirement closer (none when every such awakening is
+        offered already)."""
+        walker = self.memo.get(("awaken-walker", kind), -1)
+        if walker == -1:
+            s = self._board().s
+            if self._base.get("awaken") is None:
+                self._base["awaken"] = self._distance("awaken")
+            u = next((u for u in s.on_map(self.player) if u["kind"] == kind and
+                      (s.gates.get(u["loc"]) or {}).get("controller") != u["id"]), None) if self._base["awaken"] else None
+            walker = self.memo[("awaken-walker", kind)] = u["id"] if u is not None else None
+        return walker is not None and self._awakens_at(walker, area) > 0
 
     def steps(self, aims: frozenset[str]) -> dict[str, int]:
         """Each area's number of steps (moves to an adjacent area, read from the map) to the
