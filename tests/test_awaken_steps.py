@@ -190,6 +190,13 @@ def test_the_brake_bot_performs_no_ritual_that_ends_a_game_it_cannot_win(base_ga
     g.s.doom[YS] = 29
     g.s.spellbooks[YS] += ["the-screaming-dead", "he-who-is-not-to-be-named"]   # six: the goal may be won
     assert braking.score(YS, ritual, d, Seat(g, YS).board()) == plain.score(YS, ritual, d, Seat(g, YS).board())
+    # the offer to reveal Elder Signs that would reach the goal: kept hidden short of six spellbooks
+    offer = Decision(YS, "option", ("reveal-elder-signs", "keep"), "reveal your elder signs now?")
+    reveal, keep = Seat(g, YS).options(offer)
+    assert braking.score(YS, reveal, offer, Seat(g, YS).board()) == braking.score(YS, keep, offer, Seat(g, YS).board())
+    g.s.spellbooks[YS] = g.s.spellbooks[YS][:4]
+    assert plain.score(YS, reveal, offer, Seat(g, YS).board()) == plain.score(YS, keep, offer, Seat(g, YS).board())
+    assert braking.score(YS, reveal, offer, Seat(g, YS).board()) < braking.score(YS, keep, offer, Seat(g, YS).board())
 
 
 def test_awaken_and_company_are_search_settings() -> None:

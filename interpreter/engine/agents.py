@@ -73,7 +73,9 @@ class HeuristicAgent:
 
     With `brake` (`mcts:...:brake=1`) it performs no Ritual of Annihilation whose Doom would bring
     it to the Doom goal while it lacks the six spellbooks a win needs (a game it ends so is one it
-    cannot win), as it already declines the ritual that would end the track then."""
+    cannot win), as it already declines the ritual that would end the track then, and keeps its
+    Elder Signs hidden when revealing them would reach the goal then (the offer's two answers
+    otherwise score alike)."""
 
     def __init__(self, seed: int = 0, seek: bool = False, progress: bool = False, reach: bool = False,
                  awaken: bool = False, company: bool = False, brake: bool = False) -> None:
@@ -103,6 +105,13 @@ class HeuristicAgent:
         while this player could not win: it lacks the six spellbooks a win needs."""
         try:
             return phases.rituals_left(g.rules) <= 1 and phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player)
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return False
+
+    def _short_of_six(self, g: Any, player: str) -> bool:
+        """Whether this player lacks the six spellbooks a win needs."""
+        try:
+            return phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player)
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
@@ -150,6 +159,8 @@ class HeuristicAgent:
             return _MoveScores(player, g, self.seek, self.progress, self.reach, self.awaken, self.company)
         if kind == "ability":
             return lambda o: 5 if o.verb != "done" else 0
+        if kind == "option" and self.brake and g is not None:
+            return lambda o: -5 if o.word == _REVEAL and self._short_of_six(g, player) else 0
         return lambda o: 0
 
     def _doom_score(self, player: str, o: Option, g: Any) -> float:
@@ -226,6 +237,7 @@ class HeuristicAgent:
 
 
 _BATTLES = frozenset({"battle", "extra-battle"})
+_REVEAL = "reveal-elder-signs"   # the answer that reveals a player's Elder Signs when that reaches the Doom goal
 _SEEKING = frozenset({"ability", "summon", "recruit", "move"})   # the verbs requirement seeking rescores
 _PLACING = frozenset({"summon", "recruit", "create-gate", "move"})   # ... and requirement progress
 _PLACE_CLOSER = 8.0   # a summon or recruit, per step it brings an unmet requirement closer (two at most)

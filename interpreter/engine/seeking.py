@@ -111,7 +111,7 @@ class Trial:
         """The player's unmet requirements that have a distance (effects/progress.py) and may read
         what a try of `tried` ("units" or "gates") changes (`_READ_AFTER`); with `awaken`, the
         awakenings that would meet one too (whose `where` may read anything), and they alone as
-        `tried` "awaken"."""
+        `tried` "awaken" (for units and Gates only those not yet offered)."""
         if self._unmet is None:
             faction = self.g.content.factions.get(self.player)
             earned = self.g.s.requirements.get(self.player) or ()
@@ -119,8 +119,10 @@ class Trial:
                 if faction is not None else []
             self._unmet = {k: [r for r in unmet if _reads(r, parts)] for k, parts in _READ_AFTER.items()}
             gaps = awaken_steps.awaken_gaps(self.g, self.player) if self.awaken else []
-            for k in _READ_AFTER:
-                self._unmet[k].extend(gaps)
+            if gaps:   # tried for units and Gates only while not yet offered (a try cannot close it further)
+                c = core.ctx(self.g.rules, self.player)
+                for k in _READ_AFTER:
+                    self._unmet[k].extend(x for x in gaps if x.progress(c))
             self._unmet["awaken"] = gaps
         return self._unmet[tried]
 
