@@ -138,6 +138,11 @@ class HeuristicAgent:
         """How much the bot likes option `o` of decision `d`; `g`: the board (its player's view), if any."""
         return self._scorer(player, d, g)(o)
 
+    def scores(self, player: str, options: list[Option], d: Decision, g: Any = None) -> list[float]:
+        """`score` of each of `options` of decision `d`, with what they share worked out once."""
+        score = self._scorer(player, d, g)
+        return [score(o) for o in options]
+
     def _scorer(self, player: str, d: Decision, g: Any) -> Callable[[Option], float]:
         """The score of each option of decision `d` (see `score`), with what the scores of one
         decision share worked out once: the kind of decision, whether it asks for a casualty,

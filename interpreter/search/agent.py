@@ -274,7 +274,7 @@ class SearchAgent:
         if options is not d.options:
             keep = set(options)
             infos = [i for i in infos if i.label in keep]
-        scores = [self.rollout_bot.score(d.player, o, d, g) for o in infos]
+        scores = self.rollout_bot.scores(d.player, infos, d, g)
         top = max(scores)
         w = [math.exp((x - top) / self.config.prior) for x in scores]
         total = sum(w)
