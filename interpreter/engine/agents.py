@@ -14,6 +14,9 @@ from . import core
 from . import phases
 from . import actions
 from . import seeking
+from .requirement_scores import (KEEP_IN_POOL as _KEEP_IN_POOL, MOVE_TO_EARN as _MOVE_TO_EARN, REQUIREMENT,
+                                 awaken_score as _awaken_score, company_score as _company_score,
+                                 progress_score as _progress_score, reach_score as _reach_score)
 from . import company as company_steps
 
 
@@ -27,7 +30,7 @@ class RandomAgent:
         return options[self.rng.below(len(options))]
 
 
-_ACTION_SCORE = {"awaken": 50, "requirement": 55, "create-gate": 45, "capture": 40, "summon": 30,
+_ACTION_SCORE = {"awaken": 50, "requirement": REQUIREMENT, "create-gate": 45, "capture": 40, "summon": 30,
                  "battle": 20, "extra-battle": 20, "ability": 22, "recruit": 25, "control-gate": 70,
                  "move": 18, "reveal-elder-signs": -50, "abandon-gate": -60, "end-turn": 0, "pass": -30,
                  "done": 1, "decline": 0, "decline-second-action": 0}
@@ -245,60 +248,9 @@ _BATTLES = frozenset({"battle", "extra-battle"})
 _REVEAL = "reveal-elder-signs"   # the answer that reveals a player's Elder Signs when that reaches the Doom goal
 _SEEKING = frozenset({"ability", "summon", "recruit", "move"})   # the verbs requirement seeking rescores
 _PLACING = frozenset({"summon", "recruit", "create-gate", "move"})   # ... and requirement progress
-_PLACE_CLOSER = 8.0   # a summon or recruit, per step it brings an unmet requirement closer (two at most)
 _STEP_CLOSER = 6.0    # a unit move, per step closer (one step back to three on)
-_MOVE_TO_EARN = 35.0   # a Move action that can bring a serving ability's holder where it earns: above a summon
 _STEP_TO_EARN = 6.0    # a unit move that brings it there: more than any other move scores
-_KEEP_IN_POOL = 8.0   # a summon or recruit that would empty the pool an unmet requirement's ability needs: below a move
 _BEST_ODDS = 30.0   # what `_battle_odds` adds to a battle it should win
-
-
-def _progress_score(o: Option, trial: "seeking.Trial", base: float) -> float:
-    """An action's score by how much closer it brings the unmet requirements (see HeuristicAgent)."""
-    try:
-        if o.verb == "move":
-            return _MOVE_TO_EARN if trial.step_closer() else base
-        if o.verb == "create-gate":
-            return _ACTION_SCORE["requirement"] if trial.gain_gate(o.area) > 0 else base
-        return base + _PLACE_CLOSER * max(0, min(2, trial.gain_place(o.unit_kind, o.area)))
-    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
-        return base
-
-
-def _reach_score(trial: "seeking.Trial", base: float) -> float:
-    """A Move action's score when a unit can walk nearer where it would close a step (see HeuristicAgent)."""
-    try:
-        return _MOVE_TO_EARN if trial.reach_step() else base
-    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
-        return base
-
-
-def _company_score(o: Option, trial: "seeking.Trial", base: float) -> float:
-    """An action's score when units join a serving ability's holder (see HeuristicAgent)."""
-    try:
-        if o.verb == "move" and company_steps.join_step(trial):
-            return max(base, _MOVE_TO_EARN)
-        if o.verb == "ability" and company_steps.waits_for_company(trial, o.ability, o.area):
-            return min(base, _MOVE_TO_EARN - 1)
-    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
-        pass
-    return base
-
-
-def _awaken_score(o: Option, g: Any, player: str, trial: "seeking.Trial", base: float) -> float:
-    """An action's score when an awakening would meet an unmet requirement (see HeuristicAgent)."""
-    try:
-        gaps = trial.unmet("awaken")
-        if not gaps:
-            return base
-        if o.verb == "awaken":
-            return max(base, _ACTION_SCORE["requirement"]) if any(x.kind == o.unit_kind for x in gaps) else base
-        keep = trial.power_to_keep()
-        if keep and o.cost and g.s.power.get(player, 0) - o.cost < keep:
-            return min(base, _KEEP_IN_POOL)
-    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
-        pass
-    return base
 
 
 def _action_base(o: Option) -> float:
