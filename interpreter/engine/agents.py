@@ -14,6 +14,10 @@ from . import core
 from . import phases
 from . import actions
 from . import seeking
+from .requirement_scores import (KEEP_IN_POOL as _KEEP_IN_POOL, MOVE_TO_EARN as _MOVE_TO_EARN, REQUIREMENT,
+                                 awaken_score as _awaken_score, company_score as _company_score,
+                                 progress_score as _progress_score, reach_score as _reach_score)
+from . import company as company_steps
 
 
 class RandomAgent:
@@ -26,7 +30,7 @@ class RandomAgent:
         return options[self.rng.below(len(options))]
 
 
-_ACTION_SCORE = {"awaken": 50, "requirement": 55, "create-gate": 45, "capture": 40, "summon": 30,
+_ACTION_SCORE = {"awaken": 50, "requirement": REQUIREMENT, "create-gate": 45, "capture": 40, "summon": 30,
                  "battle": 20, "extra-battle": 20, "ability": 22, "recruit": 25, "control-gate": 70,
                  "move": 18, "reveal-elder-signs": -50, "abandon-gate": -60, "end-turn": 0, "pass": -30,
                  "done": 1, "decline": 0, "decline-second-action": 0}
@@ -58,14 +62,34 @@ class HeuristicAgent:
     further off than one move (seeking.Trial.gain_reach: a serving ability's holder toward where
     the ability would earn, a cultist toward where a Gate would bring a requirement closer, in
     steps along the map): the Move action scores as the seeking Move (35) when that unit can step
-    nearer, and its move 6 more per step nearer (6 less per step away)."""
+    nearer, and its move 6 more per step nearer (6 less per step away).
 
-    def __init__(self, seed: int = 0, seek: bool = False, progress: bool = False, reach: bool = False) -> None:
+    With `awaken` (`mcts:...:awaken=1`) an awakening that would meet an unmet requirement is one
+    more step those scores reach for (engine/awaken_steps.py): its distance counts with the
+    board-state requirements' (a unit walks, a Gate is built, where it would be offered), it
+    scores as a requirement's action, and while it is offered (or one move away) an action that
+    would leave less Power than it needs scores as low as a kept-back summon.
+
+    With `company` (`mcts:...:company=1`) units join the holder of a serving ability that counts
+    units (engine/company.py): their moves score 6 more, the Move action 35, and the ability waits
+    just below that Move while a unit next to its area could join.
+
+    With `brake` (`mcts:...:brake=1`) it performs no Ritual of Annihilation whose Doom would bring
+    it to the Doom goal while it lacks the six spellbooks a win needs (a game it ends so is one it
+    cannot win), as it already declines the ritual that would end the track then, and keeps its
+    Elder Signs hidden when revealing them would reach the goal then (the offer's two answers
+    otherwise score alike)."""
+
+    def __init__(self, seed: int = 0, seek: bool = False, progress: bool = False, reach: bool = False,
+                 awaken: bool = False, company: bool = False, brake: bool = False) -> None:
         self.rng = Rng(seed ^ 0x2545F491)
         self.seats: dict[str, Seat] = {}
         self.seek = seek
         self.progress = progress
         self.reach = reach
+        self.awaken = awaken
+        self.company = company
+        self.brake = brake
 
     def sit(self, seat: Seat) -> None:
         """The seat of a player this bot plays."""
@@ -87,6 +111,22 @@ class HeuristicAgent:
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
+    def _short_of_six(self, g: Any, player: str) -> bool:
+        """Whether this player lacks the six spellbooks a win needs."""
+        try:
+            return phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player)
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return False
+
+    def _reaches_goal_lost(self, g: Any, player: str) -> bool:
+        """Whether a ritual now would bring this player to the Doom goal (its Gates' Doom) while it
+        lacks the six spellbooks a win needs."""
+        try:
+            return phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player) and \
+                g.s.doom.get(player, 0) + actions.gate_count(g.rules, player) >= phases.doom_goal(g.rules)
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return False
+
     def _battle_odds(self, g: Any, player: str, o: Option) -> float:
         if g is None or o.area is None or o.player is None:
             return 0.0
@@ -101,6 +141,11 @@ class HeuristicAgent:
         """How much the bot likes option `o` of decision `d`; `g`: the board (its player's view), if any."""
         return self._scorer(player, d, g)(o)
 
+    def scores(self, player: str, options: list[Option], d: Decision, g: Any = None) -> list[float]:
+        """`score` of each of `options` of decision `d`, with what they share worked out once."""
+        score = self._scorer(player, d, g)
+        return [score(o) for o in options]
+
     def _scorer(self, player: str, d: Decision, g: Any) -> Callable[[Option], float]:
         """The score of each option of decision `d` (see `score`), with what the scores of one
         decision share worked out once: the kind of decision, whether it asks for a casualty,
@@ -109,7 +154,8 @@ class HeuristicAgent:
         if kind == "doom":
             return lambda o: self._doom_score(player, o, g)
         if kind == "action":
-            trial = seeking.Trial(g, player) if g is not None and (self.seek or self.progress or self.reach) else None
+            trial = seeking.Trial(g, player, self.awaken) if g is not None and \
+                (self.seek or self.progress or self.reach or self.awaken or self.company) else None
             return lambda o: self._action_score(player, o, g, trial)
         if kind == "unit":
             if "assign" in d.prompt or "eliminate" in d.prompt or "surrounded" in d.prompt:
@@ -118,16 +164,18 @@ class HeuristicAgent:
         if kind == "area" and g is not None:
             return lambda o: float(len(g.s.units_at(o.area, player)))
         if kind == "move":
-            return _MoveScores(player, g, self.seek, self.progress, self.reach)
+            return _MoveScores(player, g, self.seek, self.progress, self.reach, self.awaken, self.company)
         if kind == "ability":
             return lambda o: 5 if o.verb != "done" else 0
+        if kind == "option" and self.brake and g is not None:
+            return lambda o: -5 if o.word == _REVEAL and self._short_of_six(g, player) else 0
         return lambda o: 0
 
     def _doom_score(self, player: str, o: Option, g: Any) -> float:
         if o.verb == "ritual":
             gates = actions.gate_count(g.rules, player) if g is not None else 0
             late = g is not None and g.s.round >= 3
-            if g is not None and self._ends_the_game_lost(g, player):
+            if g is not None and (self._ends_the_game_lost(g, player) or self.brake and self._reaches_goal_lost(g, player)):
                 return -5
             return 80 if gates >= 3 or (late and gates >= 1) else -5
         return 10 if o.verb != "done" else 0
@@ -143,6 +191,10 @@ class HeuristicAgent:
                 base = max(base, _progress_score(o, trial, base))
             if self.reach and o.verb == "move":
                 base = max(base, _reach_score(trial, base))
+            if self.company:
+                base = _company_score(o, trial, base)
+            if self.awaken:
+                base = _awaken_score(o, g, player, trial, base)
         return base
 
     def _seeking_score(self, player: str, o: Option, g: Any, base: float, trial: "seeking.Trial") -> float:
@@ -193,34 +245,12 @@ class HeuristicAgent:
 
 
 _BATTLES = frozenset({"battle", "extra-battle"})
+_REVEAL = "reveal-elder-signs"   # the answer that reveals a player's Elder Signs when that reaches the Doom goal
 _SEEKING = frozenset({"ability", "summon", "recruit", "move"})   # the verbs requirement seeking rescores
 _PLACING = frozenset({"summon", "recruit", "create-gate", "move"})   # ... and requirement progress
-_PLACE_CLOSER = 8.0   # a summon or recruit, per step it brings an unmet requirement closer (two at most)
 _STEP_CLOSER = 6.0    # a unit move, per step closer (one step back to three on)
-_MOVE_TO_EARN = 35.0   # a Move action that can bring a serving ability's holder where it earns: above a summon
 _STEP_TO_EARN = 6.0    # a unit move that brings it there: more than any other move scores
-_KEEP_IN_POOL = 8.0   # a summon or recruit that would empty the pool an unmet requirement's ability needs: below a move
 _BEST_ODDS = 30.0   # what `_battle_odds` adds to a battle it should win
-
-
-def _progress_score(o: Option, trial: "seeking.Trial", base: float) -> float:
-    """An action's score by how much closer it brings the unmet requirements (see HeuristicAgent)."""
-    try:
-        if o.verb == "move":
-            return _MOVE_TO_EARN if trial.step_closer() else base
-        if o.verb == "create-gate":
-            return _ACTION_SCORE["requirement"] if trial.gain_gate(o.area) > 0 else base
-        return base + _PLACE_CLOSER * max(0, min(2, trial.gain_place(o.unit_kind, o.area)))
-    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
-        return base
-
-
-def _reach_score(trial: "seeking.Trial", base: float) -> float:
-    """A Move action's score when a unit can walk nearer where it would close a step (see HeuristicAgent)."""
-    try:
-        return _MOVE_TO_EARN if trial.reach_step() else base
-    except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
-        return base
 
 
 def _action_base(o: Option) -> float:
@@ -238,7 +268,8 @@ class _MoveScores:
     and whether a place holds another player's Gate once per place (a decision moves many units
     to the same places)."""
 
-    def __init__(self, player: str, g: Any, seek: bool = False, progress: bool = False, reach: bool = False) -> None:
+    def __init__(self, player: str, g: Any, seek: bool = False, progress: bool = False, reach: bool = False,
+                 awaken: bool = False, company: bool = False) -> None:
         self.player = player
         self.g = g
         self.mine: dict[str, int] | None = None
@@ -246,7 +277,9 @@ class _MoveScores:
         self.seek = seek
         self.progress = progress
         self.reach = reach
-        self.trial = seeking.Trial(g, player) if g is not None and (seek or progress or reach) else None
+        self.company = company
+        self.trial = seeking.Trial(g, player, awaken) if g is not None and (seek or progress or reach or awaken or company) \
+            else None
 
     def _earns(self, ability: str, area: str) -> bool:
         assert self.trial is not None
@@ -284,7 +317,17 @@ class _MoveScores:
             score += self._step_closer(o)
         if self.reach:
             score += self._step_nearer(o)
+        if self.company:
+            score += self._joins(o)
         return score
+
+    def _joins(self, o: Option) -> float:
+        """With `company`: a unit's move into an area that wants company (engine/company.py)."""
+        try:
+            assert self.trial is not None
+            return _STEP_TO_EARN if company_steps.joins(self.trial, o.src, o.dst) else 0.0
+        except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
+            return 0.0
 
     def _step_nearer(self, o: Option) -> float:
         """With `reach`: a unit's move scored by the steps it takes off its way to its aims."""

@@ -9,7 +9,9 @@ with `seek` on (engine/agents.py) scores an ability that serves an unmet require
 a requirement's own action, and a summon or recruit that would take the last unit such an
 ability needs from the pool below a move; with `progress` on it also scores a move, a summon, a
 recruit or a Gate by the distance it takes off its unmet requirements; with `reach` on, a unit
-move by the steps it takes off the way to where that unit would close one (`Trial.gain_reach`).
+move by the steps it takes off the way to where that unit would close one (`Trial.gain_reach`);
+with `awaken`, an awakening that would meet an unmet requirement is one more such step
+(engine/awaken_steps.py).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from typing import Any
 from ..content.requirement_links import Seeking
 from ..effects.ast import is_unnamed
 from ..effects.primitive_facts import READS, READS_BY_ARGUMENT
+from . import awaken_steps
 from . import basics
 from . import core
 
@@ -86,10 +89,14 @@ class Trial:
     of the player's unmet requirements that have one; what a try found is kept, so one decision's
     options share the copy and the answers. Progress over several steps (`gain_reach`,
     `reach_step`): a unit's aims are the areas where it would close a step (`aims`), and a move
-    that brings it nearer them, counted in steps along the map, is a step closer."""
+    that brings it nearer them, counted in steps along the map, is a step closer. With `awaken`,
+    the awakenings that would meet an unmet requirement (awaken_steps.AwakenGap) count among the
+    unmet requirements for units' and Gates' tries, and a unit's aims include where it would let
+    one be offered."""
 
-    def __init__(self, g: Any, player: str) -> None:
-        self.g, self.player = g, player
+    def __init__(self, g: Any, player: str, awaken: bool = False) -> None:
+        self.g, self.player, self.awaken = g, player, awaken
+        self.memo: dict[str, Any] = {}   # what other scorers of the decision work out once (engine/company.py)
         self._unmet: dict[str, list[Any]] | None = None   # read at the first try (the board may never be read)
         self._copy: Any = None
         self._ctx: Any = None
@@ -102,13 +109,21 @@ class Trial:
 
     def unmet(self, tried: str = "units") -> list[Any]:
         """The player's unmet requirements that have a distance (effects/progress.py) and may read
-        what a try of `tried` ("units" or "gates") changes (`_READ_AFTER`)."""
+        what a try of `tried` ("units" or "gates") changes (`_READ_AFTER`); with `awaken`, the
+        awakenings that would meet one too (whose `where` may read anything), and they alone as
+        `tried` "awaken" (for units and Gates only those not yet offered)."""
         if self._unmet is None:
             faction = self.g.content.factions.get(self.player)
             earned = self.g.s.requirements.get(self.player) or ()
             unmet = [r for r in faction.requirements if r.progress is not None and r.id not in earned] \
                 if faction is not None else []
             self._unmet = {k: [r for r in unmet if _reads(r, parts)] for k, parts in _READ_AFTER.items()}
+            gaps = awaken_steps.awaken_gaps(self.g, self.player) if self.awaken else []
+            if gaps:   # tried for units and Gates only while not yet offered (a try cannot close it further)
+                c = core.ctx(self.g.rules, self.player)
+                for k in _READ_AFTER:
+                    self._unmet[k].extend(x for x in gaps if x.progress(c))
+            self._unmet["awaken"] = gaps
         return self._unmet[tried]
 
     def _board(self) -> Any:
@@ -206,14 +221,31 @@ class Trial:
             del s.gates[area]
         return self._gain(("gate", area), change, undo, "gates")
 
-    def step_closer(self) -> bool:
+    def step_closer(self, tried: str = "units") -> bool:
         """Whether one unit of the player's on the map, moved to an adjacent area, would bring an
-        unmet requirement closer (what a Move action may bring; the first such step found ends the search)."""
-        if not self.unmet():
+        unmet requirement closer (what a Move action may bring; the first such step found ends the
+        search); `tried` "awaken": an awakening's requirement alone."""
+        if not self.unmet(tried):
             return False
         adjacent = self.g.layout.adjacent
-        return any(self.gain_move(u["id"], dst) > 0
+        gain = self.gain_move if tried == "units" else self._awakens_at
+        return any(gain(u["id"], dst) > 0
                    for u in self.g.s.on_map(self.player) for dst in sorted(adjacent.get(u["loc"], ())))
+
+    def _awakens_at(self, unit: int, dst: str) -> int:
+        """What moving unit `unit` to `dst` takes off the distance of the awakenings alone."""
+        u = self._board().s.unit(unit)
+        return self._gain(("awaken", u["kind"], u["loc"], dst), *self._relocate(u, dst), tried="awaken")
+
+    def power_to_keep(self) -> int:
+        """With `awaken`: the Power an action should leave the player for an awakening that would
+        meet an unmet requirement and is offered now or one unit's move away (awaken_steps); else 0."""
+        keep = self.memo.get("keep")
+        if keep is None:
+            gaps = self.unmet("awaken")
+            keep = self.memo["keep"] = awaken_steps.power_to_keep(self.g, self.player, gaps,
+                                                                  lambda: self.step_closer("awaken")) if gaps else 0
+        return keep  # type: ignore[no-any-return]
 
     # ---- reach: progress over several steps (`reach`) ----
 
@@ -242,7 +274,23 @@ class Trial:
         if any(_unmet(g, self.player, links.serves[a]) and self.earns_at(a, area)
                for a in sorted(links.holders.get(key[0], ()))):
             return True
-        return key[1] and bool(self.unmet("gates")) and area not in g.s.gates and self.gain_gate(area) > 0
+        if key[1] and self.unmet("gates") and area not in g.s.gates and self.gain_gate(area) > 0:
+            return True
+        return bool(self.unmet("awaken")) and self._awaken_aim(key[0], area)
+
+    def _awaken_aim(self, kind: str, area: str) -> bool:
+        """Whether a unit of `kind` (one that holds no Gate), moved to `area`, would bring an
+        awakening that meets an unmet requirement closer (none when every such awakening is
+        offered already)."""
+        walker = self.memo.get(("awaken-walker", kind), -1)
+        if walker == -1:
+            s = self._board().s
+            if self._base.get("awaken") is None:
+                self._base["awaken"] = self._distance("awaken")
+            u = next((u for u in s.on_map(self.player) if u["kind"] == kind and
+                      (s.gates.get(u["loc"]) or {}).get("controller") != u["id"]), None) if self._base["awaken"] else None
+            walker = self.memo[("awaken-walker", kind)] = u["id"] if u is not None else None
+        return walker is not None and self._awakens_at(walker, area) > 0
 
     def steps(self, aims: frozenset[str]) -> dict[str, int]:
         """Each area's number of steps (moves to an adjacent area, read from the map) to the

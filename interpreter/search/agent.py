@@ -76,7 +76,8 @@ class SearchAgent:
         # the rollouts' and the prior's bot; with `seek=1` it reaches for unmet requirements (engine/seeking.py),
         # with `progress=1` also by their distance, with `reach=1` also over several steps
         self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372, seek=config.seek, progress=config.progress,
-                                          reach=config.reach)
+                                          reach=config.reach, awaken=config.awaken, company=config.company,
+                                          brake=config.brake)
         self.seats: dict[str, Seat] = {}
         self.stats = SearchStats()
         # set from another thread, the search in progress ends after its current playout and answers
@@ -273,7 +274,7 @@ class SearchAgent:
         if options is not d.options:
             keep = set(options)
             infos = [i for i in infos if i.label in keep]
-        scores = [self.rollout_bot.score(d.player, o, d, g) for o in infos]
+        scores = self.rollout_bot.scores(d.player, infos, d, g)
         top = max(scores)
         w = [math.exp((x - top) / self.config.prior) for x in scores]
         total = sum(w)

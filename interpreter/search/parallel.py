@@ -111,7 +111,8 @@ def _one_tree(agent: SearchAgent, seat: Seat, known: Known, back: frozenset[str]
     worker = copy.copy(agent)
     worker.rng = Rng(seeds[0])
     cfg = agent.config   # the same rollout bot as the single tree's (seek=, progress=, reach=), its own generator
-    worker.rollout_bot = HeuristicAgent(seeds[1], seek=cfg.seek, progress=cfg.progress, reach=cfg.reach)
+    worker.rollout_bot = HeuristicAgent(seeds[1], seek=cfg.seek, progress=cfg.progress, reach=cfg.reach,
+                                        awaken=cfg.awaken, company=cfg.company, brake=cfg.brake)
     root = Node()
     n = worker.grow(root, seat, known, back, *budget)
     tally = {o: (ch.visits, ch.prior) for o, ch in root.children.items() if o in options}
