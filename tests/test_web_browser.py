@@ -106,11 +106,21 @@ def my_turn(browser: Any) -> dict[str, Any]:
 
 
 def click_option(browser: Any, label_start: str) -> None:
+    """Click the decision's button whose text starts with `label_start` and wait for the answer,
+    finding the buttons again if a redraw replaced them between finding and clicking."""
+    from selenium.common.exceptions import StaleElementReferenceException
     before = state(browser)["steps"]
-    buttons = css(browser, "#decision .option")
-    button = next((b for b in buttons if b.text.startswith(label_start)), None)
-    assert button is not None, (label_start, [b.text for b in buttons], state(browser)["pending"])
-    button.click()
+    for _ in range(5):
+        try:
+            buttons = css(browser, "#decision .option")
+            button = next((b for b in buttons if b.text.startswith(label_start)), None)
+            assert button is not None, (label_start, [b.text for b in buttons], state(browser)["pending"])
+            button.click()
+            break
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    else:
+        raise AssertionError(f"the {label_start!r} button kept going stale")
     wait(browser, lambda b: state(b)["steps"] > before)
 
 

@@ -136,13 +136,18 @@ def ctx(g: "RulesContext", me: str | None, *, ability: Ability | None = None, **
     return c
 
 
+# the modifier target of a unit's cost, by the unit's class (any other class: SUMMON_COST)
+COST_TARGETS = {"great-old-one": "awaken-cost", "cultist": "recruit-cost"}
+SUMMON_COST = "summon-cost"
+
+
 def unit_cost(g: "RulesContext", owner: str, t: UnitType) -> int:
     if "cost" in t.unknown:
         raise RuleError(f"{t.name}: its cost is unknown and no interpretation is given")
     fixed = getattr(t.cost, "const", None)   # a plain number: no context to make
     base = fixed if fixed.__class__ is int else basics.integer(   # (no name formatted for a plain number)
         g, fixed if fixed is not None else formula(g, t.cost, ctx(g, owner), f"cost of {t.name}"), f"cost of {t.name}")
-    target = "awaken-cost" if t.cls == "great-old-one" else "recruit-cost" if t.cls == "cultist" else "summon-cost"
+    target = COST_TARGETS.get(t.cls, SUMMON_COST)
     mods = modifiers_of(g, target)
     if not mods:   # (most of the time: no subject to build, no name to format)
         return base if base >= 0 else 0
