@@ -86,8 +86,9 @@ def power_to_keep(g: Any, player: str, gaps: list[AwakenGap], one_step: Callable
     keep = 0
     for gap in gaps:
         try:
-            need = core.unit_cost(g.rules, player, faction.units[gap.kind]) + gap.progress(c)
-            near = need <= power and (gap.progress(c) == 0 or one_step())
+            steps = gap.progress(c)   # (its awaken `where` run once: the need and the test share it)
+            need = core.unit_cost(g.rules, player, faction.units[gap.kind]) + steps
+            near = need <= power and (steps == 0 or one_step())
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             continue
         if near and (keep == 0 or need < keep):
