@@ -121,8 +121,9 @@ class Trial:
             gaps = awaken_steps.awaken_gaps(self.g, self.player) if self.awaken else []
             if gaps:   # tried for units and Gates only while not yet offered (a try cannot close it further)
                 c = core.ctx(self.g.rules, self.player)
+                not_offered = [x for x in gaps if x.progress(c)]   # (each `where` run once, for every kind of try)
                 for k in _READ_AFTER:
-                    self._unmet[k].extend(x for x in gaps if x.progress(c))
+                    self._unmet[k].extend(not_offered)
             self._unmet["awaken"] = gaps
         return self._unmet[tried]
 
