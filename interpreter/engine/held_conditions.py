@@ -175,22 +175,25 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | N
     parts = parts_read(r) if event is None else None
     if parts is None:
         return bool(_evaluate(g, p, r, event))
+    checking = state_module.CHECK_MEMO   # (read once: a module attribute, which tests may switch)
     if seen is None:
         now = _inputs_now(g, parts, p)
     else:
-        now = seen.get((parts, p))
+        at = (parts, p)
+        now = seen.get(at)
         if now is None:
-            now = seen[(parts, p)] = _inputs_now(g, parts, p, seen)
-        if state_module.CHECK_MEMO and now != _inputs_now(g, parts, p):
+            now = seen[at] = _inputs_now(g, parts, p, seen)
+        if checking and now != _inputs_now(g, parts, p):
             raise AssertionError("the state changed during one requirement check")
     held = g.held_conditions()
-    kept = held.get((p, r.key))
+    mine = (p, r.key)
+    kept = held.get(mine)
     if kept is not None and kept[0] == now:
-        if state_module.CHECK_MEMO and bool(_evaluate(g, p, r, None)) != kept[1]:
+        if checking and bool(_evaluate(g, p, r, None)) != kept[1]:
             raise AssertionError(f"stale requirement condition {r.key} for {p}")
         return kept[1]  # type: ignore[no-any-return]
     result = bool(_evaluate(g, p, r, None))
-    held[(p, r.key)] = (now, result)
+    held[mine] = (now, result)
     return result
 
 
