@@ -144,3 +144,35 @@ def test_a_call_passing_me_as_its_player_reads_only_that_players_part(condition:
     class R:
         inputs = EffectBuilder.expr_inputs(condition)
     assert H.parts_read(R()) == parts
+
+
+@pytest.mark.parametrize("a, b", [
+    ([], []), ([], [{}]), (None, None), (None, []), (["a", "b"], ["a", "b"]), (["a", "b"], ["b", "a"]),
+    (["a"], ["a", "b"]), (["1"], [1]), ([1], [True]), ([1], [1]), ({"a": 1}, {"a": True}),
+    ({"a": 1, "b": 2}, {"b": 2, "a": 1}), ([{"id": 1}], [{"id": 1}]), (["a"], [["a"]]),
+])
+def test_a_fields_kept_value_is_equal_exactly_when_its_data_are(a: object, b: object) -> None:
+    """A field's value as the requirement keys keep it (`_value_of`: None, a tuple of strings, or
+    marshal bytes) compares equal exactly when the fields' bytes do (`key_bytes`: 1 is not True,
+    dicts in another order differ), whichever kind each side is made as."""
+    from necronomicon.interpreter.engine.plain_data import key_bytes
+    assert (H._value_of(a) == H._value_of(b)) == (key_bytes(a) == key_bytes(b))
+
+
+def test_the_players_tokens_and_gates_are_kept_without_marshal() -> None:
+    """The parts most conditions read are kept as what they are, not marshalled: the players and
+    the gates (areas: strings) as tuples, no tokens as (), no battle as None."""
+    g = Game(_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    area = sorted(g.layout.areas)[0]
+    u = next(u for u in g.s.units if u["owner"] == "crawling-chaos")
+    g.s.gates[area] = {"controller": u["id"]}
+    g.rules.state_written()
+    assert H._part_now(g.rules, "players", "crawling-chaos") == tuple(g.s.players)
+    assert H._part_now(g.rules, "gate-places", "crawling-chaos") == tuple(g.s.gates)
+    assert H._part_now(g.rules, "gates@", "crawling-chaos") == tuple(g.s.controlled_gates("crawling-chaos"))
+    assert area in H._part_now(g.rules, "gates@", "crawling-chaos")
+    assert H._part_now(g.rules, "battle", "crawling-chaos") is None
+    g.s.tokens = []
+    assert H._part_now(g.rules, "tokens", "crawling-chaos") == ()
+    g.s.tokens = [{"id": 1, "loc": area, "owner": "crawling-chaos"}]
+    assert isinstance(H._part_now(g.rules, "tokens", "crawling-chaos"), bytes)

@@ -47,11 +47,12 @@ class DoomPhase(Proc):
         f.update(used=[], done=False, at="choose")
         return core_procs.requirements_call(g, "doom-phase", {"player": p}, [p])
 
-    def _candidates(self, g: Any, f: Frame, p: str) -> list[Any]:
-        """The player's doom-phase abilities usable now that it has not used this phase."""
+    def _candidates(self, g: Any, f: Frame, p: str, only: str | None = None) -> list[Any]:
+        """The player's doom-phase abilities usable now that it has not used this phase (`only`:
+        those whose id it is, the others not evaluated)."""
         out = []
         for ab in abilities.window_abilities(g, p, "doom-phase"):
-            if ab.key not in f["used"]:
+            if ab.key not in f["used"] and (only is None or ab.id == only):
                 if abilities.usable(g, ab, p, self._ctx(g, ab, p)):
                     out.append(ab)
         return out
@@ -90,7 +91,9 @@ class DoomPhase(Proc):
         if picked == RITUAL:
             f.update(done=True, at="choose")
             return Call(frame("ritual", player=p))
-        ab = next(a for a in self._candidates(g, f, p) if a.id == picked.ability)
+        # the first candidate with the picked id, as `choose` listed them at this same position: only
+        # the abilities with that id are evaluated again
+        ab = self._candidates(g, f, p, picked.ability)[0]
         return self._use(g, f, ab, p)
 
     def _next(self, g: Any, f: Frame, p: str) -> Any:

@@ -142,14 +142,29 @@ def _part_now(g: Any, f: str, p: str) -> Any:
         return (s.other_writes, len(s.units))
     if f == "units@":   # p's units are where they were while none of them moved and no other write
         return (s.other_writes, s.moves_of(p), len(s.units))
-    if f == "gates@":   # the gates p controls
-        return marshal.dumps(s.controlled_gates(p))
+    if f == "gates@":   # the gates p controls (areas: a tuple of strings stands for itself)
+        return tuple(s.controlled_gates(p))
     if f == "gate-places":   # where gates stand
-        return marshal.dumps(list(s.gates))
+        return tuple(s.gates)
     if f[-1] == "@":
         value = getattr(s, f[:-1]).get(p)
         return value if value is None or value.__class__ is int else marshal.dumps(value)
-    return marshal.dumps(getattr(s, f))
+    return _value_of(getattr(s, f))
+
+
+def _value_of(v: Any) -> Any:
+    """A field's value as `_part_now` keeps it: None as itself, a list of strings (the players) as
+    their tuple, an empty list (no tokens) as (), any other as marshal bytes. Each kind compares
+    equal only to its own kind, exactly when the values are equal, and is made without marshal's
+    encoding of every string into a new bytes object."""
+    if v is None:
+        return None
+    if v.__class__ is list:
+        for x in v:
+            if x.__class__ is not str:
+                return marshal.dumps(v)
+        return tuple(v)
+    return marshal.dumps(v)
 
 
 def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | None = None) -> bool:
@@ -160,22 +175,25 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | N
     parts = parts_read(r) if event is None else None
     if parts is None:
         return bool(_evaluate(g, p, r, event))
+    checking = state_module.CHECK_MEMO   # (read once: a module attribute, which tests may switch)
     if seen is None:
         now = _inputs_now(g, parts, p)
     else:
-        now = seen.get((parts, p))
+        at = (parts, p)
+        now = seen.get(at)
         if now is None:
-            now = seen[(parts, p)] = _inputs_now(g, parts, p, seen)
-        if state_module.CHECK_MEMO and now != _inputs_now(g, parts, p):
+            now = seen[at] = _inputs_now(g, parts, p, seen)
+        if checking and now != _inputs_now(g, parts, p):
             raise AssertionError("the state changed during one requirement check")
     held = g.held_conditions()
-    kept = held.get((p, r.key))
+    mine = (p, r.key)
+    kept = held.get(mine)
     if kept is not None and kept[0] == now:
-        if state_module.CHECK_MEMO and bool(_evaluate(g, p, r, None)) != kept[1]:
+        if checking and bool(_evaluate(g, p, r, None)) != kept[1]:
             raise AssertionError(f"stale requirement condition {r.key} for {p}")
         return kept[1]  # type: ignore[no-any-return]
     result = bool(_evaluate(g, p, r, None))
-    held[(p, r.key)] = (now, result)
+    held[mine] = (now, result)
     return result
 
 

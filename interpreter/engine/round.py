@@ -9,7 +9,7 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_ACTIONS_PER_PHASE
 from .flow import Call, Proc, Return, ask, frame
 from .option import Option, parse
-from .state import POOL
+from .state import POOL, captured_loc
 from . import actions
 from . import basics
 from . import core
@@ -199,7 +199,8 @@ class GatherPower(Proc):
                                    and gate.get("controller") is not None and s.gate_owner(loc) == p)
             cultists = sum(1 for u in s.on_map(p) if basics.utype(g, u).cls == "cultist") + held_controllers
             gates = actions.gate_count(g, p)
-            captured = [u for u in s.units if u["loc"] == f"captured:{p}"]
+            held = captured_loc(p)   # (made once per player, not once per unit)
+            captured = [u for u in s.units if u["loc"] == held]
             for u in captured:
                 core.relocate(g, u, POOL, "sacrificed")
             income = cultists + 2 * gates + abandoned + len(captured) + s.bank.pop(p, 0)

@@ -186,8 +186,12 @@ class Rules:
         record: those five keys, the facts, and the held conditions: `held_conditions`.)"""
         s = self.s
         m = self._memo
-        if m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants and m[3] == len(s.grants) \
-                and m[4] == len(s.units):
+        if m is not None and m[0] is s and m[1] == s.writes:
+            grants = s.grants   # (read once: each read of a State field is a lookup in its dict)
+            current = m[2] is grants and m[3] == len(grants) and m[4] == len(s.units)
+        else:
+            current = False
+        if current:
             if CHECK_MEMO and not self._checking:
                 self._check_memo(m[5])
             return m[5]  # type: ignore[no-any-return]
@@ -211,8 +215,10 @@ class Rules:
         """Whether the memo (see `memo`) is valid for the state as it is."""
         s = self.s
         m = self._memo
-        return m is not None and m[0] is s and m[1] == s.writes and m[2] is s.grants \
-            and m[3] == len(s.grants) and m[4] == len(s.units)
+        if m is None or m[0] is not s or m[1] != s.writes:
+            return False
+        grants = s.grants
+        return m[2] is grants and m[3] == len(grants) and m[4] == len(s.units)
 
     def memo_after_move(self) -> None:
         """A unit moved leaving which kinds each player has on the map as they were (`relocate`:
