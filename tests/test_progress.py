@@ -16,7 +16,11 @@ from necronomicon.interpreter.engine.decisions import Decision
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.seat import Seat
 from necronomicon.interpreter.engine.seeking import Trial
+from necronomicon.interpreter.search.agent import SearchAgent
 from necronomicon.interpreter.search.budget import parse_agent
+from necronomicon.interpreter.search.determinize import known_to
+from necronomicon.interpreter.search.rivals import SeatBots
+from necronomicon.interpreter.search.tree import Node
 
 BASIC = Path(__file__).parent / "fixtures" / "basic"
 # the modder's red faction's six requirements (each "false" in the fixture), one condition each
@@ -249,3 +253,39 @@ def test_a_gate_is_tried_only_against_requirements_whose_queries_read_gates(base
     assert {r.id for r in goat.unmet("units")} >= {"units-in-8-areas", "share-areas-with-all-enemies"}
     assert {r.id for r in rider.unmet("gates")} == {"gate-in-other-start-area"}
     assert "gate-in-other-start-area" not in {r.id for r in rider.unmet("units")}
+
+
+# ---- own: the requirement settings steer the searching player alone (search/rivals.py) ----
+
+def test_with_own_a_rivals_decisions_are_the_plain_bots(far_gate: Content) -> None:
+    # red's cultist in b, three steps from the Gate that closes red's r1: reach walks it toward f
+    g = Game(far_gate, "test-multi", ["red", "blue"], 1)
+    walker, = _cultists_at(g, "red", ["b"])
+    d, moves, seat = _move_decision(g, "red", walker, ["a", "c", "e"])
+    board, moves = seat.board(), moves[:3]
+    reach = SearchAgent(parse_agent("mcts:2:seek=1:progress=1:reach=1"), 1).rollout_bot
+    searcher = SearchAgent(parse_agent("mcts:2:seek=1:progress=1:reach=1:own=1"), 1)
+    walked = reach.scores("red", moves, d, board)
+    assert walked[1] > walked[2] > walked[0]   # toward f, aside, away
+    plain = HeuristicAgent(1).scores("red", moves, d, board)
+    assert plain[0] == plain[1] == plain[2]
+    # blue searches: red is a rival, whose moves (in the prior and the rollouts) the plain bot scores
+    blue = Seat(g, "blue")
+    searcher.grow(Node(), blue, known_to(blue), frozenset(), 1, None)
+    bots = searcher.rollout_bot
+    assert isinstance(bots, SeatBots) and bots.me == "blue"
+    assert bots.scores("red", moves, d, board) == plain
+    # red searches: its own walk is scored as reach scores it
+    searcher.grow(Node(), seat, known_to(seat), frozenset(), 1, None)
+    assert bots.me == "red" and bots.scores("red", moves, d, board) == walked
+
+
+def test_own_is_a_search_setting_off_by_default() -> None:
+    cfg = parse_agent("mcts:30:seek=1:progress=1:reach=1:own=1")
+    assert cfg.own and cfg.label().endswith(":reach=1:own=1") and parse_agent(cfg.label()) == cfg
+    default = parse_agent("mcts:30:seek=1:progress=1:reach=1")
+    assert not default.own and "own" not in default.label()
+    # without it one heuristic bot plays every seat, as before
+    assert type(SearchAgent(default, 1).rollout_bot) is HeuristicAgent
+    with pytest.raises(ValueError, match="own must be 0"):
+        parse_agent("mcts:30:own=2")

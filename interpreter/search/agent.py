@@ -30,7 +30,6 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..engine.agents import HeuristicAgent
 from ..engine.decisions import Decision
 from ..engine.game import Game, GameError
 from ..engine.options import option_info
@@ -43,6 +42,7 @@ from .parallel import best_of, grow_trees
 from .positions import search_key
 from .repeats import Repeats
 from .reward import values
+from .rivals import SeatBots, rollout_bot
 from .tree import Node, Stats
 
 # A time budget counts the CPU time of the thinking thread alone: two bots thinking at once in one
@@ -74,10 +74,9 @@ class SearchAgent:
         self.name = config.label()
         self.rng = Rng(seed ^ 0x6A09E667F3BCC909)
         # the rollouts' and the prior's bot; with `seek=1` it reaches for unmet requirements (engine/seeking.py),
-        # with `progress=1` also by their distance, with `reach=1` also over several steps
-        self.rollout_bot = HeuristicAgent(seed ^ 0x3C6EF372, seek=config.seek, progress=config.progress,
-                                          reach=config.reach, awaken=config.awaken, company=config.company,
-                                          brake=config.brake)
+        # with `progress=1` also by their distance, with `reach=1` also over several steps; with
+        # `own=1` only for the searching player's decisions (rivals.py)
+        self.rollout_bot = rollout_bot(config, seed ^ 0x3C6EF372)
         self.seats: dict[str, Seat] = {}
         self.stats = SearchStats()
         # set from another thread, the search in progress ends after its current playout and answers
@@ -156,6 +155,8 @@ class SearchAgent:
         (at least one, and none after a stop is asked for); how many were made."""
         t0 = cpu_clock()
         n = 0
+        if isinstance(self.rollout_bot, SeatBots):
+            self.rollout_bot.me = seat.player
         while True:
             self._playout(root, seat, known, back)
             n += 1

@@ -26,7 +26,9 @@ step of an unmet requirement more than one move away, in steps along the map: en
 meet an unmet requirement and keeps the Power it needs: engine/awaken_steps.py; 0, the default),
 `company=1` (that bot also brings units beside the holder of a serving ability that counts units:
 engine/company.py; 0, the default), `brake=1` (that bot performs no ritual that would bring it to
-the Doom goal short of six spellbooks; 0, the default), `tt=1` (answers that lead to one position share its
+the Doom goal short of six spellbooks; 0, the default), `own=1` (those requirement settings steer
+only the searching player's decisions; rivals' decisions in the rollouts and the prior are the plain
+heuristic bot's: rivals.py; 0, the default), `tt=1` (answers that lead to one position share its
 statistics: a transposition table) and `reuse=1` (a decision starts from the statistics the
 previous search gathered at the position reached; agent.py; both 0, off, by default). A bad part
 is one line naming it.
@@ -67,6 +69,7 @@ class SearchConfig:
     awaken: bool = False  # ... and reaches for an awakening that meets a requirement (engine/awaken_steps.py)
     company: bool = False   # ... and brings units beside a serving ability that counts units (engine/company.py)
     brake: bool = False   # ... and performs no ritual that reaches the Doom goal short of six spellbooks
+    own: bool = False     # those settings for the searching player only; rivals by the plain heuristic bot (rivals.py)
     tt: bool = False      # a transposition table: answers leading to one position share its statistics
     reuse: bool = False   # start each decision from the statistics the last search gathered there
 
@@ -78,7 +81,7 @@ class SearchConfig:
             (f":blend={self.blend:g}" if self.blend != 1 else "") + \
             (":seek=1" if self.seek else "") + (":progress=1" if self.progress else "") + (":reach=1" if self.reach else "") + \
             (":awaken=1" if self.awaken else "") + (":company=1" if self.company else "") + \
-            (":brake=1" if self.brake else "") + (":tt=1" if self.tt else "") + (":reuse=1" if self.reuse else "")
+            (":brake=1" if self.brake else "") + (":own=1" if self.own else "") + (":tt=1" if self.tt else "") + (":reuse=1" if self.reuse else "")
         return (f"{NAME}:{budget}:{self.policy}:depth={self.depth}:c={self.c:g}:prior={self.prior:g}"
                 f":root={self.root:g}{extra}" + (f":eval={self.evaluation}" if self.evaluation else ""))
 
@@ -138,7 +141,7 @@ def parse_agent(name: str) -> SearchConfig:
             cfg["widen"] = _setting(name, p, 100, "widen must be a number from 0 (off) to 100")
         elif key == "blend":
             cfg["blend"] = _setting(name, p, 1, "blend must be a number from 0 to 1")
-        elif key in ("seek", "progress", "reach", "awaken", "company", "brake", "tt", "reuse"):
+        elif key in ("seek", "progress", "reach", "awaken", "company", "brake", "own", "tt", "reuse"):
             flag = p.split("=", 1)[1]
             if flag not in ("0", "1"):
                 raise ValueError(f"agent '{name}': {key} must be 0 (off) or 1 (on), got '{flag}'")
@@ -166,7 +169,7 @@ def _setting(name: str, part: str, top: float, rule: str) -> float:
 
 # the settings written `key=value` (eval=FILE is taken off the name before its parts are read)
 _KEYED = ("depth", "c", "prior", "root", "workers", "widen", "blend", "seek", "progress", "reach", "awaken", "company",
-          "brake", "tt", "reuse")
+          "brake", "own", "tt", "reuse")
 
 
 def _kind(name: str, part: str) -> str:
@@ -180,4 +183,4 @@ def _kind(name: str, part: str) -> str:
         return key
     raise ValueError(f"agent '{name}': cannot read '{part}'; expected playouts (400), seconds (0.5s), "
                      f"a rollout policy ({' or '.join(POLICIES)}), depth=N, c=X, prior=T, root=E, workers=N, widen=K, "
-                     "blend=W, seek=0|1, progress=0|1, reach=0|1, awaken=0|1, company=0|1, brake=0|1, tt=0|1, reuse=0|1 or eval=FILE (last)")
+                     "blend=W, seek=0|1, progress=0|1, reach=0|1, awaken=0|1, company=0|1, brake=0|1, own=0|1, tt=0|1, reuse=0|1 or eval=FILE (last)")

@@ -29,6 +29,7 @@ from ..engine.rng import Rng
 from ..engine.seat import Seat
 from .budget import SearchConfig
 from .determinize import Known
+from .rivals import SeatBots, rollout_bot
 from .tree import Node
 
 __all__ = ["Tally", "grow_trees", "best_of", "can_fork", "shares"]
@@ -43,7 +44,7 @@ class SearchAgent(Protocol):
 
     config: SearchConfig
     rng: Rng
-    rollout_bot: HeuristicAgent
+    rollout_bot: HeuristicAgent | SeatBots
     halt: threading.Event
 
     def grow(self, root: Node, seat: Seat, known: Known, back: frozenset[str],
@@ -110,9 +111,8 @@ def _one_tree(agent: SearchAgent, seat: Seat, known: Known, back: frozenset[str]
     """One tree grown by a copy of the bot with its own generators; its root's tally and playouts."""
     worker = copy.copy(agent)
     worker.rng = Rng(seeds[0])
-    cfg = agent.config   # the same rollout bot as the single tree's (seek=, progress=, reach=), its own generator
-    worker.rollout_bot = HeuristicAgent(seeds[1], seek=cfg.seek, progress=cfg.progress, reach=cfg.reach,
-                                        awaken=cfg.awaken, company=cfg.company, brake=cfg.brake)
+    # the same rollout bot as the single tree's (seek=, progress=, reach=, own=), its own generator
+    worker.rollout_bot = rollout_bot(agent.config, seeds[1])
     root = Node()
     n = worker.grow(root, seat, known, back, *budget)
     tally = {o: (ch.visits, ch.prior) for o, ch in root.children.items() if o in options}
