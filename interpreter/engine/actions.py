@@ -2,6 +2,7 @@
 unique/spellbook-requirement actions: which are legal now, what they cost, and doing them."""
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from ..content.model import Requirement
@@ -24,6 +25,8 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     """The areas of the units (of `p`, or of anyone) that an ongoing ability makes count as a
     Gate their owner controls (modifier `counts-as-gate`): one entry per unit, beside any real
     Gate in the same area. They give Power, Doom and a place to Summon, and `gates()` lists them."""
+    if "counts-as-gate" not in g.content.tables.modifier_targets[g.ruleset.id]:
+        return []   # no ability of the content has one (a content fact: no memo asked)
     mods = core.modifiers_of(g, "counts-as-gate")
     if not mods or (p is not None and not core.may_modify(g, "counts-as-gate", {"owner": p})):
         return []
@@ -33,6 +36,17 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
             out.append(u["loc"])
     out.sort()
     return out
+
+
+_NO_UNIT_GATES = marshal.dumps([])
+
+
+def unit_gates_bytes(g: "RulesContext") -> bytes:
+    """`unit_gates(g)` of every player as marshalled bytes (a requirement check's key part,
+    held_conditions.py); the same bytes, made once, when the content has no counts-as-gate modifier."""
+    if "counts-as-gate" not in g.content.tables.modifier_targets[g.ruleset.id]:
+        return _NO_UNIT_GATES
+    return marshal.dumps(unit_gates(g))
 
 
 def gate_count(g: "RulesContext", p: str) -> int:
