@@ -66,7 +66,8 @@ def active_abilities_all(g: "RulesContext") -> list[tuple[str | None, Ability]]:
     if out is None:
         out = [(None, a) for a in g.ruleset.abilities]
         for p in g.s.players:
-            out.extend((p, a) for a in active_abilities(g, p))
+            for a in active_abilities(g, p):   # (a loop: a generator would give this function a closure scope)
+                out.append((p, a))
         memo["all"] = out
     return out  # type: ignore[no-any-return]
 
