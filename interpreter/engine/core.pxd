@@ -10,7 +10,7 @@ cpdef object modified(object g, object target, object value, object subject=*, o
 cpdef object _apply_modifiers(object g, object target, object value, object subject, object mods)
 cpdef object formula(object g, object fn, object ctx, object name)
 cpdef bint may_act(object g, object u, object act, object mods=*) except -1
-cpdef bint may_modify(object g, object target, object fields) except -1
+cpdef bint may_modify(object g, object target, object fields, object mods=*) except -1
 cpdef object modifiers_of(object g, object target)
 @cython.locals(memo=dict, index=dict)
 cpdef dict modifier_index(object g)
