@@ -174,9 +174,9 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     ability lets it summon as an Unlimited Action."""
     s = g.s
     out: list[Option] = []
-    index = core.modifier_index(g)   # (read once: each read asks the memo whether it is current)
-    if unlimited and not core.may_modify(g, "unlimited-summon", {"owner": p}, index.get("unlimited-summon", ())):
+    if unlimited and not core.may_modify(g, "unlimited-summon", {"owner": p}):
         return out   # no ability makes a Summon of p's unlimited now
+    index = core.modifier_index(g)   # (read once: each read asks the memo whether it is current)
     gates = [a for a in s.controlled_gates(p) if basics.is_area(g, a)]
     if core.may_modify(g, "summon-at-gate", {"owner": p}, index.get("summon-at-gate", ())):   # other Gates open to p
         gates = [a for a in s.gates if basics.is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
