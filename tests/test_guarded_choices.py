@@ -237,7 +237,8 @@ def test_removals_are_trusted_only_while_their_window_moves_no_unit() -> None:
                               ("multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"])):
         assert feasible.removals_are_quiet(Game(c, ruleset, factions, 1).rules)   # Doom, Power, tallies only
     # a rule of the ruleset at the removal window that kills: the content's table says so
-    loud = type("Ab", (), {"window": feasible.REMOVAL_WINDOW, "effect": type("Fx", (), {"calls": frozenset({"kill"})})()})()
+    loud = type("Ab", (), {"window": feasible.REMOVAL_WINDOW, "effect": type("Fx", (), {"calls": frozenset({"kill"})})(),
+                          "modifiers": ()})()
     rs = c.model.rulesets["multiplayer"]
     model = dataclasses.replace(c.model, rulesets={**c.model.rulesets,
                                                    "multiplayer": dataclasses.replace(rs, abilities=(*rs.abilities, loud))})

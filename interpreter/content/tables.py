@@ -42,7 +42,11 @@ class ContentTables:
     "", the general pool's), each unit kind it may hold -> its type, as engine/basics.py `utype`
     finds it (the owner's faction's kinds first, then the neutral units', then the loyalty cards'
     in their order): one lookup where `utype` scanned the content; plain dicts, never changed (a
-    mapping proxy costs each of the engine's reads twice the time of a dict's)."""
+    mapping proxy costs each of the engine's reads twice the time of a dict's). `modifier_targets`:
+    per ruleset, the target of every modifier of an ability the content holds (in play or not, one
+    a later key hides included) or of that ruleset's rules: a target outside it has no modifier in
+    any game of the content (engine/actions.py `unit_gates` asks no memo then); a plain dict, as
+    `unit_types`."""
 
     ability_by_key: Mapping[str, "Ability"]
     checked_when: Mapping[str, Mapping[str, tuple[int, ...]]]
@@ -51,6 +55,7 @@ class ContentTables:
     programs: Mapping[str, Program]
     seeking: Mapping[str, Seeking]
     unit_types: Mapping[str, Mapping[str, "UnitType"]]
+    modifier_targets: Mapping[str, frozenset[str]]
 
 
 def _moments(requirements: tuple["Requirement", ...]) -> Mapping[str, tuple[int, ...]]:
@@ -59,26 +64,36 @@ def _moments(requirements: tuple["Requirement", ...]) -> Mapping[str, tuple[int,
                              for when in sorted(moments)})
 
 
-def _ability_index(model: "ContentModel") -> dict[str, "Ability"]:
-    idx: dict[str, Ability] = {}
+def _held_abilities(model: "ContentModel") -> list["Ability"]:
+    """Every ability of a faction, unit, spellbook, loyalty or neutral card, in the index's order
+    (two with one key both listed)."""
+    out: list[Ability] = []
     for f in list(model.factions.values()) + list(model.loyalty_cards.values()):
-        for a in f.abilities:
-            idx[a.key] = a
+        out.extend(f.abilities)
         for t in f.units.values():
-            for a in t.abilities:
-                idx[a.key] = a
+            out.extend(t.abilities)
         for sb in f.spellbooks.values():
-            for a in sb.abilities:
-                idx[a.key] = a
+            out.extend(sb.abilities)
     for sb in model.neutral_spellbooks.values():
-        for a in sb.abilities:
-            idx[a.key] = a
+        out.extend(sb.abilities)
     for card in model.neutral_cards.values():
         unit = model.neutral_units.get(card.kind)
         for a in (card.acquire, *card.abilities, *(unit.abilities if unit is not None else ())):
             if a is not None:
-                idx[a.key] = a
-    return idx
+                out.append(a)
+    return out
+
+
+def _ability_index(model: "ContentModel") -> dict[str, "Ability"]:
+    return {a.key: a for a in _held_abilities(model)}   # (a later one with the same key wins)
+
+
+def _modifier_targets(model: "ContentModel") -> dict[str, frozenset[str]]:
+    """ContentTables.modifier_targets: per ruleset, every modifier's target its games can have."""
+    held = [*_held_abilities(model), *(a for t in model.neutral_units.values() for a in t.abilities)]
+    content = {m.target for a in held for m in a.modifiers}
+    return {rid: frozenset(content | {m.target for a in rs.abilities for m in a.modifiers})
+            for rid, rs in model.rulesets.items()}
 
 
 def _quiet(effect: Any) -> bool:
@@ -147,7 +162,7 @@ def build_tables(model: "ContentModel") -> ContentTables:
     return ContentTables(MappingProxyType(index), MappingProxyType(checked), MappingProxyType(timed),
                          MappingProxyType(quiet), MappingProxyType(programs),
                          MappingProxyType({fid: links_of(f) for fid, f in model.factions.items()}),
-                         _unit_types(model))
+                         _unit_types(model), _modifier_targets(model))
 
 
 __all__ = ["ContentTables", "build_tables", "checked_at", "content_abilities"]

@@ -66,7 +66,8 @@ def active_abilities_all(g: "RulesContext") -> list[tuple[str | None, Ability]]:
     if out is None:
         out = [(None, a) for a in g.ruleset.abilities]
         for p in g.s.players:
-            out.extend((p, a) for a in active_abilities(g, p))
+            for a in active_abilities(g, p):   # (a loop: a generator would give this function a closure scope)
+                out.append((p, a))
         memo["all"] = out
     return out  # type: ignore[no-any-return]
 
@@ -93,13 +94,27 @@ def ability_of(g: "RulesContext", key: str) -> Ability:
 
 
 def once_key(g: "RulesContext", ab: Ability, player: str | None) -> str | None:
-    if ab.once is None:
+    """The key a use of `ab` by `player` is kept under in memory's "once" list while its limit
+    (`once:`) lasts; None when it has none. Only the scope asked for is formatted."""
+    once = ab.once
+    if once is None:
         return None
-    mem = g.s.memory
-    scope = {"battle": f"battle{mem.get('battle_no', 0)}", "action": f"action{mem.get('action_no', 0)}",
-             "turn": f"turn{mem.get('turn_no', 0)}",
-             "action-phase": f"ap{g.s.round}", "doom-phase": f"dp{g.s.round}", "round": f"r{g.s.round}",
-             "game": "game"}[ab.once]
+    if once == "battle":
+        scope = f"battle{g.s.memory.get('battle_no', 0)}"
+    elif once == "action":
+        scope = f"action{g.s.memory.get('action_no', 0)}"
+    elif once == "turn":
+        scope = f"turn{g.s.memory.get('turn_no', 0)}"
+    elif once == "action-phase":
+        scope = f"ap{g.s.round}"
+    elif once == "doom-phase":
+        scope = f"dp{g.s.round}"
+    elif once == "round":
+        scope = f"r{g.s.round}"
+    elif once == "game":
+        scope = "game"
+    else:
+        raise KeyError(once)   # (the schema allows no other)
     return f"{ab.key}|{player}|{scope}"
 
 

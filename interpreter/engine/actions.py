@@ -2,6 +2,7 @@
 unique/spellbook-requirement actions: which are legal now, what they cost, and doing them."""
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from ..content.model import Requirement
@@ -24,8 +25,10 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     """The areas of the units (of `p`, or of anyone) that an ongoing ability makes count as a
     Gate their owner controls (modifier `counts-as-gate`): one entry per unit, beside any real
     Gate in the same area. They give Power, Doom and a place to Summon, and `gates()` lists them."""
+    if "counts-as-gate" not in g.content.tables.modifier_targets[g.ruleset.id]:
+        return []   # no ability of the content has one (a content fact: no memo asked)
     mods = core.modifiers_of(g, "counts-as-gate")
-    if not mods or (p is not None and not core.may_modify(g, "counts-as-gate", {"owner": p})):
+    if not mods or (p is not None and not core.may_modify(g, "counts-as-gate", {"owner": p}, mods)):
         return []
     out = []   # (plain loops throughout this module: a generator expression or a closure makes the
     for u in g.s.on_map(p):   # compiled function allocate a scope and a generator at every call)
@@ -33,6 +36,17 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
             out.append(u["loc"])
     out.sort()
     return out
+
+
+_NO_UNIT_GATES = marshal.dumps([])
+
+
+def unit_gates_bytes(g: "RulesContext") -> bytes:
+    """`unit_gates(g)` of every player as marshalled bytes (a requirement check's key part,
+    held_conditions.py); the same bytes, made once, when the content has no counts-as-gate modifier."""
+    if "counts-as-gate" not in g.content.tables.modifier_targets[g.ruleset.id]:
+        return _NO_UNIT_GATES
+    return marshal.dumps(unit_gates(g))
 
 
 def gate_count(g: "RulesContext", p: str) -> int:
@@ -136,7 +150,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     out.extend(battle_actions(g, p, "battle", my_areas))
     # Capture
     act_mods = index.get("may-act", ())
-    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "capture"}):
+    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "capture"}, act_mods):
         act_mods = ()   # (asked once for all of p's units: none applies to one of them)
     others = s.others(p)
     for a in my_areas:
@@ -162,8 +176,9 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     out: list[Option] = []
     if unlimited and not core.may_modify(g, "unlimited-summon", {"owner": p}):
         return out   # no ability makes a Summon of p's unlimited now
+    index = core.modifier_index(g)   # (read once: each read asks the memo whether it is current)
     gates = [a for a in s.controlled_gates(p) if basics.is_area(g, a)]
-    if core.may_modify(g, "summon-at-gate", {"owner": p}):   # an ability opens other Gates to p's Summons
+    if core.may_modify(g, "summon-at-gate", {"owner": p}, index.get("summon-at-gate", ())):   # other Gates open to p
         gates = [a for a in s.gates if basics.is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
                                                                               {"owner": p, "area": a,
                                                                                "controller": s.gate_owner(a)}, p)]
@@ -171,7 +186,7 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     if not gates:
         return out
     mods = moves.action_mods(g, p, "summon")
-    may_mods = core.modifiers_of(g, "may-summon")
+    may_mods = index.get("may-summon", ())
     power = s.power[p]
     for t in [*basics.faction(g, p).units.values(), *neutral.held_kinds(g, p)]:
         if t.cls in ("cultist", "great-old-one") or not s.in_pool(p, t.id):
@@ -227,11 +242,12 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     out = []
     fought = s.memory.get("battles", [])
     mods = moves.action_mods(g, p, "battle")
-    act_mods = core.modifiers_of(g, "may-act")
-    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "battle"}):
+    index = core.modifier_index(g)   # (read once: each read asks the memo whether it is current)
+    act_mods = index.get("may-act", ())
+    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "battle"}, act_mods):
         act_mods = ()   # (asked once for all of p's units: none applies to one of them)
-    combat_mods = core.modifiers_of(g, "combat")
-    if combat_mods and not core.may_modify(g, "combat", {"owner": p}):
+    combat_mods = index.get("combat", ())
+    if combat_mods and not core.may_modify(g, "combat", {"owner": p}, combat_mods):
         combat_mods = ()
     others = s.others(p)
     for a in areas if areas is not None else sorted(s.places_of(p)):

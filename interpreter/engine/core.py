@@ -250,12 +250,14 @@ def may_act(g: "RulesContext", u: dict[str, Any], act: str, mods: Any = None) ->
     return bool(modified(g, "may-act", True, {"unit": u, "owner": u["owner"], "action": act}, u["owner"], mods))
 
 
-def may_modify(g: "RulesContext", target: str, fields: dict[str, Any]) -> bool:
+def may_modify(g: "RulesContext", target: str, fields: dict[str, Any], mods: Any = None) -> bool:
     """Whether an active modifier of `target` may apply to a subject with these `fields`: False
     when the subject guards of every one reject them, as they then reject every subject that
     has them (effects/subject_guards.py). Checking mode answers True when there is one at all
-    (every subject is then asked)."""
-    mods = modifiers_of(g, target)
+    (every subject is then asked). `mods`: `modifiers_of(target)`, when the caller has just read
+    it (each read asks the memo whether it is still current)."""
+    if mods is None:
+        mods = modifiers_of(g, target)
     if not mods:
         return False
     if state_module.CHECK_MEMO:

@@ -135,7 +135,7 @@ def _part_now(g: Any, f: str, p: str) -> Any:
     as bytes, so that the value kept never changes with the state."""
     s = g.s
     if f == "unit-gates":   # the units that count as Gates (modifiers may read anything: their answer)
-        return marshal.dumps(actions.unit_gates(g))
+        return actions.unit_gates_bytes(g)
     if f == "units":
         return (s.writes, len(s.units))
     if f == "unit-owners":

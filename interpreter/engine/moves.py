@@ -27,9 +27,9 @@ def neighbours(layout: Any) -> dict[str, list[str]]:
 
 def move_mods(g: "RulesContext") -> tuple[Any, Any, Any]:
     """The modifiers `reachable` asks (may-act, move-range, move-through-enemies), read once for a
-    listing's loop over units."""
-    return core.modifiers_of(g, "may-act"), core.modifiers_of(g, "move-range"), \
-        core.modifiers_of(g, "move-through-enemies")
+    listing's loop over units (from one read of the memo's index)."""
+    index = core.modifier_index(g)
+    return index.get("may-act", ()), index.get("move-range", ()), index.get("move-through-enemies", ())
 
 
 def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any, Any] | None = None) -> list[str]:
@@ -72,9 +72,9 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
         return opts   # (every move costs 1 Power at least)
     act_mods, range_mods, through_mods = move_mods(g)
     # asked once for all of p's units: none of these applies to a unit of p's (core.may_modify)
-    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "move"}):
+    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "move"}, act_mods):
         act_mods = ()
-    if range_mods and not core.may_modify(g, "move-range", {"owner": p}):
+    if range_mods and not core.may_modify(g, "move-range", {"owner": p}, range_mods):
         range_mods = ()
     mods = (act_mods, range_mods, through_mods)
     # no may-act or move-range modifier for p's units: each one's areas are its neighbours (reachable)
@@ -120,4 +120,4 @@ def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
     if not mods:
         return ()
     fields = {"player": p} if action is None else {"player": p, "action": action}
-    return mods if core.may_modify(g, "action-cost", fields) else ()
+    return mods if core.may_modify(g, "action-cost", fields, mods) else ()

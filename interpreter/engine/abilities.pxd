@@ -1,0 +1,18 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged abilities.py,
+# which stays the reference: the lookups a listing makes per ability as C functions (their calls of
+# each other are C calls). A typed local holds exactly its type or None (else TypeError).
+import cython
+
+@cython.locals(memo=dict)
+cpdef list active_abilities(object g, object player)
+cpdef object window_abilities(object g, object player, object window)
+@cython.locals(memo=dict)
+cpdef object active_abilities_all(object g)
+cpdef object ability_by_key(object g, object key)
+cpdef object once_key(object g, object ab, object player)
+cpdef object ability_cost(object g, object ab, object player, object ctx)
+cpdef bint usable(object g, object ab, object player, object ctx, object check_cost=*) except -1
+cpdef object self_unit_for(object g, object ab, object player)
+cpdef bint quiet_window(object g, object name) except -1
+@cython.locals(memo=dict)
+cpdef dict _windows_of(object g, object player)

@@ -1,0 +1,34 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged actions.py, which
+# stays the reference: the listings as C functions (a listing's calls of another listing of this
+# module are C calls, with no argument tuple) and their lists and tables typed, so that appends and
+# reads are C calls too. A typed local holds exactly its type or None (else TypeError).
+import cython
+
+cpdef list unit_gates(object g, object p=*)
+cpdef object unit_gates_bytes(object g)
+cpdef object gate_count(object g, object p)
+
+@cython.locals(out=list, my_areas=list, index=dict, s=object)
+cpdef list main_actions(object g, object p, object within=*)
+
+@cython.locals(out=list, gates=list)
+cpdef list summon_actions(object g, object p, object unlimited=*)
+
+cpdef object may_summon(object g, object p, object t)
+cpdef object unlimited_summon(object g, object p, object kind)
+cpdef object extra_battle_allowed(object g, object p)
+
+@cython.locals(out=list, foes=list, mine=list, others=list)
+cpdef list battle_actions(object g, object p, object verb, object areas=*)
+
+cpdef bint _some_combat(object g, object units, object foe, object mods) except -1
+cpdef bint _has_class(object g, object units, object cls) except -1
+
+@cython.locals(out=list)
+cpdef list unlimited_actions(object g, object p)
+
+cpdef object in_area(object g, object p, object action, object area)
+cpdef list _captors(object g, object p, object area, object mods=*)
+
+@cython.locals(cultists=list, guarded=bint)
+cpdef list capture_targets(object g, object p, object victim, object area, object captors=*)

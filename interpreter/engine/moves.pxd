@@ -1,0 +1,16 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged moves.py, which
+# stays the reference: the Move listing's helpers as C functions (its calls of them are C calls)
+# and its tables typed. A typed local holds exactly its type or None (else TypeError).
+import cython
+
+cpdef dict neighbours(object layout)
+cpdef tuple move_mods(object g)
+
+@cython.locals(seen=dict, out=list)
+cpdef list reachable(object g, object p, object u, object mods=*)
+
+@cython.locals(opts=dict, surcharge=dict, near=dict)
+cpdef dict move_options(object g, object p, object moved, object charged, object within=*)
+
+cpdef object action_cost(object g, object p, object action, object base, object area=*, object mods=*)
+cpdef object action_mods(object g, object p, object action=*)
