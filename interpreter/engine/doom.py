@@ -104,7 +104,11 @@ class DoomPhase(Proc):
 
     def end(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
-        s.grants = [x for x in s.grants if not (x.get("until") == "end-of-doom-phase" and x.get("round", 0) <= s.round)]
+        grants = s.grants
+        kept = [x for x in grants if not (x.get("until") == "end-of-doom-phase" and x.get("round", 0) <= s.round)]
+        if len(kept) != len(grants):   # the lent abilities end: a write (the memo's facts hang on them)
+            s.grants = kept
+            s.written(units=False)
         if s.instant_death or phases.doom_reached(g):
             phases.finish(g, "instant death" if s.instant_death else "a player reached the Doom goal")
             return Return()

@@ -180,24 +180,21 @@ class Rules:
 
     def memo(self) -> dict[Any, Any]:
         """A dict for facts derived from who has which abilities (active abilities, units in play,
-        the modifier index), valid until that changes: it is keyed on the state object, its write
-        counter `s.writes` (bumped by every write to units, spellbooks, grants or loyalty cards:
-        `state_written`), the grants list and its length, and the number of units. (The memo
-        record: those five keys, the facts, and the held conditions: `held_conditions`.)"""
+        the modifier index), valid until that changes: it is keyed on the state object and its
+        write counter `s.writes`, which every write to units (a move, a new unit), spellbooks,
+        grants or loyalty cards bumps (`State.written`, `State.moved`; by hand: `state_written`).
+        The check is one identity and one integer compare. (The memo record: those two keys, the
+        facts, the held conditions (`held_conditions`), and in checking mode the grants list, its
+        length and the number of units, compared at each use to catch a write not noted.)"""
         s = self.s
         m = self._memo
         if m is not None and m[0] is s and m[1] == s.writes:
-            grants = s.grants   # (read once: each read of a State field is a lookup in its dict)
-            current = m[2] is grants and m[3] == len(grants) and m[4] == len(s.units)
-        else:
-            current = False
-        if current:
             if CHECK_MEMO and not self._checking:
-                self._check_memo(m[5])
-            return m[5]  # type: ignore[no-any-return]
-        held = m[6] if m is not None and m[0] is s else {}
+                self._check_memo(m[2])
+            return m[2]  # type: ignore[no-any-return]
+        held = m[3] if m is not None and m[0] is s else {}
         self._memo = m = _memo_record(s, {}, held)
-        return m[5]  # type: ignore[no-any-return]
+        return m[2]  # type: ignore[no-any-return]
 
     def held_conditions(self) -> dict[Any, Any]:
         """The requirement conditions kept for this state object (held_conditions.py: each beside
@@ -209,16 +206,13 @@ class Rules:
             self.memo()
             m = self._memo
             assert m is not None
-        return m[6]  # type: ignore[no-any-return]
+        return m[3]  # type: ignore[no-any-return]
 
     def memo_current(self) -> bool:
         """Whether the memo (see `memo`) is valid for the state as it is."""
         s = self.s
         m = self._memo
-        if m is None or m[0] is not s or m[1] != s.writes:
-            return False
-        grants = s.grants
-        return m[2] is grants and m[3] == len(grants) and m[4] == len(s.units)
+        return m is not None and m[0] is s and m[1] == s.writes
 
     def memo_after_move(self) -> None:
         """A unit moved leaving which kinds each player has on the map as they were (`relocate`:
@@ -228,7 +222,7 @@ class Rules:
         the kept facts at their next use, as always."""
         m = self._memo
         assert m is not None
-        facts = m[5]
+        facts = m[2]
         for k in [k for k in facts if k.__class__ is tuple and k[0] in PLACE_FACTS]:
             del facts[k]
         s = self.s
@@ -259,7 +253,10 @@ class Rules:
     def _check_memo(self, kept: dict[Any, Any]) -> None:
         old = self._memo
         assert old is not None
-        self._memo = (*old[:5], {}, old[6])
+        s, shape = self.s, old[4]   # (None: the record was made out of checking mode)
+        if shape is not None and (shape[0] is not s.grants or shape[1:] != (len(s.grants), len(s.units))):
+            raise AssertionError("the grants or the units changed without a write noted (`State.written`)")
+        self._memo = (*old[:2], {}, *old[3:])
         self._checking = True
         try:
             for key, value in list(kept.items()):
@@ -295,6 +292,7 @@ def new_state(r: Rules, ruleset: str, layout: str, factions: list[str], seed: in
 
 
 def _memo_record(s: State, facts: dict[Any, Any], held: dict[Any, Any]) -> tuple[Any, ...]:
-    """The memo record of `Rules.memo`: the five keys it is valid for (the state object, its write
-    counter, the grants list and its length, the number of units), the facts, the held conditions."""
-    return (s, s.writes, s.grants, len(s.grants), len(s.units), facts, held)
+    """The memo record of `Rules.memo`: the two keys it is valid for (the state object, its write
+    counter), the facts, the held conditions, and in checking mode what a write not noted would
+    change unseen (the grants list, its length, the number of units; None otherwise)."""
+    return (s, s.writes, facts, held, (s.grants, len(s.grants), len(s.units)) if CHECK_MEMO else None)

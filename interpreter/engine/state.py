@@ -188,10 +188,11 @@ class State:
     flow: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, Any] | None = None
 
-    # Not fields (never saved or compared): `writes` counts the writes to units (location, owner),
-    # spellbooks, grants and loyalty cards; with the number of units it keys the index of units by
-    # location and owner, and the game's memo of derived facts (core.py). Code that changes those
-    # parts of a State outside the engine's primitives calls `written()`.
+    # Not fields (never saved or compared): `writes` counts the writes to units (location, owner, a
+    # unit added), spellbooks, grants and loyalty cards; with the number of units it keys the index
+    # of units by location and owner, and alone the game's memo of derived facts (rules.py: its
+    # check is one compare). Code that changes those parts of a State outside the engine's
+    # primitives calls `written()` (NECRO_CHECK_MEMO=1 catches a grant or unit added unnoted).
     writes = 0
     other_writes = 0   # those of `writes` that are not a unit's move (`written()`, not `moved()`)
     unit_writes = 0    # those of `other_writes` that may have changed units (`written()`, not `written(units=False)`)
