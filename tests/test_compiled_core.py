@@ -273,3 +273,17 @@ def test_a_counting_build_that_fails_gives_a_build_without_a_profile(small_tree:
     said: list[str] = []
     built = hatch_build.compile_core(small_tree, small_tree / "out", jobs=1, train=True, notice=said.append)
     assert len(built) == 1 and len(said) == 1 and "counting build failed" in said[0] and "lgcov" in said[0]
+
+
+def test_the_readme_gives_the_number_of_modules_the_default_build_compiles_and_leaves() -> None:
+    """The README's install paragraph counts the modules `pip install .` compiles and the ones it
+    leaves in Python; a module added to the core (or to PYTHON_BY_DEFAULT) must change both numbers."""
+    import re
+    from necronomicon.interpreter import build_info
+    package = ROOT / "interpreter"
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    m = re.search(r"`hatch_build.py`\): the (\d+) modules that run while a game is played "
+                  r"\(`interpreter/build_info.py` lists the (\d+) it leaves in Python", text)
+    assert m, "the README's install paragraph no longer gives the two counts"
+    assert int(m.group(1)) == len(build_info.core_sources(package))
+    assert int(m.group(2)) == len(build_info.PYTHON_BY_DEFAULT)
