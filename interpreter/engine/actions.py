@@ -43,10 +43,10 @@ _NO_UNIT_GATES = marshal.dumps([])
 
 def unit_gates_bytes(g: "RulesContext") -> bytes:
     """`unit_gates(g)` of every player as marshalled bytes (a requirement check's key part,
-    held_conditions.py); the same bytes, made once, when the content has no counts-as-gate modifier."""
-    if "counts-as-gate" not in g.content.tables.modifier_targets[g.ruleset.id]:
-        return _NO_UNIT_GATES
-    return marshal.dumps(unit_gates(g))
+    held_conditions.py); the same bytes, made once, when there are none (`unit_gates` answers
+    that from the content fact when the content has no counts-as-gate modifier)."""
+    gates = unit_gates(g)
+    return marshal.dumps(gates) if gates else _NO_UNIT_GATES
 
 
 def gate_count(g: "RulesContext", p: str) -> int:
