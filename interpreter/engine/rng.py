@@ -34,19 +34,32 @@ class Rng:
         one (a bot breaking ties draws one per option of every decision)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        limit = MASK - (MASK % n)
-        out = []
-        state = self.state
-        while len(out) < count:
-            state = (state + 0x9E3779B97F4A7C15) & MASK
-            z = state
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-            z ^= z >> 31
-            if z < limit:
-                out.append(z % n)
-        self.state = state
+        self.state, out = draws(self.state, n, count)
         return out
 
     def die(self) -> int:
         return self.below(6) + 1
+
+
+# splitmix64's constants for `draws`, which the compiled core holds as 64-bit C integers (rng.pxd):
+# there every step below is plain unsigned arithmetic, wrapping at 2**64 as `& _MASK` does here
+_MASK = MASK
+_STEP = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
+def draws(state: int, n: int, count: int) -> tuple[int, list[int]]:
+    """`count` draws of `Rng.below(n)` from generator state `state` (n > 0): the state after
+    them and the draws, in order (`Rng.below_each`)."""
+    limit = _MASK - (_MASK % n)
+    out = []
+    while len(out) < count:
+        state = (state + _STEP) & _MASK
+        z = state
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        z ^= z >> 31
+        if z < limit:
+            out.append(z % n)
+    return state, out
