@@ -68,18 +68,22 @@ def test_what_an_option_is_depends_on_its_cost_players_and_areas_not_on_earlier_
     assert info("blue", ["red", "blue"], []).verb == "player" and info("blue", ["red"], []).verb == "option"
     assert info("acolyte a#3", [], ["a"]).area == "a" and info("acolyte a#3", [], ["b"]).area is None
     monkeypatch.setattr(options, "_KNOWN_MAX", 2)
-    for n in range(5):   # the table of known options stays within its bound
+    for n in range(5):   # the tables of known options stay within their bound
         info(f"acolyte a#{n}", [], ["a"])
-        assert len(options._KNOWN) <= 2
+        assert options._kept <= 2 and sum(map(len, options._TABLES.values())) == options._kept
     assert info("acolyte a#4", [], ["a"]).unit == 4
-    # every key holds the one copy of each set of players or areas, however many calls made it
-    monkeypatch.setattr(options, "_KNOWN", {})
-    monkeypatch.setattr(options, "_SETS", {})
+    # one table per kind and sets of players and areas, however many calls made them
+    monkeypatch.setattr(options, "_TABLES", {})
+    monkeypatch.setattr(options, "_kept", 0)
     monkeypatch.setattr(options, "_KNOWN_MAX", 100)
     for n in range(2):
         info(f"acolyte a#{n}", ["red"], iter(["a", "b"]))
-    sets = {id(x) for key in options._KNOWN for x in key[3:]}
-    assert len(options._KNOWN) == 2 and len(sets) == 2 and len(options._SETS) == 2
+    assert len(options._TABLES) == 1 and options._kept == 2
+    # a cost of the decision's context is the option's, an option without one is kept by its label
+    costs = {"summon ghoul a": 1}
+    one = option_info(Decision("red", "action", ("summon ghoul a", "pass"), "?", {"costs": costs}), ["red"], ["a"])
+    assert [o.cost for o in one] == [1, None]
+    assert set(next(iter(options._TABLES.values()))) >= {"acolyte a#0"}
 
 
 def test_the_label_grammar() -> None:

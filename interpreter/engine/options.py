@@ -25,37 +25,43 @@ def structured(game: Any) -> list[Option]:
     return option_info(d, game.s.players, game.layout.areas)
 
 
-# What options were found to be, by everything that says it (kind, label, cost, players, areas):
-# a bot classifies every option of every decision, and most labels come back decision after
-# decision. An Option is immutable, so one instance serves every caller. Cleared when full (checked
-# before each call, so a call may add its options beyond the bound); the sets of players and
-# areas in the keys are one object per distinct set (`_SETS`), so a full table holds a few sets,
-# not one per call.
-_KNOWN: dict[tuple[Any, ...], Option] = {}
-_SETS: dict[frozenset[str], frozenset[str]] = {}
+# What options were found to be: a bot classifies every option of every decision, and most labels
+# come back decision after decision. An Option is immutable, so one instance serves every caller.
+# One table per (decision kind, set of players, set of areas), each keyed by the label alone when
+# the decision lists no cost for it, else by (label, cost): most options then cost no key made at
+# all. Cleared when the options kept reach the bound (checked before each call, so a call may add
+# its options beyond it) or the tables reach 64 (each holds one copy of its sets: a full store
+# holds a few sets, not one per call).
+_TABLES: dict[tuple[str, frozenset[str], frozenset[str]], dict[Any, Option]] = {}
 _KNOWN_MAX = 20_000
+_kept = 0   # options in the tables
 
 
 def option_info(d: Decision, players: Iterable[str], areas: Iterable[str]) -> list[Option]:
-    """What each of `d`'s options is (`players`: the factions at the table; `areas`: the map's)."""
-    if len(_KNOWN) >= _KNOWN_MAX or len(_SETS) >= 64:
-        _KNOWN.clear()
-        _SETS.clear()
+    """What each of `d`'s options is (`players`: the factions at the table; `areas`: the map's;
+    frozensets are used as they are, so a caller asking again can keep them)."""
+    global _kept
+    if _kept >= _KNOWN_MAX or len(_TABLES) >= 64:
+        _TABLES.clear()
+        _kept = 0
     ps, ars = frozenset(players), frozenset(areas)
-    ps, ars = _SETS.setdefault(ps, ps), _SETS.setdefault(ars, ars)
-    costs = d.context.get("costs") if isinstance(d.context.get("costs"), dict) else {}
     kind = d.kind
-    known = _KNOWN
+    table = _TABLES.get((kind, ps, ars))
+    if table is None:
+        table = _TABLES[kind, ps, ars] = {}
+    costs = d.context.get("costs")
+    if not isinstance(costs, dict) or not costs:
+        costs = None
     out = []
     for label in d.options:
-        c = costs.get(label)
-        cost = None if c is None else int(c)
-        key = (kind, label, cost, ps, ars)
-        info = known.get(key)
+        c = None if costs is None else costs.get(label)
+        key = label if c is None else (label, c)
+        info = table.get(key)
         if info is None:
             info = classify(kind, label, ps, ars)
-            if cost is not None:
-                info = info._replace(cost=cost)
-            known[key] = info
+            if c is not None:
+                info = info._replace(cost=int(c))
+            table[key] = info
+            _kept += 1
         out.append(info)
     return out

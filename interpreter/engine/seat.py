@@ -52,6 +52,7 @@ class Seat:
         self._view: dict[str, Any] | None = None
         self._board: "Game | None" = None
         self._reading: "Game | None" = None
+        self._sets: tuple[Any, ...] | None = None   # the players, the layout, and their sets option_info reads
 
     def _position(self) -> tuple[Any, ...]:
         g = self._game
@@ -107,7 +108,11 @@ class Seat:
         """What each option of this player's decision `d` is (engine/options.py). It reads only
         public facts, the players at the table and the map, so no view is made for it."""
         g = self._game
-        return option_info(d, g.s.players, g.layout.areas)
+        players, layout = g.s.players, g.layout
+        sets = self._sets
+        if sets is None or sets[0] != players or sets[1] is not layout:   # made once a game, not per decision
+            sets = self._sets = (list(players), layout, frozenset(players), frozenset(layout.areas))
+        return option_info(d, sets[2], sets[3])
 
     def decision(self) -> "Decision | None":
         """The pending decision when it is this player's, else None (others' decisions are theirs)."""
