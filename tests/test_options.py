@@ -86,6 +86,16 @@ def test_what_an_option_is_depends_on_its_cost_players_and_areas_not_on_earlier_
     assert set(next(iter(options._TABLES.values()))) >= {"acolyte a#0"}
 
 
+def test_an_option_with_a_cost_is_the_option_replaced_field_by_field() -> None:
+    from necronomicon.interpreter.engine.option import classify, with_cost
+    for kind, label in (("action", "summon ghoul a"), ("move", "acolyte a->b#3"), ("unit", "acolyte a (gate)#3")):
+        o = classify(kind, label, frozenset(), frozenset({"a", "b"}))
+        for cost in (0, 2, None):
+            costed = with_cost(o, cost)
+            assert type(costed) is Option and costed == o._replace(cost=cost) and costed.cost == cost
+            assert costed.label == label and costed.as_json() == o._replace(cost=cost).as_json()
+
+
 def test_the_label_grammar() -> None:
     players, areas = ["red", "blue"], ["a", "b"]
 

@@ -41,7 +41,7 @@ from functools import cached_property
 from typing import Any, Iterable, NamedTuple
 
 __all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move_label", "options_starting",
-           "parse", "parse_answer", "unit_label", "unit_of_label", "without_unit_id"]
+           "parse", "parse_answer", "unit_label", "unit_of_label", "with_cost", "without_unit_id"]
 
 # every verb an option can have, in a fixed order (the RL encoding's indices follow it)
 VERBS = ("recruit", "summon", "awaken", "create-gate", "control-gate", "abandon-gate", "battle", "extra-battle",
@@ -93,6 +93,15 @@ class Option(_Fields):
             if v is not None and v is not False and k != "kind":
                 out[k] = v
         return out
+
+
+_COST = _Fields._fields.index("cost")
+
+
+def with_cost(o: Option, cost: int | None) -> Option:
+    """`o` costing `cost`: `o._replace(cost=cost)`, made as a tuple (`_replace` is interpreted
+    Python, keywords mapped over every field, even in the compiled core)."""
+    return tuple.__new__(Option, (*o[:_COST], cost, *o[_COST + 1:]))
 
 
 # ---- the action listing's records -------------------------------------------------------------------------

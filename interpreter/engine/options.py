@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from .decisions import Decision
-from .option import VERBS, Option, UnclassifiedOption, classify
+from .option import VERBS, Option, UnclassifiedOption, classify, with_cost
 
 __all__ = ["Option", "UnclassifiedOption", "VERBS", "option_info", "structured"]
 
@@ -60,7 +60,7 @@ def option_info(d: Decision, players: Iterable[str], areas: Iterable[str]) -> li
         if info is None:
             info = classify(kind, label, ps, ars)
             if c is not None:
-                info = info._replace(cost=int(c))
+                info = with_cost(info, int(c))
             table[key] = info
             _kept += 1
         out.append(info)
