@@ -143,8 +143,7 @@ class HeuristicAgent:
 
     def scores(self, player: str, options: list[Option], d: Decision, g: Any = None) -> list[float]:
         """`score` of each of `options` of decision `d`, with what they share worked out once."""
-        score = self._scorer(player, d, g)
-        return [score(o) for o in options]
+        return _each(self._scorer(player, d, g), options)
 
     def _scorer(self, player: str, d: Decision, g: Any) -> Callable[[Option], float]:
         """The score of each option of decision `d` (see `score`), with what the scores of one
@@ -221,8 +220,14 @@ class HeuristicAgent:
         pairs = list(zip(infos, context.options))
         ties = [x / 1000 for x in self.rng.below_each(100, len(pairs))]   # one draw per option, in order
         score = self._scorer(player, context, g)
-        if context.kind != "action":
-            return max((score(o) + t, label) for (o, label), t in zip(pairs, ties))[1]
+        if context.kind != "action":   # the first of the highest (score + tie-break, label), as max() finds it
+            top: tuple[float, str] | None = None
+            for v, t, label in zip(_each(score, infos), ties, context.options):
+                scored = (v + t, label)
+                if top is None or scored > top:
+                    top = scored
+            assert top is not None
+            return top[1]
         # a battle scores its base plus 30 or -40 (its odds, read off the board): judged only
         # when its best case could beat the best option scored so far
         best: tuple[float, str] | None = None
@@ -251,6 +256,13 @@ _PLACING = frozenset({"summon", "recruit", "create-gate", "move"})   # ... and r
 _STEP_CLOSER = 6.0    # a unit move, per step closer (one step back to three on)
 _STEP_TO_EARN = 6.0    # a unit move that brings it there: more than any other move scores
 _BEST_ODDS = 30.0   # what `_battle_odds` adds to a battle it should win
+
+
+def _each(score: Callable[[Option], float], options: "list[Option] | tuple[Option, ...]") -> list[float]:
+    """`score(o)` for each of `options`, in order (a move decision's in one call: `_MoveScores.each`)."""
+    if score.__class__ is _MoveScores:
+        return score.each(options)   # type: ignore[attr-defined]
+    return [score(o) for o in options]
 
 
 def _action_base(o: Option) -> float:
@@ -297,29 +309,44 @@ class _MoveScores:
             return 0.0
 
     def __call__(self, o: Option) -> float:
-        if o.verb == "done":
-            return 2
+        return self.each((o,))[0]
+
+    def each(self, options: "list[Option] | tuple[Option, ...]") -> list[float]:
+        """The score of each of `options`, in order: the decision's facts read once for all of
+        them, not once per option (a move decision has about a hundred)."""
         g = self.g
-        if g is None or o.verb != "move-unit":
-            return 1
-        mine = self.mine
-        if mine is None:
-            mine = self.mine = basics.units_per_place(g.rules, self.player)
-        dst = o.dst
-        foreign = self.foreign_gate.get(dst)
-        if foreign is None:
-            s = g.s
-            foreign = self.foreign_gate[dst] = dst in s.gates and s.gate_owner(dst) not in (None, self.player)
-        score = (0 if mine.get(dst, 0) else 4) + (1 if mine.get(o.src, 0) > 1 else 0) - (3 if foreign else 0)
-        if self.seek:
-            score += self._step_to_earn(o)
-        if self.progress:
-            score += self._step_closer(o)
-        if self.reach:
-            score += self._step_nearer(o)
-        if self.company:
-            score += self._joins(o)
-        return score
+        if g is None:
+            return [2 if o.verb == "done" else 1 for o in options]
+        player, mine, foreign_gate = self.player, self.mine, self.foreign_gate
+        extras = self.seek or self.progress or self.reach or self.company
+        out: list[float] = []
+        for o in options:
+            verb = o.verb
+            if verb == "done":
+                out.append(2)
+                continue
+            if verb != "move-unit":
+                out.append(1)
+                continue
+            if mine is None:
+                mine = self.mine = basics.units_per_place(g.rules, player)
+            dst = o.dst
+            foreign = foreign_gate.get(dst)
+            if foreign is None:
+                s = g.s
+                foreign = foreign_gate[dst] = dst in s.gates and s.gate_owner(dst) not in (None, player)
+            score: float = (0 if mine.get(dst, 0) else 4) + (1 if mine.get(o.src, 0) > 1 else 0) - (3 if foreign else 0)
+            if extras:
+                if self.seek:
+                    score += self._step_to_earn(o)
+                if self.progress:
+                    score += self._step_closer(o)
+                if self.reach:
+                    score += self._step_nearer(o)
+                if self.company:
+                    score += self._joins(o)
+            out.append(score)
+        return out
 
     def _joins(self, o: Option) -> float:
         """With `company`: a unit's move into an area that wants company (engine/company.py)."""
