@@ -375,14 +375,16 @@ class _MoveScores:
 
 class _BoardOnRead:
     """The seat's board (`Seat.reading`), made when a score first reads it (most actions are
-    scored from their verb and cost alone); each name read is then kept on this object, so later
-    reads are plain attribute reads."""
+    scored from their verb and cost alone); its rules and state, and each other name read, are
+    then kept on this object, so later reads are plain attribute reads."""
 
     def __init__(self, seat: Seat) -> None:
         self._seat = seat
 
     def __getattr__(self, name: str) -> Any:
-        value = getattr(self._seat.reading(), name)
+        board = self._seat.reading()
+        self.rules, self.s = board.rules, board.s   # what the scores read: the board asked for once
+        value = getattr(board, name)
         setattr(self, name, value)
         return value
 
