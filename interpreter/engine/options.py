@@ -50,11 +50,10 @@ def option_info(d: Decision, players: Iterable[str], areas: Iterable[str]) -> li
     if table is None:
         table = _TABLES[kind, ps, ars] = {}
     costs = d.context.get("costs")
-    if not isinstance(costs, dict) or not costs:
-        costs = None
+    cost_of = costs if isinstance(costs, dict) and costs else None
     out = []
     for label in d.options:
-        c = None if costs is None else costs.get(label)
+        c = None if cost_of is None else cost_of.get(label)
         key = label if c is None else (label, c)
         info = table.get(key)
         if info is None:
