@@ -7,8 +7,8 @@ field. `phases.position_key` hashes the units' kept bytes (unit_chunks.py), then
 `key_bytes((rest, memory))`: marshal's format 2 of a tuple of the other keyed fields in field order
 and of memory. That format writes no references, so a tuple's bytes are its header and its items'
 own bytes joined, and those of a run of neighbouring items are the run's tuple's bytes without its
-header. The fields in `KEPT` change seldom (a spellbook, a requirement, a token, an awakening, a
-start area) but hold most of the rest's strings, and marshalling strings is most of its cost:
+header. The fields in `KEPT` change seldom (an Elder Sign, a spellbook, a requirement, a token, an
+awakening, a start area) but hold most of the rest's strings, and marshalling strings is most of its cost:
 their bytes are kept on the State, each beside the value object it was made from, and used while
 that object is still the field's value and no write to it was noted since (`State.wrote(name)`
 drops it; every engine write to those fields notes itself). The other fields, which change with
@@ -75,7 +75,7 @@ def lists_copy(v: dict[str, list[Any]]) -> dict[str, list[Any]]:
 # the fields a position key reads beside the units (first) and memory (last), in field order
 NOT_KEYED = ("seq", "memory", "flow", "pending", "units")
 # the fields whose key bytes are kept until a write to them is noted (`State.wrote`)
-KEPT = frozenset(("spellbooks", "requirements", "tokens", "awakened", "home"))
+KEPT = frozenset(("elder_signs", "revealed", "es_bag", "spellbooks", "requirements", "tokens", "awakened", "home"))
 
 
 _KEPT, _ONE, _RUN = 0, 1, 2   # the kinds of a key's pieces (`RestBytes.pieces`)
