@@ -151,8 +151,6 @@ def give_elder_sign(g: "RulesContext", p: str, why: str = "") -> None:
         return
     value = bag.pop(random_below(g, len(bag)))
     g.s.elder_signs[p].append(value)
-    g.s.wrote("es_bag")
-    g.s.wrote("elder_signs")
     emit(g, "elder-sign", player=p, why=why)
 
 
@@ -166,8 +164,6 @@ def reveal_elder_signs(g: "RulesContext", p: str, indices: list[int] | None = No
     total = sum(signs)
     g.s.revealed[p] += total
     g.s.elder_signs[p] = [v for i, v in enumerate(held) if i not in chosen]
-    g.s.wrote("revealed")
-    g.s.wrote("elder_signs")
     emit(g, "elder-signs-revealed", player=p, values=sorted(signs))
     gain_doom(g, p, total, "elder signs")
 

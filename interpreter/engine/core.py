@@ -314,7 +314,6 @@ def remove_spellbook(g: "RulesContext", player: str, book: str, why: str = "") -
         raise RuleError(f"{player} has no spellbook '{book}' on its card")
     g.s.spellbooks[player].remove(book)
     g.s.written(units=False)
-    g.s.wrote("spellbooks")
     basics.emit(g, "spellbook-removed", player=player, spellbook=book, **({"why": why} if why else {}))
     release_gates(g, why or f"{book} removed")
 

@@ -303,7 +303,6 @@ class Earn(EarnSteps):
         if r is None or r.id in g.s.requirements[p]:
             return Return()
         g.s.requirements[p].append(r.id)
-        g.s.wrote("requirements")
         basics.emit(g, "requirement", player=p, requirement=r.id)
         left = neutral.spellbook_choices(g, p)   # own spellbooks, or a neutral one instead
         f["at"] = "book"

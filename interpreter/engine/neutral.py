@@ -113,7 +113,6 @@ def take_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> None
         raise RuleError(f"{player} cannot take the spellbook '{book}' now")
     g.s.spellbooks[player].append(book)
     g.s.written(units=False)
-    g.s.wrote("spellbooks")
     if book in g.content.neutral_spellbooks and book not in g.content.factions[player].spellbooks:
         taken = g.s.neutral_taken.setdefault(player, [])
         if book not in taken:   # taking the same neutral spellbook back costs no further slot

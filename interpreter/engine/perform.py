@@ -240,9 +240,9 @@ class Awaken(Proc):
         u = independents.awaken_pool(g, p, kind)[0]
         independents.take_control(g, p, u)
         core.relocate(g, u, area, "awaken")
-        if kind not in s.awakened.setdefault(p, []):
+        s.awakened.setdefault(p, [])
+        if kind not in s.awakened[p]:
             s.awakened[p].append(kind)
-        s.wrote("awakened")
         f["at"] = "done"
         return core.window_call(g, "on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area}, core.turn_order(g))
 

@@ -2,9 +2,10 @@
 costs, and victory. The round's procedures are in round.py, turn.py and doom.py."""
 from __future__ import annotations
 
+import operator
+
 from ..effects.compiler import RuleError
-from .state import CHECK_MEMO, STATE_FIELDS
-from .plain_data import NOT_KEYED, RestBytes
+from .state import STATE_FIELDS, key_bytes
 from . import basics
 from . import core
 from .host import RulesContext
@@ -13,7 +14,8 @@ SPELLBOOKS = 6   # a faction's spellbooks: all of them are needed to win (`victo
 
 
 # the fields a position key reads beside the units (first) and memory (last), in field order
-_REST = RestBytes(tuple(f.name for f in STATE_FIELDS if f.name not in NOT_KEYED))
+_keyed_rest = operator.attrgetter(*(f.name for f in STATE_FIELDS
+                                    if f.name not in ("seq", "memory", "flow", "pending", "units")))
 
 
 def next_player(g: "RulesContext", p: str) -> str:
@@ -38,17 +40,13 @@ def position_key(g: "RulesContext") -> str:
     The sha1 of the saved fields but `seq`, `flow` and `pending`, the units first, the rest in
     field order, `memory` (without its action counters) last, each as `key_bytes` (equal bytes
     exactly for equal data). The units are hashed once while they are unchanged
-    (`State.units_hash`): they are most of the position and change less often than the rest; of
-    the rest, the bytes of the fields that change seldom are kept until written (plain_data.py)."""
+    (`State.units_hash`): they are most of the position and change less often than the rest."""
     s = g.s
     memory = s.memory
     if "action_no" in memory or "actions" in memory:
         memory = {k: v for k, v in memory.items() if k not in ("action_no", "actions")}
     h = s.units_hash()
-    rest = _REST.key_bytes(s, memory)
-    if CHECK_MEMO and rest != _REST.fresh(s, memory):
-        raise AssertionError("stale key bytes of a State field (a write not noted with `State.wrote`?)")
-    h.update(rest)
+    h.update(key_bytes((_keyed_rest(s), memory)))
     return h.hexdigest()
 
 

@@ -94,7 +94,6 @@ class Setup(Proc):
         p = f["order"][f["i"]]
         fac = basics.faction(g, p)
         s.home[p] = home
-        s.wrote("home")
         s.power[p] = int(fac.setup.get("power", 8))
         cult = next(t for t in fac.units.values() if t.cls == "cultist")
         n = int(fac.setup.get("cultists", 6))

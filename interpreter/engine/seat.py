@@ -145,7 +145,6 @@ def _mask_live(g: "Game", player: str) -> None:
     for p in s.players:
         if p != player:
             s.elder_signs[p] = [None] * len(s.elder_signs[p])  # type: ignore[list-item]
-    s.wrote("elder_signs")
     s.es_bag = [None] * len(s.es_bag)  # type: ignore[list-item]
     s.rng = 0
     s.seed = 0

@@ -75,11 +75,9 @@ def earning_areas(g: Any, player: str, ability: str | None, areas: Any, copy: An
     found = set()
     for area in areas:
         tokens.extend({"id": t, "loc": area, "owner": player} for t in written)
-        copy.s.wrote("tokens")
         if any(bool(r.condition(c)) for r in unmet):
             found.add(area)
         del tokens[n:]
-        copy.s.wrote("tokens")
     return frozenset(found)
 
 

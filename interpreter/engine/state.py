@@ -199,13 +199,6 @@ class State:
     _moves_of = None   # owner -> how many of `moved()`'s writes moved one of its units (`moves_of`)
     _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
     _chunks = None   # (unit_writes, number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk
-    _kept_bytes = None   # field -> (its value, its key bytes), for plain_data.KEPT until `wrote(field)`
-
-    def wrote(self, name: str) -> None:
-        """Note an in-place write to the field `name` (plain_data.KEPT: its kept key bytes are made again)."""
-        kept = self._kept_bytes
-        if kept is not None:
-            kept.pop(name, None)
 
     def written(self, units: bool = True) -> None:
         """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt).

@@ -86,7 +86,6 @@ def _deal_signs(g: Game, player: str, view: dict[str, Any], shuffled: list[int])
             g.s.elder_signs[p] = [pool.pop() for _ in signs]
         else:
             g.s.elder_signs[p] = list(signs)
-    g.s.wrote("elder_signs")
     g.s.es_bag = pool
 
 

@@ -186,7 +186,6 @@ def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
         mine[0]["loc"] = area
     else:
         s.tokens.append({"id": token, "loc": area, "owner": ctx.me})
-    s.wrote("tokens")
     basics.emit(ctx.game, "token", token=token, loc=area, owner=ctx.me)
 
 
@@ -197,7 +196,6 @@ def _remove_token(ctx: Any, token: str, area: str, owner: Any = None) -> None:
     for i, t in enumerate(s.tokens):
         if t["id"] == token and t["loc"] == area and t.get("owner") == who:
             del s.tokens[i]
-            s.wrote("tokens")
             basics.emit(ctx.game, "token-removed", token=token, loc=area, owner=who, why=ctx.ability or "rules")
             return
 
