@@ -42,6 +42,10 @@ def only_unlimited_left(g: Any) -> bool:
 # checked where it is used (`choose`, in checking mode), not by the memo's own check
 UNLIMITED_KEPT = ("unlimited-kept", None)
 basics.MEMO_CHECKED_AT_USE.add(UNLIMITED_KEPT[0])
+# the position key a turn's listing of Unlimited Actions made (`Turn._list_unlimited`), for its
+# `chosen` step, which answers at that same position: taken by the next `chosen` or never
+POSITION_KEPT = ("position-kept", None)
+basics.MEMO_CHECKED_AT_USE.add(POSITION_KEPT[0])
 
 
 class Turn(Proc):
@@ -89,6 +93,7 @@ class Turn(Proc):
         if not free:
             return offered  # type: ignore[no-any-return]
         here = phases.position_key(g)
+        g.memo()[POSITION_KEPT] = (f, here)
         return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)]
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
@@ -134,6 +139,10 @@ class Turn(Proc):
         s = g.s
         p = f["player"]
         mains, opts, costs = f.pop("mains"), f.pop("opts"), f.pop("costs")
+        # the key `choose` (or the step before it) made at this position, if it made one: nothing
+        # runs between that listing and this answer (the step after a listing is `choose`, whose
+        # next is this one), so it is this position's key; popped here, so never used later
+        here = g.memo().pop(POSITION_KEPT, None)
         verb = parse("action", ans).verb
         if verb == END_TURN.verb:
             return Return()
@@ -149,7 +158,12 @@ class Turn(Proc):
             # abandoning and controlling a gate (any free pair that undo each other) cannot
             # cycle, while a repeat that changes something (a second 0-Power monster at one
             # gate) stays legal.
-            key = [phases.position_key(g), ans]
+            if here is None or here[0] is not f:
+                key = [phases.position_key(g), ans]
+            else:
+                key = [here[1], ans]
+                if state_module.CHECK_MEMO and here[1] != phases.position_key(g):
+                    raise AssertionError("stale position key kept from the turn's listing")
             if key not in f["seen"]:
                 f["seen"].append(key)
         if ans in mains and ans in opts:
