@@ -19,10 +19,10 @@ cpdef object _read(object g, int code, object name, object p)
 
 cpdef object _value_of(object v)
 
-@cython.locals(plan=tuple, held=dict, kept=tuple, now=tuple, checking=bint)
+@cython.locals(plan=tuple, held=dict, kept=tuple, now=tuple, mark=tuple, checking=bint)
 cpdef bint condition_holds(object g, object p, object r, object event, dict seen=*) except -1
 
-cpdef object _evaluate(object g, object p, object r, object event)
+cpdef object _evaluate(object g, object p, object r, object event, object ability=*)
 
 cpdef bint met_now(object g, object p, object key, object r, object when, object event, dict seen=*) except -1
 

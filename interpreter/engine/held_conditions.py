@@ -206,7 +206,7 @@ def _value_of(v: Any) -> Any:
     return marshal.dumps(v)
 
 
-_HELD = object()   # `seen`'s entry for the held conditions' dict (one state object per check)
+_HELD = object()   # `seen`'s entry for (the held conditions' dict, the checking switch): one state object a check
 
 
 def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | None = None) -> bool:
@@ -217,34 +217,36 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | N
     plan = _plan(r)
     if event is not None or plan[1] is None:
         return bool(_evaluate(g, p, r, event))
-    checking = state_module.CHECK_MEMO   # (read once: a module attribute, which tests may switch)
     if seen is None:
+        checking = state_module.CHECK_MEMO   # (a module attribute, which tests may switch)
         now = _key(g, plan[2], p)
         held = g.held_conditions()
     else:
+        mark = seen.get(_HELD)   # (the held conditions and the checking switch, read once a check)
+        if mark is None:
+            mark = seen[_HELD] = (g.held_conditions(), state_module.CHECK_MEMO)
+        held, checking = mark
         at = (plan[1], p)
         now = seen.get(at)
         if now is None:
             now = seen[at] = _key(g, plan[2], p)
         if checking and now != _key(g, plan[2], p):
             raise AssertionError("the state changed during one requirement check")
-        held = seen.get(_HELD)
-        if held is None:
-            held = seen[_HELD] = g.held_conditions()
     mine = (p, plan[4])
     kept = held.get(mine)
     if kept is not None and kept[0] == now:
-        if checking and bool(_evaluate(g, p, r, None)) != kept[1]:
+        if checking and bool(_evaluate(g, p, r, None, plan[3])) != kept[1]:
             raise AssertionError(f"stale requirement condition {r.key} for {p}")
         return kept[1]  # type: ignore[no-any-return]
-    result = bool(_evaluate(g, p, r, None))
+    result = bool(_evaluate(g, p, r, None, plan[3]))
     held[mine] = (now, result)
     return result
 
 
-def _evaluate(g: Any, p: str, r: Any, event: Any) -> Any:
-    """`r`'s condition for `p` (with `event`), in a context of its own, as `core.ctx` makes one."""
-    return r.condition(EffectCtx(g, p, event=event, ability=_plan(r)[3]))
+def _evaluate(g: Any, p: str, r: Any, event: Any, ability: str | None = None) -> Any:
+    """`r`'s condition for `p` (with `event`), in a context of its own, as `core.ctx` makes one
+    (`ability`: its name there, `_plan`'s, when the caller has it)."""
+    return r.condition(EffectCtx(g, p, event=event, ability=ability if ability is not None else _plan(r)[3]))
 
 
 def met_now(g: Any, p: str, key: str, r: Any, when: str, event: Any, seen: dict[Any, Any] | None = None) -> bool:
