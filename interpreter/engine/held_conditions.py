@@ -47,7 +47,7 @@ FIELDS = frozenset({"loc", "owner", "id"})   # fields every unit and token recor
 
 # requirement (by id) -> its plan: (the requirement, the parts its condition reads or None, how
 # each part is read (`_READERS`), its evaluation's ability name, its key among the held conditions)
-_PARTS: dict[int, tuple[Any, tuple[str, ...] | None, tuple[tuple[int, str], ...], str, str]] = {}
+_PARTS: dict[int, tuple[Any, tuple[str, ...] | None, tuple[tuple[int, str], ...], str, str | None]] = {}
 
 
 def parts_read(r: Any) -> tuple[str, ...] | None:
@@ -71,6 +71,7 @@ def _plan(r: Any) -> tuple[Any, ...]:
 
 
 def _parts_of(r: Any) -> tuple[str, ...] | None:
+    """`parts_read`, worked out from the condition's inputs and the tables above."""
     parts: tuple[str, ...] | None = None
     inputs = r.inputs
     if inputs is not None:
@@ -94,6 +95,7 @@ _READERS = {"unit-gates": _UNIT_GATES, "units": _UNITS, "unit-owners": _UNIT_OWN
 
 
 def _reader(f: str) -> tuple[int, str]:
+    """How part `f` is read (`_read`): its number, and the State field's name where one is read."""
     code = _READERS.get(f)
     if code is not None:
         return code, f
