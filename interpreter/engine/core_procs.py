@@ -13,7 +13,7 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_WINDOW_DEPTH
 from . import flow, neutral
 from .flow import Call, Proc, Return
-from .held_conditions import holds_unmet
+from .held_conditions import first_holding
 from .requirements import earn_after_battle, requirement
 from .option import Option, parse
 from .state import POOL
@@ -239,25 +239,6 @@ class CheckRequirements(Proc):
         return Return()
 
 
-def first_holding(g: Game, p: str, when: str, event: Any, first: int,
-                  seen: dict[Any, Any]) -> tuple[int, Any] | None:
-    """The first of `p`'s faction requirements checked at `when`, at position `first` or later in
-    its list, not earned yet and holding unmet now (`holds_unmet`; `seen` as there): (position,
-    requirement), or None. It only reads the game."""
-    fac = g.content.factions.get(p)
-    if fac is None:
-        return None
-    reqs = fac.requirements
-    done = g.s.requirements[p]
-    for j in abilities_rules.checked_positions(g, p, when):
-        if j < first:
-            continue
-        r = reqs[j]
-        if r.id not in done and holds_unmet(g, p, r.id, r, event, seen):   # checked at `when`: checked_positions
-            return j, r
-    return None
-
-
 def requirements_call(g: Game, when: str, event: dict[str, Any] | None = None,
                       players: list[str] | None = None) -> Call | None:
     """Check the requirements met at `when` (`core.check_requirements_call`: a CheckRequirements
@@ -267,7 +248,10 @@ def requirements_call(g: Game, when: str, event: dict[str, Any] | None = None,
     that finds something is made as before (its conditions, found here, are held: held_conditions)."""
     if not g.s.loyalty:
         seen: dict[Any, Any] = {}
-        if not any(first_holding(g, p, when, event, 0, seen) is not None for p in players or g.s.players):
+        for p in players or g.s.players:   # (a loop: the compiled core makes no generator for it)
+            if first_holding(g, p, when, event, 0, seen) is not None:
+                break
+        else:
             return None
     return core.check_requirements_call(g, when, event, players)
 

@@ -10,18 +10,21 @@ the units are stood for by the state's write counter and number of units (every 
 place or owner bumps the counter: `State.written`), or, for a query that reads only who owns which unit ("unit-owners": the gates' controllers), by the
 counter of the writes that are not a unit's move (`State.other_writes`), or, for one player's own
 units ("units@"), by that counter and the count of moves of that player's units
-(`State.moves_of`). Each part is found once per position a check looks at, whichever conditions
-read it. NECRO_CHECK_MEMO=1 re-evaluates every kept answer and compares.
+(`State.moves_of`). What a requirement reads is found once, at its first check (`_plan`); a key
+is found once per position a check looks at, for all of a player's conditions that read the
+same parts. NECRO_CHECK_MEMO=1 re-evaluates every kept answer and compares.
 """
 from __future__ import annotations
 
 import marshal
+import sys
 from typing import Any
 
 from ..effects.primitive_facts import READS
 from . import state as state_module
+from .context import EffectCtx
 from .requirements import checked_at, met_in_battle
-from . import core
+from . import abilities
 from . import actions
 
 # READS (effects/primitive_facts.py): query -> the State fields its answer depends on. Player
@@ -42,14 +45,33 @@ SCOPED: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
 NAMES: dict[str, tuple[str, ...]] = {"me": (), "enemies": ("players",), "players": ("players",)}
 FIELDS = frozenset({"loc", "owner", "id"})   # fields every unit and token record holds as data
 
-_PARTS: dict[int, tuple[Any, tuple[str, ...] | None]] = {}
+# requirement (by id) -> its plan: (the requirement, the parts its condition reads or None, how
+# each part is read (`_READERS`), its evaluation's ability name, its key among the held conditions)
+_PARTS: dict[int, tuple[Any, tuple[str, ...] | None, tuple[tuple[int, str], ...], str, str | None]] = {}
 
 
 def parts_read(r: Any) -> tuple[str, ...] | None:
     """The State fields requirement `r`'s condition reads, or None when that is not known."""
+    return _plan(r)[1]  # type: ignore[no-any-return]
+
+
+def _plan(r: Any) -> tuple[Any, ...]:
+    """`r`'s plan (`_PARTS`), made at its first check: what a check of it reads, found once."""
     kept = _PARTS.get(id(r))
     if kept is not None and kept[0] is r:
-        return kept[1]
+        return kept
+    parts = _parts_of(r)
+    reads = []
+    for f in parts or ():
+        reads.append(_reader(f))
+    rid = getattr(r, "id", None)   # (a stand-in whose parts alone are asked may have no id or key)
+    plan = (r, parts, tuple(reads), f"requirement {rid}", getattr(r, "key", None))
+    _PARTS[id(r)] = plan
+    return plan
+
+
+def _parts_of(r: Any) -> tuple[str, ...] | None:
+    """`parts_read`, worked out from the condition's inputs and the tables above."""
     parts: tuple[str, ...] | None = None
     inputs = r.inputs
     if inputs is not None:
@@ -62,8 +84,22 @@ def parts_read(r: Any) -> tuple[str, ...] | None:
                 found.update(NAMES[n])
             found -= {f for f in found if (f[-1] == "@" or f in _WHOLES) and _held_whole(f, found)}
             parts = tuple(sorted(found))
-    _PARTS[id(r)] = (r, parts)
     return parts
+
+
+# how `_part_now` finds a part: by a number (a C switch in the compiled core, no string compares),
+# with the State field's name for a player's part or a whole field
+_UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE = range(8)
+_READERS = {"unit-gates": _UNIT_GATES, "units": _UNITS, "unit-owners": _UNIT_OWNERS, "units@": _MY_UNITS,
+            "gates@": _MY_GATES, "gate-places": _GATE_PLACES}
+
+
+def _reader(f: str) -> tuple[int, str]:
+    """How part `f` is read (`_read`): its number, and the State field's name where one is read."""
+    code = _READERS.get(f)
+    if code is not None:
+        return code, f
+    return (_MINE, sys.intern(f[:-1])) if f[-1] == "@" else (_WHOLE, sys.intern(f))
 
 
 # Queries whose answer depends only on the filters given (query -> parameter -> the parts that
@@ -111,45 +147,50 @@ def _reads_of(call: str, args: frozenset[tuple[str, str]]) -> tuple[str, ...]:
     return READS[call]
 
 
-def _inputs_now(g: Any, parts: tuple[str, ...], p: str, seen: dict[Any, Any] | None = None) -> tuple[Any, ...]:
-    """The values of `parts` now in game `g`, for player `p` (`seen`: each part's value found at this
-    position before, by part, player for a player's part)."""
-    if seen is None:
-        return tuple(_part_now(g, f, p) for f in parts)
+def _inputs_now(g: Any, parts: tuple[str, ...], p: str) -> tuple[Any, ...]:
+    """The values of `parts` now in game `g`, for player `p`: a condition's key (`condition_holds`)."""
     out = []
     for f in parts:
-        key = (f, p) if f[-1] == "@" else f
-        value = seen.get(key, _UNSEEN)
-        if value is _UNSEEN:
-            value = seen[key] = _part_now(g, f, p)
-        out.append(value)
+        code, name = _reader(f)
+        out.append(_read(g, code, name, p))
     return tuple(out)
-
-
-_UNSEEN = object()   # a part not yet found at this position (a part's value may be None)
 
 
 def _part_now(g: Any, f: str, p: str) -> Any:
     """One part's value: bytes, a number or None (a player's Power or Doom), or a tuple of numbers
     (the units: their write counters). An immutable value stands for itself; any other is copied
     as bytes, so that the value kept never changes with the state."""
+    code, name = _reader(f)
+    return _read(g, code, name, p)
+
+
+def _key(g: Any, reads: tuple[tuple[int, str], ...], p: str) -> tuple[Any, ...]:
+    """The values of the parts a plan reads (`_plan`), in its order: `_inputs_now` of its parts."""
+    out = []
+    for code, name in reads:
+        out.append(_read(g, code, name, p))
+    return tuple(out)
+
+
+def _read(g: Any, code: int, name: str, p: str) -> Any:
+    """`_part_now` of the part read as (`code`, `name`) (`_reader`)."""
     s = g.s
-    if f == "unit-gates":   # the units that count as Gates (modifiers may read anything: their answer)
-        return actions.unit_gates_bytes(g)
-    if f == "units":
-        return (s.writes, len(s.units))
-    if f == "unit-owners":
-        return (s.other_writes, len(s.units))
-    if f == "units@":   # p's units are where they were while none of them moved and no other write
+    if code == _MY_UNITS:   # p's units are where they were while none of them moved and no other write
         return (s.other_writes, s.moves_of(p), len(s.units))
-    if f == "gates@":   # the gates p controls (areas: a tuple of strings stands for itself)
+    if code == _MY_GATES:   # the gates p controls (areas: a tuple of strings stands for itself)
         return tuple(s.controlled_gates(p))
-    if f == "gate-places":   # where gates stand
-        return tuple(s.gates)
-    if f[-1] == "@":
-        value = getattr(s, f[:-1]).get(p)
+    if code == _MINE:
+        value = getattr(s, name).get(p)
         return value if value is None or value.__class__ is int else marshal.dumps(value)
-    return _value_of(getattr(s, f))
+    if code == _WHOLE:
+        return _value_of(getattr(s, name))
+    if code == _UNIT_GATES:   # the units that count as Gates (modifiers may read anything: their answer)
+        return actions.unit_gates_bytes(g)
+    if code == _UNITS:
+        return (s.writes, len(s.units))
+    if code == _UNIT_OWNERS:
+        return (s.other_writes, len(s.units))
+    return tuple(s.gates)   # _GATE_PLACES: where gates stand
 
 
 def _value_of(v: Any) -> Any:
@@ -167,40 +208,47 @@ def _value_of(v: Any) -> Any:
     return marshal.dumps(v)
 
 
+_HELD = object()   # `seen`'s entry for (the held conditions' dict, the checking switch): one state object a check
+
+
 def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | None = None) -> bool:
     """Whether `r`'s condition holds for player `p` now (kept across checks: see the module).
-    `seen`: the values of the fields read, by fields, for a caller that checks several conditions
-    at one position (a dict it starts empty there and drops before the state changes); conditions
-    that read the same parts for the same player share their key there."""
-    parts = parts_read(r) if event is None else None
-    if parts is None:
+    `seen`: for a caller that checks several conditions at one position, a dict it starts empty
+    there and drops (or clears) before the state changes; conditions that read the same parts for
+    the same player share their key there."""
+    plan = _plan(r)
+    if event is not None or plan[1] is None:
         return bool(_evaluate(g, p, r, event))
-    checking = state_module.CHECK_MEMO   # (read once: a module attribute, which tests may switch)
     if seen is None:
-        now = _inputs_now(g, parts, p)
+        checking = state_module.CHECK_MEMO   # (a module attribute, which tests may switch)
+        now = _key(g, plan[2], p)
+        held = g.held_conditions()
     else:
-        at = (parts, p)
+        mark = seen.get(_HELD)   # (the held conditions and the checking switch, read once a check)
+        if mark is None:
+            mark = seen[_HELD] = (g.held_conditions(), state_module.CHECK_MEMO)
+        held, checking = mark
+        at = (plan[1], p)
         now = seen.get(at)
         if now is None:
-            now = seen[at] = _inputs_now(g, parts, p, seen)
-        if checking and now != _inputs_now(g, parts, p):
+            now = seen[at] = _key(g, plan[2], p)
+        if checking and now != _key(g, plan[2], p):
             raise AssertionError("the state changed during one requirement check")
-    held = g.held_conditions()
-    mine = (p, r.key)
+    mine = (p, plan[4])
     kept = held.get(mine)
     if kept is not None and kept[0] == now:
-        if checking and bool(_evaluate(g, p, r, None)) != kept[1]:
+        if checking and bool(_evaluate(g, p, r, None, plan[3])) != kept[1]:
             raise AssertionError(f"stale requirement condition {r.key} for {p}")
         return kept[1]  # type: ignore[no-any-return]
-    result = bool(_evaluate(g, p, r, None))
+    result = bool(_evaluate(g, p, r, None, plan[3]))
     held[mine] = (now, result)
     return result
 
 
-def _evaluate(g: Any, p: str, r: Any, event: Any) -> Any:
-    ctx = core.ctx(g, p, event=event)
-    ctx.ability = f"requirement {r.id}"
-    return r.condition(ctx)
+def _evaluate(g: Any, p: str, r: Any, event: Any, ability: str | None = None) -> Any:
+    """`r`'s condition for `p` (with `event`), in a context of its own, as `core.ctx` makes one
+    (`ability`: its name there, `_plan`'s, when the caller has it)."""
+    return r.condition(EffectCtx(g, p, event=event, ability=ability if ability is not None else _plan(r)[3]))
 
 
 def met_now(g: Any, p: str, key: str, r: Any, when: str, event: Any, seen: dict[Any, Any] | None = None) -> bool:
@@ -216,4 +264,24 @@ def holds_unmet(g: Any, p: str, key: str, r: Any, event: Any, seen: dict[Any, An
     return (g.s.battle is None or not met_in_battle(g, p, key)) and condition_holds(g, p, r, event, seen)
 
 
-__all__ = ["condition_holds", "holds_unmet", "met_now", "parts_read"]
+def first_holding(g: Any, p: str, when: str, event: Any, first: int,
+                  seen: dict[Any, Any]) -> tuple[int, Any] | None:
+    """The first of `p`'s faction requirements checked at `when`, at position `first` or later in
+    its list, not earned yet and holding unmet now (`holds_unmet`; `seen` as in `condition_holds`):
+    (position, requirement), or None. It only reads the game. (Here, beside `holds_unmet`, so that
+    the compiled core calls it as a C function: core_procs.py's CheckRequirements asks.)"""
+    fac = g.content.factions.get(p)
+    if fac is None:
+        return None
+    reqs = fac.requirements
+    done = g.s.requirements[p]
+    for j in abilities.checked_positions(g, p, when):
+        if j < first:
+            continue
+        r = reqs[j]
+        if r.id not in done and holds_unmet(g, p, r.id, r, event, seen):   # checked at `when`: checked_positions
+            return j, r
+    return None
+
+
+__all__ = ["condition_holds", "first_holding", "holds_unmet", "met_now", "parts_read"]

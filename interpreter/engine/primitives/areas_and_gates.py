@@ -110,9 +110,13 @@ def _gate_controller(ctx: Any, area: str) -> Any:
 @implements("gates")
 def _gates(ctx: Any, controlled_by: Any = None, terrain: Any = None) -> list[str]:
     g = ctx.game
+    s = g.s
     out = []
-    found = [(loc, g.s.gate_owner(loc)) for loc in g.s.gates]
-    found += [(loc, owner) for owner in g.s.players for loc in actions.unit_gates(g, owner)]
+    if controlled_by is None:   # (no owner asked: none looked up)
+        found = [(loc, None) for loc in s.gates]
+    else:
+        found = [(loc, s.gate_owner(loc)) for loc in s.gates]
+    found += [(loc, owner) for owner in s.players for loc in actions.unit_gates(g, owner)]
     for loc, owner in sorted(found, key=lambda lo: lo[0]):
         if terrain is not None:   # the cheaper test first (both only filter)
             a = g.layout.areas.get(loc)

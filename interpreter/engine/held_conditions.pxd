@@ -1,0 +1,32 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged held_conditions.py,
+# which stays the reference: a requirement check's steps as C functions (`first_holding` calls
+# `holds_unmet`, `condition_holds`, `_key`, `_read` and `_evaluate` with no argument tuple), the
+# part codes as C ints, and the plan, key and held-answer tuples and dicts typed. A typed local
+# holds exactly its type or None (else TypeError), as these always do.
+import cython
+
+cdef int _UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE
+
+@cython.locals(kept=tuple, reads=list)
+cpdef tuple _plan(object r)
+
+cpdef object parts_read(object r)
+
+@cython.locals(out=list, code=int)
+cpdef tuple _key(object g, tuple reads, object p)
+
+cpdef object _read(object g, int code, object name, object p)
+
+cpdef object _value_of(object v)
+
+@cython.locals(plan=tuple, held=dict, kept=tuple, now=tuple, mark=tuple, checking=bint)
+cpdef bint condition_holds(object g, object p, object r, object event, dict seen=*) except -1
+
+cpdef object _evaluate(object g, object p, object r, object event, object ability=*)
+
+cpdef bint met_now(object g, object p, object key, object r, object when, object event, dict seen=*) except -1
+
+cpdef bint holds_unmet(object g, object p, object key, object r, object event, dict seen=*) except -1
+
+@cython.locals(reqs=tuple, done=list, j=Py_ssize_t)
+cpdef object first_holding(object g, object p, object when, object event, Py_ssize_t first, dict seen)
