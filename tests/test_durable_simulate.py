@@ -60,7 +60,12 @@ def _children(pid: int) -> list[int]:
 
 
 def _lines(path: Path) -> int:
-    return path.read_bytes().count(b"\n") if path.exists() else 0
+    """Lines written so far; 0 while the file is not there (the run's check of `--out`, before
+    any game, makes the file and removes it again, so it can vanish between two looks)."""
+    try:
+        return path.read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")

@@ -48,6 +48,13 @@ POSITION_KEPT = ("position-kept", None)
 basics.MEMO_CHECKED_AT_USE.add(POSITION_KEPT[0])
 
 
+def _ended(g: Any) -> Return:
+    """The turn's end after a listing may have kept a position key (`POSITION_KEPT`): the key is
+    dropped with its frame, so no kept entry outlives the turn it was made for."""
+    g.memo().pop(POSITION_KEPT, None)
+    return Return()
+
+
 class Turn(Proc):
     """The turn of `player`. Its locals: `main_done` (the Action is taken), `either_done` (an action
     both Common and Unlimited was taken, see below), `second` (the keys a granted second action
@@ -124,7 +131,7 @@ class Turn(Proc):
                 if not mains and not f["either_done"]:
                     basics.emit(g, "no-action", player=p)
                     basics.gain_power(g, p, -s.power[p], "no action possible")
-                    return Return()
+                    return _ended(g)
                 if phases.can_pass(g, p) and s.power[p] > 0:
                     mains[PASS.label] = 0
         if f["main_done"] or f["either_done"]:
@@ -150,7 +157,7 @@ class Turn(Proc):
             f.update(main_done=True, second=None, at="choose")
             basics.emit(g, "declined", player=p, ability="second action")
             if s.power[p] <= 0 and not self._unlimited(g, f, keep=True):
-                return Return()
+                return _ended(g)
             return None
         is_main = ans in mains and ans not in opts
         if not is_main and costs[ans] == 0:
@@ -186,9 +193,9 @@ class Turn(Proc):
                 f.update(main_done=True, second=None)
         if action.verb == PASS.verb or phases.out_of_actions(g, p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
                                                     and not self._unlimited(g, f, keep=True)):
-            return Return()
+            return _ended(g)
         if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
-            return Return()   # the Action Phase is stalled: the action step ends the game
+            return _ended(g)   # the Action Phase is stalled: the action step ends the game
         f["at"] = "choose"
         return None
 
