@@ -42,17 +42,10 @@ def only_unlimited_left(g: Any) -> bool:
 # checked where it is used (`choose`, in checking mode), not by the memo's own check
 UNLIMITED_KEPT = ("unlimited-kept", None)
 basics.MEMO_CHECKED_AT_USE.add(UNLIMITED_KEPT[0])
-# the position key a turn's listing of Unlimited Actions made (`Turn._list_unlimited`), for its
-# `chosen` step, which answers at that same position: taken by the next `chosen` or never
+# the position key a turn's listing of Unlimited Actions made (`Turn._list_unlimited`), put here by
+# `choose` as it asks, for the `chosen` step that answers at that same position: taken by it
 POSITION_KEPT = ("position-kept", None)
 basics.MEMO_CHECKED_AT_USE.add(POSITION_KEPT[0])
-
-
-def _ended(g: Any) -> Return:
-    """The turn's end after a listing may have kept a position key (`POSITION_KEPT`): the key is
-    dropped with its frame, so no kept entry outlives the turn it was made for."""
-    g.memo().pop(POSITION_KEPT, None)
-    return Return()
 
 
 class Turn(Proc):
@@ -85,23 +78,24 @@ class Turn(Proc):
         """The Unlimited Actions `p` may take now. `keep`: the caller's next step is `choose`, at
         this very position (nothing runs in between), which then takes this list instead of
         listing it again (kept in the memo, tied to this frame: a write drops it, as any memo fact)."""
-        out = self._list_unlimited(g, f)
+        out, here = self._list_unlimited(g, f)
         if keep:
-            g.memo()[UNLIMITED_KEPT] = (f, out)
+            g.memo()[UNLIMITED_KEPT] = (f, out, here)
         return out
 
-    def _list_unlimited(self, g: Any, f: Frame) -> list[Option]:
+    def _list_unlimited(self, g: Any, f: Frame) -> tuple[list[Option], str | None]:
+        """The Unlimited Actions `p` may take now, and the position key made to leave out the free
+        ones taken here before (None when none was needed)."""
         offered = actions.unlimited_actions(g, f["player"])
         seen = f["seen"]
         if not seen:
-            return offered  # type: ignore[no-any-return]
+            return offered, None
         taken = {label for _, label in seen}
         free = [o for o in offered if o.cost == 0 and o.label in taken]
         if not free:
-            return offered  # type: ignore[no-any-return]
+            return offered, None
         here = phases.position_key(g)
-        g.memo()[POSITION_KEPT] = (f, here)
-        return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)]
+        return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)], here
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -109,15 +103,16 @@ class Turn(Proc):
         second = f["second"]
         opts: dict[str, int] = {}
         kept = g.memo().pop(UNLIMITED_KEPT, None)   # see _unlimited: used now or never
+        here = None   # the position key the listing made, handed to `chosen` with the question
         if second is None:  # "immediately after": no unlimited action between the two actions
             if kept is not None and kept[0] is f:
-                offered = kept[1]
+                offered, here = kept[1], kept[2]
                 if state_module.CHECK_MEMO:
-                    fresh = self._unlimited(g, f)
+                    fresh = self._list_unlimited(g, f)[0]
                     if fresh != offered:
                         raise AssertionError(f"stale unlimited actions: kept {offered!r}, fresh {fresh!r}")
             else:
-                offered = self._unlimited(g, f)
+                offered, here = self._list_unlimited(g, f)
             for o in offered:
                 opts.setdefault(o.label, o.cost)
         mains: dict[str, int] = {}
@@ -131,7 +126,7 @@ class Turn(Proc):
                 if not mains and not f["either_done"]:
                     basics.emit(g, "no-action", player=p)
                     basics.gain_power(g, p, -s.power[p], "no action possible")
-                    return _ended(g)
+                    return Return()
                 if phases.can_pass(g, p) and s.power[p] > 0:
                     mains[PASS.label] = 0
         if f["main_done"] or f["either_done"]:
@@ -140,15 +135,16 @@ class Turn(Proc):
         for k, v in opts.items():
             choices.setdefault(k, v)
         f.update(mains=list(mains), opts=list(opts), costs=choices, at="chosen")
+        if here is not None:   # kept only on the way to `chosen`, which answers at this position
+            g.memo()[POSITION_KEPT] = (f, here)
         return ask(p, "action", choices, f"{p}: choose an action", costs=dict(choices))
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
         s = g.s
         p = f["player"]
         mains, opts, costs = f.pop("mains"), f.pop("opts"), f.pop("costs")
-        # the key `choose` (or the step before it) made at this position, if it made one: nothing
-        # runs between that listing and this answer (the step after a listing is `choose`, whose
-        # next is this one), so it is this position's key; popped here, so never used later
+        # the key `choose` handed over as it asked, if its listing made one: nothing runs between
+        # that question and this answer, so it is this position's key; popped here, never used later
         here = g.memo().pop(POSITION_KEPT, None)
         verb = parse("action", ans).verb
         if verb == END_TURN.verb:
@@ -157,7 +153,7 @@ class Turn(Proc):
             f.update(main_done=True, second=None, at="choose")
             basics.emit(g, "declined", player=p, ability="second action")
             if s.power[p] <= 0 and not self._unlimited(g, f, keep=True):
-                return _ended(g)
+                return Return()
             return None
         is_main = ans in mains and ans not in opts
         if not is_main and costs[ans] == 0:
@@ -193,9 +189,9 @@ class Turn(Proc):
                 f.update(main_done=True, second=None)
         if action.verb == PASS.verb or phases.out_of_actions(g, p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
                                                     and not self._unlimited(g, f, keep=True)):
-            return _ended(g)
+            return Return()
         if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
-            return _ended(g)   # the Action Phase is stalled: the action step ends the game
+            return Return()   # the Action Phase is stalled: the action step ends the game
         f["at"] = "choose"
         return None
 
