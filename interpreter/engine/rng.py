@@ -12,22 +12,12 @@ class Rng:
     def __init__(self, seed: int) -> None:
         self.state = seed & MASK
 
-    def _next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
-
     def below(self, n: int) -> int:
         """A uniform integer in [0, n)."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        limit = MASK - (MASK % n)
-        while True:
-            v = self._next()
-            if v < limit:
-                return v % n
+        self.state, out = draws(self.state, n, 1)
+        return out[0]  # type: ignore[no-any-return]
 
     def below_each(self, n: int, count: int) -> list[int]:
         """`count` draws of `below(n)`, in order: the same numbers as that many calls, drawn in
@@ -41,7 +31,7 @@ class Rng:
         return self.below(6) + 1
 
 
-# splitmix64's constants for `draws`, which the compiled core holds as 64-bit C integers (rng.pxd):
+# splitmix64's constants for `draws` (every draw of the game), which the compiled core holds as 64-bit C integers (rng.pxd):
 # there every step below is plain unsigned arithmetic, wrapping at 2**64 as `& _MASK` does here
 _MASK = MASK
 _STEP = 0x9E3779B97F4A7C15
