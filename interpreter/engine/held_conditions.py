@@ -149,11 +149,7 @@ def _reads_of(call: str, args: frozenset[tuple[str, str]]) -> tuple[str, ...]:
 
 def _inputs_now(g: Any, parts: tuple[str, ...], p: str) -> tuple[Any, ...]:
     """The values of `parts` now in game `g`, for player `p`: a condition's key (`condition_holds`)."""
-    out = []
-    for f in parts:
-        code, name = _reader(f)
-        out.append(_read(g, code, name, p))
-    return tuple(out)
+    return _key(g, tuple([_reader(f) for f in parts]), p)
 
 
 def _part_now(g: Any, f: str, p: str) -> Any:
