@@ -3,6 +3,7 @@ an expression is compiled (its name, field or argument list known) so that evalu
 fewer generic calls. Each behaves exactly as the generic form it replaces."""
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 from .runtime import COMPARE, RuleError, arith, get_field, number
@@ -78,11 +79,16 @@ def binary_of(op: str, left: Ev, right: Ev, where: str) -> Ev:
                 raise RuleError(f"{where}: 'in' needs a list on its right")
             return (left(ctx) in coll) != neg
         return contains
+    c = getattr(right, "const", _MISSING)   # a literal on the right: no closure call for it
     if op == "==":
-        return lambda ctx: left(ctx) == right(ctx)
+        return (lambda ctx: left(ctx) == right(ctx)) if c is _MISSING else (lambda ctx: left(ctx) == c)
     if op == "!=":
-        return lambda ctx: left(ctx) != right(ctx)
+        return (lambda ctx: left(ctx) != right(ctx)) if c is _MISSING else (lambda ctx: left(ctx) != c)
     if op in COMPARE:
+        b = getattr(right, "const", _MISSING)
+        fast = compare_const(op, left, b, where) if b.__class__ is int else None
+        if fast is not None:
+            return fast
         cmp = COMPARE[op]
 
         def compare(ctx: Any) -> bool:
@@ -113,3 +119,121 @@ def args_of(defaults: dict[str, Any], bound: list[tuple[str, Ev]]) -> Callable[[
             out[name] = f(ctx)
         return out
     return args
+
+
+def compare_const(op: str, left: Ev, b: int, where: str) -> Ev | None:
+    """`left OP b` for an order comparison with a whole-number literal on the right (`count(...) > 0`):
+    `binary_of`'s `compare` with the literal's closure call and its number check (a no-op for an int)
+    left out and the operator inline. None for any other operator."""
+    if op == ">":
+        def gt(ctx: Any) -> bool:
+            a = left(ctx)
+            if a.__class__ is not int:
+                number(a, where)
+            return a > b
+        return gt
+    if op == ">=":
+        def ge(ctx: Any) -> bool:
+            a = left(ctx)
+            if a.__class__ is not int:
+                number(a, where)
+            return a >= b
+        return ge
+    if op == "<":
+        def lt(ctx: Any) -> bool:
+            a = left(ctx)
+            if a.__class__ is not int:
+                number(a, where)
+            return a < b
+        return lt
+    if op == "<=":
+        def le(ctx: Any) -> bool:
+            a = left(ctx)
+            if a.__class__ is not int:
+                number(a, where)
+            return a <= b
+        return le
+    return None
+
+
+def by_position(fn: Callable[..., Any], names: list[str]) -> bool:
+    """Whether `fn(ctx, ...)` takes exactly `names`, in that order, as plain parameters (so that a
+    call may pass them by position); False when its signature cannot be read."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return False
+    return len(params) == len(names) and all(
+        p.name == n and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p, n in zip(params, names))
+
+
+def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
+             slots: list[tuple[int, Ev]]) -> Ev:
+    """A query's call by position (`by_position(fn, ...)` holds): `template` holds every parameter's
+    default in order, `slots` (position, compiled argument) the arguments given, evaluated in that
+    order. It does what the keyword call of compiler.py's `_query_call` does (the same values
+    passed, the same errors, the same evaluation steps spent) without a dict of arguments; with
+    every parameter given in order (most calls), without a list either."""
+    n = len(template)
+    if [i for i, _ in slots] == list(range(n)) and 1 <= n <= 3:
+        fs = [f for _, f in slots]
+        if n == 1:
+            f1, = fs
+
+            def q1(ctx: Any) -> Any:
+                try:
+                    result = fn(ctx, f1(ctx))
+                except RuleError:
+                    raise
+                except (TypeError, ValueError, KeyError) as exc:
+                    raise RuleError(f"{where}: {name}: {exc}") from None
+                spend = getattr(ctx, "spend", None)
+                if spend is not None:
+                    spend(len(result) + 1 if result.__class__ is list else 1, where)
+                return result
+            return q1
+        if n == 2:
+            f1, f2 = fs
+
+            def q2(ctx: Any) -> Any:
+                try:
+                    result = fn(ctx, f1(ctx), f2(ctx))
+                except RuleError:
+                    raise
+                except (TypeError, ValueError, KeyError) as exc:
+                    raise RuleError(f"{where}: {name}: {exc}") from None
+                spend = getattr(ctx, "spend", None)
+                if spend is not None:
+                    spend(len(result) + 1 if result.__class__ is list else 1, where)
+                return result
+            return q2
+        f1, f2, f3 = fs
+
+        def q3(ctx: Any) -> Any:
+            try:
+                result = fn(ctx, f1(ctx), f2(ctx), f3(ctx))
+            except RuleError:
+                raise
+            except (TypeError, ValueError, KeyError) as exc:
+                raise RuleError(f"{where}: {name}: {exc}") from None
+            spend = getattr(ctx, "spend", None)
+            if spend is not None:
+                spend(len(result) + 1 if result.__class__ is list else 1, where)
+            return result
+        return q3
+
+    def query(ctx: Any) -> Any:
+        try:
+            values = list(template)
+            for i, f in slots:
+                values[i] = f(ctx)
+            result = fn(ctx, *values)
+        except RuleError:
+            raise
+        except (TypeError, ValueError, KeyError) as exc:
+            raise RuleError(f"{where}: {name}: {exc}") from None
+        spend = getattr(ctx, "spend", None)
+        if spend is not None:
+            spend(len(result) + 1 if result.__class__ is list else 1, where)
+        return result
+    return query

@@ -21,7 +21,7 @@ from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive
 from .signatures import REGISTRY
-from .closures import args_of, binary_of, field_of, var_of
+from .closures import args_of, binary_of, by_position, constant, field_of, query_of, var_of
 from .runtime import LimitError, RuleError, bounded, number, spend_for, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, static_type
 
@@ -80,8 +80,7 @@ class Compiler:
     def expr(self, node: A.Expr, env: CompileEnv) -> Ev:
         where = env.where(node)
         if isinstance(node, A.Lit):
-            v = node.value
-            return lambda ctx: v
+            return constant(node.value)   # `.const` tells binary_of a literal operand
         if isinstance(node, A.Var):
             name = node.name
             if name in env.unbound:
@@ -230,14 +229,19 @@ class Compiler:
         if prim.variadic:
             items = [self.expr(a.value, env) for a in node.args]
             return lambda ctx: [f(ctx) for f in items]
+        return args_of({p.name: p.default for p in prim.params if not p.required}, self._bound(node, prim, env))
+
+    def _bound(self, node: A.Call, prim: Primitive, env: CompileEnv) -> list[tuple[str, Ev]]:
+        """(parameter, compiled argument) of a call's arguments, positional ones first, in the
+        order they are evaluated."""
         bound: list[tuple[str, Ev]] = []
-        positional = [a for a in node.args if a.name is None]
-        for p, a in zip(prim.params, positional):
+        given = [a for a in node.args if a.name is None]
+        for p, a in zip(prim.params, given):
             bound.append((p.name, self._arg(p.type, a, env)))
         for a in node.args:
             if a.name is not None and prim.param(a.name) is not None:
                 bound.append((a.name, self._arg(prim.param(a.name).type, a, env)))  # type: ignore[union-attr]
-        return args_of({p.name: p.default for p in prim.params if not p.required}, bound)
+        return bound
 
     def _arg(self, typ: str, a: A.Arg, env: CompileEnv) -> Ev:
         """Compile one argument; its type and literal ids of an id type are checked."""
@@ -273,14 +277,23 @@ class Compiler:
                           f"unknown {label} '{lit.value}'{did_you_mean(str(lit.value), known)}")
 
     def _query_call(self, node: A.Call, prim: Primitive, env: CompileEnv, where: str) -> Ev:
-        args = self._bind_args(node, prim, env)
         fn = REGISTRY.implementation(prim.name)
         if prim.variadic:
+            items = self._bind_args(node, prim, env)
+
             def variadic(ctx: Any) -> Any:
-                result = fn(ctx, where, *args(ctx))  # type: ignore[misc]
+                result = fn(ctx, where, *items(ctx))  # type: ignore[misc]
                 spend_for(ctx, result, where)
                 return result
             return variadic
+        names = [p.name for p in prim.params]
+        bound = self._bound(node, prim, env)
+        given = {n for n, _ in bound}
+        if all(p.name in given or not p.required for p in prim.params) and by_position(fn, names):
+            # by position, where the implementation's parameters are the declared ones in order
+            return query_of(fn, prim.name, where, [None if p.required else p.default for p in prim.params],
+                            [(names.index(n), f) for n, f in bound])
+        args = args_of({p.name: p.default for p in prim.params if not p.required}, bound)
 
         def call(ctx: Any) -> Any:
             try:

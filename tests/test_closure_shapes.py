@@ -1,0 +1,117 @@
+"""The effect language's specialised closures (effects/closures.py) for the commonest shapes: a
+comparison with a literal, a query called by position. Each must be chosen where it applies and
+behave exactly as the generic form it replaces: the same value, the same error, the same
+evaluation steps spent."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from necronomicon.interpreter.diagnostics import Pos, Report
+from necronomicon.interpreter.effects import closures, compiler as compiler_module
+from necronomicon.interpreter.effects.closures import binary_of, constant
+from necronomicon.interpreter.effects.compiler import CompileEnv, Compiler, RuleError
+from necronomicon.interpreter.effects.parser import parse
+import necronomicon.interpreter.engine.primitives  # noqa: F401  (registers the primitives)
+
+
+class Ctx:
+    """Names, a game with tokens, and a record of the evaluation steps spent."""
+
+    def __init__(self, tokens: list[dict[str, Any]], **names: Any) -> None:
+        self.scopes = [dict(names)]
+        self.where = ""
+        self.spent: list[tuple[int, str]] = []
+        self.game = type("G", (), {})()
+        self.game.s = type("S", (), {})()
+        self.game.s.tokens = tokens
+
+    def lookup(self, name: str, where: str) -> Any:
+        for s in reversed(self.scopes):
+            if name in s:
+                return s[name]
+        raise RuleError(name)
+
+    def spend(self, steps: int, where: str) -> None:
+        self.spent.append((steps, where))
+
+
+TOKENS = [{"id": "ice-age", "loc": "arctic", "owner": "wr"}, {"id": "ice-age", "loc": "north", "owner": "wr"},
+          {"id": "other", "loc": "arctic", "owner": "gc"}]
+
+
+def _compile(text: str, keyword_calls: bool = False, monkeypatch: Any = None) -> Any:
+    r = Report()
+    env = CompileEnv(r, lambda line, col: Pos("t", line, col), {}, {"me", "x", "a", "xs"})
+    if keyword_calls:
+        monkeypatch.setattr(compiler_module, "by_position", lambda fn, names: False)
+    f = Compiler(env).expr(parse(text, start="expr_start"), env)  # type: ignore[arg-type]
+    assert not r.items, r.items
+    return f
+
+
+def _outcome(f: Any, ctx: Ctx) -> Any:
+    try:
+        return ("value", f(ctx), ctx.spent)
+    except RuleError as exc:
+        return ("error", str(exc), ctx.spent)
+
+
+@pytest.mark.parametrize("op", ["<", "<=", ">", ">=", "==", "!="])
+def test_a_comparison_with_a_literal_is_the_generic_comparison(op: str) -> None:
+    left = lambda ctx: ctx.lookup("x", "t")   # noqa: E731
+    fast = binary_of(op, left, constant(2), "t:1:1")
+    generic = binary_of(op, left, lambda ctx: 2, "t:1:1")   # no `.const`: the generic form
+    if op in ("<", "<=", ">", ">="):
+        assert fast.__name__ in ("lt", "le", "gt", "ge")
+    for x in (1, 2, 3, -5, Fraction(5, 2), True, "a", None, [1]):
+        assert _outcome(fast, Ctx([], x=x)) == _outcome(generic, Ctx([], x=x)), (op, x)
+
+
+def test_a_literal_is_a_constant_and_its_comparison_reads_no_closure() -> None:
+    assert _compile("3").const == 3
+    assert _compile("x > 0").__name__ == "gt"
+    assert _compile("x <= 2").__name__ == "le"
+    assert _compile("x >= a").__name__ == "compare"   # no literal: the generic form
+
+
+@pytest.mark.parametrize("text", [
+    "count(tokens(token: 'ice-age', area: a, owner: me))",
+    "count(tokens(token: 'ice-age', owner: me))",
+    "count(tokens(area: a))",
+    "count(tokens(owner: me, token: 'ice-age'))",
+    "tokens()",
+    "count(x)",
+])
+def test_a_query_by_position_gives_what_the_keyword_call_gives(text: str, monkeypatch: Any) -> None:
+    fast = _compile(text)
+    slow = _compile(text, keyword_calls=True, monkeypatch=monkeypatch)
+    for names in ({"me": "wr", "a": "arctic", "x": [1, 2]}, {"me": "gc", "a": "north", "x": 3},
+                  {"me": "wr", "a": None, "x": "no list"}):
+        assert _outcome(fast, Ctx(TOKENS, **names)) == _outcome(slow, Ctx(TOKENS, **names)), (text, names)
+
+
+def test_queries_are_called_by_position_where_their_parameters_allow() -> None:
+    r = Report()
+    env = CompileEnv(r, lambda line, col: Pos("t", line, col), {}, {"me", "a"})
+    c = Compiler(env)
+    count = c.expr(parse("count(tokens(token: 'ice-age', area: a, owner: me))", start="expr_start"), env)  # type: ignore[arg-type]
+    assert count.__name__ == "q1"   # every parameter given, in order: no list, no dict
+    some = c.expr(parse("tokens(owner: me, token: 'ice-age')", start="expr_start"), env)  # type: ignore[arg-type]
+    assert some.__name__ == "query"
+    units = c.expr(parse("units(owner: me, class: 'cultist')", start="expr_start"), env)  # type: ignore[arg-type]
+    assert units.__name__ == "call"   # `class` reaches the implementation through **kwargs: by keyword
+
+
+def test_by_position_needs_the_declared_parameters_in_order() -> None:
+    def f(ctx: Any, token: Any = None, area: Any = None) -> None: ...
+
+    def g(ctx: Any, area: Any = None, token: Any = None) -> None: ...
+
+    def h(ctx: Any, token: Any = None, **kw: Any) -> None: ...
+    assert closures.by_position(f, ["token", "area"])
+    assert not closures.by_position(g, ["token", "area"])
+    assert not closures.by_position(h, ["token", "class"])
+    assert not closures.by_position(f, ["token"])
