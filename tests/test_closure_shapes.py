@@ -115,3 +115,27 @@ def test_by_position_needs_the_declared_parameters_in_order() -> None:
     assert not closures.by_position(g, ["token", "area"])
     assert not closures.by_position(h, ["token", "class"])
     assert not closures.by_position(f, ["token"])
+
+
+@pytest.mark.parametrize("op", ["and", "or"])
+def test_a_chain_of_and_or_or_is_one_closure_with_the_nested_form_s_answers(op: str) -> None:
+    seen: list[int] = []
+
+    def part(i: int) -> Any:
+        def f(ctx: Any) -> Any:
+            seen.append(i)
+            return ctx.lookup("xs", "t")[i]
+        return f
+    chain = binary_of(op, binary_of(op, binary_of(op, part(0), part(1), "t"), part(2), "t"), part(3), "t")
+    assert chain.__name__ == ("every" if op == "and" else "some")
+    nested = {"and": lambda a, b: (lambda ctx: bool(a(ctx)) and bool(b(ctx))),
+              "or": lambda a, b: (lambda ctx: bool(a(ctx)) or bool(b(ctx)))}[op]
+    generic = nested(nested(nested(part(0), part(1)), part(2)), part(3))
+    for xs in ([1, 1, 1, 1], [1, 0, 1, 1], [0, 0, 0, 0], [0, 0, 0, 5], [1, 1, 1, ""], ["a", None, [], 2]):
+        seen.clear()
+        got = _outcome(chain, Ctx([], xs=xs))
+        order = list(seen)
+        seen.clear()
+        assert got == _outcome(generic, Ctx([], xs=xs)) and order == seen, (op, xs)   # same answer, same parts asked
+    assert _compile("x > 0 and x < 3 and x != 2").__name__ == "every"
+    assert _compile("x > 0 and x < 3").__name__ == "both"

@@ -67,9 +67,9 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
 def binary_of(op: str, left: Ev, right: Ev, where: str) -> Ev:
     """A binary operator over two compiled operands (`where`: the source position, for errors)."""
     if op == "and":
-        return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+        return all_of([*getattr(left, "conjuncts", (left,)), right])
     if op == "or":
-        return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+        return any_of([*getattr(left, "disjuncts", (left,)), right])
     if op in ("in", "not in"):
         neg = op == "not in"
 
@@ -98,6 +98,46 @@ def binary_of(op: str, left: Ev, right: Ev, where: str) -> Ev:
             return cmp(a, b)
         return compare
     return lambda ctx: arith(op, left(ctx), right(ctx), where)
+
+
+def all_of(parts: list[Ev]) -> Ev:
+    """`a and b and c ...` (`and` groups to the left: `(a and b) and c`): one closure over every
+    conjunct, each evaluated in turn until one is false, instead of one closure per `and`. True or
+    False, as `bool(left) and bool(right)` at each level gives."""
+    if len(parts) == 2:
+        a, b = parts
+
+        def both(ctx: Any) -> bool:
+            return bool(a(ctx)) and bool(b(ctx))
+        both.conjuncts = parts   # type: ignore[attr-defined]
+        return both
+
+    def every(ctx: Any) -> bool:
+        for f in parts:
+            if not f(ctx):
+                return False
+        return True
+    every.conjuncts = parts   # type: ignore[attr-defined]
+    return every
+
+
+def any_of(parts: list[Ev]) -> Ev:
+    """`a or b or c ...`, as `all_of` is `and`: the first true one gives True, else False."""
+    if len(parts) == 2:
+        a, b = parts
+
+        def either(ctx: Any) -> bool:
+            return bool(a(ctx)) or bool(b(ctx))
+        either.disjuncts = parts   # type: ignore[attr-defined]
+        return either
+
+    def some(ctx: Any) -> bool:
+        for f in parts:
+            if f(ctx):
+                return True
+        return False
+    some.disjuncts = parts   # type: ignore[attr-defined]
+    return some
 
 
 def args_of(defaults: dict[str, Any], bound: list[tuple[str, Ev]]) -> Callable[[Any], dict[str, Any]]:
