@@ -1,0 +1,8 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged context.py, which
+# stays the reference: EffectCtx as an extension type, its twelve fields (context.py's __slots__) C
+# fields of the instance, so that making a context (several a decision: every modifier's `when`,
+# every requirement's condition, every effect run) stores them directly instead of through a slot
+# descriptor each, and its methods read them so; __init__ is the type's own, with no Python-level
+# lookup of it. Any other module reads and writes the fields by name, as it did the slots.
+cdef class EffectCtx:
+    cdef public object game, me, self_unit, event, subject, value, area, scopes, where, ability, foe, stand_in
