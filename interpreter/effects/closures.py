@@ -66,10 +66,10 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
 
 def binary_of(op: str, left: Ev, right: Ev, where: str) -> Ev:
     """A binary operator over two compiled operands (`where`: the source position, for errors)."""
-    if op == "and":   # (its parts: ast.conjuncts of the expression, compiled, in order)
-        return all_of([*getattr(left, "conjuncts", (left,)), *getattr(right, "conjuncts", (right,))])
+    if op == "and":
+        return all_of([*getattr(left, "conjuncts", (left,)), right])
     if op == "or":
-        return any_of([*getattr(left, "disjuncts", (left,)), *getattr(right, "disjuncts", (right,))])
+        return any_of([*getattr(left, "disjuncts", (left,)), right])
     if op in ("in", "not in"):
         neg = op == "not in"
 
@@ -101,9 +101,9 @@ def binary_of(op: str, left: Ev, right: Ev, where: str) -> Ev:
 
 
 def all_of(parts: list[Ev]) -> Ev:
-    """`a and b and c ...` (however grouped): one closure over every conjunct, each evaluated in
-    turn until one is false, instead of one closure per `and`; `.conjuncts` holds them, in the
-    order of `ast.conjuncts`. True or False, as `bool(left) and bool(right)` at each level gives."""
+    """`a and b and c ...` (`and` groups to the left: `(a and b) and c`): one closure over every
+    conjunct, each evaluated in turn until one is false, instead of one closure per `and`. True or
+    False, as `bool(left) and bool(right)` at each level gives."""
     if len(parts) == 2:
         a, b = parts
 

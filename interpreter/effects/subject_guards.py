@@ -12,16 +12,12 @@ computed one). Where the subject is a record holding F and `me` is bound, such a
 exactly `subject[F]` and cannot fail, so a guard found false means `when` is false, with nothing
 left unevaluated that could have raised. Where a guard cannot be decided that way (the field is
 not in the record), it and every guard after it are left to `when`.
-
-Where every guard is decided and true (`verdict` HELD), the leading conjuncts they are would be
-evaluated true again by `when`: `after_guards` is `when` without them.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from . import ast as A
-from .closures import Ev, all_of, constant
 
 ME = object()   # the guard's value is the modifier owner's `me`
 _OPS = ("==", "!=")
@@ -61,41 +57,17 @@ def guards_of(when: object) -> tuple[tuple[str, str, Any], ...]:
     return tuple(out)
 
 
-REJECTED, OPEN, HELD = -1, 0, 1
-
-
-def verdict(guards: tuple[tuple[str, str, Any], ...], subject: Any, me: Any) -> int:
-    """REJECTED when the guards show `when` false for this subject and owner; HELD when each was
-    decided and is true (`when` is then what `after_guards` gives); else OPEN (run `when`)."""
-    if me is None or subject.__class__ is not dict:
-        return OPEN
-    for field, op, value in guards:
-        if field not in subject:
-            return OPEN
-        equal = subject[field] == (me if value is ME else value)
-        if equal != (op == "=="):
-            return REJECTED
-    return HELD
-
-
 def rejects(guards: tuple[tuple[str, str, Any], ...], subject: Any, me: Any) -> bool:
     """Whether the guards show `when` false for this subject and owner (False: run `when`)."""
-    return verdict(guards, subject, me) == REJECTED
+    if me is None or subject.__class__ is not dict:
+        return False
+    for field, op, value in guards:
+        if field not in subject:
+            return False
+        equal = subject[field] == (me if value is ME else value)
+        if equal != (op == "=="):
+            return True
+    return False
 
 
-_AFTER: dict[int, tuple[Ev, int, Ev]] = {}
-
-
-def after_guards(when: Ev, k: int) -> Ev:
-    """The compiled `when` without its first `k` conjuncts (its guards, known true): what is left
-    of its `.conjuncts` (closures.all_of), or True when nothing is; its truth is `when`'s there.
-    Made once per compiled expression."""
-    entry = _AFTER.get(id(when))
-    if entry is None or entry[0] is not when or entry[1] != k:
-        rest = list(getattr(when, "conjuncts", (when,)))[k:]
-        fn = constant(True) if not rest else rest[0] if len(rest) == 1 else all_of(rest)
-        entry = _AFTER[id(when)] = (when, k, fn)
-    return entry[2]
-
-
-__all__ = ["HELD", "ME", "OPEN", "REJECTED", "after_guards", "guards_of", "rejects", "verdict"]
+__all__ = ["ME", "guards_of", "rejects"]

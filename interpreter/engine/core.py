@@ -9,7 +9,7 @@ from ..content.model import Ability, Requirement, UnitType
 from ..effects.compiler import RuleError
 from ..effects.runtime import FormulaDepthError
 from ..limits import MAX_FORMULA_DEPTH
-from ..effects.subject_guards import after_guards, rejects, verdict
+from ..effects.subject_guards import rejects
 from . import flow
 from . import state as state_module
 from .abilities import BATTLE_MODIFIERS, ability_frame, quiet_window, requirements_to_check
@@ -207,19 +207,13 @@ def _apply_modifiers(g: "RulesContext", target: str, value: Any, subject: Any,
     for owner, ab, m in mods:
         if declined and [owner, ab.key] in declined:
             continue  # declined for this battle: only its battle-changing modifiers are off
-        guards, when = m.guards, m.when
-        if guards:
-            held = verdict(guards, subject, owner)
-            if held < 0:
-                if state_module.CHECK_MEMO:
-                    _check_guards(g, owner, ab, m, subject, value)
-                continue  # its `when` is false for this subject (effects/subject_guards.py)
-            if held:   # its guards hold: the rest of `when` decides
-                if state_module.CHECK_MEMO:
-                    _check_guards(g, owner, ab, m, subject, value, True)
-                when = after_guards(when, len(guards))
+        if m.guards and rejects(m.guards, subject, owner):
+            if state_module.CHECK_MEMO:
+                _check_guards(g, owner, ab, m, subject, value)
+            continue  # its `when` is false for this subject (effects/subject_guards.py)
         mctx = ctx(g, owner, ability=ab, subject=subject, value=value) if grants else \
             EffectCtx(g, owner, ability=ab.name, subject=subject, value=value)   # what ctx() makes without grants
+        when = m.when
         try:
             if when is None or when(mctx):
                 value = m.value(mctx)
@@ -274,17 +268,9 @@ def may_modify(g: "RulesContext", target: str, fields: dict[str, Any], mods: Any
     return False
 
 
-def _check_guards(g: "RulesContext", owner: str | None, ab: Ability, m: Any, subject: Any, value: Any,
-                  held: bool = False) -> None:
-    """Checking mode: a modifier its guards rejected has a false `when` indeed; one whose guards
-    hold (`held`) has a `when` as true as what is left of it after them."""
-    whole = m.when is not None and bool(m.when(ctx(g, owner, ability=ab, subject=subject, value=value)))
-    if held:
-        rest = bool(after_guards(m.when, len(m.guards))(ctx(g, owner, ability=ab, subject=subject, value=value)))
-        if whole != rest:
-            raise AssertionError(f"{ab.key}: its subject guards {m.guards!r} hold for {subject!r}, but its "
-                                 f"condition is {whole} and what follows them {rest}")
-    elif whole:
+def _check_guards(g: "RulesContext", owner: str | None, ab: Ability, m: Any, subject: Any, value: Any) -> None:
+    """Checking mode: a modifier its guards rejected has a false `when` indeed."""
+    if m.when is not None and m.when(ctx(g, owner, ability=ab, subject=subject, value=value)):
         raise AssertionError(f"{ab.key}: its subject guards {m.guards!r} rejected {subject!r}, "
                              "but its condition holds")
 
