@@ -10,6 +10,8 @@ The dry run plays the effect on a copy (its own state, log, dice from the copy's
 answering each decision with an option in turn: it is feasible when some answers carry it to the
 end. A search that stays undecided within its budget, or fails for another reason than a missing
 part (a content error), counts as feasible: the action is offered and the real run reports it.
+No dry run is needed when every single choice is proven (`may_lack_a_part`), or when one choice's
+list, evaluated as the action is listed, decides it (`listed_answer`, effects/listed_choices.py).
 """
 from __future__ import annotations
 
