@@ -31,6 +31,7 @@ PYTHON_BY_DEFAULT = {
     "effects/signatures.py": "the primitives' declarations, made once at import",
     "effects/windows.py": "tables of windows and their events, made once at import",
     "effects/primitive_facts.py": "tables of what primitives read, made once at import",
+    "effects/listed_choices.py": "finds the choices decided at listing time, when content is compiled",
     "effects/docs.py": "prints the documentation's tables",
     "engine/explain.py": "the sentence for a refused answer, made only when one is refused",
     "engine/invariants.py": "the invariant checks of `--check`, the soak and the tests",

@@ -390,7 +390,7 @@ class Builder(EffectBuilder):
             if not self.broken:
                 raise   # pragma: no cover - checked documents make a well-formed model
         self.model.expansions = {doc.expansion for doc in chosen if doc.expansion}
-        self.model.tables = build_tables(self.model)   # of built records only: never malformed
+        self.model.tables = build_tables(self.model, self.cost_texts)   # of built records only: never malformed
         return self.model
 
     def _layer(self, docs: list[Document]) -> list[Document]:

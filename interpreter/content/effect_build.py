@@ -15,8 +15,9 @@ from ..effects.parser import EffectSyntaxError, parse
 from ..effects.progress import distance_of
 from ..effects.signatures import REGISTRY
 from ..effects.guarded_choices import choice_proofs
+from ..effects.listed_choices import listed_choice, reads_of_texts
 from ..effects.subject_guards import guards_of
-from ..effects.primitive_facts import NOTING_CHOICES, READS, REMOVALS
+from ..effects.primitive_facts import COST_TARGETS, NOTING_CHOICES, READS, REMOVALS
 from ..effects.windows import WINDOW_EVENTS, event_type
 from ..limits import MAX_COUNT, MAX_DICE
 from .files import Document
@@ -68,6 +69,8 @@ class EffectBuilder:
         self.ids: dict[str, set[str]] = {}
         self.ability_at: dict[str, Pos] = {}   # each ability key built so far -> where its id is
         self.formulas = FormulaGraph()          # combat and cost formulas and their reads (cycles: formula_cycles.py)
+        # the texts a unit's cost passes through: cost formulas, cost modifiers' (listed_choices.py)
+        self.cost_texts: list[Any] = []
         # each distinct YAML node compiled once, however many aliases name it: (file, position of the
         # text, what it is compiled as) -> the compiled value (its findings were reported the first time)
         self.compiled: dict[tuple[Any, ...], Any] = {}
@@ -203,7 +206,12 @@ class EffectBuilder:
         run.calls = A.call_names(tree)   # type: ignore[attr-defined]  (what a dry run may skip: feasible.py)
         lists = _choice_lists()
         proven, past_removals = self._proven(tree, guard, where, lists)
-        run.choice_lists = A.argument_names(tree, lists, proven, past_removals)
+        found = listed_choice(tree, lists, NOTING_CHOICES, proven | past_removals, _pure_calls())
+        if found is not None:   # (compiled again to report nothing twice)
+            scratch = CompileEnv(Report(), env.locate, env.ids, env.variables, env.logical, unbound=env.unbound)
+            run.listed = (Compiler(scratch).expr(found[1], scratch), found[2], found[3])  # type: ignore[arg-type]
+        run.choice_lists = A.argument_names(tree, lists, proven, past_removals,
+                                            {id(found[0])} if found is not None else set())
         run.literals = A.literal_arguments(tree, _parameters())
         return run
 
@@ -267,6 +275,8 @@ class EffectBuilder:
             mk = key + ("modifiers", i)
             self.unknown_of(doc, mk + ("value",), m["value"], f"modifier '{m['target']}' of {d['name']}")
             val = self._known(m["value"])
+            if m["target"] in COST_TARGETS:
+                self.cost_texts += [val, m.get("when")]
             if m["target"] == "combat":
                 node = ("modifier", akey, str(i))
                 for part, text in (("value", val), ("when", m.get("when"))):
@@ -310,6 +320,7 @@ class EffectBuilder:
         def value(f: str) -> Any:
             return self.expr(doc, key + (f,), self._known(d.get(f)), NO_EVENT_UNIT) or constant(None)
         self._limit(doc, key + ("combat",), self._known(d.get("combat")), MAX_DICE, "combat (dice rolled)")
+        self.cost_texts.append(self._known(d.get("cost")))
         for f in ("combat", "cost"):
             self.formulas.add((f, d["id"]), f"the {f} of {d['name']}", doc.pos(*key, f), self._known(d.get(f)),
                               {"self": d["id"]})

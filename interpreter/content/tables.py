@@ -9,7 +9,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ..effects.compiler import RuleError
-from ..effects.primitive_facts import QUIET_VERBS, REMOVAL_WINDOW
+from ..effects.listed_choices import reads_of_texts, sound
+from ..effects.primitive_facts import MODIFIER_HOLDERS, QUIET_VERBS, REMOVAL_WINDOW
 from ..effects.program import Program
 from ..effects.signatures import REGISTRY
 from .requirement_links import Seeking, links_of
@@ -46,7 +47,9 @@ class ContentTables:
     per ruleset, the target of every modifier of an ability the content holds (in play or not, one
     a later key hides included) or of that ruleset's rules: a target outside it has no modifier in
     any game of the content (engine/actions.py `unit_gates` asks no memo then); a plain dict, as
-    `unit_types`."""
+    `unit_types`. `listed_programs`: the keys of the programs whose listed choice
+    (effects/listed_choices.py) the engine may decide at listing time: what the content's unit
+    costs read (`unit_cost_reads`) is disjoint from what the statements before the choice write."""
 
     ability_by_key: Mapping[str, "Ability"]
     checked_when: Mapping[str, Mapping[str, tuple[int, ...]]]
@@ -56,6 +59,7 @@ class ContentTables:
     seeking: Mapping[str, Seeking]
     unit_types: Mapping[str, Mapping[str, "UnitType"]]
     modifier_targets: Mapping[str, frozenset[str]]
+    listed_programs: frozenset[str] = frozenset()
 
 
 def _moments(requirements: tuple["Requirement", ...]) -> Mapping[str, tuple[int, ...]]:
@@ -146,8 +150,9 @@ def _unit_types(model: "ContentModel") -> dict[str, dict[str, "UnitType"]]:
     return {"": others, **{fid: {**others, **f.units} for fid, f in model.factions.items()}}
 
 
-def build_tables(model: "ContentModel") -> ContentTables:
-    """The tables of a built content model (see ContentTables)."""
+def build_tables(model: "ContentModel", cost_texts: list[Any] | None = None) -> ContentTables:
+    """The tables of a built content model (see ContentTables); `cost_texts`: every unit cost
+    formula and cost modifier's `when` and value as the content writes them (None: unknown)."""
     index = _ability_index(model)
     checked = {fid: _moments(f.requirements) for fid, f in model.factions.items()}
     required = {r.when for f in [*model.factions.values(), *model.loyalty_cards.values()] for r in f.requirements}
@@ -162,7 +167,18 @@ def build_tables(model: "ContentModel") -> ContentTables:
     return ContentTables(MappingProxyType(index), MappingProxyType(checked), MappingProxyType(timed),
                          MappingProxyType(quiet), MappingProxyType(programs),
                          MappingProxyType({fid: links_of(f) for fid, f in model.factions.items()}),
-                         _unit_types(model), _modifier_targets(model))
+                         _unit_types(model), _modifier_targets(model), _listed_programs(programs, cost_texts))
+
+
+def _listed_programs(programs: dict[str, Program], cost_texts: list[Any] | None) -> frozenset[str]:
+    """ContentTables.listed_programs: a unit's cost reads its cost formula's and its cost modifiers'
+    parts, and what decides which modifiers hold (MODIFIER_HOLDERS); the same for every ruleset (the
+    texts of all of them are read)."""
+    reads = reads_of_texts(cost_texts) if cost_texts is not None else None
+    if reads is not None:
+        reads = reads | frozenset(MODIFIER_HOLDERS)
+    return frozenset(key for key, prog in programs.items()
+                     if prog.listed is not None and sound(prog.listed[1:], reads))
 
 
 __all__ = ["ContentTables", "build_tables", "checked_at", "content_abilities"]

@@ -171,16 +171,19 @@ def conjuncts(node: object) -> list[object]:
 PROVEN = "$condition"   # argument_names' name for a list the text proves not empty (or an optional choice)
 # ... proves not empty provided that removing a unit sets off nothing that moves units
 PAST_REMOVALS = "$condition-past-removals"
+# ... decided by evaluating its list when the action is listed (effects/listed_choices.py)
+LISTED = "$listed"
 
 
 def argument_names(node: object, which: dict[str, tuple[int, str]],
                    proven: frozenset[int] | set[int] = frozenset(),
-                   past_removals: frozenset[int] | set[int] = frozenset()) -> frozenset[tuple[str, str | None]]:
+                   past_removals: frozenset[int] | set[int] = frozenset(),
+                   listed: frozenset[int] | set[int] = frozenset()) -> frozenset[tuple[str, str | None]]:
     """For every call of a function in `which` (name -> the position and name of one parameter):
     (function, the name of the variable passed for that parameter), the name None when the argument
     is not a plain name, is missing, or is a name the tree binds itself (let, for, comprehension);
     PROVEN for a call whose `id` is in `proven`, PAST_REMOVALS for one in `past_removals`
-    (effects/guarded_choices.py)."""
+    (effects/guarded_choices.py), LISTED for one in `listed` (effects/listed_choices.py)."""
     nodes = _nodes(node)
     bound = {n.name for n in nodes if isinstance(n, (Let, For, Comprehension))}
     out: set[tuple[str, str | None]] = set()
@@ -192,6 +195,9 @@ def argument_names(node: object, which: dict[str, tuple[int, str]],
             continue
         if id(n) in past_removals:
             out.add((n.name, PAST_REMOVALS))
+            continue
+        if id(n) in listed:
+            out.add((n.name, LISTED))
             continue
         value = argument(n, *which[n.name])
         var = value.name if isinstance(value, Var) else None

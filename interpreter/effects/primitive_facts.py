@@ -34,3 +34,32 @@ READS_BY_ARGUMENT: dict[str, dict[str, tuple[str, ...]]] = {
     "areas": {"with_units_of": ("units",), "without_units_of": ("units",), "gate": ("gates", "gate-places", "unit-gates"),
               "controlled_by": ("gates", "unit-owners"), "token": ("tokens",), "without_token": ("tokens",)},
 }
+
+# --- what a statement before a single choice may write (effects/listed_choices.py) ---------------------
+# verb (or list-less choice) -> the State parts it writes; each opens no window and starts no
+# procedure (it never waits), so nothing else runs while it does. A verb not listed may write anything.
+WRITES: dict[str, tuple[str, ...]] = {
+    "roll_die": ("rng",), "roll_dice": ("rng",),
+    "gain_power": ("power",), "lose_power": ("power",), "gain_doom": ("doom",), "lose_doom": ("doom",),
+    "place_token": ("tokens",),
+    "elder_sign": ("elder-signs", "rng", "doom"),   # from the bag at random; 1 Doom when it is empty
+}
+# what starting an action ability writes before its effect runs: its cost paid, its once-limit noted
+PAYMENT_WRITES = ("power", "memory")
+# a part standing for what a unit's cost reads: its kind's cost formula and the cost modifiers of
+# the content (found as the content is built: content/tables.py `listed_programs`)
+UNIT_COSTS = "unit-costs"
+# the modifier targets a unit's cost passes through (engine/core.py `unit_cost`)
+COST_TARGETS = frozenset({"summon-cost", "awaken-cost", "recruit-cost"})
+# what deciding which modifiers apply reads: who plays, their spellbooks, the units in play, the cards
+MODIFIER_HOLDERS = ("players", "spellbooks", "units", "loyalty")
+# READS for the queries a single choice's list (or a unit cost) may call beyond READS
+LIST_READS: dict[str, tuple[str, ...]] = {
+    "cost": ("units", UNIT_COSTS), "in_play": ("units",), "awakened_ever": ("awakened",),
+}
+# fields of a unit (or a cost's subject) that read nothing but the record: its keys, and its class
+# (a unit's kind and class never change)
+UNIT_FIELDS = frozenset({"id", "kind", "owner", "loc", "class"})
+# verb -> the position of a unit parameter it checks before it does anything: given `none` there it
+# fails (engine/primitives/arguments.py `as_unit`) and has written nothing
+NONE_REJECTED: dict[str, int] = {"place": 0, "move_to": 0}

@@ -32,7 +32,7 @@ CHOSEN = "$choose"   # what a paused `choose` waits for (its data: [[label, pc],
 class Program:
     """An effect's instruction list; `key` names it in frames (unique within its content)."""
 
-    __slots__ = ("code", "key", "calls", "choice_lists", "literals")
+    __slots__ = ("code", "key", "calls", "choice_lists", "literals", "listed")
 
     def __init__(self, code: list[Instr], key: str) -> None:
         self.code = code
@@ -42,6 +42,9 @@ class Program:
         self.choice_lists: frozenset[tuple[str, str | None]] | None = None
         # every literal passed to a call, as (call, parameter, value) (ast.literal_arguments; engine/seeking.py)
         self.literals: frozenset[tuple[str, str, object]] = frozenset()
+        # its listed choice's list as a compiled expression, with the parts it reads and those
+        # written before it (effects/listed_choices.py; engine/feasible.py `listed_answer`), or None
+        self.listed: tuple[Any, frozenset[str], frozenset[str]] | None = None
 
     def __repr__(self) -> str:
         return f"<program {self.key}>"

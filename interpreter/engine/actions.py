@@ -8,7 +8,7 @@ from typing import Any
 from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
-from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position, removals_are_quiet
+from .feasible import can_complete, in_dry_run, listed_answer, may_lack_a_part, one_position, removals_are_quiet
 from .flow import Call, frame
 from . import state as state_module
 from .option import Option, action
@@ -68,6 +68,10 @@ def all_parts_possible(g: "RulesContext", ab: Any, p: str, area: str | None = No
             raise AssertionError(f"{ab.key}: its condition was taken to prove that its choices have "
                                  "options (effects/guarded_choices.py), but a dry run found one without")
         return True
+    if effect.listed is not None:   # (branch proofs) decided by its listed choice's list: feasible.listed_answer
+        decided = listed_answer(g, ab, p, area, effect, lambda: _dry_run(g, ab, p, area, effect))
+        if decided is not None:
+            return decided
     return _dry_run(g, ab, p, area, effect)
 
 

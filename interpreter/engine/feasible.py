@@ -10,6 +10,8 @@ The dry run plays the effect on a copy (its own state, log, dice from the copy's
 answering each decision with an option in turn: it is feasible when some answers carry it to the
 end. A search that stays undecided within its budget, or fails for another reason than a missing
 part (a content error), counts as feasible: the action is offered and the real run reports it.
+No dry run is needed when every single choice is proven (`may_lack_a_part`), or when one choice's
+list, evaluated as the action is listed, decides it (`listed_answer`, effects/listed_choices.py).
 """
 from __future__ import annotations
 
@@ -17,10 +19,11 @@ import hashlib
 import functools
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
-from ..effects.ast import PAST_REMOVALS, PROVEN
+from ..effects.ast import LISTED, PAST_REMOVALS, PROVEN
 from ..effects.compiler import RuleError
 from ..effects.primitive_facts import NOTING_CHOICES, REMOVAL_WINDOW  # noqa: F401 (REMOVAL_WINDOW: read by tests)
-from . import flow
+from ..content.model import Requirement
+from . import abilities, core, flow, state
 from .option import is_done
 
 if TYPE_CHECKING:
@@ -69,6 +72,49 @@ def may_lack_a_part(effect: Any, players: int = 1, proofs: bool = True, quiet_re
                                        > players or (var == PROVEN and not proofs)):
             return True
     return False
+
+
+def listed_answer(game: Any, ab: Any, player: str, area: str | None, effect: Any,
+                  dry_run: Callable[[], bool]) -> bool | None:
+    """Whether `player` can do action `ab` (an ability, or a requirement's action, whose effect is
+    `effect`; `area`: where it ends) in full, decided with no dry run by its listed choice
+    (effects/listed_choices.py): its list, evaluated with the context the effect starts with, is
+    not empty. None when that does not decide it: the effect has no listed choice the content lets
+    the engine trust (content/tables.py `listed_programs`), another single choice of it is not
+    proven (`may_lack_a_part`), or the list is no list or fails to evaluate. Checking mode
+    (NECRO_CHECK_MEMO=1) compares every answer with the dry run's (`dry_run`)."""
+    listed = effect.listed
+    if effect.key not in game.content.tables.listed_programs:
+        return None
+    lists = effect.choice_lists
+    if sum(1 for _, var in lists if var == LISTED) != 1 or may_lack_a_part(
+            _Others(effect.calls, frozenset(c for c in lists if c[1] != LISTED)), len(game.s.players),
+            quiet_removals=removals_are_quiet(game)):
+        return None
+    if isinstance(ab, Requirement):   # (the contexts a dry run's effect starts with: actions._dry_run)
+        ctx = core.ctx(game, player)
+        ctx.ability = f"requirement {ab.id}"
+    else:
+        ctx = core.ctx(game, player, ability=ab, self_unit=abilities.self_unit_for(game, ab, player), area=area)
+    try:
+        items = listed[0](ctx)
+    except _ERRORS:
+        return None
+    if items.__class__ is not list:
+        return None
+    if state.CHECK_MEMO and bool(items) != dry_run():
+        raise AssertionError(f"{ab.key if not isinstance(ab, Requirement) else ab.id}: its listed choice's list "
+                             f"(effects/listed_choices.py) decided {bool(items)}, a dry run the opposite")
+    return bool(items)
+
+
+class _Others:
+    """An effect's calls and its single choices but the listed one, for `may_lack_a_part`."""
+
+    __slots__ = ("calls", "choice_lists")
+
+    def __init__(self, calls: Any, choice_lists: frozenset[tuple[str, str | None]]) -> None:
+        self.calls, self.choice_lists = calls, choice_lists
 
 
 def removals_are_quiet(game: Any) -> bool:
@@ -201,5 +247,5 @@ def _attempt(game: "RulesContext", run: Run, path: list[int]) -> tuple[bool | No
         game._dry_steps = probe.steps
 
 
-__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position",
+__all__ = ["can_complete", "in_dry_run", "listed_answer", "may_lack_a_part", "note_no_option", "one_position",
            "removals_are_quiet", "share_memo"]
