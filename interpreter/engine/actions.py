@@ -8,7 +8,7 @@ from typing import Any
 from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
-from .feasible import can_complete, in_dry_run, may_lack_a_part, one_position, removals_are_quiet
+from .feasible import at_one_position, can_complete, in_dry_run, may_lack_a_part, removals_are_quiet
 from .flow import Call, frame
 from . import state as state_module
 from .option import Option, action
@@ -85,11 +85,6 @@ def _dry_run(g: "RulesContext", ab: Any, p: str, area: str | None, effect: Any) 
     return can_complete(g, key, run)
 
 
-def gate_free(g: "RulesContext", area: str) -> bool:
-    gate = g.s.gates.get(area)
-    return gate is not None and gate.get("controller") is None and not gate.get("locked")
-
-
 def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[Option]:
     """Every single (non-unlimited) action `p` can take and afford now, with its cost;
     `within` keeps only the actions in that area (see `in_area`)."""
@@ -142,7 +137,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
         if mods or c < 0:
             c = moves.action_cost(g, p, "create-gate", c, a, mods)
         if c <= power:
-            out.append(action("create-gate", c, area=a))
+            out.append(action("create-gate", c, None, a))   # (positional: see option.action)
     # Move
     if my_areas and power >= 1:
         out.append(action("move", 0))
@@ -161,7 +156,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
             if capture_targets(g, p, e, a, captors):
                 c = moves.action_cost(g, p, "capture", 1, a, mods) if mods else 1
                 if c <= power:
-                    out.append(action("capture", c, area=a, player=e))
+                    out.append(action("capture", c, None, a, e))
     # Unique actions
     out.extend(ability_actions(g, p, "action"))
     # Spellbook-requirement actions
@@ -177,7 +172,8 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     if unlimited and not core.may_modify(g, "unlimited-summon", {"owner": p}):
         return out   # no ability makes a Summon of p's unlimited now
     index = core.modifier_index(g)   # (read once: each read asks the memo whether it is current)
-    gates = [a for a in s.controlled_gates(p) if basics.is_area(g, a)]
+    areas = g.layout.areas   # (basics.is_area, read once)
+    gates = [a for a in s.controlled_gates(p) if a in areas]
     if core.may_modify(g, "summon-at-gate", {"owner": p}, index.get("summon-at-gate", ())):   # other Gates open to p
         gates = [a for a in s.gates if basics.is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
                                                                               {"owner": p, "area": a,
@@ -261,7 +257,7 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
             if _some_combat(g, mine, e, combat_mods):
                 c = moves.action_cost(g, p, "battle", 1, a, mods) if mods else 1
                 if c <= s.power[p]:
-                    out.append(action(verb, c, area=a, player=e))
+                    out.append(action(verb, c, None, a, e))
     return out
 
 
@@ -282,31 +278,49 @@ def _has_class(g: "RulesContext", units: list[dict[str, Any]], cls: str) -> bool
     return False
 
 
-@one_position
 def requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
-    out = []
-    f = basics.faction(g, p)
-    open_ = [r for r in f.requirements if r.when == "action" and r.id not in g.s.requirements[p]
-             and r.action_unlimited == unlimited]
+    """The spellbook-requirement actions `p` may take now (`unlimited`: the Unlimited ones), with costs."""
+    if g._dry_run_memo is None:   # (no wrapper: see feasible.at_one_position)
+        return _requirement_actions(g, p, unlimited)
+    return at_one_position(_requirement_actions, g, p, unlimited)  # type: ignore[no-any-return]
+
+
+def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
+    out: list[Option] = []
+    reqs = g.content.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
+    if not reqs:
+        return out
+    done = g.s.requirements[p]
     costs = {}
-    for r in open_:
-        ctx = core.ctx(g, p)
-        if r.action_condition is not None and not r.action_condition(ctx):
+    for r in reqs:
+        if r.id in done:
             continue
+        ctx = None   # made only for a condition or a cost that is not a plain number
+        if r.action_condition is not None:
+            ctx = core.ctx(g, p)
+            if not r.action_condition(ctx):
+                continue
         if r.action_effect is not None and not all_parts_possible(g, r, p):
             continue
-        costs[r.id] = basics.integer(g, r.action_cost(ctx) if r.action_cost else 0, "requirement cost")
-    mods = moves.action_mods(g, p, "requirement") if costs else ()
+        fn = r.action_cost
+        c = 0 if fn is None else getattr(fn, "const", None)   # (closures.constant: no context to make)
+        if c.__class__ is not int:
+            c = basics.integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
+        costs[r.id] = c
+    if not costs:
+        return out
+    mods = moves.action_mods(g, p, "requirement")
+    power = g.s.power[p]
     for rid, c in costs.items():
         c2 = moves.action_cost(g, p, "requirement", c, None, mods)
-        if c2 <= g.s.power[p]:
-            out.append(action("requirement", c2, ability=rid))
-    for r in open_:
+        if c2 <= power:
+            out.append(action("requirement", c2, None, None, None, rid))
+    for r in reqs:
         for other in r.together:
             if r.id < other and r.id in costs and other in costs:
                 c2 = moves.action_cost(g, p, "requirement", costs[r.id] + costs[other], None, mods)
-                if c2 <= g.s.power[p]:
-                    out.append(action("requirement", c2, ability=r.id, word=other))
+                if c2 <= power:
+                    out.append(action("requirement", c2, None, None, None, r.id, other))
     return out
 
 
@@ -315,16 +329,17 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     s = g.s
     out: list[Option] = []
     ask = core.may_modify(g, "can-control-gate", {"owner": p})
+    areas = g.layout.areas   # (basics.is_area, read once)
     for a, gate in sorted(s.gates.items()):
-        if not basics.is_area(g, a):
+        if a not in areas:
             continue
         if gate.get("controller") is None and not gate.get("locked"):
             for u in s.units_at(a, p):
                 if core.can_control(g, u, ask):
-                    out.append(action("control-gate", 0, area=a))
+                    out.append(action("control-gate", 0, None, a))
                     break
         elif s.gate_owner(a) == p:
-            out.append(action("abandon-gate", 0, area=a))
+            out.append(action("abandon-gate", 0, None, a))
     if extra_battle_allowed(g, p):
         out.extend(battle_actions(g, p, "extra-battle"))
     out.extend(summon_actions(g, p, unlimited=True))
@@ -335,11 +350,16 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     return out
 
 
-@one_position
 def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
     """The unique actions of a window: one per ability, or, for an ability with `where:`, one
     per area where it may end (its cost modified for that area, e.g. by a surcharge there)."""
-    out = []
+    if g._dry_run_memo is None:   # (no wrapper: see feasible.at_one_position)
+        return _ability_actions(g, p, window)
+    return at_one_position(_ability_actions, g, p, window)  # type: ignore[no-any-return]
+
+
+def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
+    out: list[Option] = []
     listed = abilities.window_abilities(g, p, window)
     if not listed:
         return out
@@ -361,7 +381,7 @@ def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
             c = moves.action_cost(g, p, ab.id, base, a, mods) if mods or base.__class__ is not int or base < 0 \
                 else base
             if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
-                out.append(action("ability", c, ability=ab.id, area=a))
+                out.append(action("ability", c, None, a, None, ab.id))
     return out
 
 

@@ -14,8 +14,7 @@ part (a content error), counts as feasible: the action is offered and the real r
 from __future__ import annotations
 
 import hashlib
-import functools
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..effects.ast import PAST_REMOVALS, PROVEN
 from ..effects.compiler import RuleError
@@ -84,25 +83,18 @@ def in_dry_run(game: Any) -> bool:
     return game._dry_run_notes is not None
 
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def one_position(listing: F) -> F:
-    """For a function listing actions, called as `listing(game, player, arg)` (positional: the
-    wrapper packs no argument tuple or keyword dict, which in the compiled core cost more than
-    most listings' own work): the position does not change while it runs, so its text (the dry
-    runs' memo key) is made once for all the listing's dry runs."""
-    @functools.wraps(listing)
-    def wrapper(game: Any, player: Any, arg: Any) -> Any:
-        if game._dry_run_memo is None:   # no memo, no key to make (see can_complete)
-            return listing(game, player, arg)
-        before = game._position_text
-        game._position_text = []
-        try:
-            return listing(game, player, arg)
-        finally:
-            game._position_text = before
-    return wrapper  # type: ignore[return-value]
+def at_one_position(listing: Callable[[Any, Any, Any], Any], game: Any, player: Any, arg: Any) -> Any:
+    """`listing(game, player, arg)` for a function listing actions, when the game remembers dry runs
+    (`share_memo`): the position does not change while it runs, so its text (the dry runs' memo
+    key) is made once for all the listing's dry runs. Without that memo there is no key to make
+    (see `can_complete`), and a listing calls itself directly (actions.py: in the compiled core a
+    wrapper's call cost more than most listings' own work)."""
+    before = game._position_text
+    game._position_text = []
+    try:
+        return listing(game, player, arg)
+    finally:
+        game._position_text = before
 
 
 def can_complete(game: "RulesContext", key: str, run: Run) -> bool:
@@ -201,5 +193,5 @@ def _attempt(game: "RulesContext", run: Run, path: list[int]) -> tuple[bool | No
         game._dry_steps = probe.steps
 
 
-__all__ = ["can_complete", "in_dry_run", "may_lack_a_part", "note_no_option", "one_position",
+__all__ = ["at_one_position", "can_complete", "in_dry_run", "may_lack_a_part", "note_no_option",
            "removals_are_quiet", "share_memo"]
