@@ -8,7 +8,7 @@ cpdef list unit_gates(object g, object p=*)
 cpdef object unit_gates_bytes(object g)
 cpdef object gate_count(object g, object p)
 
-@cython.locals(out=list, my_areas=list, index=dict, s=object)
+@cython.locals(out=list, my_areas=list, index=dict, s=object, victims=list)
 cpdef list main_actions(object g, object p, object within=*)
 
 @cython.locals(out=list, gates=list, areas=object)

@@ -149,10 +149,11 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
         act_mods = ()   # (asked once for all of p's units: none applies to one of them)
     others = s.others(p)
     for a in my_areas:
-        captors = _captors(g, p, a, act_mods)
+        victims = [e for e in others if s.count_at(a, e)]   # (none there: no capture, no captor asked)
+        captors = _captors(g, p, a, act_mods) if victims else None
         if not captors:
             continue
-        for e in others:
+        for e in victims:
             if capture_targets(g, p, e, a, captors):
                 c = moves.action_cost(g, p, "capture", 1, a, mods) if mods else 1
                 if c <= power:
