@@ -308,9 +308,7 @@ def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opt
         if c.__class__ is not int:
             c = basics.integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
         costs[r.id] = c
-    if not costs:
-        return out
-    mods = moves.action_mods(g, p, "requirement")
+    mods = moves.action_mods(g, p, "requirement") if costs else ()
     power = g.s.power[p]
     for rid, c in costs.items():
         c2 = moves.action_cost(g, p, "requirement", c, None, mods)
@@ -329,13 +327,14 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     """Every Unlimited Action `p` can take and afford now, with its cost."""
     s = g.s
     out: list[Option] = []
-    ask = core.may_modify(g, "can-control-gate", {"owner": p})
+    ask = None   # (whether a can-control-gate modifier may apply: asked at the first free Gate with p's units)
     areas = g.layout.areas   # (basics.is_area, read once)
     for a, gate in sorted(s.gates.items()):
         if a not in areas:
             continue
         if gate.get("controller") is None and not gate.get("locked"):
             for u in s.units_at(a, p):
+                ask = core.may_modify(g, "can-control-gate", {"owner": p}) if ask is None else ask
                 if core.can_control(g, u, ask):
                     out.append(action("control-gate", 0, None, a))
                     break
