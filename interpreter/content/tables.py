@@ -47,9 +47,12 @@ class ContentTables:
     per ruleset, the target of every modifier of an ability the content holds (in play or not, one
     a later key hides included) or of that ruleset's rules: a target outside it has no modifier in
     any game of the content (engine/actions.py `unit_gates` asks no memo then); a plain dict, as
-    `unit_types`. `listed_programs`: the keys of the programs whose listed choice
-    (effects/listed_choices.py) the engine may decide at listing time: what the content's unit
-    costs read (`unit_cost_reads`) is disjoint from what the statements before the choice write."""
+    `unit_types`. `action_requirements`: per faction, (its requirements met by taking an action
+    that is not an Unlimited Action, those met by one that is), each in their order (the
+    requirement-action listing's candidates); a plain dict. `listed_programs`: the keys of the
+    programs whose listed choice (effects/listed_choices.py) the engine may decide at listing time:
+    what the content's unit costs read (`unit_cost_reads`) is disjoint from what the statements
+    before the choice write."""
 
     ability_by_key: Mapping[str, "Ability"]
     checked_when: Mapping[str, Mapping[str, tuple[int, ...]]]
@@ -59,6 +62,7 @@ class ContentTables:
     seeking: Mapping[str, Seeking]
     unit_types: Mapping[str, Mapping[str, "UnitType"]]
     modifier_targets: Mapping[str, frozenset[str]]
+    action_requirements: Mapping[str, tuple[tuple["Requirement", ...], tuple["Requirement", ...]]]
     listed_programs: frozenset[str] = frozenset()
 
 
@@ -167,7 +171,11 @@ def build_tables(model: "ContentModel", cost_texts: list[Any] | None = None) -> 
     return ContentTables(MappingProxyType(index), MappingProxyType(checked), MappingProxyType(timed),
                          MappingProxyType(quiet), MappingProxyType(programs),
                          MappingProxyType({fid: links_of(f) for fid, f in model.factions.items()}),
-                         _unit_types(model), _modifier_targets(model), _listed_programs(programs, cost_texts))
+                         _unit_types(model), _modifier_targets(model),
+                         {fid: (tuple(r for r in f.requirements if r.when == "action" and r.action_unlimited == False),  # noqa: E712
+                                tuple(r for r in f.requirements if r.when == "action" and r.action_unlimited == True))  # noqa: E712
+                          for fid, f in model.factions.items()},
+                         _listed_programs(programs, cost_texts))
 
 
 def _listed_programs(programs: dict[str, Program], cost_texts: list[Any] | None) -> frozenset[str]:

@@ -121,7 +121,8 @@ def once_key(g: "RulesContext", ab: Ability, player: str | None) -> str | None:
 def ability_cost(g: "RulesContext", ab: Ability, player: str | None, ctx: EffectCtx) -> int:
     if ab.cost is None:
         return 0
-    return basics.integer(g, ab.cost(ctx), f"cost of {ab.name}")
+    v = ab.cost(ctx)
+    return v if v.__class__ is int else basics.integer(g, v, f"cost of {ab.name}")   # (named only when needed)
 
 
 def usable(g: "RulesContext", ab: Ability, player: str | None, ctx: EffectCtx, check_cost: bool = True) -> bool:

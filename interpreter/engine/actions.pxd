@@ -8,10 +8,10 @@ cpdef list unit_gates(object g, object p=*)
 cpdef object unit_gates_bytes(object g)
 cpdef object gate_count(object g, object p)
 
-@cython.locals(out=list, my_areas=list, index=dict, s=object)
+@cython.locals(out=list, my_areas=list, index=dict, s=object, victims=list)
 cpdef list main_actions(object g, object p, object within=*)
 
-@cython.locals(out=list, gates=list)
+@cython.locals(out=list, gates=list, areas=object)
 cpdef list summon_actions(object g, object p, object unlimited=*)
 
 cpdef object may_summon(object g, object p, object t)
@@ -24,8 +24,15 @@ cpdef list battle_actions(object g, object p, object verb, object areas=*)
 cpdef bint _some_combat(object g, object units, object foe, object mods) except -1
 cpdef bint _has_class(object g, object units, object cls) except -1
 
-@cython.locals(out=list)
+@cython.locals(out=list, areas=object, gate=dict)
 cpdef list unlimited_actions(object g, object p)
+
+cpdef list requirement_actions(object g, object p, object unlimited)
+@cython.locals(out=list, reqs=tuple, costs=dict)
+cpdef list _requirement_actions(object g, object p, object unlimited)
+cpdef list ability_actions(object g, object p, object window)
+@cython.locals(out=list)
+cpdef list _ability_actions(object g, object p, object window)
 
 cpdef object in_area(object g, object p, object action, object area)
 cpdef list _captors(object g, object p, object area, object mods=*)

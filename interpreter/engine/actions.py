@@ -8,7 +8,7 @@ from typing import Any
 from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
-from .feasible import can_complete, in_dry_run, listed_answer, may_lack_a_part, one_position, removals_are_quiet
+from .feasible import all_parts_possible, at_one_position, may_lack_a_part, removals_are_quiet
 from .flow import Call, frame
 from . import state as state_module
 from .option import Option, action
@@ -52,46 +52,6 @@ def unit_gates_bytes(g: "RulesContext") -> bytes:
 def gate_count(g: "RulesContext", p: str) -> int:
     """How many Gates `p` controls, the units that count as Gates included (`unit_gates`)."""
     return len(g.s.controlled_gates(p)) + len(unit_gates(g, p))
-
-
-def all_parts_possible(g: "RulesContext", ab: Any, p: str, area: str | None = None) -> bool:
-    """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
-    do all parts of it" - an action ability (or requirement action) is offered only when a dry
-    run of its effect finds answers that leave no required choice without an option (`area`:
-    the area an ability with `where:` ends in)."""
-    effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
-    if effect is None or in_dry_run(g):
-        return True
-    if not may_lack_a_part(effect, len(g.s.players), quiet_removals=removals_are_quiet(g)):
-        if state_module.CHECK_MEMO and may_lack_a_part(effect, len(g.s.players), proofs=False) \
-                and not _dry_run(g, ab, p, area, effect):
-            raise AssertionError(f"{ab.key}: its condition was taken to prove that its choices have "
-                                 "options (effects/guarded_choices.py), but a dry run found one without")
-        return True
-    if effect.listed is not None:   # (branch proofs) decided by its listed choice's list: feasible.listed_answer
-        decided = listed_answer(g, ab, p, area, effect, lambda: _dry_run(g, ab, p, area, effect))
-        if decided is not None:
-            return decided
-    return _dry_run(g, ab, p, area, effect)
-
-
-def _dry_run(g: "RulesContext", ab: Any, p: str, area: str | None, effect: Any) -> bool:
-    requirement = isinstance(ab, Requirement)
-
-    def run(probe: Any) -> Call:
-        if requirement:
-            ctx = core.ctx(probe, p)
-            ctx.ability = f"requirement {ab.id}"
-            return core.effect_call(probe, effect, ctx)  # type: ignore[no-any-return]
-        ctx = core.ctx(probe, p, ability=ab, self_unit=abilities.self_unit_for(probe, ab, p), area=area)
-        return core.use_ability_call(probe, ab, p, ctx, paid=True)  # type: ignore[no-any-return]
-    key = f"{p} {'requirement ' + ab.id if requirement else ab.key}" + (f" {area}" if area is not None else "")
-    return can_complete(g, key, run)
-
-
-def gate_free(g: "RulesContext", area: str) -> bool:
-    gate = g.s.gates.get(area)
-    return gate is not None and gate.get("controller") is None and not gate.get("locked")
 
 
 def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[Option]:
@@ -146,7 +106,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
         if mods or c < 0:
             c = moves.action_cost(g, p, "create-gate", c, a, mods)
         if c <= power:
-            out.append(action("create-gate", c, area=a))
+            out.append(action("create-gate", c, None, a))   # (positional: see option.action)
     # Move
     if my_areas and power >= 1:
         out.append(action("move", 0))
@@ -158,14 +118,15 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
         act_mods = ()   # (asked once for all of p's units: none applies to one of them)
     others = s.others(p)
     for a in my_areas:
-        captors = _captors(g, p, a, act_mods)
+        victims = [e for e in others if s.count_at(a, e)]   # (none there: no capture, no captor asked)
+        captors = _captors(g, p, a, act_mods) if victims else None
         if not captors:
             continue
-        for e in others:
+        for e in victims:
             if capture_targets(g, p, e, a, captors):
                 c = moves.action_cost(g, p, "capture", 1, a, mods) if mods else 1
                 if c <= power:
-                    out.append(action("capture", c, area=a, player=e))
+                    out.append(action("capture", c, None, a, e))
     # Unique actions
     out.extend(ability_actions(g, p, "action"))
     # Spellbook-requirement actions
@@ -181,7 +142,8 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     if unlimited and not core.may_modify(g, "unlimited-summon", {"owner": p}):
         return out   # no ability makes a Summon of p's unlimited now
     index = core.modifier_index(g)   # (read once: each read asks the memo whether it is current)
-    gates = [a for a in s.controlled_gates(p) if basics.is_area(g, a)]
+    areas = g.layout.areas   # (basics.is_area, read once)
+    gates = [a for a in s.controlled_gates(p) if a in areas]
     if core.may_modify(g, "summon-at-gate", {"owner": p}, index.get("summon-at-gate", ())):   # other Gates open to p
         gates = [a for a in s.gates if basics.is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
                                                                               {"owner": p, "area": a,
@@ -265,7 +227,7 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
             if _some_combat(g, mine, e, combat_mods):
                 c = moves.action_cost(g, p, "battle", 1, a, mods) if mods else 1
                 if c <= s.power[p]:
-                    out.append(action(verb, c, area=a, player=e))
+                    out.append(action(verb, c, None, a, e))
     return out
 
 
@@ -286,31 +248,47 @@ def _has_class(g: "RulesContext", units: list[dict[str, Any]], cls: str) -> bool
     return False
 
 
-@one_position
 def requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
-    out = []
-    f = basics.faction(g, p)
-    open_ = [r for r in f.requirements if r.when == "action" and r.id not in g.s.requirements[p]
-             and r.action_unlimited == unlimited]
+    """The spellbook-requirement actions `p` may take now (`unlimited`: the Unlimited ones), with costs."""
+    if g._dry_run_memo is None:   # (no wrapper: see feasible.at_one_position)
+        return _requirement_actions(g, p, unlimited)
+    return at_one_position(_requirement_actions, g, p, unlimited)  # type: ignore[no-any-return]
+
+
+def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
+    out: list[Option] = []
+    reqs = g.content.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
+    if not reqs:
+        return out
+    done = g.s.requirements[p]
     costs = {}
-    for r in open_:
-        ctx = core.ctx(g, p)
-        if r.action_condition is not None and not r.action_condition(ctx):
+    for r in reqs:
+        if r.id in done:
             continue
+        ctx = None   # made only for a condition or a cost that is not a plain number
+        if r.action_condition is not None:
+            ctx = core.ctx(g, p)
+            if not r.action_condition(ctx):
+                continue
         if r.action_effect is not None and not all_parts_possible(g, r, p):
             continue
-        costs[r.id] = basics.integer(g, r.action_cost(ctx) if r.action_cost else 0, "requirement cost")
+        fn = r.action_cost
+        c = 0 if fn is None else getattr(fn, "const", None)   # (closures.constant: no context to make)
+        if c.__class__ is not int:
+            c = basics.integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
+        costs[r.id] = c
     mods = moves.action_mods(g, p, "requirement") if costs else ()
+    power = g.s.power[p]
     for rid, c in costs.items():
         c2 = moves.action_cost(g, p, "requirement", c, None, mods)
-        if c2 <= g.s.power[p]:
-            out.append(action("requirement", c2, ability=rid))
-    for r in open_:
+        if c2 <= power:
+            out.append(action("requirement", c2, None, None, None, rid))
+    for r in reqs:
         for other in r.together:
             if r.id < other and r.id in costs and other in costs:
                 c2 = moves.action_cost(g, p, "requirement", costs[r.id] + costs[other], None, mods)
-                if c2 <= g.s.power[p]:
-                    out.append(action("requirement", c2, ability=r.id, word=other))
+                if c2 <= power:
+                    out.append(action("requirement", c2, None, None, None, r.id, other))
     return out
 
 
@@ -318,17 +296,19 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     """Every Unlimited Action `p` can take and afford now, with its cost."""
     s = g.s
     out: list[Option] = []
-    ask = core.may_modify(g, "can-control-gate", {"owner": p})
+    ask = None   # (whether a can-control-gate modifier may apply: asked at the first free Gate with p's units)
+    areas = g.layout.areas   # (basics.is_area, read once)
     for a, gate in sorted(s.gates.items()):
-        if not basics.is_area(g, a):
+        if a not in areas:
             continue
         if gate.get("controller") is None and not gate.get("locked"):
             for u in s.units_at(a, p):
+                ask = core.may_modify(g, "can-control-gate", {"owner": p}) if ask is None else ask
                 if core.can_control(g, u, ask):
-                    out.append(action("control-gate", 0, area=a))
+                    out.append(action("control-gate", 0, None, a))
                     break
         elif s.gate_owner(a) == p:
-            out.append(action("abandon-gate", 0, area=a))
+            out.append(action("abandon-gate", 0, None, a))
     if extra_battle_allowed(g, p):
         out.extend(battle_actions(g, p, "extra-battle"))
     out.extend(summon_actions(g, p, unlimited=True))
@@ -339,11 +319,16 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     return out
 
 
-@one_position
 def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
     """The unique actions of a window: one per ability, or, for an ability with `where:`, one
     per area where it may end (its cost modified for that area, e.g. by a surcharge there)."""
-    out = []
+    if g._dry_run_memo is None:   # (no wrapper: see feasible.at_one_position)
+        return _ability_actions(g, p, window)
+    return at_one_position(_ability_actions, g, p, window)  # type: ignore[no-any-return]
+
+
+def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
+    out: list[Option] = []
     listed = abilities.window_abilities(g, p, window)
     if not listed:
         return out
@@ -365,7 +350,7 @@ def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
             c = moves.action_cost(g, p, ab.id, base, a, mods) if mods or base.__class__ is not int or base < 0 \
                 else base
             if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
-                out.append(action("ability", c, ability=ab.id, area=a))
+                out.append(action("ability", c, None, a, None, ab.id))
     return out
 
 

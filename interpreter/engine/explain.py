@@ -11,6 +11,7 @@ from . import abilities
 from . import actions
 from . import basics
 from . import core
+from . import feasible
 from . import independents
 from . import phases
 
@@ -72,7 +73,7 @@ def why_ability(g: Any, ab: Any, p: str, area: str | None) -> tuple[str, str] | 
         if not abilities.usable(g, ab, p, ctx, check_cost=False):   # `where:` may assume the condition
             return None
         areas = [area] if area is not None else sorted(set(ab.where(ctx) or []))
-    if areas and not any(actions.all_parts_possible(g, ab, p, a) for a in areas):
+    if areas and not any(feasible.all_parts_possible(g, ab, p, a) for a in areas):
         return ("missing-part", f"{ab.name}: not every part of it can be done now (a required "
                                 "choice would have no option), so it cannot be performed")
     if ab.where is not None and area is None and areas:

@@ -16,8 +16,7 @@ list, evaluated as the action is listed, decides it (`listed_answer`, effects/li
 from __future__ import annotations
 
 import hashlib
-import functools
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..effects.ast import LISTED, PAST_REMOVALS, PROVEN
 from ..effects.compiler import RuleError
@@ -91,7 +90,7 @@ def listed_answer(game: Any, ab: Any, player: str, area: str | None, effect: Any
             _Others(effect.calls, frozenset(c for c in lists if c[1] != LISTED)), len(game.s.players),
             quiet_removals=removals_are_quiet(game)):
         return None
-    if isinstance(ab, Requirement):   # (the contexts a dry run's effect starts with: actions._dry_run)
+    if isinstance(ab, Requirement):   # (the contexts a dry run's effect starts with: _dry_run)
         ctx = core.ctx(game, player)
         ctx.ability = f"requirement {ab.id}"
     else:
@@ -130,25 +129,18 @@ def in_dry_run(game: Any) -> bool:
     return game._dry_run_notes is not None
 
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def one_position(listing: F) -> F:
-    """For a function listing actions, called as `listing(game, player, arg)` (positional: the
-    wrapper packs no argument tuple or keyword dict, which in the compiled core cost more than
-    most listings' own work): the position does not change while it runs, so its text (the dry
-    runs' memo key) is made once for all the listing's dry runs."""
-    @functools.wraps(listing)
-    def wrapper(game: Any, player: Any, arg: Any) -> Any:
-        if game._dry_run_memo is None:   # no memo, no key to make (see can_complete)
-            return listing(game, player, arg)
-        before = game._position_text
-        game._position_text = []
-        try:
-            return listing(game, player, arg)
-        finally:
-            game._position_text = before
-    return wrapper  # type: ignore[return-value]
+def at_one_position(listing: Callable[[Any, Any, Any], Any], game: Any, player: Any, arg: Any) -> Any:
+    """`listing(game, player, arg)` for a function listing actions, when the game remembers dry runs
+    (`share_memo`): the position does not change while it runs, so its text (the dry runs' memo
+    key) is made once for all the listing's dry runs. Without that memo there is no key to make
+    (see `can_complete`), and a listing calls itself directly (actions.py: in the compiled core a
+    wrapper's call cost more than most listings' own work)."""
+    before = game._position_text
+    game._position_text = []
+    try:
+        return listing(game, player, arg)
+    finally:
+        game._position_text = before
 
 
 def can_complete(game: "RulesContext", key: str, run: Run) -> bool:
@@ -247,5 +239,40 @@ def _attempt(game: "RulesContext", run: Run, path: list[int]) -> tuple[bool | No
         game._dry_steps = probe.steps
 
 
-__all__ = ["can_complete", "in_dry_run", "listed_answer", "may_lack_a_part", "note_no_option", "one_position",
+def all_parts_possible(g: "RulesContext", ab: Any, p: str, area: str | None = None) -> bool:
+    """Core rulebook, Unique Actions: "you cannot perform a Unique Action unless you are able to
+    do all parts of it" - an action ability (or requirement action) is offered only when a dry
+    run of its effect finds answers that leave no required choice without an option (`area`:
+    the area an ability with `where:` ends in)."""
+    effect = ab.action_effect if isinstance(ab, Requirement) else ab.effect
+    if effect is None or in_dry_run(g):
+        return True
+    if not may_lack_a_part(effect, len(g.s.players), quiet_removals=removals_are_quiet(g)):
+        if state.CHECK_MEMO and may_lack_a_part(effect, len(g.s.players), proofs=False) \
+                and not _dry_run(g, ab, p, area, effect):
+            raise AssertionError(f"{ab.key}: its condition was taken to prove that its choices have "
+                                 "options (effects/guarded_choices.py), but a dry run found one without")
+        return True
+    if effect.listed is not None:   # decided by its listed choice's list: feasible.listed_answer
+        decided = listed_answer(g, ab, p, area, effect, lambda: _dry_run(g, ab, p, area, effect))
+        if decided is not None:
+            return decided
+    return _dry_run(g, ab, p, area, effect)
+
+
+def _dry_run(g: "RulesContext", ab: Any, p: str, area: str | None, effect: Any) -> bool:
+    requirement = isinstance(ab, Requirement)
+
+    def run(probe: Any) -> "flow.Call":
+        if requirement:
+            ctx = core.ctx(probe, p)
+            ctx.ability = f"requirement {ab.id}"
+            return core.effect_call(probe, effect, ctx)  # type: ignore[no-any-return]
+        ctx = core.ctx(probe, p, ability=ab, self_unit=abilities.self_unit_for(probe, ab, p), area=area)
+        return core.use_ability_call(probe, ab, p, ctx, paid=True)  # type: ignore[no-any-return]
+    key = f"{p} {'requirement ' + ab.id if requirement else ab.key}" + (f" {area}" if area is not None else "")
+    return can_complete(g, key, run)
+
+
+__all__ = ["all_parts_possible", "at_one_position", "can_complete", "in_dry_run", "listed_answer", "may_lack_a_part", "note_no_option",
            "removals_are_quiet", "share_memo"]

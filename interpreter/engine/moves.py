@@ -6,7 +6,7 @@ from collections import deque
 from operator import itemgetter
 from typing import Any
 
-from .option import move_label
+from .option import move_labels
 from . import basics
 from . import core
 from .host import RulesContext
@@ -85,6 +85,8 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
         if uid in moved:
             continue
         src = u["loc"]
+        dsts = []    # the unit's affordable destinations, and their costs
+        costs = []
         for dst in (near.get(src, ()) if near is not None else reachable(g, p, u, mods)):
             if within is not None and within != src and within != dst:
                 continue
@@ -97,7 +99,12 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
                         cost_mods = action_mods(g, p, "move")
                     extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
             if 1 + extra <= power:
-                opts[move_label(u["kind"], src, dst, uid)] = 1 + extra
+                dsts.append(dst)
+                costs.append(1 + extra)
+        if dsts:   # (the unit's labels in one call)
+            labels = move_labels(u["kind"], src, uid, dsts)
+            for i in range(len(dsts)):
+                opts[labels[i]] = costs[i]
     return opts
 
 

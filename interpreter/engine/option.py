@@ -40,7 +40,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Iterable, NamedTuple
 
-__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move_label", "options_starting",
+__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move_label", "move_labels", "options_starting",
            "parse", "parse_answer", "unit_label", "unit_of_label", "with_cost", "without_unit_id"]
 
 # every verb an option can have, in a fixed order (the RL encoding's indices follow it)
@@ -117,7 +117,8 @@ def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None 
     """An action of the listing (`kind` 'action'): `recruit`/`summon`/`awaken` a `unit_kind` in
     `area`, a gate verb in `area`, `battle`/`extra-battle`/`capture` `player` in `area`, an
     `ability` (ending in `area`), a `requirement` (`ability`, and `word` when two are met together),
-    or a verb alone; `cost` in Power."""
+    or a verb alone; `cost` in Power. The listings pass
+    every field positionally (a keyword call costs the compiled core an argument dict)."""
     key = (verb, cost, unit_kind, area, player, ability, word)
     o = _ACTIONS.get(key)
     if o is None:
@@ -166,6 +167,30 @@ def label_of(o: Option) -> str:
 def move_label(unit_kind: str, src: str, dst: str, uid: int) -> str:
     """A unit move's label: 'kind src->dst#id'."""
     return f"{unit_kind} {src}->{dst}#{uid}"
+
+
+# a unit's move labels, by (kind, place, id) and destination: the Move listing asks the same ones
+# after every unit moved and turn after turn (a label is a function of these four); cleared when full
+_MOVE_LABELS: dict[tuple[str, str, int], dict[str, str]] = {}
+_MOVE_LABELS_MAX = 20_000
+
+
+def move_labels(unit_kind: str, src: str, uid: int, dsts: list[str]) -> list[str]:
+    """`move_label` of one unit for each area of `dsts`, in order, each made once and shared
+    (the listing's dict then finds its hash made too)."""
+    key = (unit_kind, src, uid)
+    made = _MOVE_LABELS.get(key)
+    if made is None:
+        if len(_MOVE_LABELS) >= _MOVE_LABELS_MAX:
+            _MOVE_LABELS.clear()
+        made = _MOVE_LABELS[key] = {}
+    out = []
+    for dst in dsts:
+        label = made.get(dst)
+        if label is None:
+            label = made[dst] = move_label(unit_kind, src, dst, uid)
+        out.append(label)
+    return out
 
 
 def unit_label(unit_kind: str, loc: str, uid: int, gate: bool = False) -> str:
