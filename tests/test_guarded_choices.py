@@ -178,8 +178,8 @@ def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one
     p = g.pending.player
     ability = prefix.split()[1]
     runs: list[str] = []   # the dry runs of this ability
-    complete = actions.can_complete
-    monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
+    complete = feasible.can_complete
+    monkeypatch.setattr(feasible, "can_complete", lambda game, key, run: (
         runs.append(key) if f"/{ability}" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
     offered = [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith(prefix)]
@@ -189,7 +189,7 @@ def test_a_proven_action_is_offered_without_a_dry_run_and_checking_mode_runs_one
     assert len(runs) == len(offered)   # each proof was checked by a dry run
     # a dry run of this ability that disagrees (only this one: another proven action listed before
     # it, at the position the seeded game reaches, would otherwise be the one named)
-    monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
+    monkeypatch.setattr(feasible, "can_complete", lambda game, key, run: (
         False if f"/{ability}" in key else complete(game, key, run)))
     with pytest.raises(AssertionError, match=ability):
         actions.main_actions(g.rules, p)
@@ -251,16 +251,17 @@ def test_the_second_cultist_is_offered_without_a_dry_run_and_checking_mode_runs_
                            "requirement eliminate-two-cultists")
     p = g.pending.player
     runs: list[str] = []
-    complete = actions.can_complete
-    monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
+    complete = feasible.can_complete
+    monkeypatch.setattr(feasible, "can_complete", lambda game, key, run: (
         runs.append(key) if "eliminate-two-cultists" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
     offered = [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith("requirement eliminate-two-cultists")]
     assert offered and runs == []
-    monkeypatch.setattr(actions, "removals_are_quiet", lambda game: False)   # a removal that might move units: the dry run again
+    quiet = feasible.removals_are_quiet
+    monkeypatch.setattr(feasible, "removals_are_quiet", lambda game: False)   # a removal that might move units: the dry run again
     assert [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 1
-    monkeypatch.setattr(actions, "removals_are_quiet", feasible.removals_are_quiet)
+    monkeypatch.setattr(feasible, "removals_are_quiet", quiet)
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
     assert [o.label for o in actions.main_actions(g.rules, p) if o.label.startswith("requirement")] == offered
     assert len(runs) == 2

@@ -17,7 +17,7 @@ from necronomicon.interpreter.effects import ast as A
 from necronomicon.interpreter.effects.listed_choices import listed_choice, sound
 from necronomicon.interpreter.effects.parser import parse
 from necronomicon.interpreter.effects.primitive_facts import (COST_TARGETS, NOTING_CHOICES, UNIT_COSTS, WRITES)
-from necronomicon.interpreter.engine import actions, core
+from necronomicon.interpreter.engine import actions, core, feasible
 from necronomicon.interpreter.engine import state as state_module
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.position import build_state
@@ -89,14 +89,14 @@ def _offered(g: Game) -> list[str]:
 def test_desecrate_is_decided_with_no_dry_run_and_checking_mode_runs_one(monkeypatch: Any, pool_byakhee: bool) -> None:
     g = _position(load_content().require_ok(), pool_byakhee)
     runs: list[str] = []
-    complete = actions.can_complete
-    monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
+    complete = feasible.can_complete
+    monkeypatch.setattr(feasible, "can_complete", lambda game, key, run: (
         runs.append(key) if "desecrate" in key else None) or complete(game, key, run))
     monkeypatch.setattr(state_module, "CHECK_MEMO", False)
     assert _offered(g) == (["ability desecrate africa"] if pool_byakhee else []) and runs == []
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
     assert _offered(g) == (["ability desecrate africa"] if pool_byakhee else []) and len(runs) == 1
-    monkeypatch.setattr(actions, "can_complete", lambda game, key, run: (
+    monkeypatch.setattr(feasible, "can_complete", lambda game, key, run: (
         not pool_byakhee if "desecrate" in key else complete(game, key, run)))   # a dry run that disagrees
     with pytest.raises(AssertionError, match="desecrate"):
         _offered(g)
