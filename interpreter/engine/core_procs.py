@@ -130,7 +130,7 @@ class Window(Proc):
         name = f["window"]
         rules = g.ruleset.abilities
         at = f["rule"]   # the position of the next rule to look at (those timed elsewhere are passed over)
-        for i in rules_at(rules, name):
+        for i in rules_at(rules, name) if rules else ():   # (no table to look up for a ruleset without rules)
             if i >= at:
                 ab = rules[i]
                 f["rule"] = i + 1
