@@ -150,6 +150,7 @@ def test_a_call_passing_me_as_its_player_reads_only_that_players_part(condition:
     ([], []), ([], [{}]), (None, None), (None, []), (["a", "b"], ["a", "b"]), (["a", "b"], ["b", "a"]),
     (["a"], ["a", "b"]), (["1"], [1]), ([1], [True]), ([1], [1]), ({"a": 1}, {"a": True}),
     ({"a": 1, "b": 2}, {"b": 2, "a": 1}), ([{"id": 1}], [{"id": 1}]), (["a"], [["a"]]),
+    ("a", "a"), ("a", "b"), ("a", ["a"]), ("a", None), ("1", 1), (1, True), (1, 1), (1, 1.0), (0, None), (0, []),
 ])
 def test_a_fields_kept_value_is_equal_exactly_when_its_data_are(a: object, b: object) -> None:
     """A field's value as the requirement keys keep it (`_value_of`: None, a tuple of strings, or
@@ -176,3 +177,32 @@ def test_the_players_tokens_and_gates_are_kept_without_marshal() -> None:
     assert H._part_now(g.rules, "tokens", "crawling-chaos") == ()
     g.s.tokens = [{"id": 1, "loc": area, "owner": "crawling-chaos"}]
     assert isinstance(H._part_now(g.rules, "tokens", "crawling-chaos"), bytes)
+    g.s.first = "black-goat"
+    assert H._part_now(g.rules, "first", "crawling-chaos") == "black-goat"   # a string stands for itself
+
+
+def test_a_factions_checks_at_a_moment_are_found_once_from_the_content_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`first_holding` looks at the requirements the content's table (`abilities.checked_positions`)
+    says are checked at that moment, in their order, and asks the table once per faction and moment."""
+    from necronomicon.interpreter.engine import abilities
+    g = Game(_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    asked: list[tuple[str, str]] = []
+    positions = abilities.checked_positions
+
+    def counted(game, p, when):  # type: ignore[no-untyped-def]
+        asked.append((p, when))
+        return positions(game, p, when)
+    monkeypatch.setattr(abilities, "checked_positions", counted)
+    monkeypatch.setattr(H, "_CHECKS", {})
+    moments = ("state", "after-action", "unit-moved", "ritual")   # (none of these four checks one with an event)
+    for _ in range(3):
+        for p in g.s.players:
+            for when in moments:
+                H.first_holding(g.rules, p, when, None, 0, {})
+    assert sorted(asked) == sorted({(p, w) for p in g.s.players for w in moments})
+    for p in g.s.players:
+        reqs = _content().model.factions[p].requirements
+        for when in (*moments, "doom-phase", "on-awaken", "after-battle", "unit-captured"):
+            checks = H._checks(g.rules, p, reqs, when)
+            assert [c[0] for c in checks] == list(positions(g.rules, p, when))
+            assert all(c[1] is reqs[c[0]] and c[4] == (p, reqs[c[0]].key) for c in checks)

@@ -70,3 +70,26 @@ def test_a_window_nobody_has_an_ability_at_is_quiet_and_one_somebody_has_is_not(
     for w in live - timed:
         assert not abilities.quiet_window(r, w)
     assert abilities.quiet_window(r, "no-such-window")
+
+
+def test_a_windows_ruleset_rules_are_those_timed_there_in_order(builtin: Any) -> None:
+    """The rules a window's `rules` step looks at (`core_procs.rules_at`, found once per ruleset and
+    window) are the ruleset's rules timed at that window, in the ruleset's order; none elsewhere."""
+    from necronomicon.interpreter.engine import core_procs
+    for ruleset in builtin.model.rulesets.values():
+        rules = ruleset.abilities
+        for window in _windows(builtin) | {ab.window for ab in rules}:
+            at = core_procs.rules_at(rules, window)
+            assert at == tuple(i for i, ab in enumerate(rules) if ab.window == window)
+            assert core_procs.rules_at(rules, window) is at   # found once
+
+
+def test_a_windows_rules_step_leaves_its_frame_as_a_scan_of_every_rule_did(builtin: Any) -> None:
+    """After a window's `rules` step has found no usable rule, the frame records every rule as looked
+    at (`rule` is their number), as the scan of all of them did; the players' step is next."""
+    g = Game(builtin, "duel", ["sleeper", "wind-rider"], 3)
+    from necronomicon.interpreter.engine import core_procs
+    for window in ("unit-moved", "no-such-window"):
+        f = {"proc": "window", "at": "rules", "window": window, "event": {}, "players": None, "area": None, "rule": 0}
+        assert core_procs.Window().rules(g.rules, f, None) is None
+        assert f["rule"] == len(g.rules.ruleset.abilities) > 0 and f["at"] == "player"

@@ -61,6 +61,23 @@ def ability_ctx(g: Game, ab: Any, f: Frame) -> Any:
                  self_unit=g.s.unit(sid) if sid is not None else None)
 
 
+# a ruleset's rules (by the tuple's id) -> (that tuple, {window: the positions in it of the rules
+# timed at that window}): found at a window's first opening, from the content, never changed
+_RULES_AT: dict[int, tuple[Any, dict[str, tuple[int, ...]]]] = {}
+
+
+def rules_at(rules: Any, window: str) -> tuple[int, ...]:
+    """The positions in the ruleset's `rules` of those timed at `window`, in their order."""
+    kept = _RULES_AT.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        kept = _RULES_AT[id(rules)] = (rules, {})
+    by_window = kept[1]
+    at = by_window.get(window)
+    if at is None:
+        at = by_window[window] = tuple([i for i, ab in enumerate(rules) if ab.window == window])
+    return at
+
+
 # ---- using an ability -------------------------------------------------------------------------------
 class UseAbility(Proc):
     """Pay for an ability (unless an action already did), mark its once-limit, run its effect."""
@@ -101,22 +118,26 @@ class Window(Proc):
     STEPS = ("start", "rules", "player", "chosen", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
-        opened = flow.open_windows(g)   # this window's frame is the last one
-        if len(opened) > MAX_WINDOW_DEPTH:
-            raise RuleError(trigger_loop(flow.running_abilities(g), opened))
+        # this window's frame is the last one; there are no more windows open than frames
+        if len(g.s.flow) > MAX_WINDOW_DEPTH:
+            opened = flow.open_windows(g)
+            if len(opened) > MAX_WINDOW_DEPTH:
+                raise RuleError(trigger_loop(flow.running_abilities(g), opened))
         f["at"], f["rule"] = "rules", 0
         return None
 
     def rules(self, g: Game, f: Frame, value: Any) -> Any:
         name = f["window"]
         rules = g.ruleset.abilities
-        while f["rule"] < len(rules):
-            ab = rules[f["rule"]]
-            f["rule"] += 1
-            if ab.window == name:
+        at = f["rule"]   # the position of the next rule to look at (those timed elsewhere are passed over)
+        for i in rules_at(rules, name) if rules else ():   # (no table to look up for a ruleset without rules)
+            if i >= at:
+                ab = rules[i]
+                f["rule"] = i + 1
                 ctx = core.ctx(g, None, ability=ab, event=f["event"], area=f["area"])
                 if abilities_rules.usable(g, ab, None, ctx):
                     return Call(abilities_rules.ability_frame(g, ab, None, None, f["event"], f["area"], None))
+        f["rule"] = len(rules)
         # the players, and the battle whose sides alone use battle abilities, as they are now
         if f["players"] is None:
             f["players"] = core.turn_order(g)
@@ -143,7 +164,8 @@ class Window(Proc):
                     cands.append((ab, unit["id"] if unit is not None else None))
             if not cands:
                 f["i"] += 1
-                f["used"] = []
+                if used:   # (an empty list stays: the next player's is empty too)
+                    f["used"] = []
                 continue
             forced = [c for c in cands if not c[0].optional]
             if forced:

@@ -18,11 +18,16 @@ class Decision:
     def __init__(self, player: str, kind: str, options: tuple[str, ...], prompt: str,
                  context: dict[str, Any] | None = None) -> None:
         # written out, not generated: a dataclass's generated __init__ is Python made at import,
-        # which the compiled core would run interpreted at every decision. The fields go into the
-        # instance's dict in one update (frozen guards only attribute assignment), not through five
-        # `object.__setattr__` calls as the generated one sets them.
-        self.__dict__.update(player=player, kind=kind, options=options, prompt=prompt,
-                             context={} if context is None else context)
+        # which the compiled core would run interpreted at every decision. The fields go straight
+        # into the instance's dict (frozen guards only attribute assignment), not through five
+        # `object.__setattr__` calls as the generated one sets them, nor a keyword dict made for
+        # one `update`.
+        fields = self.__dict__
+        fields["player"] = player
+        fields["kind"] = kind
+        fields["options"] = options
+        fields["prompt"] = prompt
+        fields["context"] = {} if context is None else context
 
     def as_json(self) -> dict[str, Any]:
         return {"player": self.player, "kind": self.kind, "options": list(self.options), "prompt": self.prompt}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .flow import Call, Proc, Return, ask, frame
+from .flow import Call, Proc, Return, ask
 from .option import Option, parse
 from . import abilities
 from . import actions
@@ -90,7 +90,7 @@ class DoomPhase(Proc):
             return self._next(g, f, p)
         if picked == RITUAL:
             f.update(done=True, at="choose")
-            return Call(frame("ritual", player=p))
+            return Call({"proc": "ritual", "at": "start", "player": p})
         # the first candidate with the picked id, as `choose` listed them at this same position: only
         # the abilities with that id are evaluated again
         ab = self._candidates(g, f, p, picked.ability)[0]

@@ -14,7 +14,7 @@ from ..effects.compiler import RuleError
 from ..effects.program import Machine, Program, execute
 from . import flow
 from .context import EffectCtx
-from .frame_values import Decoder, Encoder
+from .frame_values import _ATOMS, decode, encode
 
 _CTX = ("me", "ability", "self_unit", "event", "subject", "value", "area", "foe", "stand_in")
 
@@ -23,9 +23,11 @@ def effect_frame(g: Any, effect: Program, ctx: EffectCtx, label: str | None = No
     """The frame that runs `effect` with `ctx` (its names and context encoded)."""
     if g.content.tables.programs.get(effect.key) is not effect:
         raise RuleError(f"internal: the effect program {effect.key!r} is not one of the content's")
-    enc = Encoder(g)
-    c = {k: enc(getattr(ctx, k)) for k in _CTX}
-    f = {"proc": "effect", "at": "run", "program": effect.key, "ctx": c, "pc": 0, "scopes": enc(ctx.scopes),
+    c = {}
+    for k in _CTX:   # (None and strings, most of them, are themselves: no call of the encoder)
+        v = getattr(ctx, k)
+        c[k] = v if v.__class__ in _ATOMS else encode(g, v)
+    f = {"proc": "effect", "at": "run", "program": effect.key, "ctx": c, "pc": 0, "scopes": encode(g, ctx.scopes),
          "iters": [], "wait": None}   # (flow.frame's record as a literal: see frame)
     if label:
         f["label"] = label
@@ -42,23 +44,21 @@ class EffectProc(flow.Proc):
         prog = g.content.tables.programs.get(f["program"])
         if prog is None:
             raise RuleError(f"internal: no effect program {f['program']!r} in this content")
-        dec = Decoder(g)
         c = f["ctx"]
         su, ev, sub, val = c["self_unit"], c["event"], c["subject"], c["value"]
-        ctx = EffectCtx(g, c["me"], self_unit=su if su is None else dec(su), event=ev if ev is None else dec(ev),
-                        subject=sub if sub is None else dec(sub), value=val if val is None else dec(val),
-                        area=c["area"], ability=c["ability"], foe=c["foe"])
+        ctx = EffectCtx(g, c["me"], self_unit=su if su is None else decode(g, su),
+                        event=ev if ev is None else decode(g, ev), subject=sub if sub is None else decode(g, sub),
+                        value=val if val is None else decode(g, val), area=c["area"], ability=c["ability"], foe=c["foe"])
         ctx.stand_in = dict(c["stand_in"])
-        ctx.scopes = dec(f["scopes"])
+        ctx.scopes = decode(g, f["scopes"])
         iters, wait = f["iters"], f["wait"]
-        m = Machine(f["pc"], dec(iters) if iters else [], wait if wait is None else dec(wait))
+        m = Machine(f["pc"], decode(g, iters) if iters else [], wait if wait is None else decode(g, wait))
         r = execute(prog, ctx, m, value)
         if r is None:
             return flow.Return(None)
-        enc = Encoder(g)
-        f["pc"], f["scopes"] = m.pc, enc(ctx.scopes)
-        f["iters"] = enc(m.iters) if m.iters else []
-        f["wait"] = None if m.wait is None else enc(m.wait)
+        f["pc"], f["scopes"] = m.pc, encode(g, ctx.scopes)
+        f["iters"] = encode(g, m.iters) if m.iters else []
+        f["wait"] = None if m.wait is None else encode(g, m.wait)
         return r.step
 
 

@@ -22,87 +22,59 @@ _PLAIN = (str, int, float, type(None))   # bool is an int
 _ATOMS = frozenset((str, int, float, bool, type(None)))   # the exact classes, tested first (fast path)
 
 
-class Encoder:
-    """Encodes values of one game (it knows that game's live units)."""
-
-    __slots__ = ("g",)
-
-    def __init__(self, g: Any) -> None:
-        self.g = g
-
-    def __call__(self, v: Any) -> Any:
-        cls = v.__class__
-        if cls in _ATOMS:
-            return v
-        if cls is list:
-            return [x if x.__class__ in _ATOMS else self(x) for x in v]
-        if isinstance(v, _PLAIN):
-            return v
-        if isinstance(v, list):
-            return [self(x) for x in v]
-        if isinstance(v, dict):
-            if "id" in v:
-                try:
-                    live = self.g.s._index()[2].get(v["id"])   # the state's unit with that id
-                except TypeError:   # not an id at all
-                    live = None
-                if live is v:
-                    return {"$unit": v["id"]}
-            if all(k.__class__ is str and not k.startswith("$") for k in v) \
-                    or all(isinstance(k, str) and not k.startswith("$") for k in v):
-                return {k: x if x.__class__ in _ATOMS else self(x) for k, x in v.items()}
-            return {"$dict": [[self(k), self(x)] for k, x in v.items()]}
-        if isinstance(v, Fraction):
-            return {"$frac": [v.numerator, v.denominator]}
-        if isinstance(v, tuple):
-            return {"$tuple": [self(x) for x in v]}
-        raise RuleError(f"internal: an effect holds a value that cannot be kept in the state: {v!r}")
-
-
 def encode(g: Any, v: Any) -> Any:
-    """`v` as JSON (see the module note)."""
-    return Encoder(g)(v)
+    """`v` as JSON (see the module note), its units those of game `g` (by reference)."""
+    cls = v.__class__
+    if cls in _ATOMS:
+        return v
+    if cls is list:
+        return [x if x.__class__ in _ATOMS else encode(g, x) for x in v]
+    if isinstance(v, _PLAIN):
+        return v
+    if isinstance(v, list):
+        return [encode(g, x) for x in v]
+    if isinstance(v, dict):
+        if "id" in v:
+            try:
+                live = g.s._index()[2].get(v["id"])   # the state's unit with that id
+            except TypeError:   # not an id at all
+                live = None
+            if live is v:
+                return {"$unit": v["id"]}
+        for k in v:   # (a loop, not all(...): the compiled core makes no closure in a C function)
+            if not isinstance(k, str) or k.startswith("$"):
+                return {"$dict": [[encode(g, k), encode(g, x)] for k, x in v.items()]}
+        return {k: x if x.__class__ in _ATOMS else encode(g, x) for k, x in v.items()}
+    if isinstance(v, Fraction):
+        return {"$frac": [v.numerator, v.denominator]}
+    if isinstance(v, tuple):
+        return {"$tuple": [encode(g, x) for x in v]}
+    raise RuleError(f"internal: an effect holds a value that cannot be kept in the state: {v!r}")
 
 
 def decode(g: Any, v: Any) -> Any:
-    """The value `v` encodes, its units the live units of `g`."""
+    """The value `v` encodes, its units the live units of `g` (looked up by id in the state's
+    index of units, with its own error for a lost id)."""
+    cls = v.__class__
+    if cls in _ATOMS:
+        return v
+    if cls is list:
+        return [x if x.__class__ in _ATOMS else decode(g, x) for x in v]
     if isinstance(v, _PLAIN):
         return v
-    return Decoder(g)(v)
+    if isinstance(v, list):
+        return [decode(g, x) for x in v]
+    if len(v) == 1:
+        tag, x = next(iter(v.items()))
+        if tag == "$unit":
+            return g.s.unit(x)
+        if tag == "$frac":
+            return Fraction(x[0], x[1])
+        if tag == "$tuple":
+            return tuple([decode(g, i) for i in x])
+        if tag == "$dict":
+            return {decode(g, k): decode(g, i) for k, i in x}
+    return {k: x if x.__class__ in _ATOMS else decode(g, x) for k, x in v.items()}
 
 
-class Decoder:
-    """Decodes values into one game (its live units, looked up by id)."""
-
-    __slots__ = ("g",)
-
-    def __init__(self, g: Any) -> None:
-        self.g = g
-
-    def unit(self, uid: Any) -> Any:
-        return self.g.s.unit(uid)   # by the state's index of units by id (its own error for a lost id)
-
-    def __call__(self, v: Any) -> Any:
-        cls = v.__class__
-        if cls in _ATOMS:
-            return v
-        if cls is list:
-            return [x if x.__class__ in _ATOMS else self(x) for x in v]
-        if isinstance(v, _PLAIN):
-            return v
-        if isinstance(v, list):
-            return [self(x) for x in v]
-        if len(v) == 1:
-            tag, x = next(iter(v.items()))
-            if tag == "$unit":
-                return self.unit(x)
-            if tag == "$frac":
-                return Fraction(x[0], x[1])
-            if tag == "$tuple":
-                return tuple(self(i) for i in x)
-            if tag == "$dict":
-                return {self(k): self(i) for k, i in x}
-        return {k: x if x.__class__ in _ATOMS else self(x) for k, x in v.items()}
-
-
-__all__ = ["Decoder", "Encoder", "decode", "encode"]
+__all__ = ["decode", "encode"]

@@ -19,8 +19,11 @@ cpdef object _read(object g, int code, object name, object p)
 
 cpdef object _value_of(object v)
 
-@cython.locals(plan=tuple, held=dict, kept=tuple, now=tuple, mark=tuple, checking=bint)
+@cython.locals(plan=tuple)
 cpdef bint condition_holds(object g, object p, object r, object event, dict seen=*) except -1
+
+@cython.locals(held=dict, kept=tuple, now=tuple, mark=tuple, checking=bint)
+cdef bint _holds(object g, object p, object r, tuple plan, tuple mine, tuple at, object event, dict seen) except -1
 
 cpdef object _evaluate(object g, object p, object r, object event, object ability=*)
 
@@ -28,5 +31,8 @@ cpdef bint met_now(object g, object p, object key, object r, object when, object
 
 cpdef bint holds_unmet(object g, object p, object key, object r, object event, dict seen=*) except -1
 
-@cython.locals(reqs=tuple, done=list, j=Py_ssize_t)
+@cython.locals(checks=tuple, check=tuple, done=list, j=Py_ssize_t)
 cpdef object first_holding(object g, object p, object when, object event, Py_ssize_t first, dict seen)
+
+@cython.locals(kept=tuple, by_when=dict, checks=tuple, out=list, plan=tuple, j=Py_ssize_t)
+cdef tuple _checks(object g, object p, object reqs, object when)

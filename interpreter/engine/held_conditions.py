@@ -190,13 +190,17 @@ def _read(g: Any, code: int, name: str, p: str) -> Any:
 
 
 def _value_of(v: Any) -> Any:
-    """A field's value as `_part_now` keeps it: None as itself, a list of strings (the players) as
-    their tuple, an empty list (no tokens) as (), any other as marshal bytes. Each kind compares
-    equal only to its own kind, exactly when the values are equal, and is made without marshal's
-    encoding of every string into a new bytes object."""
+    """A field's value as `_part_now` keeps it: None, a string (the first player) or an integer
+    (not a bool) as itself, a list of strings (the players) as their tuple, an empty list (no
+    tokens) as (), any other as marshal bytes. Each kind compares equal only to its own kind,
+    exactly when the values are equal, and is made without marshal's encoding of every string
+    into a new bytes object."""
     if v is None:
         return None
-    if v.__class__ is list:
+    cls = v.__class__
+    if cls is str or cls is int:   # (immutable: it stands for itself)
+        return v
+    if cls is list:
         for x in v:
             if x.__class__ is not str:
                 return marshal.dumps(v)
@@ -213,6 +217,13 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | N
     there and drops (or clears) before the state changes; conditions that read the same parts for
     the same player share their key there."""
     plan = _plan(r)
+    return _holds(g, p, r, plan, (p, plan[4]), (plan[1], p), event, seen)
+
+
+def _holds(g: Any, p: str, r: Any, plan: tuple[Any, ...], mine: tuple[Any, ...], at: tuple[Any, ...],
+           event: Any, seen: dict[Any, Any] | None) -> bool:
+    """`condition_holds` of `r` with its plan (`_plan`), its key among the held conditions (`mine`:
+    (p, the plan's key)) and in `seen` (`at`: (the plan's parts, p)), all found by the caller."""
     if event is not None or plan[1] is None:
         return bool(_evaluate(g, p, r, event))
     if seen is None:
@@ -224,13 +235,11 @@ def condition_holds(g: Any, p: str, r: Any, event: Any, seen: dict[Any, Any] | N
         if mark is None:
             mark = seen[_HELD] = (g.held_conditions(), state_module.CHECK_MEMO)
         held, checking = mark
-        at = (plan[1], p)
         now = seen.get(at)
         if now is None:
             now = seen[at] = _key(g, plan[2], p)
         if checking and now != _key(g, plan[2], p):
             raise AssertionError("the state changed during one requirement check")
-    mine = (p, plan[4])
     kept = held.get(mine)
     if kept is not None and kept[0] == now:
         if checking and bool(_evaluate(g, p, r, None, plan[3])) != kept[1]:
@@ -269,15 +278,46 @@ def first_holding(g: Any, p: str, when: str, event: Any, first: int,
     fac = g.content.factions.get(p)
     if fac is None:
         return None
-    reqs = fac.requirements
-    done = g.s.requirements[p]
-    for j in abilities.checked_positions(g, p, when):
+    checks = _checks(g, p, fac.requirements, when)
+    if not checks:   # (most players at most moments: nothing of theirs is checked then)
+        return None
+    s = g.s
+    done = s.requirements[p]
+    battle = s.battle
+    for check in checks:
+        j = check[0]
         if j < first:
             continue
-        r = reqs[j]
-        if r.id not in done and holds_unmet(g, p, r.id, r, event, seen):   # checked at `when`: checked_positions
+        r = check[1]
+        rid = check[2]
+        if rid not in done and (battle is None or not met_in_battle(g, p, rid)) \
+                and _holds(g, p, r, check[3], check[4], check[5], event, seen):   # as `holds_unmet` asks
             return j, r
     return None
+
+
+# a faction's requirements (by the tuple's id) -> (that tuple, the player, {moment: its checks}); a check is
+# (position, requirement, its id, its plan, its key among the held conditions, its key in a check's
+# `seen`) of each requirement checked at that moment (`abilities.checked_positions`: the content's
+# table), in list order, found at the first check of that faction at that moment
+_CHECKS: dict[int, tuple[Any, str, dict[str, tuple[tuple[Any, ...], ...]]]] = {}
+
+
+def _checks(g: Any, p: str, reqs: Any, when: str) -> tuple[tuple[Any, ...], ...]:
+    """The checks of `p`'s faction requirements `reqs` at `when` (`_CHECKS`)."""
+    kept = _CHECKS.get(id(reqs))
+    if kept is None or kept[0] is not reqs or kept[1] != p:
+        kept = _CHECKS[id(reqs)] = (reqs, p, {})
+    by_when = kept[2]
+    checks = by_when.get(when)
+    if checks is None:
+        out = []
+        for j in abilities.checked_positions(g, p, when):
+            r = reqs[j]
+            plan = _plan(r)
+            out.append((j, r, r.id, plan, (p, plan[4]), (plan[1], p)))
+        checks = by_when[when] = tuple(out)
+    return checks
 
 
 __all__ = ["condition_holds", "first_holding", "holds_unmet", "met_now", "parts_read"]

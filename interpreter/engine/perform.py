@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..effects.compiler import RuleError
-from .flow import Call, Proc, Return, ask, frame
+from .flow import Call, Proc, Return, ask
 from .option import Option, action, parse, unit_of_label
 from . import abilities
 from . import actions
@@ -44,7 +44,7 @@ class TakeAction(Proc):
         f["at"] = "requirements"
         if not phases.reveal_could_end_game(g):
             return self.requirements(g, f, None)
-        return Call(frame("offer-reveals"))
+        return Call({"proc": "offer-reveals", "at": "start"})
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
@@ -111,7 +111,7 @@ class Perform(Proc):
             event["area"] = area
             event["unit"] = dict(u)
         elif verb == "awaken":
-            return Call(frame("awaken", player=p, kind=act.unit_kind, area=area))
+            return Call({"proc": "awaken", "at": "start", "player": p, "kind": act.unit_kind, "area": area})
         elif verb == "create-gate":
             s.gates[area] = {"controller": None}
             basics.emit(g, "gate", loc=area, change="created", player=p)
@@ -119,15 +119,15 @@ class Perform(Proc):
             f["at"] = "offer_control"
             return core.window_call(g, "gate-created", {"player": p, "area": area}, core.turn_order(g))
         elif verb == "move":
-            return Call(frame("move-action", player=p, within=f["within"]))
+            return Call({"proc": "move-action", "at": "start", "player": p, "within": f["within"]})
         elif verb in ("battle", "extra-battle"):
             s.memory.setdefault("battles", []).append(area)
             event["area"] = area
             return battle_queries.battle_call(g, p, act.player, area)
         elif verb == "capture":
-            return Call(frame("capture", player=p, victim=act.player, area=area))
+            return Call({"proc": "capture", "at": "start", "player": p, "victim": act.player, "area": area})
         elif verb == "control-gate":
-            return Call(frame("choose-controller", player=p, area=area))
+            return Call({"proc": "choose-controller", "at": "start", "player": p, "area": area})
         elif verb == "abandon-gate":
             s.gates[area]["controller"] = None
             basics.emit(g, "gate", loc=area, change="abandoned", player=p)
@@ -166,7 +166,7 @@ class Perform(Proc):
             f["at"] = "done"
             return None
         f["at"] = "controlled"
-        return Call(frame("choose-controller", player=f["player"], area=f["event"]["area"]))
+        return Call({"proc": "choose-controller", "at": "start", "player": f["player"], "area": f["event"]["area"]})
 
     def controlled(self, g: Any, f: Frame, unit: int) -> Any:
         area = f["event"]["area"]

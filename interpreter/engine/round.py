@@ -7,7 +7,7 @@ from typing import Any
 
 from ..effects.compiler import RuleError
 from ..limits import MAX_ACTIONS_PER_PHASE
-from .flow import Call, Proc, Return, ask, frame
+from .flow import Call, Proc, Return, ask
 from .option import Option, parse
 from .state import POOL, captured_loc
 from . import actions
@@ -38,7 +38,7 @@ class GameProc(Proc):
         ph = s.step.get("phase", "setup")
         if ph not in PHASES:  # pragma: no cover
             raise RuleError(f"unknown phase {ph!r}")
-        return Call(frame(PHASES[ph]))
+        return Call({"proc": PHASES[ph], "at": "start"})   # (flow.frame's record as a literal: see frame)
 
 
 RANDOM_FIRST = "random"   # the game's `first` parameter asking for a first player drawn at random
@@ -78,7 +78,7 @@ class Setup(Proc):
             else:
                 first = sorted(allowed, key=lambda p: basics.faction(g, p).name)[0]
             f["at"] = "done"
-            return Call(frame("set-first", first=first))
+            return Call({"proc": "set-first", "at": "start", "first": first})
         p = f["order"][f["i"]]
         if basics.faction(g, p).setup.get("start-anywhere"):
             starts = sorted(a for a in g.layout.areas if a not in s.gates)
@@ -250,7 +250,7 @@ class FirstPlayer(Proc):
 
     def chosen(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return Call(frame("set-first", first=value if value is not None else f["first"]))
+        return Call({"proc": "set-first", "at": "start", "first": value if value is not None else f["first"]})
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         g.s.step = {"phase": "doom"}
