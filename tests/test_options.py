@@ -11,7 +11,8 @@ from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
 from necronomicon.interpreter.engine.decisions import Decision
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.options import VERBS, Option, UnclassifiedOption, option_info, structured
-from necronomicon.interpreter.engine.seat import hand_seats
+from necronomicon.interpreter.engine.flow import decision_of
+from necronomicon.interpreter.engine.seat import Seat, hand_seats
 from necronomicon.interpreter.rl.vocabulary import Vocabulary
 
 TABLES = [("duel", ["great-cthulhu", "crawling-chaos"]), ("two-player", ["black-goat", "yellow-sign"]),
@@ -52,6 +53,35 @@ def test_every_option_of_seeded_games_is_classified(builtin: Content, ruleset: s
             kinds[d.kind] += 1
             g.apply(agents[d.player].choose(d.player, d.options, d))
     assert {"action", "move", "unit", "spellbook", "doom"} <= set(kinds)
+
+
+@pytest.mark.parametrize("ruleset, factions", [TABLES[0], TABLES[3]])
+def test_a_decision_keeps_its_listings_records_and_a_seat_hands_them_over(builtin: Content, ruleset: str,
+                                                                          factions: list[str]) -> None:
+    """A turn's choice of action keeps the records its listing made (`Decision.records`, by label
+    in the order of the options): what their labels and costs say (option_info), so a bot reads
+    the same from them; a seat hands them over as they are, and reads the same from the labels of
+    the decision as the state holds it (no records there)."""
+    kept: Counter[str] = Counter()
+    for seed, bot in ((1, HeuristicAgent), (2, RandomAgent)):
+        g = Game(builtin, ruleset, factions, seed)
+        agents = {p: bot(seed * 7 + i) for i, p in enumerate(factions)}
+        hand_seats(g, agents)
+        seats = {p: Seat(g, p) for p in factions}
+        for _ in range(300):
+            d = g.current()
+            if d is None:
+                break
+            if d.records is not None:
+                kept[d.kind] += 1
+                assert list(d.records) == list(d.options)
+                assert list(d.records.values()) == structured(g)
+                handed = seats[d.player].options(d)
+                assert len(handed) == len(d.options) and all(a is b for a, b in zip(handed, d.records.values()))
+                stored = decision_of(g.s.pending)
+                assert stored.records is None and seats[d.player].options(stored) == handed
+            g.apply(agents[d.player].choose(d.player, d.options, d))
+    assert kept["action"] > 0 and set(kept) == {"action"}
 
 
 def test_what_an_option_is_depends_on_its_cost_players_and_areas_not_on_earlier_calls(

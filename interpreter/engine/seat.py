@@ -105,8 +105,13 @@ class Seat:
         return self._game.log
 
     def options(self, d: "Decision") -> "list[Option]":
-        """What each option of this player's decision `d` is (engine/options.py). It reads only
-        public facts, the players at the table and the map, so no view is made for it."""
+        """What each option of this player's decision `d` is: the records the rules asked it with
+        (`Decision.records`, the listing's), else read from its labels (engine/options.py). Either
+        says only what the labels and their costs say, public facts (the players at the table,
+        the map), so no view is made for it."""
+        records = d.records
+        if records is not None:
+            return list(records.values())
         g = self._game
         players, layout = g.s.players, g.layout
         sets = self._sets
