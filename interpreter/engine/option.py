@@ -40,7 +40,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Iterable, NamedTuple
 
-__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move_label", "options_starting",
+__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move", "move_label",
+           "options_starting",
            "parse", "parse_answer", "unit_label", "unit_of_label", "with_cost", "without_unit_id"]
 
 # every verb an option can have, in a fixed order (the RL encoding's indices follow it)
@@ -126,6 +127,30 @@ def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None 
         dst = area if verb in PLACE else None
         o = _ACTIONS[key] = Option("action", verb, unit_kind=unit_kind, dst=dst, area=area, ability=ability,
                                    player=player, cost=cost, word=word)
+    return o
+
+
+# The Move listing's unit moves, likewise: each made once, with its label, and shared, by (unit id,
+# from, to, cost, unit kind). A move decision lists about a hundred, and a game makes many anew
+# (units move on), so a new one is made as a tuple in _Fields' order (`Option(...)` runs namedtuple's
+# interpreted `__new__`) and given its label at once (the cached property's first read is Python's
+# own code). Cleared when full.
+_MOVES: dict[tuple[Any, ...], Option] = {}
+
+
+def move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> Option:
+    """A unit move of the Move listing (`kind` 'move'): unit `uid`, a `unit_kind`, from `src` to
+    `dst`, costing `cost` Power."""
+    key = (uid, src, dst, cost, unit_kind)
+    try:
+        return _MOVES[key]   # (an item read: the compiled core calls `.get` of an untyped global as a method)
+    except KeyError:
+        pass
+    if len(_MOVES) >= _ACTIONS_MAX:
+        _MOVES.clear()
+    o = _MOVES[key] = tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None,
+                                             cost, None, None, False))
+    o.__dict__["label"] = move_label(unit_kind, src, dst, uid)
     return o
 
 
