@@ -193,17 +193,17 @@ def _scrub_digests(x: Any) -> Any:
 def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> "Game":
     """A Game for reading only, built from a view and the content: the engine's questions (combat,
     costs, Doom values, the Ritual track) answered for the position the view shows."""
-    return _board(content, view["params"], State(**{**view["state"], "flow": [], "pending": None}), events)
+    return _board(content, dict(view["params"]), State(**{**view["state"], "flow": [], "pending": None}), events)
 
 
 def _board(content: "Content", params: dict[str, Any], state: State, events: list[dict[str, Any]] | None) -> "Game":
-    """A read-only Game of `state` (a view's) with the view's `params`."""
+    """A read-only Game of `state` (a view's) with the view's `params` (a dict of its own: kept as it is)."""
     from .game import Game
     from .rules import Rules
     g = Game.__new__(Game)
-    g.rules = Rules.blank(content, params["ruleset"], params["layout"], list(params.get("independents", [])),
-                          events if events is not None else [])
-    g.params = dict(params)
+    g.rules = Rules.blank(content, params["ruleset"], params["layout"], params.get("independents", []),
+                          events if events is not None else [])   # (blank copies the list)
+    g.params = params
     g.choices, g._history = [], None
     state.flow, state.pending = [], None   # no rule flow (the view masks it): read, not played
     g.s = state
