@@ -60,7 +60,7 @@ def _write(g: Any, h: Any, m: Any = None) -> int:
         put(act.battle_actions(g, p, "battle"))
         put(act.unit_gates(g, p))
         for within in (None, *sorted(s.places_of(p))[:2]):   # dicts: the order of the labels too
-            put(list(mv.move_options(g, p, set(), set(), within).items()))
+            put([(label, o.cost) for label, o in mv.move_options(g, p, set(), set(), within).items()])
         for a in sorted(s.places_of(p)):
             put(act._captors(g, p, a))
             for e in s.others(p):

@@ -1,5 +1,4 @@
-"""What the listings make once instead of per listing (issue 29, session 24): a unit's move labels
-are made once and shared, the requirement actions' candidates are a content fact, and a
+"""What the listings make once instead of per listing (issue 29, session 24): the requirement actions' candidates are a content fact, and a
 requirement action whose cost is a plain number and that has no condition makes no context."""
 from __future__ import annotations
 
@@ -8,17 +7,6 @@ import pytest
 from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.engine import actions, core
 from necronomicon.interpreter.engine.game import Game
-from necronomicon.interpreter.engine.option import move_label, move_labels
-
-
-def test_a_units_move_labels_are_its_move_label_texts_made_once() -> None:
-    dsts = ["arctic-ocean", "north-asia", "europe"]
-    first = move_labels("cultist", "scandinavia", 7, dsts)
-    assert first == [move_label("cultist", "scandinavia", d, 7) for d in dsts]
-    assert first[1] == "cultist scandinavia->north-asia#7"
-    again = move_labels("cultist", "scandinavia", 7, dsts[1:])
-    assert again[0] is first[1] and again[1] is first[2]   # shared, not made again
-    assert move_labels("cultist", "europe", 7, ["north-asia"]) == ["cultist europe->north-asia#7"]
 
 
 def test_the_requirement_actions_candidates_are_each_factions_action_requirements_in_order() -> None:

@@ -11,7 +11,8 @@ from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
 from necronomicon.interpreter.engine.decisions import Decision
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.options import VERBS, Option, UnclassifiedOption, option_info, structured
-from necronomicon.interpreter.engine.seat import hand_seats
+from necronomicon.interpreter.engine.flow import decision_of
+from necronomicon.interpreter.engine.seat import Seat, hand_seats
 from necronomicon.interpreter.rl.vocabulary import Vocabulary
 
 TABLES = [("duel", ["great-cthulhu", "crawling-chaos"]), ("two-player", ["black-goat", "yellow-sign"]),
@@ -54,6 +55,35 @@ def test_every_option_of_seeded_games_is_classified(builtin: Content, ruleset: s
     assert {"action", "move", "unit", "spellbook", "doom"} <= set(kinds)
 
 
+@pytest.mark.parametrize("ruleset, factions", [TABLES[0], TABLES[3]])
+def test_a_decision_keeps_its_listings_records_and_a_seat_hands_them_over(builtin: Content, ruleset: str,
+                                                                          factions: list[str]) -> None:
+    """A turn's choice of action and a Move's choice of unit move keep the records their listings
+    made (`Decision.records`, by label in the order of the options): what their labels and costs
+    say (option_info), so a bot reads the same from them; a seat hands them over as they are, and
+    reads the same from the labels of the decision as the state holds it (no records there)."""
+    kept: Counter[str] = Counter()
+    for seed, bot in ((1, HeuristicAgent), (2, RandomAgent)):
+        g = Game(builtin, ruleset, factions, seed)
+        agents = {p: bot(seed * 7 + i) for i, p in enumerate(factions)}
+        hand_seats(g, agents)
+        seats = {p: Seat(g, p) for p in factions}
+        for _ in range(300):
+            d = g.current()
+            if d is None:
+                break
+            if d.records is not None:
+                kept[d.kind] += 1
+                assert list(d.records) == list(d.options)
+                assert list(d.records.values()) == structured(g)
+                handed = seats[d.player].options(d)
+                assert len(handed) == len(d.options) and all(a is b for a, b in zip(handed, d.records.values()))
+                stored = decision_of(g.s.pending)
+                assert stored.records is None and seats[d.player].options(stored) == handed
+            g.apply(agents[d.player].choose(d.player, d.options, d))
+    assert kept["action"] > 0 and kept["move"] > 0 and set(kept) == {"action", "move"}
+
+
 def test_what_an_option_is_depends_on_its_cost_players_and_areas_not_on_earlier_calls(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from necronomicon.interpreter.engine import options
@@ -94,6 +124,17 @@ def test_an_option_with_a_cost_is_the_option_replaced_field_by_field() -> None:
             costed = with_cost(o, cost)
             assert type(costed) is Option and costed == o._replace(cost=cost) and costed.cost == cost
             assert costed.label == label and costed.as_json() == o._replace(cost=cost).as_json()
+
+
+def test_a_listed_unit_move_is_the_record_its_label_reads_back_to() -> None:
+    """option.move makes a unit move's record as a tuple, its label with it: the record the keyword
+    constructor makes, and the one its label and cost classify to; made once and shared."""
+    from necronomicon.interpreter.engine.option import classify, move, with_cost
+    o = move("acolyte", "a", "b", 3, 2)
+    made = Option("move", "move-unit", unit_kind="acolyte", unit=3, src="a", dst="b", cost=2)
+    assert type(o) is Option and tuple(o) == tuple(made) and o.label == made.label == "acolyte a->b#3"
+    assert o == with_cost(classify("move", o.label, None, None), 2) and move("acolyte", "a", "b", 3, 2) is o
+    assert move("acolyte", "a", "b", 3, 1).cost == 1 and move("ghoul", "a", "b", 3, 2).label == "ghoul a->b#3"
 
 
 def test_the_label_grammar() -> None:

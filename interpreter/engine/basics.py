@@ -19,7 +19,8 @@ MEMO_FACTS: dict[str, Callable[[Any, Any], Any]] = {}
 # those of them that depend on where exactly units are (dropped when a unit moves between map areas:
 # see `memo_after_move`; the others hang only on which kinds each player has on the map)
 PLACE_FACTS: set[str] = set()
-# memo entries handed from one step to the next, checked where they are used (not by `_check_memo`)
+# memo entries handed from one step to the next, checked where they are used (not by `_check_memo`);
+# each is keyed (name, None) (a bot's reading leaves them out by those keys: `Rules.memo_from`)
 MEMO_CHECKED_AT_USE: set[str] = set()
 
 

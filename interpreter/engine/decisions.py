@@ -2,21 +2,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .option import Option
 
 
 @dataclass(frozen=True)
 class Decision:
-    """A question to one player: pick one of `options` (readable, stable labels)."""
+    """A question to one player: pick one of `options` (readable, stable labels). `records`: what
+    each option is, label by label in the order of `options` (engine/option.py's records, each
+    with the cost the context lists for it), when the rules that asked had them: the listing's
+    own, handed to the player's seat so that no label is read back (`Seat.options`). Not part of
+    the state, a save or `as_json`: a decision read back from the state has none (None), and a
+    seat then reads its labels."""
 
     player: str
     kind: str  # action | unit | area | option | ability | spellbook | order | yes-no | ...
     options: tuple[str, ...]   # labels (engine/option.py makes them and reads them back)
     prompt: str
     context: dict[str, Any] = field(default_factory=dict)
+    records: "dict[str, Option] | None" = field(default=None, compare=False, repr=False)
 
     def __init__(self, player: str, kind: str, options: tuple[str, ...], prompt: str,
-                 context: dict[str, Any] | None = None) -> None:
+                 context: dict[str, Any] | None = None, records: "dict[str, Option] | None" = None) -> None:
         # written out, not generated: a dataclass's generated __init__ is Python made at import,
         # which the compiled core would run interpreted at every decision. The fields go straight
         # into the instance's dict (frozen guards only attribute assignment), not through five
@@ -28,6 +37,7 @@ class Decision:
         fields["options"] = options
         fields["prompt"] = prompt
         fields["context"] = {} if context is None else context
+        fields["records"] = records
 
     def as_json(self) -> dict[str, Any]:
         return {"player": self.player, "kind": self.kind, "options": list(self.options), "prompt": self.prompt}

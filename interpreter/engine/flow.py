@@ -273,14 +273,16 @@ def decision_of(data: dict[str, Any]) -> Decision:
     return Decision(data["player"], data["kind"], tuple(data["options"]), data["prompt"], dict(data["context"]))
 
 
-def ask(player: str, kind: str, options: Any, prompt: str, **context: Any) -> Ask:
+def ask(player: str, kind: str, options: Any, prompt: str, records: Any = None, **context: Any) -> Ask:
     """A decision for `player` (duplicate options dropped; one option is answered by the driver
     without asking). `options`: labels in order, or a dict whose keys are the labels (distinct
-    already). `context` must be JSON (it is kept in the state while pending)."""
+    already). `records`: what each option is, by label in their order (engine/option.py's records,
+    as a listing made them), kept with the decision for the player's seat (`Decision.records`).
+    `context` must be JSON (it is kept in the state while pending)."""
     opts = tuple(options) if options.__class__ is dict else tuple(dict.fromkeys(options))
     if not opts:
         raise RuleError(f"internal: empty decision for {player}: {prompt}")
-    return Ask(Decision(player, kind, opts, prompt, context))
+    return Ask(Decision(player, kind, opts, prompt, context, records))
 
 
 def open_windows(g: Game) -> list[str]:

@@ -6,7 +6,7 @@ from collections import deque
 from operator import itemgetter
 from typing import Any
 
-from .option import move_labels
+from .option import Option, move
 from . import basics
 from . import core
 from .host import RulesContext
@@ -62,10 +62,10 @@ def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any
     return out
 
 
-def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, int]:
-    """The unit moves `p` can still make and afford in this Move (labels), with their costs: 1 Power each,
+def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, Option]:
+    """The unit moves `p` can still make and afford in this Move (records, by label), with their costs: 1 Power each,
     plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area."""
-    opts: dict[str, int] = {}
+    opts: dict[str, Option] = {}
     surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
     power = g.s.power[p]
     if power < 1:
@@ -85,8 +85,6 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
         if uid in moved:
             continue
         src = u["loc"]
-        dsts = []    # the unit's affordable destinations, and their costs
-        costs = []
         for dst in (near.get(src, ()) if near is not None else reachable(g, p, u, mods)):
             if within is not None and within != src and within != dst:
                 continue
@@ -99,12 +97,8 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
                         cost_mods = action_mods(g, p, "move")
                     extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
             if 1 + extra <= power:
-                dsts.append(dst)
-                costs.append(1 + extra)
-        if dsts:   # (the unit's labels in one call)
-            labels = move_labels(u["kind"], src, uid, dsts)
-            for i in range(len(dsts)):
-                opts[labels[i]] = costs[i]
+                o = move(u["kind"], src, dst, uid, 1 + extra)
+                opts[o.label] = o
     return opts
 
 

@@ -40,7 +40,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Iterable, NamedTuple
 
-__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move_label", "move_labels", "options_starting",
+__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move", "move_label",
+           "options_starting",
            "parse", "parse_answer", "unit_label", "unit_of_label", "with_cost", "without_unit_id"]
 
 # every verb an option can have, in a fixed order (the RL encoding's indices follow it)
@@ -130,6 +131,30 @@ def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None 
     return o
 
 
+# The Move listing's unit moves, likewise: each made once, with its label, and shared, by (unit id,
+# from, to, cost, unit kind). A move decision lists about a hundred, and a game makes many anew
+# (units move on), so a new one is made as a tuple in _Fields' order (`Option(...)` runs namedtuple's
+# interpreted `__new__`) and given its label at once (the cached property's first read is Python's
+# own code). Cleared when full.
+_MOVES: dict[tuple[Any, ...], Option] = {}
+
+
+def move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> Option:
+    """A unit move of the Move listing (`kind` 'move'): unit `uid`, a `unit_kind`, from `src` to
+    `dst`, costing `cost` Power."""
+    key = (uid, src, dst, cost, unit_kind)
+    try:
+        return _MOVES[key]   # (an item read: the compiled core calls `.get` of an untyped global as a method)
+    except KeyError:
+        pass
+    if len(_MOVES) >= _ACTIONS_MAX:
+        _MOVES.clear()
+    o = _MOVES[key] = tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None,
+                                             cost, None, None, False))
+    o.__dict__["label"] = move_label(unit_kind, src, dst, uid)
+    return o
+
+
 # ---- record -> label ---------------------------------------------------------------------------------------
 def label_of(o: Option) -> str:
     """The label of option `o` (the table above)."""
@@ -171,28 +196,6 @@ def move_label(unit_kind: str, src: str, dst: str, uid: int) -> str:
 
 # a unit's move labels, by (kind, place, id) and destination: the Move listing asks the same ones
 # after every unit moved and turn after turn (a label is a function of these four); cleared when full
-_MOVE_LABELS: dict[tuple[str, str, int], dict[str, str]] = {}
-_MOVE_LABELS_MAX = 20_000
-
-
-def move_labels(unit_kind: str, src: str, uid: int, dsts: list[str]) -> list[str]:
-    """`move_label` of one unit for each area of `dsts`, in order, each made once and shared
-    (the listing's dict then finds its hash made too)."""
-    key = (unit_kind, src, uid)
-    made = _MOVE_LABELS.get(key)
-    if made is None:
-        if len(_MOVE_LABELS) >= _MOVE_LABELS_MAX:
-            _MOVE_LABELS.clear()
-        made = _MOVE_LABELS[key] = {}
-    out = []
-    for dst in dsts:
-        label = made.get(dst)
-        if label is None:
-            label = made[dst] = move_label(unit_kind, src, dst, uid)
-        out.append(label)
-    return out
-
-
 def unit_label(unit_kind: str, loc: str, uid: int, gate: bool = False) -> str:
     """A unit option's label: 'kind loc#id', with ' (gate)' when it controls the Gate there."""
     return f"{unit_kind} {loc}{_GATE if gate else ''}#{uid}"

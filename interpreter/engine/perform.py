@@ -263,14 +263,14 @@ class MoveAction(Proc):
         return None
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
-        costs = moves.move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"])
-        opts = list(costs)
+        records = moves.move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"])
+        costs = {k: o.cost for k, o in records.items()}
         if f["moved"]:
-            opts.append(DONE_MOVING.label)
-        if not opts:
+            records[DONE_MOVING.label] = DONE_MOVING
+        if not records:
             return Return(f["spent"])
         f["at"] = "moved"
-        return ask(f["player"], "move", opts, "move a unit (1 Power each)", costs=costs)
+        return ask(f["player"], "move", records, "move a unit (1 Power each)", records, costs=costs)
 
     def moved(self, g: Any, f: Frame, ans: str) -> Any:
         move = parse("move", ans)

@@ -240,10 +240,15 @@ class Rules:
         is a function of the units, spellbooks, grants and cards, which a view shows, but for
         the entries the rule flow hands between steps (MEMO_CHECKED_AT_USE), which are left out
         (the flow is masked), and no condition is held yet (`held_conditions`: this state object's
-        own). NECRO_CHECK_MEMO=1 checks the facts kept against this state's own."""
+        own). NECRO_CHECK_MEMO=1 checks the facts kept against this state's own. (The facts are
+        copied whole and the flow's entries taken out by their keys, `(name, None)` each, not
+        filtered one by one: a bot makes a reading at about every other decision.)"""
         s = self.s
-        facts = {k: v for k, v in source.memo().items()
-                 if not (k.__class__ is tuple and k[0] in MEMO_CHECKED_AT_USE)}
+        facts = dict(source.memo())
+        for name in MEMO_CHECKED_AT_USE:
+            facts.pop((name, None), None)
+        if CHECK_MEMO and any(k.__class__ is tuple and k[0] in MEMO_CHECKED_AT_USE for k in facts):
+            raise AssertionError("a memo entry the flow hands between steps is keyed (name, None)")
         self._memo = _memo_record(s, facts, {})
 
     def state_written(self) -> None:

@@ -105,8 +105,13 @@ class Seat:
         return self._game.log
 
     def options(self, d: "Decision") -> "list[Option]":
-        """What each option of this player's decision `d` is (engine/options.py). It reads only
-        public facts, the players at the table and the map, so no view is made for it."""
+        """What each option of this player's decision `d` is: the records the rules asked it with
+        (`Decision.records`, the listing's), else read from its labels (engine/options.py). Either
+        says only what the labels and their costs say, public facts (the players at the table,
+        the map), so no view is made for it."""
+        records = d.records
+        if records is not None:
+            return list(records.values())
         g = self._game
         players, layout = g.s.players, g.layout
         sets = self._sets
@@ -188,17 +193,17 @@ def _scrub_digests(x: Any) -> Any:
 def board_from_view(content: "Content", view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> "Game":
     """A Game for reading only, built from a view and the content: the engine's questions (combat,
     costs, Doom values, the Ritual track) answered for the position the view shows."""
-    return _board(content, view["params"], State(**{**view["state"], "flow": [], "pending": None}), events)
+    return _board(content, dict(view["params"]), State(**{**view["state"], "flow": [], "pending": None}), events)
 
 
 def _board(content: "Content", params: dict[str, Any], state: State, events: list[dict[str, Any]] | None) -> "Game":
-    """A read-only Game of `state` (a view's) with the view's `params`."""
+    """A read-only Game of `state` (a view's) with the view's `params` (a dict of its own: kept as it is)."""
     from .game import Game
     from .rules import Rules
     g = Game.__new__(Game)
-    g.rules = Rules.blank(content, params["ruleset"], params["layout"], list(params.get("independents", [])),
-                          events if events is not None else [])
-    g.params = dict(params)
+    g.rules = Rules.blank(content, params["ruleset"], params["layout"], params.get("independents", []),
+                          events if events is not None else [])   # (blank copies the list)
+    g.params = params
     g.choices, g._history = [], None
     state.flow, state.pending = [], None   # no rule flow (the view masks it): read, not played
     g.s = state

@@ -101,7 +101,7 @@ class Turn(Proc):
         s = g.s
         p = f["player"]
         second = f["second"]
-        opts: dict[str, int] = {}
+        opts: dict[str, Option] = {}
         kept = g.memo().pop(UNLIMITED_KEPT, None)   # see _unlimited: used now or never
         here = None   # the position key the listing made, handed to `chosen` with the question
         if second is None:  # "immediately after": no unlimited action between the two actions
@@ -114,30 +114,31 @@ class Turn(Proc):
             else:
                 offered, here = self._list_unlimited(g, f)
             for o in offered:
-                opts.setdefault(o.label, o.cost)
-        mains: dict[str, int] = {}
+                opts.setdefault(o.label, o)
+        mains: dict[str, Option] = {}
         if not f["main_done"]:
             for o in actions.main_actions(g, p):
                 if second is None or _action_key(o) not in second:
-                    mains.setdefault(o.label, o.cost)
+                    mains.setdefault(o.label, o)
             if second is not None:
-                mains[DECLINE_SECOND.label] = 0
+                mains[DECLINE_SECOND.label] = DECLINE_SECOND
             else:
                 if not mains and not f["either_done"]:
                     basics.emit(g, "no-action", player=p)
                     basics.gain_power(g, p, -s.power[p], "no action possible")
                     return Return()
                 if phases.can_pass(g, p) and s.power[p] > 0:
-                    mains[PASS.label] = 0
+                    mains[PASS.label] = PASS
         if f["main_done"] or f["either_done"]:
-            opts[END_TURN.label] = 0
-        choices = dict(mains)
+            opts[END_TURN.label] = END_TURN
+        records = dict(mains)   # the listing's records, by label (the decision keeps them for the seat)
         for k, v in opts.items():
-            choices.setdefault(k, v)
+            records.setdefault(k, v)
+        choices = {k: o.cost for k, o in records.items()}
         f.update(mains=list(mains), opts=list(opts), costs=choices, at="chosen")
         if here is not None:   # kept only on the way to `chosen`, which answers at this position
             g.memo()[POSITION_KEPT] = (f, here)
-        return ask(p, "action", choices, f"{p}: choose an action", costs=dict(choices))
+        return ask(p, "action", choices, f"{p}: choose an action", records, costs=dict(choices))
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
         s = g.s
