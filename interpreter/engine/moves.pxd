@@ -9,7 +9,7 @@ cpdef tuple move_mods(object g)
 @cython.locals(seen=dict, out=list)
 cpdef list reachable(object g, object p, object u, object mods=*)
 
-@cython.locals(opts=dict, surcharge=dict, near=dict, dsts=list, costs=list, labels=list, i=Py_ssize_t)
+@cython.locals(opts=dict, surcharge=dict, near=dict)
 cpdef dict move_options(object g, object p, object moved, object charged, object within=*)
 
 cpdef object action_cost(object g, object p, object action, object base, object area=*, object mods=*)
