@@ -25,9 +25,10 @@ def _picked(answer: str) -> int:
 
 def _modifier_applies(g: Any, p: str, ab: Any, mods: list[Any]) -> bool:
     """Whether any of these modifiers would apply to something in this battle."""
-    subjects: list[Any] = [u for side in battle_queries.battle_sides(g) for u in battle_queries.participants(g, side)]
-    subjects += [{"side": side, "result": r} for side in battle_queries.battle_sides(g) for r in ("kill", "pain")]
-    subjects += [{"side": side} for side in battle_queries.battle_sides(g)]
+    sides = battle_queries.battle_sides(g)   # (read once: the subjects are made in one step)
+    subjects: list[Any] = [u for side in sides for u in battle_queries.participants(g, side)]
+    subjects += [{"side": side, "result": r} for side in sides for r in ("kill", "pain")]
+    subjects += [{"side": side} for side in sides]
     for m in mods:
         for subj in subjects:
             if m.target in ("retreat-chooser", "assign-chooser") and "side" not in subj:
