@@ -59,3 +59,48 @@ def test_participants_are_the_scanned_units_without_a_scan(seed: int) -> None:
             checked += _check(g)
         g.apply(agent.choose(d.player, d.options, d))
     assert checked >= 5   # the game reached decisions inside battles
+
+
+class _Mod:
+    """A battle modifier (target `combat`) with subject guards and a `when` that counts its calls."""
+
+    def __init__(self, guards: tuple[Any, ...], holds: bool) -> None:
+        self.target, self.guards, self.holds, self.calls = "combat", guards, holds, 0
+
+    def when(self, ctx: Any) -> bool:
+        self.calls += 1
+        return self.holds
+
+
+def _in_battle(seed: int = 3) -> Game:
+    g = Game(content(False), "multiplayer", FACTIONS["multiplayer", 4], seed)
+    agent = HeuristicAgent(seed)
+    while g.s.battle is None or not any(battle_queries.participants(g.rules, p) for p in battle_queries.battle_sides(g.rules)):
+        d = g.current()
+        assert d is not None and len(g.choices) < 1500
+        g.apply(agent.choose(d.player, d.options, d))
+    return g
+
+
+def test_a_declinable_modifier_its_guards_reject_makes_no_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DeclinesProc asks about an ongoing ability only if one of its battle modifiers would apply
+    to something in the battle: a subject the modifier's guards reject (effects/subject_guards.py)
+    is not judged by its `when`; in checking mode the `when` is run and must be false."""
+    from necronomicon.interpreter.effects.subject_guards import ME
+    from necronomicon.interpreter.engine import abilities, battle_parts, state
+    g = _in_battle()
+    p = battle_queries.battle_sides(g.rules)[0]
+    ab = next(ab for _, ab in abilities.active_abilities_all(g.rules))
+    nobody = _Mod((("owner", "==", "no-such-player"),), holds=False)   # every unit rejected
+    assert not battle_parts._modifier_applies(g.rules, p, ab, [nobody]) and nobody.calls == 0
+    mine = _Mod((("owner", "==", ME),), holds=True)                     # p's own units judged
+    assert battle_parts._modifier_applies(g.rules, p, ab, [mine]) == any(battle_queries.participants(g.rules, p))
+    other = battle_queries.opponent_in_battle(g.rules, p)
+    theirs = _Mod((("owner", "==", ME),), holds=True)
+    judged = battle_parts._modifier_applies(g.rules, other, ab, [theirs])
+    assert judged == bool(battle_queries.participants(g.rules, other)) and theirs.calls == int(judged)
+    wrong = _Mod((("owner", "==", "no-such-player"),), holds=True)      # guards that contradict the `when`
+    assert not battle_parts._modifier_applies(g.rules, p, ab, [wrong]) and wrong.calls == 0
+    monkeypatch.setattr(state, "CHECK_MEMO", True)
+    with pytest.raises(AssertionError, match="subject guards"):
+        battle_parts._modifier_applies(g.rules, p, ab, [wrong])
