@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..effects.subject_guards import rejects
 from .abilities import BATTLE_MODIFIERS
 from .flow import Proc, Return, ask
 from .option import Option, label_of, parse, unit_of_label
@@ -12,6 +13,7 @@ from . import abilities
 from . import basics
 from . import battle_queries
 from . import core
+from . import state as state_module
 
 KILLS = ["eliminate", "kill"]   # the results that remove a unit
 
@@ -25,21 +27,32 @@ def _picked(answer: str) -> int:
 
 def _modifier_applies(g: Any, p: str, ab: Any, mods: list[Any]) -> bool:
     """Whether any of these modifiers would apply to something in this battle."""
-    subjects: list[Any] = [u for side in battle_queries.battle_sides(g) for u in battle_queries.participants(g, side)]
-    subjects += [{"side": side, "result": r} for side in battle_queries.battle_sides(g) for r in ("kill", "pain")]
-    subjects += [{"side": side} for side in battle_queries.battle_sides(g)]
+    sides = battle_queries.battle_sides(g)   # (read once: the subjects are made in one step)
+    subjects: list[Any] = [u for side in sides for u in battle_queries.participants(g, side)]
+    subjects += [{"side": side, "result": r} for side in sides for r in ("kill", "pain")]
+    subjects += [{"side": side} for side in sides]
     for m in mods:
         for subj in subjects:
             if m.target in ("retreat-chooser", "assign-chooser") and "side" not in subj:
                 continue
             if m.target not in ("retreat-chooser", "assign-chooser") and "side" in subj:
                 continue
-            try:
-                if m.when is None or m.when(core.ctx(g, p, ability=ab, subject=subj, value=None)):
-                    return True
-            except Exception:  # noqa: BLE001 - a condition that cannot judge this subject does not apply
-                continue
+            if m.guards and rejects(m.guards, subj, p):
+                if state_module.CHECK_MEMO and _holds(g, p, ab, m, subj):
+                    raise AssertionError(f"{ab.key}: its subject guards {m.guards!r} rejected {subj!r}, "
+                                         "but its condition holds")
+                continue   # its `when` is false for this subject (effects/subject_guards.py): no context made
+            if _holds(g, p, ab, m, subj):
+                return True
     return False
+
+
+def _holds(g: Any, p: str, ab: Any, m: Any, subj: Any) -> bool:
+    """Whether modifier `m` of `p`'s ability `ab` would apply to `subj` (no `when`: it would)."""
+    try:
+        return m.when is None or bool(m.when(core.ctx(g, p, ability=ab, subject=subj, value=None)))
+    except Exception:  # noqa: BLE001 - a condition that cannot judge this subject does not apply
+        return False
 
 
 class DeclinesProc(Proc):

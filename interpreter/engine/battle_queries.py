@@ -21,8 +21,12 @@ def opponent_in_battle(g: "RulesContext", side: str) -> str:
 
 
 def participants(g: "RulesContext", side: str) -> list[dict[str, Any]]:
+    """`side`'s units in the battle's area but those exempt from it, in the order of `State.units`:
+    the unit index's list of that owner at that place (state.py), not a scan of every unit."""
     b = basics.battle_record(g)
-    return [u for u in g.s.units if u["owner"] == side and u["loc"] == b["area"] and u["id"] not in b["exempt"]]
+    exempt = b["exempt"]
+    here = g.s.units_at(b["area"], side)
+    return [u for u in here if u["id"] not in exempt] if exempt else here
 
 
 def battle_players(g: "RulesContext") -> list[str]:
