@@ -277,3 +277,34 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
             spend(len(result) + 1 if result.__class__ is list else 1, where)
         return result
     return query
+
+
+_UNSET = object()
+
+
+def invariant_of(ev: Ev, memo: list[Any], slot: int, where: str) -> Ev:
+    """A query call (`ev`, at `where`) inside a comprehension whose arguments read none of the
+    names the comprehension binds (ast.plain_call_reads): the enclosing comprehension's evaluation
+    puts a fresh list in `memo[0]`; the first evaluation of the call in it is `ev`'s, later ones
+    give the same value (queries are pure while an expression is evaluated) and spend the same
+    evaluation steps `ev` spends (its plain arguments spend none), so the budget (MAX_STEPS) runs
+    out where it did. Evaluated lazily: a call never reached is never made, and an error comes
+    where it came. Outside such an evaluation (memo[0] None) simply `ev`."""
+    def invariant(ctx: Any) -> Any:
+        values = memo[0]
+        if values is None:
+            return ev(ctx)
+        got = values[slot]
+        if got is _UNSET:
+            got = values[slot] = ev(ctx)
+            return got
+        spend = getattr(ctx, "spend", None)
+        if spend is not None:
+            spend(len(got) + 1 if got.__class__ is list else 1, where)
+        return got
+    return invariant
+
+
+def fresh_memo(size: int) -> list[Any]:
+    """The values of `size` hoisted calls (`invariant_of`) for one evaluation of a comprehension."""
+    return [_UNSET] * size
