@@ -125,3 +125,39 @@ def test_an_invariant_query_is_made_once_per_evaluation_of_its_comprehension() -
     assert Tokens.reads == len(AREAS)
     _outcome(_compile(SHAPES[3]), Ctx(**{"me": "wr", "xs": ["east"]}))
     assert Tokens.reads == 0   # never reached: never made
+
+
+LOOP_SHAPES = [
+    "[t.loc for t in xs if t.loc != 'north']",
+    "[[b.loc for b in xs if b.loc != a.loc] for a in xs]",     # the outer name inside the inner loop
+    "[[y for y in [x.loc, x.owner]] for x in xs]",              # the inner list reads the outer name
+    "[x for x in xs if count([x for x in [x, x.loc]]) > 1]",    # the name bound again inside
+    "[t.kind for t in xs]",                                      # a field read through get_field
+    "[t.owner == me for t in xs]",
+]
+ROWS = [{"loc": "north", "owner": "wr", "kind": "a"}, {"loc": "south", "owner": "gc", "kind": "b"}]
+
+
+@pytest.mark.parametrize("text", LOOP_SHAPES)
+def test_a_loop_name_read_from_its_own_scope_is_what_lookup_finds(text: str, monkeypatch: Any) -> None:
+    fast = _compile(text)
+    with monkeypatch.context() as m:
+        m.setattr(Compiler, "_in_loop", lambda self, name: False)
+        slow = _compile(text)
+    for xs in (ROWS, [], [ROWS[0], {"owner": "wr"}], [ROWS[1], 3, "x"], [[1], ROWS[0]]):
+        assert _outcome(fast, Ctx(**{"me": "wr", "xs": xs})) == _outcome(slow, Ctx(**{"me": "wr", "xs": xs})), (text, xs)
+
+
+def test_the_loop_name_and_its_fields_are_read_without_lookup() -> None:
+    r = Report()
+    env = CompileEnv(r, lambda line, col: Pos("t", line, col), {}, {"xs"})
+    c = Compiler(env)
+    c._loops.append(("t", [None], [0]))
+    inner = env.child(["t"])
+    assert c.expr(parse("t.loc", start="expr_start"), inner).__name__ == "loop_field"   # type: ignore[arg-type]
+    assert c.expr(parse("t", start="expr_start"), inner).__name__ == "loop_var"   # type: ignore[arg-type]
+    assert c.expr(parse("xs", start="expr_start"), inner).__name__ == "var"   # type: ignore[arg-type]
+    assert _compile(LOOP_SHAPES[1])(Ctx(xs=ROWS)) == [["south"], ["north"]]
+    ctx = Ctx(xs=ROWS)
+    ctx.lookup = None   # type: ignore[assignment,method-assign]   (never asked: a call would fail)
+    assert _compile("[t.loc for t in [t for t in xs if t.loc != 'east']]")(ctx) == ["north", "south"]

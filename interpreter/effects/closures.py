@@ -308,3 +308,25 @@ def invariant_of(ev: Ev, memo: list[Any], slot: int, where: str) -> Ev:
 def fresh_memo(size: int) -> list[Any]:
     """The values of `size` hoisted calls (`invariant_of`) for one evaluation of a comprehension."""
     return [_UNSET] * size
+
+
+def loop_var_of(name: str) -> Ev:
+    """The name the innermost comprehension around it binds, read where no scope but that
+    comprehension's can be on top (its item and condition, outside any comprehension inside them,
+    and the lists those iterate): its own scope, the one `ctx.lookup` would find it in first."""
+    def loop_var(ctx: Any) -> Any:
+        return ctx.scopes[-1][name]
+    return loop_var
+
+
+def loop_field_of(name: str, field: str, where: str) -> Ev:
+    """`x.field` for `x` as `loop_var_of` reads it: `field_of` over it in one closure."""
+    if field.startswith("_") or field == "kind":
+        return lambda ctx: get_field(ctx.scopes[-1][name], field, where, ctx)
+
+    def loop_field(ctx: Any) -> Any:
+        o = ctx.scopes[-1][name]
+        if o.__class__ is dict and field in o:
+            return o[field]
+        return get_field(o, field, where, ctx)
+    return loop_field

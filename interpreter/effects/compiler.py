@@ -21,7 +21,8 @@ from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive
 from .signatures import REGISTRY
-from .closures import args_of, binary_of, by_position, constant, field_of, fresh_memo, invariant_of, query_of, var_of
+from .closures import (args_of, binary_of, by_position, constant, field_of, fresh_memo, invariant_of, loop_field_of,
+                       loop_var_of, query_of, var_of)
 from .runtime import LimitError, RuleError, bounded, number, spend_for, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, static_type
 
@@ -90,7 +91,7 @@ class Compiler:
                 env.error(node, "unbound-name", f"'{name}' is not bound here: {env.unbound[name]}")
             elif name not in env.variables:
                 env.error(node, "unknown-name", f"unknown name '{name}'{did_you_mean(name, env.variables)}")
-            return var_of(name, where)
+            return loop_var_of(name) if self._in_loop(name) else var_of(name, where)
         if isinstance(node, A.ListLit):
             items = [self.expr(i, env) for i in node.items]
             return lambda ctx: [f(ctx) for f in items]
@@ -132,6 +133,8 @@ class Compiler:
         if isinstance(node, A.Field):
             obj, name = self.expr(node.obj, env), node.name
             self._check_field(node, env)
+            if isinstance(node.obj, A.Var) and self._in_loop(node.obj.name):
+                return loop_field_of(node.obj.name, name, where)
             return field_of(obj, name, where)
         if isinstance(node, A.Index):
             obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
@@ -161,6 +164,11 @@ class Compiler:
             return self._hoisted(node, self._query_call(node, prim, env, where), where)
         env.error(node, "bad-expression", "unsupported expression")  # pragma: no cover
         return lambda ctx: None
+
+    def _in_loop(self, name: str) -> bool:
+        """Whether `name` is what the innermost comprehension around the expression being compiled
+        binds (closures.loop_var_of reads it from the scope on top)."""
+        return bool(self._loops) and self._loops[-1][0] == name
 
     def _hoisted(self, node: A.Call, ev: Ev, where: str) -> Ev:
         """A query call inside comprehensions, hoisted to the outermost one around it whose loop and
