@@ -330,19 +330,3 @@ def loop_field_of(name: str, field: str, where: str) -> Ev:
             return o[field]
         return get_field(o, field, where, ctx)
     return loop_field
-
-
-def loop_field_compare(name: str, field: str, op: str, right: Ev, where: str) -> Ev | None:
-    """`x.field == right` or `!=`, for `x` as `loop_var_of` reads it: `binary_of`'s comparison over
-    `loop_field_of` in one closure (the field read first, then `right`, a literal without a call).
-    None for a field read through get_field's own rules or any other operator."""
-    if op not in ("==", "!=") or field.startswith("_") or field == "kind":
-        return None
-    neg = op == "!="
-    c = getattr(right, "const", _MISSING)
-
-    def field_compare(ctx: Any) -> bool:
-        o = ctx.scopes[-1][name]
-        a = o[field] if o.__class__ is dict and field in o else get_field(o, field, where, ctx)
-        return (a == (right(ctx) if c is _MISSING else c)) != neg
-    return field_compare

@@ -21,8 +21,8 @@ from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive
 from .signatures import REGISTRY
-from .closures import (args_of, binary_of, by_position, constant, field_of, fresh_memo, invariant_of, loop_field_compare,
-                       loop_field_of, loop_var_of, query_of, var_of)
+from .closures import (args_of, binary_of, by_position, constant, field_of, fresh_memo, invariant_of, loop_field_of,
+                       loop_var_of, query_of, var_of)
 from .runtime import LimitError, RuleError, bounded, number, spend_for, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, static_type
 
@@ -222,11 +222,6 @@ class Compiler:
                           f"one of: {', '.join(sorted(env.event.variants))}")
         left, op = self.expr(node.left, env), node.op
         right = self.expr(node.right, env.narrow(node.left) if op == "and" else env)
-        lf = node.left
-        if isinstance(lf, A.Field) and isinstance(lf.obj, A.Var) and self._in_loop(lf.obj.name):
-            fused = loop_field_compare(lf.obj.name, lf.name, op, right, env.where(lf))
-            if fused is not None:
-                return fused
         return binary_of(op, left, right, where)
 
     def _check_call(self, node: A.Call, env: CompileEnv) -> Primitive | None:
