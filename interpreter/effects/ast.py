@@ -276,3 +276,25 @@ def literal_arguments(node: object, params: dict[str, list[str]]) -> frozenset[t
                     out.add((n.name, k, item.value))
     return frozenset(out)
 
+
+
+def plain_call_reads(call: Call) -> frozenset[str] | None:
+    """The names a call's arguments read when they hold no call and no comprehension (literals,
+    names, fields, indexes, lists and operators of those): such a query call costs only its own
+    evaluation steps, and gives the same value wherever those names hold the same values
+    (compiler.py hoists it out of a comprehension's loop). None for any other argument."""
+    out: set[str] = set()
+    todo: list[object] = [a.value for a in call.args]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, Var):
+            out.add(n.name)
+        elif isinstance(n, (Call, Comprehension)):
+            return None
+        elif isinstance(n, ListLit):
+            todo.extend(n.items)
+        elif isinstance(n, (Field, Index, Unary, Binary)):
+            todo.extend(getattr(n, f) for f in n.__dataclass_fields__ if f not in ("line", "col", "op", "name"))
+        elif not isinstance(n, Lit):
+            return None
+    return frozenset(out)

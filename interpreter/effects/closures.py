@@ -277,3 +277,56 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
             spend(len(result) + 1 if result.__class__ is list else 1, where)
         return result
     return query
+
+
+_UNSET = object()
+
+
+def invariant_of(ev: Ev, memo: list[Any], slot: int, where: str) -> Ev:
+    """A query call (`ev`, at `where`) inside a comprehension whose arguments read none of the
+    names the comprehension binds (ast.plain_call_reads): the enclosing comprehension's evaluation
+    puts a fresh list in `memo[0]`; the first evaluation of the call in it is `ev`'s, later ones
+    give the same value (queries are pure while an expression is evaluated) and spend the same
+    evaluation steps `ev` spends (its plain arguments spend none), so the budget (MAX_STEPS) runs
+    out where it did. Evaluated lazily: a call never reached is never made, and an error comes
+    where it came. Outside such an evaluation (memo[0] None) simply `ev`."""
+    def invariant(ctx: Any) -> Any:
+        values = memo[0]
+        if values is None:
+            return ev(ctx)
+        got = values[slot]
+        if got is _UNSET:
+            got = values[slot] = ev(ctx)
+            return got
+        spend = getattr(ctx, "spend", None)
+        if spend is not None:
+            spend(len(got) + 1 if got.__class__ is list else 1, where)
+        return got
+    return invariant
+
+
+def fresh_memo(size: int) -> list[Any]:
+    """The values of `size` hoisted calls (`invariant_of`) for one evaluation of a comprehension."""
+    return [_UNSET] * size
+
+
+def loop_var_of(name: str) -> Ev:
+    """The name the innermost comprehension around it binds, read where no scope but that
+    comprehension's can be on top (its item and condition, outside any comprehension inside them,
+    and the lists those iterate): its own scope, the one `ctx.lookup` would find it in first."""
+    def loop_var(ctx: Any) -> Any:
+        return ctx.scopes[-1][name]
+    return loop_var
+
+
+def loop_field_of(name: str, field: str, where: str) -> Ev:
+    """`x.field` for `x` as `loop_var_of` reads it: `field_of` over it in one closure."""
+    if field.startswith("_") or field == "kind":
+        return lambda ctx: get_field(ctx.scopes[-1][name], field, where, ctx)
+
+    def loop_field(ctx: Any) -> Any:
+        o = ctx.scopes[-1][name]
+        if o.__class__ is dict and field in o:
+            return o[field]
+        return get_field(o, field, where, ctx)
+    return loop_field

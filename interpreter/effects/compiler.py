@@ -21,7 +21,8 @@ from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive
 from .signatures import REGISTRY
-from .closures import args_of, binary_of, by_position, constant, field_of, query_of, var_of
+from .closures import (args_of, binary_of, by_position, constant, field_of, fresh_memo, invariant_of, loop_field_of,
+                       loop_var_of, query_of, var_of)
 from .runtime import LimitError, RuleError, bounded, number, spend_for, ticker
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, static_type
 
@@ -75,6 +76,9 @@ class CompileEnv:
 class Compiler:
     def __init__(self, env: CompileEnv):
         self.env = env
+        # the comprehensions around the expression being compiled, outermost first: (the name each
+        # binds, its cell for the values of the calls hoisted to it, how many)
+        self._loops: list[tuple[str, list[Any], list[int]]] = []
 
     # expressions
     def expr(self, node: A.Expr, env: CompileEnv) -> Ev:
@@ -87,16 +91,21 @@ class Compiler:
                 env.error(node, "unbound-name", f"'{name}' is not bound here: {env.unbound[name]}")
             elif name not in env.variables:
                 env.error(node, "unknown-name", f"unknown name '{name}'{did_you_mean(name, env.variables)}")
-            return var_of(name, where)
+            return loop_var_of(name) if self._in_loop(name) else var_of(name, where)
         if isinstance(node, A.ListLit):
             items = [self.expr(i, env) for i in node.items]
             return lambda ctx: [f(ctx) for f in items]
         if isinstance(node, A.Comprehension):
             source = self.expr(node.source, env)
             inner = env.child([node.name], unit_items(node.name, node.source))
-            item = self.expr(node.item, inner)
-            cond = self.expr(node.cond, inner) if node.cond is not None else None
-            name = node.name
+            name, memo, hoisted = node.name, [None], [0]
+            self._loops.append((name, memo, hoisted))
+            try:
+                item = self.expr(node.item, inner)
+                cond = self.expr(node.cond, inner) if node.cond is not None else None
+            finally:
+                self._loops.pop()
+            size = hoisted[0]
 
             def comprehension(ctx: Any) -> list[Any]:
                 items = source(ctx)
@@ -106,6 +115,8 @@ class Compiler:
                     raise RuleError(f"{where}: a list of {len(items)} items exceeds {MAX_FOR_ITEMS}")
                 out = []
                 tick = ticker(ctx)
+                if size:
+                    saved, memo[0] = memo[0], fresh_memo(size)
                 ctx.push_scope()
                 try:
                     for x in items:
@@ -115,11 +126,15 @@ class Compiler:
                             out.append(item(ctx))
                 finally:
                     ctx.pop_scope()
+                    if size:
+                        memo[0] = saved
                 return out
             return comprehension
         if isinstance(node, A.Field):
             obj, name = self.expr(node.obj, env), node.name
             self._check_field(node, env)
+            if isinstance(node.obj, A.Var) and self._in_loop(node.obj.name):
+                return loop_field_of(node.obj.name, name, where)
             return field_of(obj, name, where)
         if isinstance(node, A.Index):
             obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
@@ -146,9 +161,30 @@ class Compiler:
                 env.error(node, "choice-in-expression",
                           f"'{prim.name}' is a {prim.sort}; use it as a statement or as the value of a 'let'")
                 return lambda ctx: None
-            return self._query_call(node, prim, env, where)
+            return self._hoisted(node, self._query_call(node, prim, env, where), where)
         env.error(node, "bad-expression", "unsupported expression")  # pragma: no cover
         return lambda ctx: None
+
+    def _in_loop(self, name: str) -> bool:
+        """Whether `name` is what the innermost comprehension around the expression being compiled
+        binds (closures.loop_var_of reads it from the scope on top)."""
+        return bool(self._loops) and self._loops[-1][0] == name
+
+    def _hoisted(self, node: A.Call, ev: Ev, where: str) -> Ev:
+        """A query call inside comprehensions, hoisted to the outermost one around it whose loop and
+        inner loops bind no name its plain arguments read (closures.invariant_of): made once per
+        evaluation of that comprehension, not once per item. `ev` itself anywhere else."""
+        reads = A.plain_call_reads(node) if self._loops else None
+        if reads is None:
+            return ev
+        at = len(self._loops)
+        while at > 0 and self._loops[at - 1][0] not in reads:
+            at -= 1
+        if at == len(self._loops):
+            return ev
+        _, memo, hoisted = self._loops[at]
+        hoisted[0] += 1
+        return invariant_of(ev, memo, hoisted[0] - 1, where)
 
     @staticmethod
     def _check_field(node: A.Field, env: CompileEnv) -> None:
