@@ -1,6 +1,6 @@
 # Cython declarations for the compiled core (hatch_build.py), beside the unchanged held_conditions.py,
 # which stays the reference: a requirement check's steps as C functions (`first_holding` calls
-# `holds_unmet`, `condition_holds`, `_key`, `_read` and `_evaluate` with no argument tuple), the
+# `_unmet_holding`, `holds_unmet`, `condition_holds`, `_key`, `_read` and `_evaluate` with no argument tuple), the
 # part codes as C ints, and the plan, key and held-answer tuples and dicts typed. A typed local
 # holds exactly its type or None (else TypeError), as these always do.
 import cython
@@ -29,7 +29,11 @@ cpdef object _evaluate(object g, object p, object r, object event, object abilit
 
 cpdef bint met_now(object g, object p, object key, object r, object when, object event, dict seen=*) except -1
 
+@cython.locals(plan=tuple)
 cpdef bint holds_unmet(object g, object p, object key, object r, object event, dict seen=*) except -1
+
+cdef bint _unmet_holding(object g, object p, object key, object r, tuple plan, tuple mine, tuple at, object event,
+                         dict seen) except -1
 
 @cython.locals(checks=tuple, check=tuple, done=list, j=Py_ssize_t)
 cpdef object first_holding(object g, object p, object when, object event, Py_ssize_t first, dict seen)

@@ -266,7 +266,14 @@ def holds_unmet(g: Any, p: str, key: str, r: Any, event: Any, seen: dict[Any, An
     """`met_now` for a caller that picked `r` among those checked at this moment already (the
     content's table of them, `abilities.checked_positions`): not met already in the battle under
     way, and its condition holds."""
-    return (g.s.battle is None or not met_in_battle(g, p, key)) and condition_holds(g, p, r, event, seen)
+    plan = _plan(r)
+    return _unmet_holding(g, p, key, r, plan, (p, plan[4]), (plan[1], p), event, seen)
+
+
+def _unmet_holding(g: Any, p: str, key: str, r: Any, plan: tuple[Any, ...], mine: tuple[Any, ...],
+                   at: tuple[Any, ...], event: Any, seen: dict[Any, Any] | None) -> bool:
+    """`holds_unmet` with `r`'s plan and keys found by the caller (as `_holds` takes them)."""
+    return (g.s.battle is None or not met_in_battle(g, p, key)) and _holds(g, p, r, plan, mine, at, event, seen)
 
 
 def first_holding(g: Any, p: str, when: str, event: Any, first: int,
@@ -281,17 +288,14 @@ def first_holding(g: Any, p: str, when: str, event: Any, first: int,
     checks = _checks(g, p, fac.requirements, when)
     if not checks:   # (most players at most moments: nothing of theirs is checked then)
         return None
-    s = g.s
-    done = s.requirements[p]
-    battle = s.battle
+    done = g.s.requirements[p]
     for check in checks:
         j = check[0]
         if j < first:
             continue
         r = check[1]
         rid = check[2]
-        if rid not in done and (battle is None or not met_in_battle(g, p, rid)) \
-                and _holds(g, p, r, check[3], check[4], check[5], event, seen):   # as `holds_unmet` asks
+        if rid not in done and _unmet_holding(g, p, rid, r, check[3], check[4], check[5], event, seen):
             return j, r
     return None
 
