@@ -90,11 +90,7 @@ def listed_answer(game: Any, ab: Any, player: str, area: str | None, effect: Any
             _Others(effect.calls, frozenset(c for c in lists if c[1] != LISTED)), len(game.s.players),
             quiet_removals=removals_are_quiet(game)):
         return None
-    if isinstance(ab, Requirement):   # (the contexts a dry run's effect starts with: _dry_run)
-        ctx = core.ctx(game, player)
-        ctx.ability = f"requirement {ab.id}"
-    else:
-        ctx = core.ctx(game, player, ability=ab, self_unit=abilities.self_unit_for(game, ab, player), area=area)
+    ctx = _start_ctx(game, ab, player, area)   # (the context a dry run's effect starts with)
     try:
         items = listed[0](ctx)
     except _ERRORS:
@@ -260,15 +256,23 @@ def all_parts_possible(g: "RulesContext", ab: Any, p: str, area: str | None = No
     return _dry_run(g, ab, p, area, effect)
 
 
+def _start_ctx(g: "RulesContext", ab: Any, p: str, area: str | None) -> Any:
+    """The context `p`'s action `ab` (an ability, or a requirement's action; `area`: where it ends)
+    starts its effect with: a dry run's and a listed choice's alike."""
+    if isinstance(ab, Requirement):
+        ctx = core.ctx(g, p)
+        ctx.ability = f"requirement {ab.id}"
+        return ctx
+    return core.ctx(g, p, ability=ab, self_unit=abilities.self_unit_for(g, ab, p), area=area)
+
+
 def _dry_run(g: "RulesContext", ab: Any, p: str, area: str | None, effect: Any) -> bool:
     requirement = isinstance(ab, Requirement)
 
     def run(probe: Any) -> "flow.Call":
+        ctx = _start_ctx(probe, ab, p, area)
         if requirement:
-            ctx = core.ctx(probe, p)
-            ctx.ability = f"requirement {ab.id}"
             return core.effect_call(probe, effect, ctx)  # type: ignore[no-any-return]
-        ctx = core.ctx(probe, p, ability=ab, self_unit=abilities.self_unit_for(probe, ab, p), area=area)
         return core.use_ability_call(probe, ab, p, ctx, paid=True)  # type: ignore[no-any-return]
     key = f"{p} {'requirement ' + ab.id if requirement else ab.key}" + (f" {area}" if area is not None else "")
     return can_complete(g, key, run)
