@@ -194,8 +194,6 @@ def move_label(unit_kind: str, src: str, dst: str, uid: int) -> str:
     return f"{unit_kind} {src}->{dst}#{uid}"
 
 
-# a unit's move labels, by (kind, place, id) and destination: the Move listing asks the same ones
-# after every unit moved and turn after turn (a label is a function of these four); cleared when full
 def unit_label(unit_kind: str, loc: str, uid: int, gate: bool = False) -> str:
     """A unit option's label: 'kind loc#id', with ' (gate)' when it controls the Gate there."""
     return f"{unit_kind} {loc}{_GATE if gate else ''}#{uid}"
