@@ -136,10 +136,10 @@ class Game:
     @property
     def pending(self) -> Decision | None:
         """The decision waiting for an answer (None when the game is over)."""
-        d = self.s.pending
+        r = self.rules
+        d = r.s.pending
         if d is None:
             return None
-        r = self.rules
         obj = r._pending_obj
         if obj is not None and r._pending_of is d:   # the decision the rules just asked
             return obj
@@ -233,12 +233,13 @@ class Game:
         d = self.pending
         if d is None:
             raise IllegalAction("game-over", "the game is over")
-        if isinstance(answer, Option):
-            if answer.kind != d.kind:
-                raise IllegalAction("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
-            answer = answer.label
-        if not isinstance(answer, str):
-            raise IllegalAction("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
+        if answer.__class__ is not str:   # (a label mostly: `isinstance` of one on Option would look up its class)
+            if isinstance(answer, Option):
+                if answer.kind != d.kind:
+                    raise IllegalAction("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
+                answer = answer.label
+            if not isinstance(answer, str):
+                raise IllegalAction("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
         if len(answer) > savefile.MAX_ANSWER:
             raise IllegalAction("too-long", f"an answer of {len(answer)} characters is no option's label "
                                 f"(at most {savefile.MAX_ANSWER})")
@@ -249,9 +250,10 @@ class Game:
         answers = len(self.choices)
         if checkpoints.due(self._history, answers):   # one kept every few answers: a failure goes back through it
             self.keep_position()
-        self.rules.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
+        r = self.rules
+        r.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
-            flow.run(self.rules, opt)
+            flow.run(r, opt)
         except _FAILURES as exc:
             self._go_back(answers)
             where = flow.failure_place(exc)

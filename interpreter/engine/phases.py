@@ -13,8 +13,9 @@ from .host import RulesContext
 SPELLBOOKS = 6   # a faction's spellbooks: all of them are needed to win (`victory.six-spellbooks`)
 
 
-# the fields a position key reads beside the units (first) and memory (last), in field order
-_keyed_rest = operator.attrgetter(*(f.name for f in STATE_FIELDS
+# the fields a position key reads beside the units (first) and memory (last), in field order, read
+# from a State's `__dict__` (which holds every field: cheaper than reading them as attributes)
+_keyed_rest = operator.itemgetter(*(f.name for f in STATE_FIELDS
                                     if f.name not in ("seq", "memory", "flow", "pending", "units")))
 
 
@@ -44,9 +45,11 @@ def position_key(g: "RulesContext") -> str:
     s = g.s
     memory = s.memory
     if "action_no" in memory or "actions" in memory:
-        memory = {k: v for k, v in memory.items() if k not in ("action_no", "actions")}
+        memory = dict(memory)   # (a copy and two pops: the other entries keep their order)
+        memory.pop("action_no", None)
+        memory.pop("actions", None)
     h = s.units_hash()
-    h.update(key_bytes((_keyed_rest(s), memory)))
+    h.update(key_bytes((_keyed_rest(s.__dict__), memory)))
     return h.hexdigest()
 
 
