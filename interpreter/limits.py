@@ -32,6 +32,7 @@ MAX_FORMULA_DEPTH = 16             # a combat, cost or modifier formula evaluate
 MAX_WINDOW_DEPTH = 24              # windows opened inside windows (abilities triggering each other)
 MAX_ACTIONS_PER_PHASE = 1000       # actions in one Action Phase before the game ends as stalled
 MAX_UNDO = 200                     # checkpoints kept for undo (200 to 400; further back, undo replays the game)
-CHECKPOINT_EVERY = 16              # answers between two checkpoints (undo and rollback apply at most 15 again;
-                                   # 8 packed the position twice as often: 1.7% of a random Duel's instructions)
+CHECKPOINT_EVERY = 32              # answers between two checkpoints (undo and rollback apply at most 31 again,
+                                   # about 2 ms; 16 packed the position twice as often: 1.2% of a random Duel's
+                                   # instructions)
 MAX_DECISIONS = 200_000            # decisions in one game played by run_game

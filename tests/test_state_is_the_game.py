@@ -132,7 +132,7 @@ def test_undo_puts_back_a_kept_position_and_applies_at_most_a_few_answers_again(
 def test_a_position_changed_by_hand_and_kept_is_what_undo_and_rollback_go_back_to() -> None:
     g = Game(content(False), "duel", FACTIONS["duel", 2], 11)
     agent = RandomAgent(11)
-    for _ in range(3):   # no checkpoint is due for 5 more answers
+    for _ in range(3):   # no checkpoint is due for CHECKPOINT_EVERY - 3 more answers
         d = g.current()
         g.apply(agent.choose(d.player, d.options, d))
     p = g.s.players[0]
