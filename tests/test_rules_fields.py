@@ -66,6 +66,21 @@ def test_the_context_and_the_game_have_declared_fields_only(builtin: Any) -> Non
     assert all(getattr(twin, n) is getattr(g.rules, n) for n in RulesFields.__slots__)   # every field set
 
 
+def test_the_compiled_fields_are_the_declared_slots() -> None:
+    """rules_fields.pxd (and context.pxd) make the slots C fields of an extension type, which has no
+    others: a slot missing from the declarations could not be set in the compiled core, one
+    declared but not a slot would be set in the compiled core only."""
+    from necronomicon.interpreter.engine.context import EffectCtx
+    for cls, pxd in ((RulesFields, "rules_fields.pxd"), (EffectCtx, "context.pxd")):
+        text = (ROOT / "interpreter" / "engine" / pxd).read_text(encoding="utf-8")
+        declared = []
+        for line in text.splitlines():
+            code = line.split("#")[0].strip()
+            if code.startswith("cdef public "):
+                declared += [n.strip() for n in code.split(None, 3)[3].split(",")]
+        assert sorted(declared) == sorted(cls.__slots__), pxd
+
+
 def test_no_module_writes_an_undeclared_attribute_on_the_context() -> None:
     declared = _declared()
     found, stray = 0, []
