@@ -6,7 +6,7 @@ engine, the effect language and the search bot that runs during play (`CORE` wit
 its unchanged Python source (typed where a Cython `.pxd` sits beside it: engine/state.pxd,
 engine/unit_index.pxd, the listings' engine/actions.pxd, moves.pxd, abilities.pxd and core.pxd,
 the requirement checks' engine/held_conditions.pxd, the heuristic bot's engine/rng.pxd and
-options.pxd, the rules' commonest reads' engine/basics.pxd, and the extension types of
+options.pxd, the rules' commonest reads' engine/basics.pxd, phases.pxd and core_procs.pxd, and the extension types of
 engine/rules_fields.pxd (the rules context, by which the others type it) and context.pxd; see
 `declarations`) and shipped beside that source, so the installed engine
 imports the extension and plays the same games faster. The default build is made to be quick: those modules

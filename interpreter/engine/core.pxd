@@ -17,3 +17,6 @@ cpdef object modifiers_of(RulesFields g, object target)
 @cython.locals(memo=dict, index=dict)
 cpdef dict modifier_index(RulesFields g)
 cpdef bint can_control(RulesFields g, object u, object ask_modifiers=*) except -1
+cpdef object _leave(RulesFields g, object u)
+cpdef object shift(RulesFields g, object u, object loc)
+cpdef object turn_order(RulesFields g)
