@@ -6,9 +6,9 @@ engine, the effect language and the search bot that runs during play (`CORE` wit
 its unchanged Python source (typed where a Cython `.pxd` sits beside it: engine/state.pxd,
 engine/unit_index.pxd, the listings' engine/actions.pxd, moves.pxd, abilities.pxd and core.pxd,
 the requirement checks' engine/held_conditions.pxd, the heuristic bot's engine/rng.pxd and
-options.pxd, the rules' commonest reads' engine/basics.pxd, phases.pxd and core_procs.pxd, and the extension types of
-engine/rules_fields.pxd (the rules context, by which the others type it) and context.pxd; see
-`declarations`) and shipped beside that source, so the installed engine
+options.pxd, the rules' commonest reads' engine/basics.pxd, phases.pxd and core_procs.pxd, and
+the extension types of engine/rules_fields.pxd (the rules context, by which the others type it)
+and context.pxd; see `declarations`) and shipped beside that source, so the installed engine
 imports the extension and plays the same games faster. The default build is made to be quick: those modules
 only, on every core at once (largest first), at `-O2` (DEFAULT_OPTIMIZATION: measured against
 `-O1` and Python's own `-O3` by benchmarks/compiled_set.py). The Python source stays the
@@ -200,16 +200,16 @@ static PyObject *__necro_import_relative(PyObject *globals, const char *name, in
     return module;
 }
 """
-_TYPE_IMPORTS = "static int __Pyx_modinit_Type_import_code("
+_MODULE_INIT = "static int __Pyx_modinit_"   # (the first of the functions run as the module is imported)
 
 
 def relative_cimports(source: Path, module: str) -> bool:
     """Make the C source `source` of core module `module` import the modules it cimports (for their
-    extension types: context.pxd's EffectCtx, rules_fields.pxd's RulesFields) relative to its own
-    package instead of by their names in the wheel (`necronomicon.interpreter.engine.rules_fields`),
-    so that the core runs under whatever name it is imported, as its Python source does:
-    benchmarks/measure.py and compare.py import a tree's compiled core as `interpreter`. Whether
-    the source had such an import."""
+    extension types: rules_fields.pxd's RulesFields, which context.pxd and others cimport)
+    relative to its own package instead of by their names in the wheel
+    (`necronomicon.interpreter.engine.rules_fields`), so that the core runs under whatever name it
+    is imported, as its Python source does: benchmarks/measure.py and compare.py import a tree's
+    compiled core as `interpreter`. Whether the source had such an import."""
     text = source.read_text(encoding="utf-8")
     here = module.split(".")[:-1]
 
@@ -224,7 +224,7 @@ def relative_cimports(source: Path, module: str) -> bool:
     changed = re.sub(r'PyImport_ImportModule\("(' + PACKAGE + r'\.[\w.]+)"\)', relative, text)
     if changed == text:
         return False
-    at = changed.index(_TYPE_IMPORTS)
+    at = changed.index(_MODULE_INIT)
     source.write_text(changed[:at] + _RELATIVE_IMPORT + changed[at:], encoding="utf-8")
     return True
 
