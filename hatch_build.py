@@ -5,8 +5,10 @@ engine, the effect language and the search bot that runs during play (`CORE` wit
 `PYTHON_BY_DEFAULT`, in interpreter/build_info.py, each left out with its reason) is compiled from
 its unchanged Python source (typed where a Cython `.pxd` sits beside it: engine/state.pxd,
 engine/unit_index.pxd, the listings' engine/actions.pxd, moves.pxd, abilities.pxd and core.pxd,
-the requirement checks' engine/held_conditions.pxd and the heuristic bot's engine/rng.pxd and
-options.pxd; see `declarations`) and shipped beside that source, so the installed engine
+the requirement checks' engine/held_conditions.pxd, the heuristic bot's engine/rng.pxd and
+options.pxd, the rules' commonest reads' engine/basics.pxd, phases.pxd and core_procs.pxd, and
+the extension types of engine/rules_fields.pxd (the rules context, by which the others type it)
+and context.pxd; see `declarations`) and shipped beside that source, so the installed engine
 imports the extension and plays the same games faster. The default build is made to be quick: those modules
 only, on every core at once (largest first), at `-O2` (DEFAULT_OPTIMIZATION: measured against
 `-O1` and Python's own `-O3` by benchmarks/compiled_set.py). The Python source stays the
@@ -30,6 +32,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -148,6 +151,8 @@ def compile_core(tree: Path, out: Path, jobs: int | None = None, train: bool = F
         exts = [Extension(name, [str(src.relative_to(tree))]) for name, src in modules]
         exts = cythonize(exts, compiler_directives=DIRECTIVES, build_dir=str(temp / "c"), nthreads=jobs,
                          quiet=True, force=True, include_path=[str(declarations(tree, temp / "pxd"))])
+        for ext in exts:
+            relative_cimports(Path(ext.sources[0]), ext.name)
         profile: list[str] = []
         if train and not profiles_supported():
             (notice or print)("the C compiler takes no GCC profiles: the compiled core is built without one")
@@ -182,6 +187,46 @@ def declarations(tree: Path, into: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(pxd, target)
     return into
+
+
+# A relative import for the type imports of a module's cimports (below): its package's module `name`,
+# `level` packages up, imported as `from . import name` would (a non-empty fromlist: the module itself).
+_RELATIVE_IMPORT = r"""
+static PyObject *__necro_import_relative(PyObject *globals, const char *name, int level) {
+    PyObject *fromlist = Py_BuildValue("(s)", "*"), *module;
+    if (!fromlist) return NULL;
+    module = PyImport_ImportModuleLevel(name, globals, NULL, fromlist, level);
+    Py_DECREF(fromlist);
+    return module;
+}
+"""
+_MODULE_INIT = "static int __Pyx_modinit_"   # (the first of the functions run as the module is imported)
+
+
+def relative_cimports(source: Path, module: str) -> bool:
+    """Make the C source `source` of core module `module` import the modules it cimports (for their
+    extension types: rules_fields.pxd's RulesFields, which context.pxd and others cimport)
+    relative to its own package instead of by their names in the wheel
+    (`necronomicon.interpreter.engine.rules_fields`), so that the core runs under whatever name it
+    is imported, as its Python source does: benchmarks/measure.py and compare.py import a tree's
+    compiled core as `interpreter`. Whether the source had such an import."""
+    text = source.read_text(encoding="utf-8")
+    here = module.split(".")[:-1]
+
+    def relative(match: re.Match[str]) -> str:
+        there = match.group(1).split(".")
+        shared = 0
+        while shared < min(len(here), len(there) - 1) and here[shared] == there[shared]:
+            shared += 1
+        name = ".".join(there[shared:])
+        return f'__necro_import_relative(__pyx_mstate->__pyx_d, "{name}", {len(here) - shared + 1})'
+
+    changed = re.sub(r'PyImport_ImportModule\("(' + PACKAGE + r'\.[\w.]+)"\)', relative, text)
+    if changed == text:
+        return False
+    at = changed.index(_MODULE_INIT)
+    source.write_text(changed[:at] + _RELATIVE_IMPORT + changed[at:], encoding="utf-8")
+    return True
 
 
 def _counted(tree: Path, exts: list[Any], flags: list[str], temp: Path, jobs: int) -> str:

@@ -169,6 +169,36 @@ def test_compile_core_builds_an_importable_extension_from_unchanged_source(small
     assert file.endswith(built[0].name) and total == "14" and pair.strip() == "(1, 2)"
 
 
+def test_a_module_that_cimports_a_type_of_another_imports_it_under_the_name_the_core_is_imported_by(
+        small_tree: Path) -> None:
+    """A declaration may cimport another module's extension type (rules_fields.pxd's RulesFields):
+    the compiled module imports that module at its own import, relative to its own package, so
+    the core runs as `necronomicon.interpreter` (the wheel) and as `interpreter` (measure.py and
+    compare.py import a tree's core so), not only under the name it was compiled with."""
+    pytest.importorskip("Cython", reason="pip install '.[bench]' to compile the core")
+    engine = small_tree / "interpreter" / "engine"
+    (engine / "box.py").write_text("class Box:\n    __slots__ = (\"v\",)\n")
+    (engine / "box.pxd").write_text("cdef class Box:\n    cdef public object v\n")
+    (engine / "reads.py").write_text("def read(b):\n    return b.v\n")
+    (engine / "reads.pxd").write_text("from necronomicon.interpreter.engine.box cimport Box\n\n"
+                                      "cpdef object read(Box b)\n")
+    out = small_tree / "out"
+    built = hatch_build.compile_core(small_tree, out, jobs=1)
+    assert sorted(p.name.split(".")[0] for p in built) == ["box", "reads", "sums"]
+    (out / "interpreter" / "engine" / "__init__.py").write_text("")
+    _package(out)
+    for package in ("interpreter", "necronomicon.interpreter"):
+        # -S: no site-packages, so an installed `necronomicon` does not hide the small tree's
+        # (a Box of another copy of box.so would be refused by `read`; Cython enters each compiled
+        # module in sys.modules under its compiled name too, the same module object)
+        r = subprocess.run([sys.executable, "-S", "-c", f"import sys; from {package}.engine import reads, box; "
+                            "b = box.Box(); b.v = 7; print(reads.read(b), reads.__file__.endswith('.so'), "
+                            "'necronomicon' in sys.modules)"],
+                           cwd=out, capture_output=True, text=True, check=False)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.split() == ["7", "True", str(package.startswith("necronomicon"))]
+
+
 TRAINING = """import sys
 from necronomicon.interpreter.engine import sums
 if not sums.__file__.endswith(('.so', '.pyd')):

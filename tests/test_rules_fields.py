@@ -22,6 +22,7 @@ from necronomicon.interpreter.engine.agents import HeuristicAgent, RandomAgent
 from necronomicon.interpreter.engine.basics import MEMO_CHECKED_AT_USE
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.rules import Rules
+from necronomicon.interpreter.engine.rules_fields import RulesFields
 from necronomicon.interpreter.engine.seat import hand_seats
 from necronomicon.interpreter.bots import make_agent
 
@@ -32,7 +33,7 @@ CONTEXT_NAMES = {"g", "r", "game", "rules", "probe", "board"}
 
 def _declared() -> set[str]:
     props = {n for n, v in vars(Game).items() if isinstance(v, property) and v.fset is not None}
-    return set(Rules.__slots__) | set(Game.__slots__) | props
+    return set(RulesFields.__slots__) | set(Game.__slots__) | props
 
 
 def _written_attributes(path: Path) -> list[tuple[int, str, str]]:
@@ -61,7 +62,23 @@ def test_the_context_and_the_game_have_declared_fields_only(builtin: Any) -> Non
         with pytest.raises(AttributeError):
             obj._a_stray_cache = {}   # type: ignore[union-attr]
     twin = g.rules.twin()
-    assert all(getattr(twin, n) is getattr(g.rules, n) for n in Rules.__slots__)   # every field set
+    assert Rules.__slots__ == ()   # its fields are RulesFields' (rules_fields.py)
+    assert all(getattr(twin, n) is getattr(g.rules, n) for n in RulesFields.__slots__)   # every field set
+
+
+def test_the_compiled_fields_are_the_declared_slots() -> None:
+    """rules_fields.pxd (and context.pxd) make the slots C fields of an extension type, which has no
+    others: a slot missing from the declarations could not be set in the compiled core, one
+    declared but not a slot would be set in the compiled core only."""
+    from necronomicon.interpreter.engine.context import EffectCtx
+    for cls, pxd in ((RulesFields, "rules_fields.pxd"), (EffectCtx, "context.pxd")):
+        text = (ROOT / "interpreter" / "engine" / pxd).read_text(encoding="utf-8")
+        declared = []
+        for line in text.splitlines():
+            code = line.split("#")[0].strip()
+            if code.startswith("cdef public "):
+                declared += [n.strip() for n in code.split(None, 3)[3].split(",")]
+        assert sorted(declared) == sorted(cls.__slots__), pxd
 
 
 def test_no_module_writes_an_undeclared_attribute_on_the_context() -> None:

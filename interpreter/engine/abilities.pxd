@@ -3,16 +3,18 @@
 # each other are C calls). A typed local holds exactly its type or None (else TypeError).
 import cython
 
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+
 @cython.locals(memo=dict)
-cpdef list active_abilities(object g, object player)
-cpdef object window_abilities(object g, object player, object window)
+cpdef list active_abilities(RulesFields g, object player)
+cpdef object window_abilities(RulesFields g, object player, object window)
 @cython.locals(memo=dict)
-cpdef object active_abilities_all(object g)
-cpdef object ability_by_key(object g, object key)
-cpdef object once_key(object g, object ab, object player)
-cpdef object ability_cost(object g, object ab, object player, object ctx)
-cpdef bint usable(object g, object ab, object player, object ctx, object check_cost=*) except -1
-cpdef object self_unit_for(object g, object ab, object player)
-cpdef bint quiet_window(object g, object name) except -1
+cpdef object active_abilities_all(RulesFields g)
+cpdef object ability_by_key(RulesFields g, object key)
+cpdef object once_key(RulesFields g, object ab, object player)
+cpdef object ability_cost(RulesFields g, object ab, object player, object ctx)
+cpdef bint usable(RulesFields g, object ab, object player, object ctx, object check_cost=*) except -1
+cpdef object self_unit_for(RulesFields g, object ab, object player)
+cpdef bint quiet_window(RulesFields g, object name) except -1
 @cython.locals(memo=dict)
-cpdef dict _windows_of(object g, object player)
+cpdef dict _windows_of(RulesFields g, object player)

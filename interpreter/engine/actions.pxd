@@ -4,38 +4,40 @@
 # reads are C calls too. A typed local holds exactly its type or None (else TypeError).
 import cython
 
-cpdef list unit_gates(object g, object p=*)
-cpdef object unit_gates_bytes(object g)
-cpdef object gate_count(object g, object p)
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+
+cpdef list unit_gates(RulesFields g, object p=*)
+cpdef object unit_gates_bytes(RulesFields g)
+cpdef object gate_count(RulesFields g, object p)
 
 @cython.locals(out=list, my_areas=list, index=dict, s=object, victims=list)
-cpdef list main_actions(object g, object p, object within=*)
+cpdef list main_actions(RulesFields g, object p, object within=*)
 
 @cython.locals(out=list, gates=list, areas=object)
-cpdef list summon_actions(object g, object p, object unlimited=*)
+cpdef list summon_actions(RulesFields g, object p, object unlimited=*)
 
-cpdef object may_summon(object g, object p, object t)
-cpdef object unlimited_summon(object g, object p, object kind)
-cpdef object extra_battle_allowed(object g, object p)
+cpdef object may_summon(RulesFields g, object p, object t)
+cpdef object unlimited_summon(RulesFields g, object p, object kind)
+cpdef object extra_battle_allowed(RulesFields g, object p)
 
 @cython.locals(out=list, foes=list, mine=list, others=list)
-cpdef list battle_actions(object g, object p, object verb, object areas=*)
+cpdef list battle_actions(RulesFields g, object p, object verb, object areas=*)
 
-cpdef bint _some_combat(object g, object units, object foe, object mods) except -1
-cpdef bint _has_class(object g, object units, object cls) except -1
+cpdef bint _some_combat(RulesFields g, object units, object foe, object mods) except -1
+cpdef bint _has_class(RulesFields g, object units, object cls) except -1
 
 @cython.locals(out=list, areas=object, gate=dict)
-cpdef list unlimited_actions(object g, object p)
+cpdef list unlimited_actions(RulesFields g, object p)
 
-cpdef list requirement_actions(object g, object p, object unlimited)
+cpdef list requirement_actions(RulesFields g, object p, object unlimited)
 @cython.locals(out=list, reqs=tuple, costs=dict)
-cpdef list _requirement_actions(object g, object p, object unlimited)
-cpdef list ability_actions(object g, object p, object window)
+cpdef list _requirement_actions(RulesFields g, object p, object unlimited)
+cpdef list ability_actions(RulesFields g, object p, object window)
 @cython.locals(out=list)
-cpdef list _ability_actions(object g, object p, object window)
+cpdef list _ability_actions(RulesFields g, object p, object window)
 
-cpdef object in_area(object g, object p, object action, object area)
-cpdef list _captors(object g, object p, object area, object mods=*)
+cpdef object in_area(RulesFields g, object p, object action, object area)
+cpdef list _captors(RulesFields g, object p, object area, object mods=*)
 
 @cython.locals(cultists=list, guarded=bint)
-cpdef list capture_targets(object g, object p, object victim, object area, object captors=*)
+cpdef list capture_targets(RulesFields g, object p, object victim, object area, object captors=*)

@@ -3,6 +3,11 @@
 # fields of the instance, so that making a context (several a decision: every modifier's `when`,
 # every requirement's condition, every effect run) stores them directly instead of through a slot
 # descriptor each, and its methods read them so; __init__ is the type's own, with no Python-level
-# lookup of it. Any other module reads and writes the fields by name, as it did the slots.
+# lookup of it. Any other module reads and writes the fields by name, as it did the slots. `game`
+# is the rules context, typed (rules_fields.pxd), so that the evaluation budget's `g.steps` in
+# `tick` and `spend` (several times a decision) is a C field too.
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+
 cdef class EffectCtx:
-    cdef public object game, me, self_unit, event, subject, value, area, scopes, where, ability, foe, stand_in
+    cdef public RulesFields game
+    cdef public object me, self_unit, event, subject, value, area, scopes, where, ability, foe, stand_in

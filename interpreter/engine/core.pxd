@@ -4,14 +4,19 @@
 # local holds exactly its type or None (else TypeError).
 import cython
 
-cpdef object unit_cost(object g, object owner, object t)
-cpdef object combat_of(object g, object u, object foe=*, object mods=*)
-cpdef object modified(object g, object target, object value, object subject=*, object player=*, object mods=*)
-cpdef object _apply_modifiers(object g, object target, object value, object subject, object mods)
-cpdef object formula(object g, object fn, object ctx, object name)
-cpdef bint may_act(object g, object u, object act, object mods=*) except -1
-cpdef bint may_modify(object g, object target, object fields, object mods=*) except -1
-cpdef object modifiers_of(object g, object target)
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+
+cpdef object unit_cost(RulesFields g, object owner, object t)
+cpdef object combat_of(RulesFields g, object u, object foe=*, object mods=*)
+cpdef object modified(RulesFields g, object target, object value, object subject=*, object player=*, object mods=*)
+cpdef object _apply_modifiers(RulesFields g, object target, object value, object subject, object mods)
+cpdef object formula(RulesFields g, object fn, object ctx, object name)
+cpdef bint may_act(RulesFields g, object u, object act, object mods=*) except -1
+cpdef bint may_modify(RulesFields g, object target, object fields, object mods=*) except -1
+cpdef object modifiers_of(RulesFields g, object target)
 @cython.locals(memo=dict, index=dict)
-cpdef dict modifier_index(object g)
-cpdef bint can_control(object g, object u, object ask_modifiers=*) except -1
+cpdef dict modifier_index(RulesFields g)
+cpdef bint can_control(RulesFields g, object u, object ask_modifiers=*) except -1
+cpdef object _leave(RulesFields g, object u)
+cpdef object shift(RulesFields g, object u, object loc)
+cpdef object turn_order(RulesFields g)

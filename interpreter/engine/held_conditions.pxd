@@ -5,6 +5,8 @@
 # holds exactly its type or None (else TypeError), as these always do.
 import cython
 
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+
 cdef int _UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE
 
 @cython.locals(kept=tuple, reads=list)
@@ -13,30 +15,30 @@ cpdef tuple _plan(object r)
 cpdef object parts_read(object r)
 
 @cython.locals(out=list, code=int)
-cpdef tuple _key(object g, tuple reads, object p)
+cpdef tuple _key(RulesFields g, tuple reads, object p)
 
-cpdef object _read(object g, int code, object name, object p)
+cpdef object _read(RulesFields g, int code, object name, object p)
 
 cpdef object _value_of(object v)
 
 @cython.locals(plan=tuple)
-cpdef bint condition_holds(object g, object p, object r, object event, dict seen=*) except -1
+cpdef bint condition_holds(RulesFields g, object p, object r, object event, dict seen=*) except -1
 
 @cython.locals(held=dict, kept=tuple, now=tuple, mark=tuple, checking=bint)
-cdef bint _holds(object g, object p, object r, tuple plan, tuple mine, tuple at, object event, dict seen) except -1
+cdef bint _holds(RulesFields g, object p, object r, tuple plan, tuple mine, tuple at, object event, dict seen) except -1
 
-cpdef object _evaluate(object g, object p, object r, object event, object ability=*)
+cpdef object _evaluate(RulesFields g, object p, object r, object event, object ability=*)
 
-cpdef bint met_now(object g, object p, object key, object r, object when, object event, dict seen=*) except -1
+cpdef bint met_now(RulesFields g, object p, object key, object r, object when, object event, dict seen=*) except -1
 
 @cython.locals(plan=tuple)
-cpdef bint holds_unmet(object g, object p, object key, object r, object event, dict seen=*) except -1
+cpdef bint holds_unmet(RulesFields g, object p, object key, object r, object event, dict seen=*) except -1
 
-cdef bint _unmet_holding(object g, object p, object key, object r, tuple plan, tuple mine, tuple at, object event,
+cdef bint _unmet_holding(RulesFields g, object p, object key, object r, tuple plan, tuple mine, tuple at, object event,
                          dict seen) except -1
 
 @cython.locals(checks=tuple, check=tuple, done=list, j=Py_ssize_t)
-cpdef object first_holding(object g, object p, object when, object event, Py_ssize_t first, dict seen)
+cpdef object first_holding(RulesFields g, object p, object when, object event, Py_ssize_t first, dict seen)
 
 @cython.locals(kept=tuple, by_when=dict, checks=tuple, out=list, plan=tuple, j=Py_ssize_t)
-cdef tuple _checks(object g, object p, object reqs, object when)
+cdef tuple _checks(RulesFields g, object p, object reqs, object when)

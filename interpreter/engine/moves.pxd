@@ -3,14 +3,16 @@
 # and its tables typed. A typed local holds exactly its type or None (else TypeError).
 import cython
 
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+
 cpdef dict neighbours(object layout)
-cpdef tuple move_mods(object g)
+cpdef tuple move_mods(RulesFields g)
 
 @cython.locals(seen=dict, out=list)
-cpdef list reachable(object g, object p, object u, object mods=*)
+cpdef list reachable(RulesFields g, object p, object u, object mods=*)
 
 @cython.locals(opts=dict, surcharge=dict, near=dict)
-cpdef dict move_options(object g, object p, object moved, object charged, object within=*)
+cpdef dict move_options(RulesFields g, object p, object moved, object charged, object within=*)
 
-cpdef object action_cost(object g, object p, object action, object base, object area=*, object mods=*)
-cpdef object action_mods(object g, object p, object action=*)
+cpdef object action_cost(RulesFields g, object p, object action, object base, object area=*, object mods=*)
+cpdef object action_mods(RulesFields g, object p, object action=*)

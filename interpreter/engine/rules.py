@@ -18,6 +18,7 @@ from . import battle, core_procs, doom, loyalty_procs, perform, round, turn  # n
 from . import independents as independents_module
 from .basics import MEMO_CHECKED_AT_USE, MEMO_FACTS, PLACE_FACTS
 from .decisions import GameError
+from .rules_fields import RulesFields, memo_record
 from .state import CHECK_MEMO, State
 
 
@@ -38,32 +39,17 @@ def _check_first(model: ContentModel, factions: list[str], asked: str | None) ->
         raise GameError(f"{name} may never be the first player at the start")
 
 
-class Rules:
+class Rules(RulesFields):
     """The rules of one game over its state (see the module docstring). The rules' functions
     (basics.py, core.py, abilities.py, actions.py, ...) take it as their first argument.
 
-    Its fields are declared (`__slots__`): nothing else can be set on it. Facts derived from the
-    position live in the one memo (`memo`), facts of the content alone in the content's tables
-    (content/tables.py); the other fields are the game's inputs and the rules' working values.
+    Its fields are declared (`RulesFields.__slots__`): nothing else can be set on it. Facts
+    derived from the position live in the one memo (`memo`), facts of the content alone in the
+    content's tables (content/tables.py); the other fields are the game's inputs and the rules'
+    working values.
     tests/test_rules_fields.py fails if a module sets an undeclared field."""
 
-    __slots__ = (
-        # what the game is: its content, ruleset, map layout, loyalty cards and first player
-        "bundle", "content", "ruleset", "layout", "independents", "first",
-        # the state, the event log, scripted dice (a scenario's), the event hook (checking mode)
-        "s", "log", "_forced_dice", "_event_hook",
-        # the evaluation budget: steps since the last decision, formulas nested (limits.py)
-        "steps", "formula_depth",
-        # the one cache of facts derived from the position (`memo`, with the requirement conditions
-        # kept for this state object: `held_conditions`) and its checking mode
-        "_memo", "_checking",
-        # the pending decision as a Decision, for the state's pending record it was made from (game.py)
-        "_pending_obj", "_pending_of",
-        # dry runs (feasible.py): the notes of a dry run's copy (None: not one), the steps one search
-        # spent, its results by position (shared by clones; None until the game is first cloned),
-        # and the position's text while one listing runs
-        "_dry_run_notes", "_dry_steps", "_dry_run_memo", "_position_text",
-    )
+    __slots__ = ()   # its fields are RulesFields' (rules_fields.py: the compiled core reads them as C fields)
 
     bundle: Content
     content: ContentModel
@@ -178,42 +164,6 @@ class Rules:
         """Call `hook(event)` after every logged event (checking mode); None switches it off."""
         self._event_hook = hook
 
-    def memo(self) -> dict[Any, Any]:
-        """A dict for facts derived from who has which abilities (active abilities, units in play,
-        the modifier index), valid until that changes: it is keyed on the state object and its
-        write counter `s.writes`, which every write to units (a move, a new unit), spellbooks,
-        grants or loyalty cards bumps (`State.written`, `State.moved`; by hand: `state_written`).
-        The check is one identity and one integer compare. (The memo record: those two keys, the
-        facts, the held conditions (`held_conditions`), and in checking mode the grants list, its
-        length and the number of units, compared at each use to catch a write not noted.)"""
-        s = self.s
-        m = self._memo
-        if m is not None and m[0] is s and m[1] == s.writes:
-            if CHECK_MEMO and not self._checking:
-                self._check_memo(m[2])
-            return m[2]  # type: ignore[no-any-return]
-        held = m[3] if m is not None and m[0] is s else {}
-        self._memo = m = _memo_record(s, {}, held)
-        return m[2]  # type: ignore[no-any-return]
-
-    def held_conditions(self) -> dict[Any, Any]:
-        """The requirement conditions kept for this state object (held_conditions.py: each beside
-        the values of the state it read, and used only while they are the same). They outlive the
-        memo's facts (a write does not drop them) but not the state object: a copy, a clone or a
-        restored position starts with none, so no two states share them."""
-        m = self._memo
-        if m is None or m[0] is not self.s:
-            self.memo()
-            m = self._memo
-            assert m is not None
-        return m[3]  # type: ignore[no-any-return]
-
-    def memo_current(self) -> bool:
-        """Whether the memo (see `memo`) is valid for the state as it is."""
-        s = self.s
-        m = self._memo
-        return m is not None and m[0] is s and m[1] == s.writes
-
     def memo_after_move(self) -> None:
         """A unit moved leaving which kinds each player has on the map as they were (`relocate`:
         from area to area, onto the map beside one of its kind, ...), the memo being current just
@@ -232,7 +182,7 @@ class Rules:
         """This position's memo for `s`, a fresh copy of the state: the facts are the same, and
         no condition is held yet (`held_conditions`)."""
         facts = dict(self.memo())
-        return _memo_record(s, facts, {})
+        return memo_record(s, facts, {})
 
     def memo_from(self, source: "Rules") -> None:
         """Start this context's memo with `source`'s facts at its position, this context's state
@@ -249,7 +199,7 @@ class Rules:
             facts.pop((name, None), None)
         if CHECK_MEMO and any(k.__class__ is tuple and k[0] in MEMO_CHECKED_AT_USE for k in facts):
             raise AssertionError("a memo entry the flow hands between steps is keyed (name, None)")
-        self._memo = _memo_record(s, facts, {})
+        self._memo = memo_record(s, facts, {})
 
     def state_written(self) -> None:
         """A write to units, spellbooks, grants or loyalty cards (see `memo`)."""
@@ -287,17 +237,11 @@ class Rules:
         return basics.in_play_kinds(self, arg) if what == "kinds" else abilities.active_abilities(self, arg)
 
     def __repr__(self) -> str:
-        return f"<Rules of {', '.join(self.s.players) if hasattr(self, 's') else 'no state'}>"
+        s = getattr(self, "s", None)   # (unset: an AttributeError in Python, None in the compiled core)
+        return f"<Rules of {', '.join(s.players) if s is not None else 'no state'}>"
 
 
 def new_state(r: Rules, ruleset: str, layout: str, factions: list[str], seed: int) -> State:
     """The state a new game starts from."""
     from .position import empty_state
     return empty_state(r.content, ruleset, layout, factions, seed, r.independents)
-
-
-def _memo_record(s: State, facts: dict[Any, Any], held: dict[Any, Any]) -> tuple[Any, ...]:
-    """The memo record of `Rules.memo`: the two keys it is valid for (the state object, its write
-    counter), the facts, the held conditions, and in checking mode what a write not noted would
-    change unseen (the grants list, its length, the number of units; None otherwise)."""
-    return (s, s.writes, facts, held, (s.grants, len(s.grants), len(s.units)) if CHECK_MEMO else None)

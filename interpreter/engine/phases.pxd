@@ -1,0 +1,15 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged phases.py, which
+# stays the reference: the phase rules' small reads asked at every turn (out of actions, a pass, the
+# Doom goal, the spellbooks) as C functions whose context `g` is typed (rules_fields.pxd), so that
+# `g.s` and `g.ruleset` are C field loads. Their results are left untyped, as the source returns them.
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+
+cpdef object next_player(RulesFields g, object p)
+cpdef object out_of_actions(RulesFields g, object p)
+cpdef object can_pass(RulesFields g, object p)
+cpdef object doom_goal(RulesFields g)
+cpdef object reveal_reaches_goal(RulesFields g, object q)
+cpdef object ritual_track_cost(RulesFields g)
+cpdef object ritual_track(RulesFields g)
+cpdef object has_all_spellbooks(RulesFields g, object p)
+cpdef object needs_six_spellbooks(RulesFields g)

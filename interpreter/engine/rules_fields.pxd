@@ -1,0 +1,14 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged rules_fields.py,
+# which stays the reference: the rules context's fields (its __slots__) C fields of an extension
+# type, so that a function whose context is typed `RulesFields g` (core.pxd, actions.pxd, ...) reads
+# `g.s` as a load from the object, not a lookup by name. Any other module reads and writes the
+# fields by name, as it did the slots; rules.Rules is a Python subclass with no fields of its own.
+# Its own methods (the memo's reads) read them as C fields, the memo record as a tuple.
+cdef class RulesFields:
+    cdef public object bundle, content, ruleset, layout, independents, first
+    cdef public object s, log, _forced_dice, _event_hook
+    cdef public object steps, formula_depth
+    cdef public tuple _memo   # (the memo record, rules_fields.memo_record; None: none yet)
+    cdef public object _checking
+    cdef public object _pending_obj, _pending_of
+    cdef public object _dry_run_notes, _dry_steps, _dry_run_memo, _position_text
