@@ -274,7 +274,7 @@ def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opt
             continue
         fn = r.action_cost
         c = 0 if fn is None else getattr(fn, "const", None)   # (closures.constant: no context to make)
-        if c.__class__ is not int:
+        if type(c) is not int:
             c = basics.integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
         costs[r.id] = c
     mods = moves.action_mods(g, p, "requirement") if costs else ()
@@ -347,7 +347,7 @@ def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
                                          or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, False)))
         mods = moves.action_mods(g, p, ab.id) if priced else ()
         for a in areas:
-            c = moves.action_cost(g, p, ab.id, base, a, mods) if mods or base.__class__ is not int or base < 0 \
+            c = moves.action_cost(g, p, ab.id, base, a, mods) if mods or type(base) is not int or base < 0 \
                 else base
             if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
                 out.append(action("ability", c, None, a, None, ab.id))

@@ -260,7 +260,7 @@ _BEST_ODDS = 30.0   # what `_battle_odds` adds to a battle it should win
 
 def _each(score: Callable[[Option], float], options: "list[Option] | tuple[Option, ...]") -> list[float]:
     """`score(o)` for each of `options`, in order (a move decision's in one call: `_MoveScores.each`)."""
-    if score.__class__ is _MoveScores:
+    if type(score) is _MoveScores:
         return score.each(options)   # type: ignore[attr-defined]
     return [score(o) for o in options]
 

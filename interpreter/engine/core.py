@@ -145,7 +145,7 @@ def unit_cost(g: "RulesContext", owner: str, t: UnitType) -> int:
     if "cost" in t.unknown:
         raise RuleError(f"{t.name}: its cost is unknown and no interpretation is given")
     fixed = getattr(t.cost, "const", None)   # a plain number: no context to make
-    base = fixed if fixed.__class__ is int else basics.integer(   # (no name formatted for a plain number)
+    base = fixed if type(fixed) is int else basics.integer(   # (no name formatted for a plain number)
         g, fixed if fixed is not None else formula(g, t.cost, ctx(g, owner), f"cost of {t.name}"), f"cost of {t.name}")
     target = COST_TARGETS.get(t.cls, SUMMON_COST)
     mods = modifiers_of(g, target)
@@ -171,7 +171,7 @@ def combat_of(g: "RulesContext", u: dict[str, Any], foe: str | None = None, mods
     if "combat" in t.unknown:
         raise RuleError(f"{t.name}: its combat is unknown and no interpretation is given")
     fixed = getattr(t.combat, "const", None)   # a plain number: no context to make
-    base = fixed if fixed.__class__ is int else basics.integer(
+    base = fixed if type(fixed) is int else basics.integer(
         g, fixed if fixed is not None else formula(g, t.combat, ctx(g, u["owner"], self_unit=u, foe=foe),
                                                    f"combat of {t.name}"), f"combat of {t.name}")
     if mods is None:

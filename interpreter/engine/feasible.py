@@ -95,7 +95,7 @@ def listed_answer(game: Any, ab: Any, player: str, area: str | None, effect: Any
         items = listed[0](ctx)
     except _ERRORS:
         return None
-    if items.__class__ is not list:
+    if type(items) is not list:
         return None
     if state.CHECK_MEMO and bool(items) != dry_run():
         raise AssertionError(f"{ab.key if not isinstance(ab, Requirement) else ab.id}: its listed choice's list "

@@ -109,7 +109,7 @@ def action_cost(g: "RulesContext", p: str, action: str, base: int, area: str | N
     if mods is None:
         mods = core.modifiers_of(g, "action-cost")
     if not mods:   # (most of the time: no subject to build)
-        return base if base.__class__ is int and base >= 0 else max(0, basics.integer(g, base, f"cost of {action}"))
+        return base if type(base) is int and base >= 0 else max(0, basics.integer(g, base, f"cost of {action}"))
     v = core.modified(g, "action-cost", base, {"action": action, "player": p, "area": area}, p, mods)
     return max(0, basics.integer(g, v, f"cost of {action}"))
 

@@ -223,7 +223,7 @@ class Rules:
         m = self._memo
         assert m is not None
         facts = m[2]
-        for k in [k for k in facts if k.__class__ is tuple and k[0] in PLACE_FACTS]:
+        for k in [k for k in facts if type(k) is tuple and k[0] in PLACE_FACTS]:
             del facts[k]
         s = self.s
         self._memo = (s, s.writes, *m[2:])
@@ -247,7 +247,7 @@ class Rules:
         facts = dict(source.memo())
         for name in MEMO_CHECKED_AT_USE:
             facts.pop((name, None), None)
-        if CHECK_MEMO and any(k.__class__ is tuple and k[0] in MEMO_CHECKED_AT_USE for k in facts):
+        if CHECK_MEMO and any(type(k) is tuple and k[0] in MEMO_CHECKED_AT_USE for k in facts):
             raise AssertionError("a memo entry the flow hands between steps is keyed (name, None)")
         self._memo = _memo_record(s, facts, {})
 
@@ -265,7 +265,7 @@ class Rules:
         self._checking = True
         try:
             for key, value in list(kept.items()):
-                if key.__class__ is tuple and key[0] in MEMO_CHECKED_AT_USE:
+                if type(key) is tuple and key[0] in MEMO_CHECKED_AT_USE:
                     continue
                 fresh = self._recompute(key)
                 if fresh != value:

@@ -55,7 +55,7 @@ def _map_areas(area: Any, areas: Any) -> Any:
     try:
         return {a for a in wanted if a in areas}
     except TypeError:   # an unhashable value in the list: never a map area
-        return [a for a in wanted if a.__class__ is str and a in areas]
+        return [a for a in wanted if type(a) is str and a in areas]
 
 
 def _in_areas(units: list[dict[str, Any]], area: Any) -> list[dict[str, Any]]:
