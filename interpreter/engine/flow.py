@@ -215,14 +215,17 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
         value = None
         if r is None:
             continue
-        t = type(r)
+        t = type(r)   # (exact: no procedure returns a subclass; then the outcome's own name reads its field)
         if t is Return:
+            ret = r
             flow.pop()
-            value = r.value
+            value = ret.value
         elif t is Call:
-            flow.append(r.frame)
+            call = r
+            flow.append(call.frame)
         elif t is Ask:
-            d = r.decision
+            asked = r
+            d = asked.decision
             if len(d.options) == 1:
                 value = d.options[0]
                 continue
