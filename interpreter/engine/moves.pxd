@@ -10,7 +10,7 @@ cpdef tuple move_mods(object g)
 cpdef list reachable(object g, object p, object u, object mods=*)
 
 @cython.locals(opts=dict, surcharge=dict, near=dict)
-cpdef dict move_options(object g, object p, object moved, object charged, object within=*)
+cpdef dict move_options(object g, object p, object moved, object charged, object within=*, dict costs=*)
 
 cpdef object action_cost(object g, object p, object action, object base, object area=*, object mods=*)
 cpdef object action_mods(object g, object p, object action=*)

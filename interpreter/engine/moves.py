@@ -6,7 +6,7 @@ from collections import deque
 from operator import itemgetter
 from typing import Any
 
-from .option import Option, move
+from .option import Option, labelled_move
 from . import basics
 from . import core
 from .host import RulesContext
@@ -62,9 +62,11 @@ def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any
     return out
 
 
-def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, Option]:
+def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None,
+                 costs: dict[str, int] | None = None) -> dict[str, Option]:
     """The unit moves `p` can still make and afford in this Move (records, by label), with their costs: 1 Power each,
-    plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area."""
+    plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area. `costs`, when
+    given, gets each one's cost by label (the records' `cost`, without a read of it)."""
     opts: dict[str, Option] = {}
     surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
     power = g.s.power[p]
@@ -97,8 +99,10 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
                         cost_mods = action_mods(g, p, "move")
                     extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
             if 1 + extra <= power:
-                o = move(u["kind"], src, dst, uid, 1 + extra)
-                opts[o.label] = o
+                label, o = labelled_move(u["kind"], src, dst, uid, 1 + extra)
+                opts[label] = o
+                if costs is not None:
+                    costs[label] = 1 + extra
     return opts
 
 

@@ -263,8 +263,8 @@ class MoveAction(Proc):
         return None
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
-        records = moves.move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"])
-        costs = {k: o.cost for k, o in records.items()}
+        costs: dict[str, int] = {}
+        records = moves.move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"], costs)
         if f["moved"]:
             records[DONE_MOVING.label] = DONE_MOVING
         if not records:
