@@ -3,7 +3,10 @@
 # and its tables typed. A typed local holds exactly its type or None (else TypeError).
 import cython
 
+cdef dict _NEIGHBOURS   # (the module's own cache: its `.get` a C call)
+
 cpdef dict neighbours(object layout)
+@cython.locals(index=dict)
 cpdef tuple move_mods(object g)
 
 @cython.locals(seen=dict, out=list)
