@@ -22,6 +22,8 @@ from ..effects.compiler import RuleError
 from .decisions import Decision, GameError, IllegalAction
 from .feasible import share_memo
 from . import basics, checkpoints, reachable, savefile
+from .basics import emit
+from .checkpoints import due
 from . import flow
 from .option import Option, match_option
 from .rules import Rules, new_state
@@ -81,9 +83,9 @@ class Game:
                 savefile.check_loaded_state(self, _loaded)
         else:
             r.s = new_state(r, ruleset, layout, factions, seed)
-            basics.emit(r, "game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
+            emit(r, "game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
             if r.content.loyalty_cards:
-                basics.emit(r, "independents", cards=list(r.independents), left_out=left_out)
+                emit(r, "independents", cards=list(r.independents), left_out=left_out)
             r.s.flow = [flow.frame("game")]
         try:
             if r.s.pending is None and r.s.flow:
@@ -247,7 +249,7 @@ class Game:
             code, msg = self._explain(d, answer)
             raise IllegalAction(code, msg)
         answers = len(self.choices)
-        if checkpoints.due(self._history, answers):   # one kept every few answers: a failure goes back through it
+        if due(self._history, answers):   # one kept every few answers: a failure goes back through it
             self.keep_position()
         self.rules.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:

@@ -14,6 +14,7 @@ from ..diagnostics import did_you_mean
 from ..effects.compiler import RuleError
 from ..content.model import ContentModel, Layout, Ruleset
 from . import abilities, basics, core
+from .core import modifiers_of
 from . import battle, core_procs, doom, loyalty_procs, perform, round, turn  # noqa: F401 (their procedures register)
 from . import independents as independents_module
 from .basics import MEMO_CHECKED_AT_USE, MEMO_FACTS, PLACE_FACTS
@@ -279,7 +280,7 @@ class Rules:
         if key == "all":
             return abilities.active_abilities_all(self)
         if key == "modifiers":
-            core.modifiers_of(self, "")
+            modifiers_of(self, "")
             return self.memo()["modifiers"]
         what, arg = key
         if what in MEMO_FACTS:
