@@ -226,10 +226,11 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
         elif t is Ask:
             asked = r
             d = asked.decision
-            if len(d.options) == 1:
-                value = d.options[0]
+            options = d.options   # (read once: a field of a Python object is a generic lookup each time)
+            if len(options) == 1:
+                value = options[0]
                 continue
-            if not d.options:
+            if not options:
                 raise RuleError(f"internal: empty decision for {d.player}: {d.prompt}")
             if g._dry_run_notes is None:   # a dry run's decisions share one budget
                 g.steps = 0
