@@ -24,6 +24,7 @@ from .feasible import share_memo
 from . import basics, checkpoints, reachable, savefile
 from .basics import emit
 from .checkpoints import due
+from .savefile import MAX_ANSWER
 from . import flow
 from .option import Option, match_option
 from .rules import Rules, new_state
@@ -138,10 +139,10 @@ class Game:
     @property
     def pending(self) -> Decision | None:
         """The decision waiting for an answer (None when the game is over)."""
-        d = self.s.pending
+        r = self.rules   # (read once, and the state through it: `self.s` is a property over it)
+        d = r.s.pending
         if d is None:
             return None
-        r = self.rules
         obj = r._pending_obj
         if obj is not None and r._pending_of is d:   # the decision the rules just asked
             return obj
@@ -212,15 +213,15 @@ class Game:
         d = self.pending
         if d is None:
             return ("game-over", "the game is over")
-        if isinstance(answer, Option):
+        if not isinstance(answer, str):   # (a label, most often: tested first)
+            if not isinstance(answer, Option):
+                return ("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
             if answer.kind != d.kind:
                 return ("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
             answer = answer.label
-        if not isinstance(answer, str):
-            return ("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
-        if len(answer) > savefile.MAX_ANSWER:
+        if len(answer) > MAX_ANSWER:
             return ("too-long", f"an answer of {len(answer)} characters is no option's label "
-                                f"(at most {savefile.MAX_ANSWER})")
+                                f"(at most {MAX_ANSWER})")
         if match_option(d.options, answer) is not None:
             return None
         return self._explain(d, answer)
@@ -235,31 +236,33 @@ class Game:
         d = self.pending
         if d is None:
             raise IllegalAction("game-over", "the game is over")
-        if isinstance(answer, Option):
+        if not isinstance(answer, str):   # (a label, most often: tested first, as an Option's miss looks up __class__)
+            if not isinstance(answer, Option):
+                raise IllegalAction("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
             if answer.kind != d.kind:
                 raise IllegalAction("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
             answer = answer.label
-        if not isinstance(answer, str):
-            raise IllegalAction("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
-        if len(answer) > savefile.MAX_ANSWER:
+        if len(answer) > MAX_ANSWER:
             raise IllegalAction("too-long", f"an answer of {len(answer)} characters is no option's label "
-                                f"(at most {savefile.MAX_ANSWER})")
+                                f"(at most {MAX_ANSWER})")
         opt = match_option(d.options, answer)
         if opt is None:
             code, msg = self._explain(d, answer)
             raise IllegalAction(code, msg)
-        answers = len(self.choices)
+        choices = self.choices
+        answers = len(choices)
         if due(self._history, answers):   # one kept every few answers: a failure goes back through it
             self.keep_position()
-        self.rules.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
+        r = self.rules
+        r.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
         try:
-            flow.run(self.rules, opt)
+            flow.run(r, opt)
         except _FAILURES as exc:
             self._go_back(answers)
             where = flow.failure_place(exc)
             raise GameError(f"{type(exc).__name__}: {exc or 'an internal check failed'} "
                             f"{where + ' ' if where else ''}(after answering '{opt}'; state restored)") from exc
-        self.choices.append(opt)
+        choices.append(opt)
 
     def is_over(self) -> bool:
         return self.s.over
