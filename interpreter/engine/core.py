@@ -208,7 +208,8 @@ def _apply_modifiers(g: "RulesContext", target: str, value: Any, subject: Any,
     for owner, ab, m in mods:
         if declined and [owner, ab.key] in declined:
             continue  # declined for this battle: only its battle-changing modifiers are off
-        if m.guards and rejects(m.guards, subject, owner):
+        guards = m.guards   # (read once: a record's field is a generic attribute lookup at each read)
+        if guards and rejects(guards, subject, owner):
             if state_module.CHECK_MEMO:
                 _check_guards(g, owner, ab, m, subject, value)
             continue  # its `when` is false for this subject (effects/subject_guards.py)
@@ -264,7 +265,8 @@ def may_modify(g: "RulesContext", target: str, fields: dict[str, Any], mods: Any
     if state_module.CHECK_MEMO:
         return True
     for owner, _, m in mods:
-        if not (m.guards and rejects(m.guards, fields, owner)):
+        guards = m.guards   # (read once, as in _apply_modifiers)
+        if not (guards and rejects(guards, fields, owner)):
             return True
     return False
 
