@@ -2,7 +2,7 @@
 unique/spellbook-requirement actions: which are legal now, what they cost, and doing them."""
 from __future__ import annotations
 
-import marshal
+from marshal import dumps as marshal_dumps
 from typing import Any
 
 from ..content.model import Requirement
@@ -13,9 +13,9 @@ from .flow import Call, frame
 from . import state as state_module
 from .option import Option, action
 from . import abilities
-from .abilities import self_unit_for, window_abilities
+from .abilities import ability_cost, self_unit_for, window_abilities
 from . import basics
-from .basics import integer, utype
+from .basics import integer, is_area, utype
 from . import core
 from .core import can_control, combat_of, may_modify, modifier_index, unit_cost
 from . import independents
@@ -43,7 +43,7 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     return out
 
 
-_NO_UNIT_GATES = marshal.dumps([])
+_NO_UNIT_GATES = marshal_dumps([])
 
 
 def unit_gates_bytes(g: "RulesContext") -> bytes:
@@ -51,7 +51,7 @@ def unit_gates_bytes(g: "RulesContext") -> bytes:
     held_conditions.py); the same bytes, made once, when there are none (`unit_gates` answers
     that from the content fact when the content has no counts-as-gate modifier)."""
     gates = unit_gates(g)
-    return marshal.dumps(gates) if gates else _NO_UNIT_GATES
+    return marshal_dumps(gates) if gates else _NO_UNIT_GATES
 
 
 def gate_count(g: "RulesContext", p: str) -> int:
@@ -147,10 +147,10 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     if unlimited and not may_modify(g, "unlimited-summon", {"owner": p}):
         return out   # no ability makes a Summon of p's unlimited now
     index = modifier_index(g)   # (read once: each read asks the memo whether it is current)
-    areas = g.layout.areas   # (basics.is_area, read once)
+    areas = g.layout.areas   # (is_area, read once)
     gates = [a for a in s.controlled_gates(p) if a in areas]
     if may_modify(g, "summon-at-gate", {"owner": p}, index.get("summon-at-gate", ())):   # other Gates open to p
-        gates = [a for a in s.gates if basics.is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
+        gates = [a for a in s.gates if is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
                                                                               {"owner": p, "area": a,
                                                                                "controller": s.gate_owner(a)}, p)]
     gates += [a for a in unit_gates(g, p) if a not in gates]
@@ -302,7 +302,7 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     s = g.s
     out: list[Option] = []
     ask = None   # (whether a can-control-gate modifier may apply: asked at the first free Gate with p's units)
-    areas = g.layout.areas   # (basics.is_area, read once)
+    areas = g.layout.areas   # (is_area, read once)
     for a, gate in sorted(s.gates.items()):
         if a not in areas:
             continue
@@ -345,7 +345,7 @@ def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
         ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p))
         if not abilities.usable(g, ab, p, ctx, False):   # the cost that counts is the modified one
             continue
-        base = abilities.ability_cost(g, ab, p, ctx)
+        base = ability_cost(g, ab, p, ctx)
         areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
         # else all parts are possible (checking mode: proofs are checked)
         dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, True, quiet)

@@ -19,7 +19,7 @@ from .option import Option, parse
 from .state import POOL
 from . import abilities as abilities_rules
 from . import basics
-from .basics import emit, gain_power
+from .basics import emit, gain_power, is_area
 from . import core
 from .core import turn_order
 from . import independents
@@ -213,7 +213,7 @@ class RemoveUnit(Proc):
         dst = f"captured:{cause}" if how == "capture" else POOL
         core.relocate(g, u, dst, how)
         f["event"] = {"unit": dict(u, loc=src, owner=owner), "how": how, "cause": cause, "owner": owner,
-                      "replaced": f["replaced"], "area": src if basics.is_area(g, src) else None,
+                      "replaced": f["replaced"], "area": src if is_area(g, src) else None,
                       "in_battle": g.s.battle is not None}
         f["at"] = "removed"
         return core.window_call(g, "unit-removed", f["event"], turn_order(g))

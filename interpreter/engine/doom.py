@@ -14,6 +14,7 @@ from . import basics
 from .basics import emit, faction, gain_power
 from . import core
 from . import core_procs
+from .core_procs import requirements_call
 from . import phases
 
 Frame = dict[str, Any]
@@ -39,7 +40,7 @@ class DoomPhase(Proc):
             for p in s.players:
                 basics.gain_doom(g, p, actions.gate_count(g, p), "controlled gates")
         f.update(order=s.order_from(s.first), i=0, at="player")
-        return core_procs.requirements_call(g, "state")
+        return requirements_call(g, "state")
 
     def player(self, g: Any, f: Frame, value: Any) -> Any:
         if f["i"] >= len(f["order"]):
@@ -47,7 +48,7 @@ class DoomPhase(Proc):
             return core.window_call(g, "end-of-doom-phase", {}, g.s.order_from(g.s.first))
         p = f["order"][f["i"]]
         f.update(used=[], done=False, at="choose")
-        return core_procs.requirements_call(g, "doom-phase", {"player": p}, [p])
+        return requirements_call(g, "doom-phase", {"player": p}, [p])
 
     def _candidates(self, g: Any, f: Frame, p: str, only: str | None = None) -> list[Any]:
         """The player's doom-phase abilities usable now that it has not used this phase (`only`:
@@ -102,7 +103,7 @@ class DoomPhase(Proc):
         f["i"] += 1
         f["at"] = "player"
         # every player's: a Doom turn can meet another's requirement ("an opponent has six spellbooks")
-        return core_procs.requirements_call(g, "state")
+        return requirements_call(g, "state")
 
     def end(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s

@@ -17,11 +17,12 @@ from . import battle_queries
 from . import core
 from .core import can_control, turn_order
 from . import core_procs
+from .core_procs import requirements_call
 from . import independents
 from . import moves
 from .moves import action_cost
 from . import phases
-from .phases import out_of_actions
+from .phases import out_of_actions, reveal_could_end_game
 
 Frame = dict[str, Any]
 DECLINE = Option("action", "decline")
@@ -47,13 +48,13 @@ class TakeAction(Proc):
 
     def reveals(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "requirements"
-        if not phases.reveal_could_end_game(g):
+        if not reveal_could_end_game(g):
             return self.requirements(g, f, None)
         return Call({"proc": "offer-reveals", "at": "start"})
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return core_procs.requirements_call(g, "state") or self.done(g, f, None)
+        return requirements_call(g, "state") or self.done(g, f, None)
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return(f["event"])

@@ -12,9 +12,10 @@ from .option import Option, parse
 from .state import POOL, captured_loc
 from . import actions
 from . import basics
-from .basics import emit, gain_power, utype
+from .basics import emit, gain_power, is_area, utype
 from . import core
 from . import core_procs
+from .core_procs import requirements_call
 from . import phases
 from .phases import out_of_actions
 
@@ -197,7 +198,7 @@ class GatherPower(Proc):
         abandoned = len(s.abandoned_gates())
         for p in s.players:
             # a gate held off the map keeps its controlling cultist with it: both still give Power
-            held_controllers = sum(1 for loc, gate in s.gates.items() if not basics.is_area(g, loc)
+            held_controllers = sum(1 for loc, gate in s.gates.items() if not is_area(g, loc)
                                    and gate.get("controller") is not None and s.gate_owner(loc) == p)
             cultists = sum(1 for u in s.on_map(p) if utype(g, u).cls == "cultist") + held_controllers
             gates = actions.gate_count(g, p)
@@ -228,7 +229,7 @@ class GatherPower(Proc):
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return core_procs.requirements_call(g, "state") or self.done(g, f, None)   # e.g. "have 12 Power" is met here
+        return requirements_call(g, "state") or self.done(g, f, None)   # e.g. "have 12 Power" is met here
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         g.s.step = {"phase": "first-player"}

@@ -5,10 +5,9 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.signatures import implements
-from ..basics import MEMO_FACTS, PLACE_FACTS
+from ..basics import MEMO_FACTS, PLACE_FACTS, emit, is_area
 from ..state import held_loc
 from .. import actions, basics
-from ..basics import emit
 
 
 # ---- areas and gates --------------------------------------------------------------------------------
@@ -161,7 +160,7 @@ def _hold_gate(ctx: Any, area: str, tag: str) -> None:
 @implements("return_gate")
 def _return_gate(ctx: Any, tag: str, area: str) -> None:
     g = ctx.game
-    if not basics.is_area(g, area):
+    if not is_area(g, area):
         raise RuleError(f"{ctx.where}: return_gate needs an area of this map, got {area!r}")
     loc = held_loc(ctx.me, tag)
     gate = g.s.gates.pop(loc, None)

@@ -7,7 +7,7 @@ from ...effects.compiler import RuleError
 from ...effects.signatures import implements
 from .arguments import as_list, as_unit
 from .. import basics
-from ..basics import emit, integer
+from ..basics import emit, integer, is_area
 from .. import battle_queries
 
 
@@ -34,7 +34,7 @@ def _avoided(ctx: Any) -> list[dict[str, Any]]:
     b = g.s.battle
     if b is None:
         return []
-    return [g.s.unit(i) for i in b["avoided"] if basics.is_area(g, g.s.unit(i)["loc"])]
+    return [g.s.unit(i) for i in b["avoided"] if is_area(g, g.s.unit(i)["loc"])]
 
 
 @implements("rolled")

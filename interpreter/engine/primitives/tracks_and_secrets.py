@@ -21,7 +21,7 @@ from ...effects.runtime import Suspend, resumer
 from ..flow import ask
 from .arguments import as_player
 from .. import basics
-from ..basics import emit, integer
+from ..basics import emit, integer, is_area
 from .. import independents
 
 
@@ -98,7 +98,7 @@ def _sum(ctx: Any, items: Any) -> Any:
 def _independents(ctx: Any, owner: Any = None) -> list[dict[str, Any]]:
     g = ctx.game
     kinds = {rec["kind"] for rec in g.s.loyalty.values()}
-    return [u for u in g.s.units if u["kind"] in kinds and basics.is_area(g, u["loc"])
+    return [u for u in g.s.units if u["kind"] in kinds and is_area(g, u["loc"])
             and (owner is None or u["owner"] == as_player(ctx, owner))]
 
 

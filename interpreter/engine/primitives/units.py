@@ -9,7 +9,7 @@ from ...effects.signatures import implements
 from ..state import POOL, held_loc
 from .arguments import as_list, as_player, as_unit, filter_units
 from .. import basics
-from ..basics import utype
+from ..basics import is_area, utype
 from .. import battle_queries
 from .. import core
 from ..core import combat_of, unit_cost
@@ -137,7 +137,7 @@ def _kinds_of(ctx: Any, units: list[dict[str, Any]]) -> list[str]:
 @implements("place")
 def _place(ctx: Any, unit: Any, area: str) -> None:
     u = as_unit(ctx, unit)
-    if not basics.is_area(ctx.game, area):
+    if not is_area(ctx.game, area):
         raise RuleError(f"{ctx.where}: '{area}' is not an area of this map")
     core.relocate(ctx.game, u, area, ctx.ability or "place")
 
