@@ -137,6 +137,23 @@ def test_a_listed_unit_move_is_the_record_its_label_reads_back_to() -> None:
     assert move("acolyte", "a", "b", 3, 1).cost == 1 and move("ghoul", "a", "b", 3, 2).label == "ghoul a->b#3"
 
 
+
+def test_the_move_listing_gives_each_moves_cost_by_label_when_asked(builtin: Content) -> None:
+    """option.labelled_move is `move`'s shared record with its label; moves.move_options, given
+    `costs`, fills it with each listed move's cost by label, in the listing's order (the Move action
+    asks with it, reading no record's `cost`)."""
+    from necronomicon.interpreter.engine import moves
+    from necronomicon.interpreter.engine.option import labelled_move, move
+    label, o = labelled_move("acolyte", "a", "c", 4, 1)
+    assert label == o.label == "acolyte a->c#4" and o is move("acolyte", "a", "c", 4, 1)
+    ruleset, factions = TABLES[0]
+    g = Game(builtin, ruleset, factions, 1)
+    for p in factions:
+        costs: dict[str, int] = {}
+        listed = moves.move_options(g.rules, p, set(), set(), None, costs)
+        assert listed and list(costs) == list(listed) and costs == {k: r.cost for k, r in listed.items()}
+        assert moves.move_options(g.rules, p, set(), set(), None) == listed
+
 def test_the_label_grammar() -> None:
     players, areas = ["red", "blue"], ["a", "b"]
 

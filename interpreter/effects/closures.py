@@ -58,7 +58,7 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
 
     def field(ctx: Any) -> Any:
         o = obj(ctx)
-        if o.__class__ is dict and name in o:
+        if type(o) is dict and name in o:
             return o[name]
         return get_field(o, name, where, ctx)
     return field
@@ -86,14 +86,14 @@ def binary_of(op: str, left: Ev, right: Ev, where: str) -> Ev:
         return (lambda ctx: left(ctx) != right(ctx)) if c is _MISSING else (lambda ctx: left(ctx) != c)
     if op in COMPARE:
         b = getattr(right, "const", _MISSING)
-        fast = compare_const(op, left, b, where) if b.__class__ is int else None
+        fast = compare_const(op, left, b, where) if type(b) is int else None
         if fast is not None:
             return fast
         cmp = COMPARE[op]
 
         def compare(ctx: Any) -> bool:
             a, b = left(ctx), right(ctx)
-            if a.__class__ is not int or b.__class__ is not int:   # (ints: the common case)
+            if type(a) is not int or type(b) is not int:   # (ints: the common case)
                 number(a, where), number(b, where)
             return cmp(a, b)
         return compare
@@ -168,28 +168,28 @@ def compare_const(op: str, left: Ev, b: int, where: str) -> Ev | None:
     if op == ">":
         def gt(ctx: Any) -> bool:
             a = left(ctx)
-            if a.__class__ is not int:
+            if type(a) is not int:
                 number(a, where)
             return a > b
         return gt
     if op == ">=":
         def ge(ctx: Any) -> bool:
             a = left(ctx)
-            if a.__class__ is not int:
+            if type(a) is not int:
                 number(a, where)
             return a >= b
         return ge
     if op == "<":
         def lt(ctx: Any) -> bool:
             a = left(ctx)
-            if a.__class__ is not int:
+            if type(a) is not int:
                 number(a, where)
             return a < b
         return lt
     if op == "<=":
         def le(ctx: Any) -> bool:
             a = left(ctx)
-            if a.__class__ is not int:
+            if type(a) is not int:
                 number(a, where)
             return a <= b
         return le
@@ -229,7 +229,7 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                     raise RuleError(f"{where}: {name}: {exc}") from None
                 spend = getattr(ctx, "spend", None)
                 if spend is not None:
-                    spend(len(result) + 1 if result.__class__ is list else 1, where)
+                    spend(len(result) + 1 if type(result) is list else 1, where)
                 return result
             return q1
         if n == 2:
@@ -244,7 +244,7 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                     raise RuleError(f"{where}: {name}: {exc}") from None
                 spend = getattr(ctx, "spend", None)
                 if spend is not None:
-                    spend(len(result) + 1 if result.__class__ is list else 1, where)
+                    spend(len(result) + 1 if type(result) is list else 1, where)
                 return result
             return q2
         f1, f2, f3 = fs
@@ -258,7 +258,7 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                 raise RuleError(f"{where}: {name}: {exc}") from None
             spend = getattr(ctx, "spend", None)
             if spend is not None:
-                spend(len(result) + 1 if result.__class__ is list else 1, where)
+                spend(len(result) + 1 if type(result) is list else 1, where)
             return result
         return q3
 
@@ -274,7 +274,7 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
             raise RuleError(f"{where}: {name}: {exc}") from None
         spend = getattr(ctx, "spend", None)
         if spend is not None:
-            spend(len(result) + 1 if result.__class__ is list else 1, where)
+            spend(len(result) + 1 if type(result) is list else 1, where)
         return result
     return query
 
@@ -300,7 +300,7 @@ def invariant_of(ev: Ev, memo: list[Any], slot: int, where: str) -> Ev:
             return got
         spend = getattr(ctx, "spend", None)
         if spend is not None:
-            spend(len(got) + 1 if got.__class__ is list else 1, where)
+            spend(len(got) + 1 if type(got) is list else 1, where)
         return got
     return invariant
 
@@ -326,7 +326,7 @@ def loop_field_of(name: str, field: str, where: str) -> Ev:
 
     def loop_field(ctx: Any) -> Any:
         o = ctx.scopes[-1][name]
-        if o.__class__ is dict and field in o:
+        if type(o) is dict and field in o:
             return o[field]
         return get_field(o, field, where, ctx)
     return loop_field

@@ -340,7 +340,7 @@ class Compiler:
                 raise RuleError(f"{where}: {prim.name}: {exc}") from None
             spend = getattr(ctx, "spend", None)   # spend_for, inline: the commonest call of all
             if spend is not None:
-                spend(len(result) + 1 if result.__class__ is list else 1, where)
+                spend(len(result) + 1 if type(result) is list else 1, where)
             return result
         return call
 

@@ -97,7 +97,7 @@ def counted_lists(cond: object) -> list[tuple[object, int]]:
         if _counted(left) is None:
             op, left, right = _FLIPPED[op], right, left
         listed = _counted(left)
-        if listed is None or not isinstance(right, A.Lit) or right.value.__class__ is not int:
+        if listed is None or not isinstance(right, A.Lit) or type(right.value) is not int:
             continue
         n = right.value
         if op == ">" and n >= 0:

@@ -28,7 +28,7 @@ def as_comprehension(node: object) -> object:
     """`[x.f for x in L]` for `pluck(L, 'f')` with a literal field (the same list), else the node."""
     if isinstance(node, A.Call) and node.name == "pluck" and len(node.args) == 2 \
             and all(a.name is None for a in node.args) and isinstance(node.args[1].value, A.Lit) \
-            and node.args[1].value.value.__class__ is str:
+            and type(node.args[1].value.value) is str:
         at = (node.line, node.col)
         item = A.Field(*at, A.Var(*at, _ITEM), node.args[1].value.value)
         return A.Comprehension(*at, item, _ITEM, node.args[0].value, None)

@@ -106,7 +106,7 @@ def spend_for(ctx: Any, result: Any, where: str) -> None:
     units, areas or players it visited), spent from the context's budget (MAX_STEPS)."""
     spend = getattr(ctx, "spend", None)
     if spend is not None:
-        spend(len(result) + 1 if result.__class__ is list else 1, where)
+        spend(len(result) + 1 if type(result) is list else 1, where)
 
 
 

@@ -35,7 +35,7 @@ def _value(node: object) -> Any:
     """ME for `me`, a literal's value, else None (not a guard's value)."""
     if isinstance(node, A.Var) and node.name == "me":
         return ME
-    if isinstance(node, A.Lit) and node.value.__class__ in (str, int, bool):
+    if isinstance(node, A.Lit) and type(node.value) in (str, int, bool):
         return node.value
     return None
 
@@ -59,7 +59,7 @@ def guards_of(when: object) -> tuple[tuple[str, str, Any], ...]:
 
 def rejects(guards: tuple[tuple[str, str, Any], ...], subject: Any, me: Any) -> bool:
     """Whether the guards show `when` false for this subject and owner (False: run `when`)."""
-    if me is None or subject.__class__ is not dict:
+    if me is None or type(subject) is not dict:
         return False
     for field, op, value in guards:
         if field not in subject:

@@ -16,6 +16,7 @@ from .host import RulesContext
 
 Frame = dict[str, Any]
 from . import basics
+from .basics import integer
 from . import independents
 
 
@@ -122,7 +123,7 @@ def ability_cost(g: "RulesContext", ab: Ability, player: str | None, ctx: Effect
     if ab.cost is None:
         return 0
     v = ab.cost(ctx)
-    return v if v.__class__ is int else basics.integer(g, v, f"cost of {ab.name}")   # (named only when needed)
+    return v if type(v) is int else integer(g, v, f"cost of {ab.name}")   # (named only when needed)
 
 
 def usable(g: "RulesContext", ab: Ability, player: str | None, ctx: EffectCtx, check_cost: bool = True) -> bool:

@@ -2,7 +2,7 @@
 unique/spellbook-requirement actions: which are legal now, what they cost, and doing them."""
 from __future__ import annotations
 
-import marshal
+from marshal import dumps as marshal_dumps
 from typing import Any
 
 from ..content.model import Requirement
@@ -13,11 +13,16 @@ from .flow import Call, frame
 from . import state as state_module
 from .option import Option, action
 from . import abilities
+from .abilities import ability_cost, self_unit_for, window_abilities
 from . import basics
+from .basics import integer, is_area, utype
 from . import core
+from .core import can_control, combat_of, may_modify, modifier_index, unit_cost
 from . import independents
 from . import moves
+from .moves import action_cost
 from . import phases
+from .phases import has_all_spellbooks
 from .host import RulesContext
 
 
@@ -28,7 +33,7 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     if "counts-as-gate" not in g.content.tables.modifier_targets[g.ruleset.id]:
         return []   # no ability of the content has one (a content fact: no memo asked)
     mods = core.modifiers_of(g, "counts-as-gate")
-    if not mods or (p is not None and not core.may_modify(g, "counts-as-gate", {"owner": p}, mods)):
+    if not mods or (p is not None and not may_modify(g, "counts-as-gate", {"owner": p}, mods)):
         return []
     out = []   # (plain loops throughout this module: a generator expression or a closure makes the
     for u in g.s.on_map(p):   # compiled function allocate a scope and a generator at every call)
@@ -38,7 +43,7 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     return out
 
 
-_NO_UNIT_GATES = marshal.dumps([])
+_NO_UNIT_GATES = marshal_dumps([])
 
 
 def unit_gates_bytes(g: "RulesContext") -> bytes:
@@ -46,7 +51,7 @@ def unit_gates_bytes(g: "RulesContext") -> bytes:
     held_conditions.py); the same bytes, made once, when there are none (`unit_gates` answers
     that from the content fact when the content has no counts-as-gate modifier)."""
     gates = unit_gates(g)
-    return marshal.dumps(gates) if gates else _NO_UNIT_GATES
+    return marshal_dumps(gates) if gates else _NO_UNIT_GATES
 
 
 def gate_count(g: "RulesContext", p: str) -> int:
@@ -65,15 +70,15 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     f = basics.faction(g, p)
     my_areas = sorted(s.places_of(p))
     mods = moves.action_mods(g, p)   # (empty: every cost below is its base, no area asked)
-    index = core.modifier_index(g)   # a target none has in play is skipped: no subject built
+    index = modifier_index(g)   # a target none has in play is skipped: no subject built
     # Recruit
     for t in f.units.values():
         if t.cls != "cultist" or not s.in_pool(p, t.id):
             continue
         where = my_areas if my_areas else sorted(g.layout.areas)
-        cost = core.unit_cost(g, p, t) if where else 0   # the same in every area
+        cost = unit_cost(g, p, t) if where else 0   # the same in every area
         for a in where:
-            c = moves.action_cost(g, p, "recruit", cost, a, mods) if mods else cost
+            c = action_cost(g, p, "recruit", cost, a, mods) if mods else cost
             if c <= power:
                 out.append(action("recruit", c, t.id, a))
     # Summon (a Common Action even when an ability also makes it an Unlimited one)
@@ -86,14 +91,14 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
         if t.awaken.condition is not None and not t.awaken.condition(ctx):
             continue
         try:
-            cost = core.unit_cost(g, p, t)
+            cost = unit_cost(g, p, t)
         except RuleError:
             continue
         where = list(t.awaken.where(ctx) or [])
         if "awaken-areas" in index:
             where = core.modified(g, "awaken-areas", where, {"kind": t.id, "owner": p}, p, index["awaken-areas"])
         for a in sorted(set(where)):
-            c = moves.action_cost(g, p, "awaken", cost, a, mods) if mods else cost
+            c = action_cost(g, p, "awaken", cost, a, mods) if mods else cost
             if c <= power:
                 out.append(action("awaken", c, t.id, a))
     # Create Gate
@@ -102,9 +107,9 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
         if a in s.gates or not _has_class(g, s.units_at(a, p), "cultist"):
             continue
         c = 3 if not gate_mods else \
-            basics.integer(g, core.modified(g, "gate-cost", 3, {"area": a}, p, gate_mods), "gate cost")
+            integer(g, core.modified(g, "gate-cost", 3, {"area": a}, p, gate_mods), "gate cost")
         if mods or c < 0:
-            c = moves.action_cost(g, p, "create-gate", c, a, mods)
+            c = action_cost(g, p, "create-gate", c, a, mods)
         if c <= power:
             out.append(action("create-gate", c, None, a))   # (positional: see option.action)
     # Move
@@ -114,7 +119,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     out.extend(battle_actions(g, p, "battle", my_areas))
     # Capture
     act_mods = index.get("may-act", ())
-    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "capture"}, act_mods):
+    if act_mods and not may_modify(g, "may-act", {"owner": p, "action": "capture"}, act_mods):
         act_mods = ()   # (asked once for all of p's units: none applies to one of them)
     others = s.others(p)
     for a in my_areas:
@@ -124,7 +129,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
             continue
         for e in victims:
             if capture_targets(g, p, e, a, captors):
-                c = moves.action_cost(g, p, "capture", 1, a, mods) if mods else 1
+                c = action_cost(g, p, "capture", 1, a, mods) if mods else 1
                 if c <= power:
                     out.append(action("capture", c, None, a, e))
     # Unique actions
@@ -139,13 +144,13 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     ability lets it summon as an Unlimited Action."""
     s = g.s
     out: list[Option] = []
-    if unlimited and not core.may_modify(g, "unlimited-summon", {"owner": p}):
+    if unlimited and not may_modify(g, "unlimited-summon", {"owner": p}):
         return out   # no ability makes a Summon of p's unlimited now
-    index = core.modifier_index(g)   # (read once: each read asks the memo whether it is current)
-    areas = g.layout.areas   # (basics.is_area, read once)
+    index = modifier_index(g)   # (read once: each read asks the memo whether it is current)
+    areas = g.layout.areas   # (is_area, read once)
     gates = [a for a in s.controlled_gates(p) if a in areas]
-    if core.may_modify(g, "summon-at-gate", {"owner": p}, index.get("summon-at-gate", ())):   # other Gates open to p
-        gates = [a for a in s.gates if basics.is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
+    if may_modify(g, "summon-at-gate", {"owner": p}, index.get("summon-at-gate", ())):   # other Gates open to p
+        gates = [a for a in s.gates if is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
                                                                               {"owner": p, "area": a,
                                                                                "controller": s.gate_owner(a)}, p)]
     gates += [a for a in unit_gates(g, p) if a not in gates]
@@ -162,11 +167,11 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
         if may_mods and not may_summon(g, p, t):
             continue
         try:
-            cost = core.unit_cost(g, p, t)
+            cost = unit_cost(g, p, t)
         except RuleError:
             continue
         for a in gates:
-            c = moves.action_cost(g, p, "summon", cost, a, mods) if mods else cost
+            c = action_cost(g, p, "summon", cost, a, mods) if mods else cost
             if c <= power:
                 out.append(action("summon", c, t.id, a))
     return out
@@ -187,9 +192,9 @@ def extra_battle_allowed(g: "RulesContext", p: str) -> bool:
     """Whether Battle is an Unlimited Action for `p` now: with its own six spellbooks, or
     (ruleset `extra-battle` other than own-six) once anyone has six."""
     if g.ruleset.settings.get("extra-battle", "own-six") == "own-six":
-        return phases.has_all_spellbooks(g, p)
+        return has_all_spellbooks(g, p)
     for q in g.s.players:
-        if phases.has_all_spellbooks(g, q):
+        if has_all_spellbooks(g, q):
             return True
     return False
 
@@ -208,12 +213,12 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     out = []
     fought = s.memory.get("battles", [])
     mods = moves.action_mods(g, p, "battle")
-    index = core.modifier_index(g)   # (read once: each read asks the memo whether it is current)
+    index = modifier_index(g)   # (read once: each read asks the memo whether it is current)
     act_mods = index.get("may-act", ())
-    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "battle"}, act_mods):
+    if act_mods and not may_modify(g, "may-act", {"owner": p, "action": "battle"}, act_mods):
         act_mods = ()   # (asked once for all of p's units: none applies to one of them)
     combat_mods = index.get("combat", ())
-    if combat_mods and not core.may_modify(g, "combat", {"owner": p}, combat_mods):
+    if combat_mods and not may_modify(g, "combat", {"owner": p}, combat_mods):
         combat_mods = ()
     others = s.others(p)
     for a in areas if areas is not None else sorted(s.places_of(p)):
@@ -225,7 +230,7 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
         mine = [u for u in s.units_at(a, p) if not act_mods or core.may_act(g, u, "battle", act_mods)]
         for e in foes:
             if _some_combat(g, mine, e, combat_mods):
-                c = moves.action_cost(g, p, "battle", 1, a, mods) if mods else 1
+                c = action_cost(g, p, "battle", 1, a, mods) if mods else 1
                 if c <= s.power[p]:
                     out.append(action(verb, c, None, a, e))
     return out
@@ -235,7 +240,7 @@ def _some_combat(g: "RulesContext", units: list[dict[str, Any]], foe: str, mods:
     """Whether the units' combat against `foe` adds up to at least 1 (no unit's combat is
     negative, so the first unit with some decides; `mods`: `modifiers_of("combat")`)."""
     for u in units:
-        if core.combat_of(g, u, foe, mods) >= 1:
+        if combat_of(g, u, foe, mods) >= 1:
             return True
     return False
 
@@ -243,7 +248,7 @@ def _some_combat(g: "RulesContext", units: list[dict[str, Any]], foe: str, mods:
 def _has_class(g: "RulesContext", units: list[dict[str, Any]], cls: str) -> bool:
     """Whether one of `units` is of unit class `cls` (cultist, monster, ...)."""
     for u in units:
-        if basics.utype(g, u).cls == cls:
+        if utype(g, u).cls == cls:
             return True
     return False
 
@@ -274,19 +279,19 @@ def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opt
             continue
         fn = r.action_cost
         c = 0 if fn is None else getattr(fn, "const", None)   # (closures.constant: no context to make)
-        if c.__class__ is not int:
-            c = basics.integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
+        if type(c) is not int:
+            c = integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
         costs[r.id] = c
     mods = moves.action_mods(g, p, "requirement") if costs else ()
     power = g.s.power[p]
     for rid, c in costs.items():
-        c2 = moves.action_cost(g, p, "requirement", c, None, mods)
+        c2 = action_cost(g, p, "requirement", c, None, mods)
         if c2 <= power:
             out.append(action("requirement", c2, None, None, None, rid))
     for r in reqs:
         for other in r.together:
             if r.id < other and r.id in costs and other in costs:
-                c2 = moves.action_cost(g, p, "requirement", costs[r.id] + costs[other], None, mods)
+                c2 = action_cost(g, p, "requirement", costs[r.id] + costs[other], None, mods)
                 if c2 <= power:
                     out.append(action("requirement", c2, None, None, None, r.id, other))
     return out
@@ -297,14 +302,14 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     s = g.s
     out: list[Option] = []
     ask = None   # (whether a can-control-gate modifier may apply: asked at the first free Gate with p's units)
-    areas = g.layout.areas   # (basics.is_area, read once)
+    areas = g.layout.areas   # (is_area, read once)
     for a, gate in sorted(s.gates.items()):
         if a not in areas:
             continue
         if gate.get("controller") is None and not gate.get("locked"):
             for u in s.units_at(a, p):
-                ask = core.may_modify(g, "can-control-gate", {"owner": p}) if ask is None else ask
-                if core.can_control(g, u, ask):
+                ask = may_modify(g, "can-control-gate", {"owner": p}) if ask is None else ask
+                if can_control(g, u, ask):
                     out.append(action("control-gate", 0, None, a))
                     break
         elif s.gate_owner(a) == p:
@@ -329,7 +334,7 @@ def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
 
 def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
     out: list[Option] = []
-    listed = abilities.window_abilities(g, p, window)
+    listed = window_abilities(g, p, window)
     if not listed:
         return out
     quiet = removals_are_quiet(g)
@@ -337,17 +342,17 @@ def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
     power = g.s.power[p]
     priced = bool(core.modifiers_of(g, "action-cost"))   # else every cost is its base, in every area
     for ab in listed:
-        ctx = core.ctx(g, p, ability=ab, self_unit=abilities.self_unit_for(g, ab, p))
+        ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p))
         if not abilities.usable(g, ab, p, ctx, False):   # the cost that counts is the modified one
             continue
-        base = abilities.ability_cost(g, ab, p, ctx)
+        base = ability_cost(g, ab, p, ctx)
         areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
         # else all parts are possible (checking mode: proofs are checked)
         dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, True, quiet)
                                          or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, False)))
         mods = moves.action_mods(g, p, ab.id) if priced else ()
         for a in areas:
-            c = moves.action_cost(g, p, ab.id, base, a, mods) if mods or base.__class__ is not int or base < 0 \
+            c = action_cost(g, p, ab.id, base, a, mods) if mods or type(base) is not int or base < 0 \
                 else base
             if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
                 out.append(action("ability", c, None, a, None, ab.id))
@@ -384,7 +389,7 @@ def _captors(g: "RulesContext", p: str, area: str, mods: Any = None) -> list[dic
     when the caller has just read it)."""
     if mods is None:
         mods = core.modifiers_of(g, "may-act")
-    return [u for u in g.s.units_at(area, p) if basics.utype(g, u).cls != "cultist"
+    return [u for u in g.s.units_at(area, p) if utype(g, u).cls != "cultist"
             and (not mods or core.may_act(g, u, "capture", mods))]
 
 
@@ -400,7 +405,7 @@ def capture_targets(g: "RulesContext", p: str, victim: str, area: str,
     cultists = []
     guarded = False   # a Monster or Terror of theirs is there
     for u in s.units_at(area, victim):
-        cls = basics.utype(g, u).cls
+        cls = utype(g, u).cls
         if cls == "cultist":
             cultists.append(u)
         elif cls == "great-old-one":

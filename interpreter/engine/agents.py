@@ -11,7 +11,9 @@ from .rng import Rng
 from .seat import Seat
 from . import basics
 from . import core
+from .core import combat_of
 from . import phases
+from .phases import has_all_spellbooks
 from . import actions
 from . import seeking
 from .requirement_scores import (KEEP_IN_POOL as _KEEP_IN_POOL, MOVE_TO_EARN as _MOVE_TO_EARN, REQUIREMENT,
@@ -107,14 +109,14 @@ class HeuristicAgent:
         """Whether a ritual now would end the game (the marker reaching the end of the track)
         while this player could not win: it lacks the six spellbooks a win needs."""
         try:
-            return phases.rituals_left(g.rules) <= 1 and phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player)
+            return phases.rituals_left(g.rules) <= 1 and phases.needs_six_spellbooks(g.rules) and not has_all_spellbooks(g.rules, player)
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
     def _short_of_six(self, g: Any, player: str) -> bool:
         """Whether this player lacks the six spellbooks a win needs."""
         try:
-            return phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player)
+            return phases.needs_six_spellbooks(g.rules) and not has_all_spellbooks(g.rules, player)
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
 
@@ -122,7 +124,7 @@ class HeuristicAgent:
         """Whether a ritual now would bring this player to the Doom goal (its Gates' Doom) while it
         lacks the six spellbooks a win needs."""
         try:
-            return phases.needs_six_spellbooks(g.rules) and not phases.has_all_spellbooks(g.rules, player) and \
+            return phases.needs_six_spellbooks(g.rules) and not has_all_spellbooks(g.rules, player) and \
                 g.s.doom.get(player, 0) + actions.gate_count(g.rules, player) >= phases.doom_goal(g.rules)
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             return False
@@ -131,8 +133,8 @@ class HeuristicAgent:
         if g is None or o.area is None or o.player is None:
             return 0.0
         try:
-            mine = sum(core.combat_of(g.rules, u, foe=o.player) for u in g.s.units_at(o.area, player))
-            theirs = sum(core.combat_of(g.rules, u, foe=player) for u in g.s.units_at(o.area, o.player))
+            mine = sum(combat_of(g.rules, u, foe=o.player) for u in g.s.units_at(o.area, player))
+            theirs = sum(combat_of(g.rules, u, foe=player) for u in g.s.units_at(o.area, o.player))
         except Exception:  # noqa: BLE001
             return 0.0
         return 30.0 if mine > theirs + 1 else -40.0
@@ -260,7 +262,7 @@ _BEST_ODDS = 30.0   # what `_battle_odds` adds to a battle it should win
 
 def _each(score: Callable[[Option], float], options: "list[Option] | tuple[Option, ...]") -> list[float]:
     """`score(o)` for each of `options`, in order (a move decision's in one call: `_MoveScores.each`)."""
-    if score.__class__ is _MoveScores:
+    if type(score) is _MoveScores:
         return score.each(options)   # type: ignore[attr-defined]
     return [score(o) for o in options]
 

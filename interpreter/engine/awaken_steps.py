@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import core
+from .core import unit_cost
 
 __all__ = ["AwakenGap", "awaken_gaps", "power_to_keep"]
 
@@ -87,7 +88,7 @@ def power_to_keep(g: Any, player: str, gaps: list[AwakenGap], one_step: Callable
     for gap in gaps:
         try:
             steps = gap.progress(c)   # (its awaken `where` run once: the need and the test share it)
-            need = core.unit_cost(g.rules, player, faction.units[gap.kind]) + steps
+            need = unit_cost(g.rules, player, faction.units[gap.kind]) + steps
             near = need <= power and (steps == 0 or one_step())
         except Exception:  # noqa: BLE001 - a bot's guess must never stop a game
             continue

@@ -170,7 +170,7 @@ def reveal_elder_signs(g: "RulesContext", p: str, indices: list[int] | None = No
 
 
 def integer(g: "RulesContext", v: Any, what: str) -> int:
-    if v.__class__ is int:
+    if type(v) is int:
         return v  # type: ignore[no-any-return]
     if isinstance(v, bool):
         return int(v)

@@ -14,8 +14,10 @@ from ..effects.compiler import RuleError
 from .battle_parts import KILLS
 from .flow import Call, Proc, Return, frame
 from . import basics
+from .basics import emit
 from . import battle_queries
 from . import core
+from .core import combat_of, turn_order
 from . import independents
 
 MAX_ASSIGN_ROUNDS = 50
@@ -42,10 +44,10 @@ class BattleProc(Proc):
         s = g.s
         a, d, area = f["attacker"], f["defender"], f["area"]
         s.memory["battle_no"] = s.memory.get("battle_no", 0) + 1
-        basics.emit(g, "battle", attacker=a, defender=d, area=area)
+        emit(g, "battle", attacker=a, defender=d, area=area)
         f["at"] = "declared"
         return core.window_call(g, "battle-declared", {"attacker": a, "defender": d, "area": area},
-                             [d] + [p for p in core.turn_order(g) if p not in (a, d)])
+                             [d] + [p for p in turn_order(g) if p not in (a, d)])
 
     def declared(self, g: Any, f: Frame, value: Any) -> Any:
         a, d, area = f["attacker"], f["defender"], f["area"]
@@ -67,7 +69,7 @@ class BattleProc(Proc):
         """A side left without units ends the battle before the dice; else ongoing abilities may be declined."""
         a, d = battle_queries.battle_sides(g)
         if not battle_queries.participants(g, a) or not battle_queries.participants(g, d):
-            basics.emit(g, "battle-over-early", area=basics.battle_record(g)["area"])
+            emit(g, "battle-over-early", area=basics.battle_record(g)["area"])
             f["at"] = "over"
             return None
         f["at"] = "dice"
@@ -77,7 +79,7 @@ class BattleProc(Proc):
         """Each side rolls its units' combat: a 6 is a kill, a 4 or 5 a pain, against the other side."""
         b = basics.battle_record(g)
         for side in battle_queries.battle_sides(g):
-            n = sum(core.combat_of(g, u) for u in battle_queries.participants(g, side))
+            n = sum(combat_of(g, u) for u in battle_queries.participants(g, side))
             dice = basics.roll(g, n, side, "battle")
             faces = [die_face(x) for x in dice]
             kills, pains = faces.count("kill"), faces.count("pain")
@@ -149,7 +151,7 @@ class BattleProc(Proc):
         """The battle ends (its record goes)."""
         b = g.s.battle
         g.s.battle = None
-        basics.emit(g, "battle-end", area=f["area"])
+        emit(g, "battle-end", area=f["area"])
         f["earned"] = [list(e) for e in b["earned"]] if b else []
         f["i"] = 0
         f["at"] = "earn"

@@ -11,6 +11,7 @@ from .flow import Proc, Return, ask
 from .option import Option, label_of, parse, unit_of_label
 from . import abilities
 from . import basics
+from .basics import emit
 from . import battle_queries
 from . import core
 from . import state as state_module
@@ -97,7 +98,7 @@ class DeclinesProc(Proc):
         if parse("option", value).verb == "decline":
             p = f["players"][f["pi"]]
             basics.battle_record(g)["declined"].append([p, f["key"]])
-            basics.emit(g, "declined", player=p, ability=f["key"])
+            emit(g, "declined", player=p, ability=f["key"])
         f["at"] = "next"
         return None
 
@@ -123,7 +124,7 @@ class AssignProc(Proc):
             b["pending"][side].remove(item)
             units = battle_queries.eligible(g, side, item.get("classes"))
             if not units:
-                basics.emit(g, "result-ignored", side=side, result=item["result"])
+                emit(g, "result-ignored", side=side, result=item["result"])
                 continue
             chooser = core.modified(g, "assign-chooser", side, {"side": side, "result": item["result"]}, side)
             f["item"] = dict(item)
@@ -139,7 +140,7 @@ class AssignProc(Proc):
         key = str(u["id"])
         b["results"].setdefault(key, []).append(item["result"])
         b["taken"][key] = b["taken"].get(key, 0) + 1
-        basics.emit(g, "result", unit=u["id"], kind=u["kind"], side=side, result=item["result"])
+        emit(g, "result", unit=u["id"], kind=u["kind"], side=side, result=item["result"])
         f["at"] = "start"
         return core.window_call(g, "result-assigned", {"unit": dict(u), "result": item["result"], "side": side,
                                                  "by": item.get("by")}, battle_queries.battle_players(g))
@@ -209,7 +210,7 @@ class ApplyProc(Proc):
     def surrounded(self, g: Any, f: Frame, value: Any) -> Any:
         side = battle_queries.battle_sides(g)[f["si"]]
         u = g.s.unit(_picked(value))
-        basics.emit(g, "surrounded", side=side, unit=u["id"])
+        emit(g, "surrounded", side=side, unit=u["id"])
         f["si"] += 1
         f["at"] = "retreats"
         return core.remove_unit_call(g, u, "eliminate", battle_queries.opponent_in_battle(g, side))

@@ -7,7 +7,9 @@ from typing import Any
 from .flow import Call, frame
 from .host import RulesContext
 from . import basics
+from .basics import integer, utype
 from . import core
+from .core import turn_order
 
 
 def battle_sides(g: "RulesContext") -> tuple[str, str]:
@@ -31,11 +33,11 @@ def participants(g: "RulesContext", side: str) -> list[dict[str, Any]]:
 
 def battle_players(g: "RulesContext") -> list[str]:
     a, d = battle_sides(g)
-    return [a, d] + [p for p in core.turn_order(g) if p not in (a, d)]
+    return [a, d] + [p for p in turn_order(g) if p not in (a, d)]
 
 
 def capacity(g: "RulesContext", u: dict[str, Any]) -> int:
-    return basics.integer(g, core.modified(g, "result-capacity", 1, u, u["owner"]), "result capacity")
+    return integer(g, core.modified(g, "result-capacity", 1, u, u["owner"]), "result capacity")
 
 
 def eligible(g: "RulesContext", side: str, classes: list[str] | None) -> list[dict[str, Any]]:
@@ -44,7 +46,7 @@ def eligible(g: "RulesContext", side: str, classes: list[str] | None) -> list[di
     for u in participants(g, side):
         if b["taken"].get(str(u["id"]), 0) >= capacity(g, u):
             continue
-        if classes is not None and basics.utype(g, u).cls not in classes:
+        if classes is not None and utype(g, u).cls not in classes:
             continue
         out.append(u)
     return out

@@ -20,6 +20,7 @@ from .requirements import requirement
 from .state import POOL
 from . import abilities
 from . import basics
+from .basics import emit, integer, utype
 from . import independents
 from .host import RulesContext
 
@@ -31,7 +32,7 @@ def _leave(g: "RulesContext", u: dict[str, Any]) -> None:
     for loc, gate in g.s.gates.items():
         if gate.get("controller") == u["id"]:
             gate["controller"] = None
-            basics.emit(g, "gate", loc=loc, change="abandoned", unit=u["id"])
+            emit(g, "gate", loc=loc, change="abandoned", unit=u["id"])
 
 
 def relocate(g: "RulesContext", u: dict[str, Any], loc: str, why: str) -> None:
@@ -40,7 +41,7 @@ def relocate(g: "RulesContext", u: dict[str, Any], loc: str, why: str) -> None:
         return
     _leave(g, u)
     src = u["loc"]
-    basics.emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=src, dst=loc, why=why)
+    emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=src, dst=loc, why=why)
     shift(g, u, loc)
     if loc == POOL:
         independents.release_if_independent(g, u)
@@ -145,40 +146,40 @@ def unit_cost(g: "RulesContext", owner: str, t: UnitType) -> int:
     if "cost" in t.unknown:
         raise RuleError(f"{t.name}: its cost is unknown and no interpretation is given")
     fixed = getattr(t.cost, "const", None)   # a plain number: no context to make
-    base = fixed if fixed.__class__ is int else basics.integer(   # (no name formatted for a plain number)
+    base = fixed if type(fixed) is int else integer(   # (no name formatted for a plain number)
         g, fixed if fixed is not None else formula(g, t.cost, ctx(g, owner), f"cost of {t.name}"), f"cost of {t.name}")
     target = COST_TARGETS.get(t.cls, SUMMON_COST)
     mods = modifiers_of(g, target)
     if not mods:   # (most of the time: no subject to build, no name to format)
         return base if base >= 0 else 0
     cost = modified(g, target, base, {"kind": t.id, "class": t.cls, "owner": owner}, owner, mods)
-    return max(0, basics.integer(g, cost, f"cost of {t.name}"))
+    return max(0, integer(g, cost, f"cost of {t.name}"))
 
 
 def doom_value(g: "RulesContext", u: dict[str, Any]) -> int:
     """Average of every cost the unit can have, rounded up."""
-    t = basics.utype(g, u)
+    t = utype(g, u)
     opts = t.cost_options
     if not opts:
-        opts = (basics.integer(g, formula(g, t.cost, ctx(g, u["owner"]), f"cost of {t.name}"), f"cost of {t.name}"),)
+        opts = (integer(g, formula(g, t.cost, ctx(g, u["owner"]), f"cost of {t.name}"), f"cost of {t.name}"),)
     return -(-sum(opts) // len(opts))   # rounded up, in integers (a Fraction was most of a bot's unit pick)
 
 
 def combat_of(g: "RulesContext", u: dict[str, Any], foe: str | None = None, mods: Any = None) -> int:
     """A unit's combat; `foe` names the opponent when no battle is under way (declaring one);
     `mods`: `modifiers_of("combat")`, when the caller has just read it."""
-    t = basics.utype(g, u)
+    t = utype(g, u)
     if "combat" in t.unknown:
         raise RuleError(f"{t.name}: its combat is unknown and no interpretation is given")
     fixed = getattr(t.combat, "const", None)   # a plain number: no context to make
-    base = fixed if fixed.__class__ is int else basics.integer(
+    base = fixed if type(fixed) is int else integer(
         g, fixed if fixed is not None else formula(g, t.combat, ctx(g, u["owner"], self_unit=u, foe=foe),
                                                    f"combat of {t.name}"), f"combat of {t.name}")
     if mods is None:
         mods = modifiers_of(g, "combat")
     if not mods:   # (no name to format)
         return base if base >= 0 else 0
-    return max(0, basics.integer(g, modified(g, "combat", base, u, u["owner"], mods), f"combat of {t.name}"))
+    return max(0, integer(g, modified(g, "combat", base, u, u["owner"], mods), f"combat of {t.name}"))
 
 
 def modified(g: "RulesContext", target: str, value: Any, subject: Any = None, player: str | None = None,
@@ -207,7 +208,8 @@ def _apply_modifiers(g: "RulesContext", target: str, value: Any, subject: Any,
     for owner, ab, m in mods:
         if declined and [owner, ab.key] in declined:
             continue  # declined for this battle: only its battle-changing modifiers are off
-        if m.guards and rejects(m.guards, subject, owner):
+        guards = m.guards   # (read once: a record's field is a generic attribute lookup at each read)
+        if guards and rejects(guards, subject, owner):
             if state_module.CHECK_MEMO:
                 _check_guards(g, owner, ab, m, subject, value)
             continue  # its `when` is false for this subject (effects/subject_guards.py)
@@ -263,7 +265,8 @@ def may_modify(g: "RulesContext", target: str, fields: dict[str, Any], mods: Any
     if state_module.CHECK_MEMO:
         return True
     for owner, _, m in mods:
-        if not (m.guards and rejects(m.guards, fields, owner)):
+        guards = m.guards   # (read once, as in _apply_modifiers)
+        if not (guards and rejects(guards, fields, owner)):
             return True
     return False
 
@@ -303,7 +306,7 @@ def turn_order(g: "RulesContext") -> list[str]:
 def can_control(g: "RulesContext", u: dict[str, Any], ask_modifiers: bool = True) -> bool:
     """Whether unit `u` may control a Gate: a Cultist, unless a modifier says otherwise
     (`ask_modifiers=False`: the caller found that none may apply to `u`'s owner, `may_modify`)."""
-    cultist = basics.utype(g, u).cls == "cultist"
+    cultist = utype(g, u).cls == "cultist"
     return bool(modified(g, "can-control-gate", cultist, u, u["owner"])) if ask_modifiers else cultist
 
 
@@ -314,7 +317,7 @@ def remove_spellbook(g: "RulesContext", player: str, book: str, why: str = "") -
         raise RuleError(f"{player} has no spellbook '{book}' on its card")
     g.s.spellbooks[player].remove(book)
     g.s.written(units=False)
-    basics.emit(g, "spellbook-removed", player=player, spellbook=book, **({"why": why} if why else {}))
+    emit(g, "spellbook-removed", player=player, spellbook=book, **({"why": why} if why else {}))
     release_gates(g, why or f"{book} removed")
 
 
@@ -326,4 +329,4 @@ def release_gates(g: "RulesContext", why: str) -> None:
         c = gate.get("controller")
         if c is not None and not gate.get("locked") and not can_control(g, g.s.unit(c)):
             gate["controller"] = None
-            basics.emit(g, "gate", loc=loc, change="abandoned", unit=c, why=why)
+            emit(g, "gate", loc=loc, change="abandoned", unit=c, why=why)

@@ -19,7 +19,9 @@ from .option import Option, parse
 from .state import POOL
 from . import abilities as abilities_rules
 from . import basics
+from .basics import emit, gain_power, is_area
 from . import core
+from .core import turn_order
 from . import independents
 
 # ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
@@ -91,11 +93,11 @@ class UseAbility(Proc):
         ctx = ability_ctx(g, ab, f)
         cost = 0 if f["paid"] else abilities_rules.ability_cost(g, ab, player, ctx)
         if player is not None and cost:
-            basics.gain_power(g, player, -cost, f"pay for {ab.name}")
+            gain_power(g, player, -cost, f"pay for {ab.name}")
         k = abilities_rules.once_key(g, ab, player)
         if k is not None:
             g.s.memory.setdefault("once", []).append(k)
-        basics.emit(g, "ability", player=player, ability=ab.key, name=ab.name)
+        emit(g, "ability", player=player, ability=ab.key, name=ab.name)
         if ab.effect is None:
             return Return()
         f["at"] = "done"
@@ -140,7 +142,7 @@ class Window(Proc):
         f["rule"] = len(rules)
         # the players, and the battle whose sides alone use battle abilities, as they are now
         if f["players"] is None:
-            f["players"] = core.turn_order(g)
+            f["players"] = turn_order(g)
         b = g.s.battle
         f["sides"] = [b["attacker"], b["defender"]] if b is not None else None
         f["at"], f["i"], f["used"] = "player", 0, []
@@ -211,16 +213,16 @@ class RemoveUnit(Proc):
         dst = f"captured:{cause}" if how == "capture" else POOL
         core.relocate(g, u, dst, how)
         f["event"] = {"unit": dict(u, loc=src, owner=owner), "how": how, "cause": cause, "owner": owner,
-                      "replaced": f["replaced"], "area": src if basics.is_area(g, src) else None,
+                      "replaced": f["replaced"], "area": src if is_area(g, src) else None,
                       "in_battle": g.s.battle is not None}
         f["at"] = "removed"
-        return core.window_call(g, "unit-removed", f["event"], core.turn_order(g))
+        return core.window_call(g, "unit-removed", f["event"], turn_order(g))
 
     def removed(self, g: Game, f: Frame, value: Any) -> Any:
         if f["how"] != "capture":
             return Return()
         f["at"] = "done"
-        return core.window_call(g, "unit-captured", f["event"], core.turn_order(g))
+        return core.window_call(g, "unit-captured", f["event"], turn_order(g))
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()
@@ -309,7 +311,7 @@ class Earn(EarnSteps):
         if r is None or r.id in g.s.requirements[p]:
             return Return()
         g.s.requirements[p].append(r.id)
-        basics.emit(g, "requirement", player=p, requirement=r.id)
+        emit(g, "requirement", player=p, requirement=r.id)
         left = neutral.spellbook_choices(g, p)   # own spellbooks, or a neutral one instead
         f["at"] = "book"
         if left:

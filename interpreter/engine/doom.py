@@ -8,10 +8,13 @@ from typing import Any
 from .flow import Call, Proc, Return, ask
 from .option import Option, parse
 from . import abilities
+from .abilities import self_unit_for, window_abilities
 from . import actions
 from . import basics
+from .basics import emit, faction, gain_power
 from . import core
 from . import core_procs
+from .core_procs import requirements_call
 from . import phases
 
 Frame = dict[str, Any]
@@ -32,12 +35,12 @@ class DoomPhase(Proc):
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
-        basics.emit(g, "phase", phase="doom", round=s.round)
+        emit(g, "phase", phase="doom", round=s.round)
         if g.ruleset.settings.get("doom-for-gates", True):
             for p in s.players:
                 basics.gain_doom(g, p, actions.gate_count(g, p), "controlled gates")
         f.update(order=s.order_from(s.first), i=0, at="player")
-        return core_procs.requirements_call(g, "state")
+        return requirements_call(g, "state")
 
     def player(self, g: Any, f: Frame, value: Any) -> Any:
         if f["i"] >= len(f["order"]):
@@ -45,20 +48,20 @@ class DoomPhase(Proc):
             return core.window_call(g, "end-of-doom-phase", {}, g.s.order_from(g.s.first))
         p = f["order"][f["i"]]
         f.update(used=[], done=False, at="choose")
-        return core_procs.requirements_call(g, "doom-phase", {"player": p}, [p])
+        return requirements_call(g, "doom-phase", {"player": p}, [p])
 
     def _candidates(self, g: Any, f: Frame, p: str, only: str | None = None) -> list[Any]:
         """The player's doom-phase abilities usable now that it has not used this phase (`only`:
         those whose id it is, the others not evaluated)."""
         out = []
-        for ab in abilities.window_abilities(g, p, "doom-phase"):
+        for ab in window_abilities(g, p, "doom-phase"):
             if ab.key not in f["used"] and (only is None or ab.id == only):
                 if abilities.usable(g, ab, p, self._ctx(g, ab, p)):
                     out.append(ab)
         return out
 
     def _ctx(self, g: Any, ab: Any, p: str) -> Any:
-        return core.ctx(g, p, ability=ab, self_unit=abilities.self_unit_for(g, ab, p), event={"player": p})
+        return core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p), event={"player": p})
 
     def _use(self, g: Any, f: Frame, ab: Any, p: str) -> Any:
         f["used"].append(ab.key)
@@ -100,7 +103,7 @@ class DoomPhase(Proc):
         f["i"] += 1
         f["at"] = "player"
         # every player's: a Doom turn can meet another's requirement ("an opponent has six spellbooks")
-        return core_procs.requirements_call(g, "state")
+        return requirements_call(g, "state")
 
     def end(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -117,7 +120,7 @@ class DoomPhase(Proc):
             phases.finish(g, f"round limit {limit} reached (engine safeguard)")
             return Return()
         s.round += 1
-        basics.emit(g, "phase", phase="action", round=s.round)
+        emit(g, "phase", phase="action", round=s.round)
         s.step = {"phase": "action", "player": s.first}
         return Return()
 
@@ -133,16 +136,16 @@ class Ritual(Proc):
         s = g.s
         p = f["player"]
         cost = phases.ritual_cost(g, p)
-        basics.gain_power(g, p, -cost, "ritual of annihilation")
+        gain_power(g, p, -cost, "ritual of annihilation")
         track = phases.ritual_track(g)
         if s.ritual < len(track):
             s.ritual += 1
         if s.ritual >= len(track) and not s.instant_death:
             s.instant_death = True
-            basics.emit(g, "instant-death")
-        basics.emit(g, "ritual", player=p, cost=cost, marker=s.ritual)
+            emit(g, "instant-death")
+        emit(g, "ritual", player=p, cost=cost, marker=s.ritual)
         basics.gain_doom(g, p, actions.gate_count(g, p), "ritual")
-        own = basics.faction(g, p).units
+        own = faction(g, p).units
         for u in s.on_map(p):
             if u["kind"] in own and own[u["kind"]].cls == "great-old-one":
                 basics.give_elder_sign(g, p, "ritual")

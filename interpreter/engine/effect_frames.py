@@ -26,7 +26,7 @@ def effect_frame(g: Any, effect: Program, ctx: EffectCtx, label: str | None = No
     c = {}
     for k in _CTX:   # (None and strings, most of them, are themselves: no call of the encoder)
         v = getattr(ctx, k)
-        c[k] = v if v.__class__ in _ATOMS else encode(g, v)
+        c[k] = v if type(v) in _ATOMS else encode(g, v)
     f = {"proc": "effect", "at": "run", "program": effect.key, "ctx": c, "pc": 0, "scopes": encode(g, ctx.scopes),
          "iters": [], "wait": None}   # (flow.frame's record as a literal: see frame)
     if label:

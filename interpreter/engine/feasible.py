@@ -23,6 +23,7 @@ from ..effects.compiler import RuleError
 from ..effects.primitive_facts import NOTING_CHOICES, REMOVAL_WINDOW  # noqa: F401 (REMOVAL_WINDOW: read by tests)
 from ..content.model import Requirement
 from . import abilities, core, flow, state
+from .abilities import self_unit_for
 from .option import is_done
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def listed_answer(game: Any, ab: Any, player: str, area: str | None, effect: Any
         items = listed[0](ctx)
     except _ERRORS:
         return None
-    if items.__class__ is not list:
+    if type(items) is not list:
         return None
     if state.CHECK_MEMO and bool(items) != dry_run():
         raise AssertionError(f"{ab.key if not isinstance(ab, Requirement) else ab.id}: its listed choice's list "
@@ -263,7 +264,7 @@ def _start_ctx(g: "RulesContext", ab: Any, p: str, area: str | None) -> Any:
         ctx = core.ctx(g, p)
         ctx.ability = f"requirement {ab.id}"
         return ctx
-    return core.ctx(g, p, ability=ab, self_unit=abilities.self_unit_for(g, ab, p), area=area)
+    return core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p), area=area)
 
 
 def _dry_run(g: "RulesContext", ab: Any, p: str, area: str | None, effect: Any) -> bool:

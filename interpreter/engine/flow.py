@@ -38,10 +38,10 @@ class _Outcome:
     _field = ""
 
     def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__ and getattr(self, self._field) == getattr(other, self._field)
+        return type(other) is type(self) and getattr(self, self._field) == getattr(other, self._field)
 
     def __hash__(self) -> int:
-        return hash((self.__class__, getattr(self, self._field)))
+        return hash((type(self), getattr(self, self._field)))
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._field}={getattr(self, self._field)!r})"
@@ -215,18 +215,22 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
         value = None
         if r is None:
             continue
-        t = r.__class__
+        t = type(r)   # (exact: no procedure returns a subclass; then the outcome's own name reads its field)
         if t is Return:
+            ret = r
             flow.pop()
-            value = r.value
+            value = ret.value
         elif t is Call:
-            flow.append(r.frame)
+            call = r
+            flow.append(call.frame)
         elif t is Ask:
-            d = r.decision
-            if len(d.options) == 1:
-                value = d.options[0]
+            asked = r
+            d = asked.decision
+            options = d.options   # (read once: a field of a Python object is a generic lookup each time)
+            if len(options) == 1:
+                value = options[0]
                 continue
-            if not d.options:
+            if not options:
                 raise RuleError(f"internal: empty decision for {d.player}: {d.prompt}")
             if g._dry_run_notes is None:   # a dry run's decisions share one budget
                 g.steps = 0
@@ -279,7 +283,7 @@ def ask(player: str, kind: str, options: Any, prompt: str, records: Any = None, 
     already). `records`: what each option is, by label in their order (engine/option.py's records,
     as a listing made them), kept with the decision for the player's seat (`Decision.records`).
     `context` must be JSON (it is kept in the state while pending)."""
-    opts = tuple(options) if options.__class__ is dict else tuple(dict.fromkeys(options))
+    opts = tuple(options) if type(options) is dict else tuple(dict.fromkeys(options))
     if not opts:
         raise RuleError(f"internal: empty decision for {player}: {prompt}")
     return Ask(Decision(player, kind, opts, prompt, context, records))

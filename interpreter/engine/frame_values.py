@@ -18,18 +18,18 @@ from typing import Any
 
 from ..effects.compiler import RuleError
 
-_PLAIN = (str, int, float, type(None))   # bool is an int
 _ATOMS = frozenset((str, int, float, bool, type(None)))   # the exact classes, tested first (fast path)
 
 
 def encode(g: Any, v: Any) -> Any:
     """`v` as JSON (see the module note), its units those of game `g` (by reference)."""
-    cls = v.__class__
+    cls = type(v)
     if cls in _ATOMS:
         return v
     if cls is list:
-        return [x if x.__class__ in _ATOMS else encode(g, x) for x in v]
-    if isinstance(v, _PLAIN):
+        return [x if type(x) in _ATOMS else encode(g, x) for x in v]
+    if isinstance(v, (str, int, float)):   # (a subclass: None and bool are atoms; a literal tuple of
+        # built-in classes is a C test in the compiled core, where a named one looks up `__class__` on a miss)
         return v
     if isinstance(v, list):
         return [encode(g, x) for x in v]
@@ -44,7 +44,7 @@ def encode(g: Any, v: Any) -> Any:
         for k in v:   # (a loop, not all(...): the compiled core makes no closure in a C function)
             if not isinstance(k, str) or k.startswith("$"):
                 return {"$dict": [[encode(g, k), encode(g, x)] for k, x in v.items()]}
-        return {k: x if x.__class__ in _ATOMS else encode(g, x) for k, x in v.items()}
+        return {k: x if type(x) in _ATOMS else encode(g, x) for k, x in v.items()}
     if isinstance(v, Fraction):
         return {"$frac": [v.numerator, v.denominator]}
     if isinstance(v, tuple):
@@ -55,12 +55,12 @@ def encode(g: Any, v: Any) -> Any:
 def decode(g: Any, v: Any) -> Any:
     """The value `v` encodes, its units the live units of `g` (looked up by id in the state's
     index of units, with its own error for a lost id)."""
-    cls = v.__class__
+    cls = type(v)
     if cls in _ATOMS:
         return v
     if cls is list:
-        return [x if x.__class__ in _ATOMS else decode(g, x) for x in v]
-    if isinstance(v, _PLAIN):
+        return [x if type(x) in _ATOMS else decode(g, x) for x in v]
+    if isinstance(v, (str, int, float)):   # (as in encode)
         return v
     if isinstance(v, list):
         return [decode(g, x) for x in v]
@@ -74,7 +74,7 @@ def decode(g: Any, v: Any) -> Any:
             return tuple([decode(g, i) for i in x])
         if tag == "$dict":
             return {decode(g, k): decode(g, i) for k, i in x}
-    return {k: x if x.__class__ in _ATOMS else decode(g, x) for k, x in v.items()}
+    return {k: x if type(x) in _ATOMS else decode(g, x) for k, x in v.items()}
 
 
 __all__ = ["decode", "encode"]

@@ -22,6 +22,9 @@ from ..effects.compiler import RuleError
 from .decisions import Decision, GameError, IllegalAction
 from .feasible import share_memo
 from . import basics, checkpoints, reachable, savefile
+from .basics import emit
+from .checkpoints import due
+from .savefile import MAX_ANSWER
 from . import flow
 from .option import Option, match_option
 from .rules import Rules, new_state
@@ -81,9 +84,9 @@ class Game:
                 savefile.check_loaded_state(self, _loaded)
         else:
             r.s = new_state(r, ruleset, layout, factions, seed)
-            basics.emit(r, "game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
+            emit(r, "game", ruleset=ruleset, layout=layout, factions=list(factions), seed=seed)
             if r.content.loyalty_cards:
-                basics.emit(r, "independents", cards=list(r.independents), left_out=left_out)
+                emit(r, "independents", cards=list(r.independents), left_out=left_out)
             r.s.flow = [flow.frame("game")]
         try:
             if r.s.pending is None and r.s.flow:
@@ -136,7 +139,7 @@ class Game:
     @property
     def pending(self) -> Decision | None:
         """The decision waiting for an answer (None when the game is over)."""
-        r = self.rules
+        r = self.rules   # (read once, and the state through it: `self.s` is a property over it)
         d = r.s.pending
         if d is None:
             return None
@@ -210,15 +213,15 @@ class Game:
         d = self.pending
         if d is None:
             return ("game-over", "the game is over")
-        if isinstance(answer, Option):
+        if not isinstance(answer, str):   # (a label, most often: tested first)
+            if not isinstance(answer, Option):
+                return ("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
             if answer.kind != d.kind:
                 return ("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
             answer = answer.label
-        if not isinstance(answer, str):
-            return ("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
-        if len(answer) > savefile.MAX_ANSWER:
+        if len(answer) > MAX_ANSWER:
             return ("too-long", f"an answer of {len(answer)} characters is no option's label "
-                                f"(at most {savefile.MAX_ANSWER})")
+                                f"(at most {MAX_ANSWER})")
         if match_option(d.options, answer) is not None:
             return None
         return self._explain(d, answer)
@@ -233,22 +236,22 @@ class Game:
         d = self.pending
         if d is None:
             raise IllegalAction("game-over", "the game is over")
-        if answer.__class__ is not str:   # (a label mostly: `isinstance` of one on Option would look up its class)
-            if isinstance(answer, Option):
-                if answer.kind != d.kind:
-                    raise IllegalAction("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
-                answer = answer.label
-            if not isinstance(answer, str):
+        if not isinstance(answer, str):   # (a label, most often: tested first, as an Option's miss looks up __class__)
+            if not isinstance(answer, Option):
                 raise IllegalAction("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
-        if len(answer) > savefile.MAX_ANSWER:
+            if answer.kind != d.kind:
+                raise IllegalAction("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
+            answer = answer.label
+        if len(answer) > MAX_ANSWER:
             raise IllegalAction("too-long", f"an answer of {len(answer)} characters is no option's label "
-                                f"(at most {savefile.MAX_ANSWER})")
+                                f"(at most {MAX_ANSWER})")
         opt = match_option(d.options, answer)
         if opt is None:
             code, msg = self._explain(d, answer)
             raise IllegalAction(code, msg)
-        answers = len(self.choices)
-        if checkpoints.due(self._history, answers):   # one kept every few answers: a failure goes back through it
+        choices = self.choices
+        answers = len(choices)
+        if due(self._history, answers):   # one kept every few answers: a failure goes back through it
             self.keep_position()
         r = self.rules
         r.steps = 0   # the evaluation budget (limits.MAX_STEPS) counts the rules' work, not the agent's
@@ -259,7 +262,7 @@ class Game:
             where = flow.failure_place(exc)
             raise GameError(f"{type(exc).__name__}: {exc or 'an internal check failed'} "
                             f"{where + ' ' if where else ''}(after answering '{opt}'; state restored)") from exc
-        self.choices.append(opt)
+        choices.append(opt)
 
     def is_over(self) -> bool:
         return self.s.over

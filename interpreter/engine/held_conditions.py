@@ -16,7 +16,7 @@ same parts. NECRO_CHECK_MEMO=1 re-evaluates every kept answer and compares.
 """
 from __future__ import annotations
 
-import marshal
+from marshal import dumps as marshal_dumps
 import sys
 from typing import Any
 
@@ -177,7 +177,7 @@ def _read(g: Any, code: int, name: str, p: str) -> Any:
         return tuple(s.controlled_gates(p))
     if code == _MINE:
         value = getattr(s, name).get(p)
-        return value if value is None or value.__class__ is int else marshal.dumps(value)
+        return value if value is None or type(value) is int else marshal_dumps(value)
     if code == _WHOLE:
         return _value_of(getattr(s, name))
     if code == _UNIT_GATES:   # the units that count as Gates (modifiers may read anything: their answer)
@@ -197,15 +197,15 @@ def _value_of(v: Any) -> Any:
     into a new bytes object."""
     if v is None:
         return None
-    cls = v.__class__
+    cls = type(v)
     if cls is str or cls is int:   # (immutable: it stands for itself)
         return v
     if cls is list:
         for x in v:
-            if x.__class__ is not str:
-                return marshal.dumps(v)
+            if type(x) is not str:
+                return marshal_dumps(v)
         return tuple(v)
-    return marshal.dumps(v)
+    return marshal_dumps(v)
 
 
 _HELD = object()   # `seen`'s entry for (the held conditions' dict, the checking switch): one state object a check

@@ -24,6 +24,7 @@ from . import flow
 from .flow import Call
 from .state import GENERAL, POOL
 from . import basics
+from .basics import emit
 from .host import RulesContext
 from .requirements import requirement
 
@@ -98,7 +99,7 @@ def take_control(g: "RulesContext", p: str, u: dict[str, Any]) -> None:
     if u["owner"] == GENERAL:
         u["owner"] = p
         g.state_written()
-        basics.emit(g, "independent", card=basics.card_of_kind(g, u["kind"]), player=p, change="takes")
+        emit(g, "independent", card=basics.card_of_kind(g, u["kind"]), player=p, change="takes")
 
 
 def release_if_independent(g: "RulesContext", u: dict[str, Any]) -> None:
@@ -109,7 +110,7 @@ def release_if_independent(g: "RulesContext", u: dict[str, Any]) -> None:
     if card is None:
         return
     rec = g.s.loyalty[card]
-    basics.emit(g, "independent", card=card, player=u["owner"], change="returns", lost=list(rec["spellbooks"]))
+    emit(g, "independent", card=card, player=u["owner"], change="returns", lost=list(rec["spellbooks"]))
     u["owner"] = GENERAL
     rec["spellbooks"] = []
     rec["requirements"] = []

@@ -11,6 +11,7 @@ from .flow import Proc, Return
 from .held_conditions import met_now
 from .requirements import earn_after_battle, requirement
 from . import basics
+from .basics import emit
 from . import core
 from . import independents
 
@@ -55,7 +56,7 @@ class EarnLoyalty(EarnSteps):
         if r is None or rec is None or card not in independents.controlled_cards(g, p) or r.id in rec["requirements"]:
             return Return()
         rec["requirements"].append(r.id)
-        basics.emit(g, "requirement", player=p, requirement=f"{card}/{r.id}")
+        emit(g, "requirement", player=p, requirement=f"{card}/{r.id}")
         lc = g.content.loyalty_cards[card]
         left = [b for b, sb in lc.spellbooks.items() if b not in rec["spellbooks"] and not sb.unknown]
         f["at"] = "book"
@@ -65,7 +66,7 @@ class EarnLoyalty(EarnSteps):
 
     def book(self, g: Game, f: Frame, value: Any) -> Any:
         independents.add_loyalty_spellbook(g, g.s.loyalty[f["card"]], value)
-        basics.emit(g, "spellbook", player=f["player"], spellbook=value, card=f["card"])
+        emit(g, "spellbook", player=f["player"], spellbook=value, card=f["card"])
         return self.effect(g, f, None)
 
     def requirement_key(self, f: Frame) -> str:

@@ -5,14 +5,17 @@ import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 
+cdef dict _NEIGHBOURS   # (the module's own cache: its `.get` a C call)
+
 cpdef dict neighbours(object layout)
+@cython.locals(index=dict)
 cpdef tuple move_mods(RulesFields g)
 
 @cython.locals(seen=dict, out=list)
 cpdef list reachable(RulesFields g, object p, object u, object mods=*)
 
 @cython.locals(opts=dict, surcharge=dict, near=dict)
-cpdef dict move_options(RulesFields g, object p, object moved, object charged, object within=*)
+cpdef dict move_options(RulesFields g, object p, object moved, object charged, object within=*, dict costs=*)
 
 cpdef object action_cost(RulesFields g, object p, object action, object base, object area=*, object mods=*)
 cpdef object action_mods(RulesFields g, object p, object action=*)

@@ -6,9 +6,11 @@ from collections import deque
 from operator import itemgetter
 from typing import Any
 
-from .option import Option, move
+from .option import Option, labelled_move
 from . import basics
+from .basics import integer
 from . import core
+from .core import may_modify, modifier_index, modifiers_of
 from .host import RulesContext
 
 _unit_id = itemgetter("id")
@@ -28,7 +30,7 @@ def neighbours(layout: Any) -> dict[str, list[str]]:
 def move_mods(g: "RulesContext") -> tuple[Any, Any, Any]:
     """The modifiers `reachable` asks (may-act, move-range, move-through-enemies), read once for a
     listing's loop over units (from one read of the memo's index)."""
-    index = core.modifier_index(g)
+    index = modifier_index(g)
     return index.get("may-act", ()), index.get("move-range", ()), index.get("move-through-enemies", ())
 
 
@@ -39,7 +41,7 @@ def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any
     if act_mods and not core.may_act(g, u, "move", act_mods):
         return []
     rng = 1 if not range_mods else \
-        basics.integer(g, core.modified(g, "move-range", 1, u, p, range_mods), "move range")
+        integer(g, core.modified(g, "move-range", 1, u, p, range_mods), "move range")
     start = u["loc"]
     if rng == 1:   # the areas next to it (an enemy in between matters only from range 2)
         return list(neighbours(g.layout).get(start, ()))
@@ -62,19 +64,21 @@ def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any
     return out
 
 
-def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None) -> dict[str, Option]:
+def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None,
+                 costs: dict[str, int] | None = None) -> dict[str, Option]:
     """The unit moves `p` can still make and afford in this Move (records, by label), with their costs: 1 Power each,
-    plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area."""
+    plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area. `costs`, when
+    given, gets each one's cost by label (the records' `cost`, without a read of it)."""
     opts: dict[str, Option] = {}
     surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
     power = g.s.power[p]
     if power < 1:
         return opts   # (every move costs 1 Power at least)
     act_mods, range_mods, through_mods = move_mods(g)
-    # asked once for all of p's units: none of these applies to a unit of p's (core.may_modify)
-    if act_mods and not core.may_modify(g, "may-act", {"owner": p, "action": "move"}, act_mods):
+    # asked once for all of p's units: none of these applies to a unit of p's (may_modify)
+    if act_mods and not may_modify(g, "may-act", {"owner": p, "action": "move"}, act_mods):
         act_mods = ()
-    if range_mods and not core.may_modify(g, "move-range", {"owner": p}, range_mods):
+    if range_mods and not may_modify(g, "move-range", {"owner": p}, range_mods):
         range_mods = ()
     mods = (act_mods, range_mods, through_mods)
     # no may-act or move-range modifier for p's units: each one's areas are its neighbours (reachable)
@@ -97,8 +101,10 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
                         cost_mods = action_mods(g, p, "move")
                     extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
             if 1 + extra <= power:
-                o = move(u["kind"], src, dst, uid, 1 + extra)
-                opts[o.label] = o
+                label, o = labelled_move(u["kind"], src, dst, uid, 1 + extra)
+                opts[label] = o
+                if costs is not None:
+                    costs[label] = 1 + extra
     return opts
 
 
@@ -107,18 +113,18 @@ def action_cost(g: "RulesContext", p: str, action: str, base: int, area: str | N
     """What taking `action` costs `p` (in `area`), its `base` cost modified (`mods`: the
     action-cost modifiers, when the caller has just read them: `action_mods`)."""
     if mods is None:
-        mods = core.modifiers_of(g, "action-cost")
+        mods = modifiers_of(g, "action-cost")
     if not mods:   # (most of the time: no subject to build)
-        return base if base.__class__ is int and base >= 0 else max(0, basics.integer(g, base, f"cost of {action}"))
+        return base if type(base) is int and base >= 0 else max(0, integer(g, base, f"cost of {action}"))
     v = core.modified(g, "action-cost", base, {"action": action, "player": p, "area": area}, p, mods)
-    return max(0, basics.integer(g, v, f"cost of {action}"))
+    return max(0, integer(g, v, f"cost of {action}"))
 
 
 def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
     """The action-cost modifiers to pass to `action_cost` in a listing's loop: none when the
     subject guards of every one reject `p`'s actions (of kind `action`) in any area."""
-    mods = core.modifiers_of(g, "action-cost")
+    mods = modifiers_of(g, "action-cost")
     if not mods:
         return ()
     fields = {"player": p} if action is None else {"player": p, "action": action}
-    return mods if core.may_modify(g, "action-cost", fields, mods) else ()
+    return mods if may_modify(g, "action-cost", fields, mods) else ()

@@ -18,6 +18,7 @@ from ..content.model import Ability, ContentModel, NeutralCard, UnitType
 from ..effects.compiler import RuleError
 from .state import POOL, State
 from . import basics
+from .basics import emit
 
 if TYPE_CHECKING:
     from .host import GameHost
@@ -117,6 +118,6 @@ def take_spellbook(g: "GameHost", player: str, book: str, why: str = "") -> None
         taken = g.s.neutral_taken.setdefault(player, [])
         if book not in taken:   # taking the same neutral spellbook back costs no further slot
             taken.append(book)
-    basics.emit(g, "spellbook", player=player, spellbook=book, **({"why": why} if why else {}))
+    emit(g, "spellbook", player=player, spellbook=book, **({"why": why} if why else {}))
 
 

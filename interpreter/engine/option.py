@@ -40,8 +40,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any, Iterable, NamedTuple
 
-__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "match_option", "move", "move_label",
-           "options_starting",
+__all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "labelled_move",
+           "match_option", "move", "move_label", "options_starting",
            "parse", "parse_answer", "unit_label", "unit_of_label", "with_cost", "without_unit_id"]
 
 # every verb an option can have, in a fixed order (the RL encoding's indices follow it)
@@ -132,16 +132,22 @@ def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None 
 
 
 # The Move listing's unit moves, likewise: each made once, with its label, and shared, by (unit id,
-# from, to, cost, unit kind). A move decision lists about a hundred, and a game makes many anew
-# (units move on), so a new one is made as a tuple in _Fields' order (`Option(...)` runs namedtuple's
-# interpreted `__new__`) and given its label at once (the cached property's first read is Python's
-# own code). Cleared when full.
-_MOVES: dict[tuple[Any, ...], Option] = {}
+# from, to, cost, unit kind), as (label, record). A move decision lists about a hundred, and a game
+# makes many anew (units move on), so a new one is made as a tuple in _Fields' order (`Option(...)`
+# runs namedtuple's interpreted `__new__`) and given its label at once (the cached property's first
+# read is Python's own code). The listing takes the label from the pair (reading `.label` is a generic
+# attribute lookup, even in the compiled core). Cleared when full.
+_MOVES: dict[tuple[Any, ...], tuple[str, Option]] = {}
 
 
 def move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> Option:
     """A unit move of the Move listing (`kind` 'move'): unit `uid`, a `unit_kind`, from `src` to
     `dst`, costing `cost` Power."""
+    return labelled_move(unit_kind, src, dst, uid, cost)[1]
+
+
+def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tuple[str, Option]:
+    """`move`'s record with its label, (label, record): both made once and shared."""
     key = (uid, src, dst, cost, unit_kind)
     try:
         return _MOVES[key]   # (an item read: the compiled core calls `.get` of an untyped global as a method)
@@ -149,10 +155,12 @@ def move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> Option:
         pass
     if len(_MOVES) >= _ACTIONS_MAX:
         _MOVES.clear()
-    o = _MOVES[key] = tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None,
-                                             cost, None, None, False))
-    o.__dict__["label"] = move_label(unit_kind, src, dst, uid)
-    return o
+    label = move_label(unit_kind, src, dst, uid)
+    o = tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None, None,
+                               False))
+    o.__dict__["label"] = label
+    entry = _MOVES[key] = (label, o)
+    return entry
 
 
 # ---- record -> label ---------------------------------------------------------------------------------------

@@ -9,14 +9,20 @@ from ..effects.compiler import RuleError
 from .flow import Call, Proc, Return, ask
 from .option import Option, action, parse, unit_of_label
 from . import abilities
+from .abilities import self_unit_for
 from . import actions
 from . import basics
+from .basics import emit, faction, gain_power
 from . import battle_queries
 from . import core
+from .core import can_control, turn_order
 from . import core_procs
+from .core_procs import requirements_call
 from . import independents
 from . import moves
+from .moves import action_cost
 from . import phases
+from .phases import out_of_actions, reveal_could_end_game
 
 Frame = dict[str, Any]
 DECLINE = Option("action", "decline")
@@ -38,17 +44,17 @@ class TakeAction(Proc):
     # (a step whose window, offer or check would do nothing goes straight on to the next one)
     def after(self, g: Any, f: Frame, event: dict[str, Any]) -> Any:
         f.update(event=event, at="reveals")
-        return core.window_call(g, "after-action", event, core.turn_order(g)) or self.reveals(g, f, None)
+        return core.window_call(g, "after-action", event, turn_order(g)) or self.reveals(g, f, None)
 
     def reveals(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "requirements"
-        if not phases.reveal_could_end_game(g):
+        if not reveal_could_end_game(g):
             return self.requirements(g, f, None)
         return Call({"proc": "offer-reveals", "at": "start"})
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return core_procs.requirements_call(g, "state") or self.done(g, f, None)
+        return requirements_call(g, "state") or self.done(g, f, None)
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return(f["event"])
@@ -63,7 +69,7 @@ class ActionIn(Proc):
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         p, area = f["player"], f["area"]
-        if g.s.power[p] <= 0 or phases.out_of_actions(g, p):
+        if g.s.power[p] <= 0 or out_of_actions(g, p):
             return Return()
         opts = {o.label: o.cost for o in actions.main_actions(g, p, within=area)}
         if not opts:
@@ -96,9 +102,9 @@ class Perform(Proc):
         act = parse("action", label)
         verb, area = act.verb, act.area
         if verb != "move" and cost:
-            basics.gain_power(g, p, -cost, label)
+            gain_power(g, p, -cost, label)
         s.memory["action_no"] = s.memory.get("action_no", 0) + 1   # the scope of `once: action`
-        basics.emit(g, "action", player=p, action=label, cost=cost)
+        emit(g, "action", player=p, action=label, cost=cost)
         event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
         f.update(event=event, at="done")
         if verb == "recruit":
@@ -114,10 +120,10 @@ class Perform(Proc):
             return Call({"proc": "awaken", "at": "start", "player": p, "kind": act.unit_kind, "area": area})
         elif verb == "create-gate":
             s.gates[area] = {"controller": None}
-            basics.emit(g, "gate", loc=area, change="created", player=p)
+            emit(g, "gate", loc=area, change="created", player=p)
             event["area"] = area
             f["at"] = "offer_control"
-            return core.window_call(g, "gate-created", {"player": p, "area": area}, core.turn_order(g))
+            return core.window_call(g, "gate-created", {"player": p, "area": area}, turn_order(g))
         elif verb == "move":
             return Call({"proc": "move-action", "at": "start", "player": p, "within": f["within"]})
         elif verb in ("battle", "extra-battle"):
@@ -130,18 +136,18 @@ class Perform(Proc):
             return Call({"proc": "choose-controller", "at": "start", "player": p, "area": area})
         elif verb == "abandon-gate":
             s.gates[area]["controller"] = None
-            basics.emit(g, "gate", loc=area, change="abandoned", player=p)
+            emit(g, "gate", loc=area, change="abandoned", player=p)
         elif verb == "reveal-elder-signs":
             basics.reveal_elder_signs(g, p)
         elif verb == "ability":
             ab = next(a for a in abilities.active_abilities(g, p) if a.id == act.ability)
-            ctx = core.ctx(g, p, ability=ab, self_unit=abilities.self_unit_for(g, ab, p), area=area)
+            ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p), area=area)
             event["area"] = area   # none for an ability without `where:` (declared in windows.py)
             return core.use_ability_call(g, ab, p, ctx, paid=True)   # its cost was part of the action's
         elif verb == "requirement":
             f.update(rids=[act.ability] if act.word is None else [act.ability, act.word], i=0, at="requirement")
         elif verb == "pass":
-            basics.gain_power(g, p, -s.power[p], "pass")
+            gain_power(g, p, -s.power[p], "pass")
         else:  # pragma: no cover - labels come from the enumerations of actions.py
             raise RuleError(f"unknown action '{label}'")
         return None
@@ -155,7 +161,7 @@ class Perform(Proc):
         gate = g.s.gates.get(area)
         f["at"] = "done"
         if gate is None or gate.get("controller") is not None or gate.get("locked") \
-                or not any(core.can_control(g, u) for u in g.s.units_at(area, p)):
+                or not any(can_control(g, u) for u in g.s.units_at(area, p)):
             return None
         f["at"] = "control_answered"
         return ask(p, "action", [action("control-gate", 0, area=area).label, DECLINE.label],
@@ -171,7 +177,7 @@ class Perform(Proc):
     def controlled(self, g: Any, f: Frame, unit: int) -> Any:
         area = f["event"]["area"]
         g.s.gates[area]["controller"] = unit
-        basics.emit(g, "gate", loc=area, change="controlled", unit=unit, player=f["player"])
+        emit(g, "gate", loc=area, change="controlled", unit=unit, player=f["player"])
         f["at"] = "done"
         return None
 
@@ -195,7 +201,7 @@ class Perform(Proc):
 
     def _requirement(self, g: Any, f: Frame) -> Any:
         rid = f["rids"][f["i"]]
-        return next(r for r in basics.faction(g, f["player"]).requirements if r.id == rid)
+        return next(r for r in faction(g, f["player"]).requirements if r.id == rid)
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         """What the action's procedure found goes into its event."""
@@ -209,7 +215,7 @@ class Perform(Proc):
             event["spent"] = value
         elif verb == "control-gate":
             s.gates[act.area]["controller"] = value
-            basics.emit(g, "gate", loc=act.area, change="controlled", unit=value, player=f["player"])
+            emit(g, "gate", loc=act.area, change="controlled", unit=value, player=f["player"])
         return Return(event)
 
 
@@ -226,7 +232,7 @@ class Awaken(Proc):
         assert t is not None and t.awaken is not None
         if t.awaken.replace_gate and area in g.s.gates:
             del g.s.gates[area]
-            basics.emit(g, "gate", loc=area, change="removed", why=f"awaken {kind}")
+            emit(g, "gate", loc=area, change="removed", why=f"awaken {kind}")
         f["at"] = "place"
         if t.awaken.effect is not None:
             ctx = core.ctx(g, p, area=area)
@@ -244,7 +250,7 @@ class Awaken(Proc):
         if kind not in s.awakened[p]:
             s.awakened[p].append(kind)
         f["at"] = "done"
-        return core.window_call(g, "on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area}, core.turn_order(g))
+        return core.window_call(g, "on-awaken", {"player": p, "kind": kind, "unit": dict(u), "area": area}, turn_order(g))
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return()
@@ -263,8 +269,8 @@ class MoveAction(Proc):
         return None
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
-        records = moves.move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"])
-        costs = {k: o.cost for k, o in records.items()}
+        costs: dict[str, int] = {}
+        records = moves.move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"], costs)
         if f["moved"]:
             records[DONE_MOVING.label] = DONE_MOVING
         if not records:
@@ -280,10 +286,10 @@ class MoveAction(Proc):
         uid, dst = move.unit, move.dst
         u = g.s.unit(uid)
         src = u["loc"]
-        extra = 0 if dst in f["charged"] else moves.action_cost(g, p, "move", 0, dst)
+        extra = 0 if dst in f["charged"] else action_cost(g, p, "move", 0, dst)
         if dst not in f["charged"]:
             f["charged"].append(dst)
-        basics.gain_power(g, p, -(1 + extra), "move")
+        gain_power(g, p, -(1 + extra), "move")
         f["spent"] += 1 + extra
         f["moved"] = sorted(set(f["moved"]) | {uid})
         core.relocate(g, u, dst, "move")
@@ -331,7 +337,7 @@ class ChooseController(Proc):
         p, area = f["player"], f["area"]
         eligible: dict[str, dict[str, Any]] = {}
         for u in g.s.units_at(area, p):
-            if core.can_control(g, u):
+            if can_control(g, u):
                 eligible.setdefault(u["kind"], u)
         labels = {basics.unit_label(g, u): u["id"] for u in eligible.values()}
         f.update(labels=labels, at="chosen")

@@ -7,6 +7,7 @@ import operator
 from ..effects.compiler import RuleError
 from .state import STATE_FIELDS, key_bytes
 from . import basics
+from .basics import emit, integer
 from . import core
 from .host import RulesContext
 
@@ -83,7 +84,7 @@ def doom_reached(g: "RulesContext") -> bool:
 
 def ritual_cost(g: "RulesContext", p: str) -> int:
     base = ritual_track_cost(g)
-    return max(0, basics.integer(g, core.modified(g, "ritual-cost", base, {"player": p}, p), "ritual cost"))
+    return max(0, integer(g, core.modified(g, "ritual-cost", base, {"player": p}, p), "ritual cost"))
 
 
 def ritual_track_cost(g: "RulesContext") -> int:
@@ -134,4 +135,4 @@ def finish(g: "RulesContext", reason: str) -> None:
     s.over = True
     s.end_reason = reason
     s.step = {"phase": "over"}
-    basics.emit(g, "game-over", winners=s.winners, reason=reason, doom=dict(s.doom))
+    emit(g, "game-over", winners=s.winners, reason=reason, doom=dict(s.doom))

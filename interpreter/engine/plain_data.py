@@ -21,21 +21,21 @@ _ATOMS = frozenset((str, int, bool, float, type(None)))
 
 def plain_copy(v: Any) -> Any:
     """A deep copy of JSON-ready data as JSON would give it back."""
-    cls = v.__class__
+    cls = type(v)
     if cls in _ATOMS:
         return v
     if cls is dict:
-        return {(k if k.__class__ is str else _key(k)): (x if x.__class__ in _ATOMS else plain_copy(x))
+        return {(k if type(k) is str else _key(k)): (x if type(x) in _ATOMS else plain_copy(x))
                 for k, x in v.items()}
     if cls is list:
-        return [x if x.__class__ in _ATOMS else plain_copy(x) for x in v]
+        return [x if type(x) in _ATOMS else plain_copy(x) for x in v]
     if isinstance(v, dict):
-        return {(k if k.__class__ is str else _key(k)): plain_copy(x) for k, x in v.items()}
+        return {(k if type(k) is str else _key(k)): plain_copy(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [plain_copy(x) for x in v]
     if isinstance(v, (str, int, float)):
         return json.loads(json.dumps(v))
-    raise TypeError(f"Object of type {v.__class__.__name__} is not JSON serializable")
+    raise TypeError(f"Object of type {type(v).__name__} is not JSON serializable")
 
 
 def _key(k: Any) -> str:
@@ -43,7 +43,7 @@ def _key(k: Any) -> str:
         return str(k)
     if k is True or k is False or k is None or isinstance(k, (int, float)):
         return json.dumps(k)  # type: ignore[no-any-return]
-    raise TypeError(f"keys must be str, int, float, bool or None, not {k.__class__.__name__}")
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(k).__name__}")
 
 
 def records_copy(v: list[dict[str, Any]]) -> list[dict[str, Any]]:

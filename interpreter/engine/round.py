@@ -12,9 +12,12 @@ from .option import Option, parse
 from .state import POOL, captured_loc
 from . import actions
 from . import basics
+from .basics import emit, gain_power, is_area, utype
 from . import core
 from . import core_procs
+from .core_procs import requirements_call
 from . import phases
+from .phases import out_of_actions
 
 Frame = dict[str, Any]
 CLOCKWISE = Option("option", "option", word="clockwise")
@@ -104,7 +107,7 @@ class Setup(Proc):
             if home in s.gates:
                 raise RuleError(f"two factions start in '{home}', which can hold only one gate")
             s.gates[home] = {"controller": placed[0]["id"] if placed else None}
-            basics.emit(g, "gate", loc=home, change="created", player=p, why="setup")
+            emit(g, "gate", loc=home, change="created", player=p, why="setup")
         f["i"] += 1
         f["at"] = "place"
         return None
@@ -132,7 +135,7 @@ class SetFirst(Proc):
         if d is not None:
             s.direction = 1 if parse("option", d) == CLOCKWISE else -1
         first = f["first"]
-        basics.emit(g, "first-player", player=first, direction=s.direction)
+        emit(g, "first-player", player=first, direction=s.direction)
         s.step = {"phase": "action", "player": first}
         s.memory = {"battle_no": s.memory.get("battle_no", 0), "turn_no": s.memory.get("turn_no", 0),
                     "action_no": s.memory.get("action_no", 0),
@@ -151,14 +154,14 @@ class ActionStep(Proc):
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         p = s.step["player"]
-        if all(s.power[q] <= 0 or phases.out_of_actions(g, q) for q in s.players):
-            basics.emit(g, "phase", phase="gather-power", round=s.round)
+        if all(s.power[q] <= 0 or out_of_actions(g, q) for q in s.players):
+            emit(g, "phase", phase="gather-power", round=s.round)
             s.step = {"phase": "gather"}
             return Return()
-        if s.power[p] <= 0 or phases.out_of_actions(g, p):
+        if s.power[p] <= 0 or out_of_actions(g, p):
             if g.ruleset.settings.get("turn-surcharge", {}).get("enabled"):
                 s.surcharge += 1
-                basics.emit(g, "surcharge", player=p, total=s.surcharge,
+                emit(g, "surcharge", player=p, total=s.surcharge,
                        name=g.ruleset.settings.get("turn-surcharge", {}).get("name", "surcharge"))
             s.step = {"phase": "action", "player": phases.next_player(g, p)}
             return Return()
@@ -168,11 +171,11 @@ class ActionStep(Proc):
     def turned(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         if s.memory.get("actions", 0) > MAX_ACTIONS_PER_PHASE:
-            basics.emit(g, "game-end-trigger", reason="stalled", during="action")
+            emit(g, "game-end-trigger", reason="stalled", during="action")
             phases.finish(g, f"no progress: more than {MAX_ACTIONS_PER_PHASE} actions in one Action Phase (engine safeguard)")
             return Return()
         if phases.doom_reached(g):
-            basics.emit(g, "game-end-trigger", reason="doom", during="action")
+            emit(g, "game-end-trigger", reason="doom", during="action")
             phases.finish(g, "a player reached the Doom goal")
             return Return()
         s.step = {"phase": "action", "player": phases.next_player(g, f["player"])}
@@ -191,13 +194,13 @@ class GatherPower(Proc):
         s = g.s
         if s.surcharge:
             s.surcharge = 0
-            basics.emit(g, "surcharge", total=0, reset=True)
+            emit(g, "surcharge", total=0, reset=True)
         abandoned = len(s.abandoned_gates())
         for p in s.players:
             # a gate held off the map keeps its controlling cultist with it: both still give Power
-            held_controllers = sum(1 for loc, gate in s.gates.items() if not basics.is_area(g, loc)
+            held_controllers = sum(1 for loc, gate in s.gates.items() if not is_area(g, loc)
                                    and gate.get("controller") is not None and s.gate_owner(loc) == p)
-            cultists = sum(1 for u in s.on_map(p) if basics.utype(g, u).cls == "cultist") + held_controllers
+            cultists = sum(1 for u in s.on_map(p) if utype(g, u).cls == "cultist") + held_controllers
             gates = actions.gate_count(g, p)
             held = captured_loc(p)   # (made once per player, not once per unit)
             captured = [u for u in s.units if u["loc"] == held]
@@ -205,7 +208,7 @@ class GatherPower(Proc):
                 core.relocate(g, u, POOL, "sacrificed")
             income = cultists + 2 * gates + abandoned + len(captured) + s.bank.pop(p, 0)
             s.power[p] = 0
-            basics.gain_power(g, p, income, "gather power")
+            gain_power(g, p, income, "gather power")
         f["at"] = "minimum"
         return core.window_call(g, "gather-power", {}, s.order_from(s.first))
 
@@ -215,7 +218,7 @@ class GatherPower(Proc):
         floor = -(-top // 2)   # half the top Power, rounded up (whole numbers: no float overflow)
         for p in s.players:
             if s.power[p] < floor:
-                basics.gain_power(g, p, floor - s.power[p], "minimum power")
+                gain_power(g, p, floor - s.power[p], "minimum power")
         f["at"] = "end_of_phase"
         return core.window_call(g, "after-gather-power", {}, s.order_from(s.first))
 
@@ -226,7 +229,7 @@ class GatherPower(Proc):
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return core_procs.requirements_call(g, "state") or self.done(g, f, None)   # e.g. "have 12 Power" is met here
+        return requirements_call(g, "state") or self.done(g, f, None)   # e.g. "have 12 Power" is met here
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         g.s.step = {"phase": "first-player"}

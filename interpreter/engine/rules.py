@@ -14,6 +14,7 @@ from ..diagnostics import did_you_mean
 from ..effects.compiler import RuleError
 from ..content.model import ContentModel, Layout, Ruleset
 from . import abilities, basics, core
+from .core import modifiers_of
 from . import battle, core_procs, doom, loyalty_procs, perform, round, turn  # noqa: F401 (their procedures register)
 from . import independents as independents_module
 from .basics import MEMO_CHECKED_AT_USE, MEMO_FACTS, PLACE_FACTS
@@ -173,7 +174,7 @@ class Rules(RulesFields):
         m = self._memo
         assert m is not None
         facts = m[2]
-        for k in [k for k in facts if k.__class__ is tuple and k[0] in PLACE_FACTS]:
+        for k in [k for k in facts if type(k) is tuple and k[0] in PLACE_FACTS]:
             del facts[k]
         s = self.s
         self._memo = (s, s.writes, *m[2:])
@@ -197,7 +198,7 @@ class Rules(RulesFields):
         facts = dict(source.memo())
         for name in MEMO_CHECKED_AT_USE:
             facts.pop((name, None), None)
-        if CHECK_MEMO and any(k.__class__ is tuple and k[0] in MEMO_CHECKED_AT_USE for k in facts):
+        if CHECK_MEMO and any(type(k) is tuple and k[0] in MEMO_CHECKED_AT_USE for k in facts):
             raise AssertionError("a memo entry the flow hands between steps is keyed (name, None)")
         self._memo = memo_record(s, facts, {})
 
@@ -215,7 +216,7 @@ class Rules(RulesFields):
         self._checking = True
         try:
             for key, value in list(kept.items()):
-                if key.__class__ is tuple and key[0] in MEMO_CHECKED_AT_USE:
+                if type(key) is tuple and key[0] in MEMO_CHECKED_AT_USE:
                     continue
                 fresh = self._recompute(key)
                 if fresh != value:
@@ -229,7 +230,7 @@ class Rules(RulesFields):
         if key == "all":
             return abilities.active_abilities_all(self)
         if key == "modifiers":
-            core.modifiers_of(self, "")
+            modifiers_of(self, "")
             return self.memo()["modifiers"]
         what, arg = key
         if what in MEMO_FACTS:

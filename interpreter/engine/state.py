@@ -120,7 +120,7 @@ def _gate_owner(s: "State", loc: str) -> str | None:
     if uid is None:
         return None
     by_id = _built(s)[2]
-    u = by_id.get(uid) if uid.__class__ is int else None
+    u = by_id.get(uid) if type(uid) is int else None
     return (u if u is not None else s.unit(uid))["owner"]  # type: ignore[no-any-return]
 
 
@@ -133,7 +133,7 @@ def _controlled_gates(s: "State", player: str) -> list[str]:
         uid = gate.get("controller")
         if uid is None:
             continue
-        u = by_id.get(uid) if uid.__class__ is int else None
+        u = by_id.get(uid) if type(uid) is int else None
         if (u if u is not None else s.unit(uid))["owner"] == player:
             out.append(loc)
     return out
@@ -220,7 +220,7 @@ class State:
         kept = self._chunks
         if kept is not None:   # only the moved unit's bytes (and its chunk's) are made again
             units = self.units
-            i = u["id"] - units[0]["id"] if u["id"].__class__ is int and units[0]["id"].__class__ is int else -1
+            i = u["id"] - units[0]["id"] if type(u["id"]) is int and type(units[0]["id"]) is int else -1
             if 0 <= i < len(units) and units[i] is u and kept[0] == self.unit_writes and kept[1] == len(units):
                 kept[2].drop(i)
             else:   # (kept bytes of other units than these: made again at their next use anyway)
@@ -257,7 +257,7 @@ class State:
         units = self.units
         built = _build_index(units)
         ids = [u["id"] for u in units]
-        ascending = all(i.__class__ is int for i in ids) and all(map(operator.lt, ids, ids[1:]))
+        ascending = all(type(i) is int for i in ids) and all(map(operator.lt, ids, ids[1:]))
         self._ix = (self.writes, len(units), built, ascending)  # type: ignore[assignment]
         return built
 

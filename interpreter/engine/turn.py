@@ -10,9 +10,13 @@ from . import state as state_module
 from .flow import Proc, Return, ask
 from .option import Option, parse
 from . import actions
+from .actions import unlimited_actions
 from . import basics
+from .basics import emit, gain_power
 from . import core
+from .core import turn_order
 from . import phases
+from .phases import out_of_actions
 
 Frame = dict[str, Any]
 END_TURN = Option("action", "end-turn", cost=0)
@@ -62,10 +66,10 @@ class Turn(Proc):
         p = f["player"]
         s.memory["turn_no"] = s.memory.get("turn_no", 0) + 1
         s.memory["battles"] = []
-        basics.emit(g, "turn", player=p, power=s.power[p])
+        emit(g, "turn", player=p, power=s.power[p])
         if s.surcharge:
             pay = min(s.surcharge, s.power[p])
-            basics.gain_power(g, p, -pay, "surcharge")
+            gain_power(g, p, -pay, "surcharge")
             if s.power[p] <= 0:
                 return Return()
         # An ability may make a Common Action (Summon) an Unlimited one too: once such an action is
@@ -86,7 +90,7 @@ class Turn(Proc):
     def _list_unlimited(self, g: Any, f: Frame) -> tuple[list[Option], str | None]:
         """The Unlimited Actions `p` may take now, and the position key made to leave out the free
         ones taken here before (None when none was needed)."""
-        offered = actions.unlimited_actions(g, f["player"])
+        offered = unlimited_actions(g, f["player"])
         seen = f["seen"]
         if not seen:
             return offered, None
@@ -124,8 +128,8 @@ class Turn(Proc):
                 mains[DECLINE_SECOND.label] = DECLINE_SECOND
             else:
                 if not mains and not f["either_done"]:
-                    basics.emit(g, "no-action", player=p)
-                    basics.gain_power(g, p, -s.power[p], "no action possible")
+                    emit(g, "no-action", player=p)
+                    gain_power(g, p, -s.power[p], "no action possible")
                     return Return()
                 if phases.can_pass(g, p) and s.power[p] > 0:
                     mains[PASS.label] = PASS
@@ -152,7 +156,7 @@ class Turn(Proc):
             return Return()
         if verb == DECLINE_SECOND.verb:
             f.update(main_done=True, second=None, at="choose")
-            basics.emit(g, "declined", player=p, ability="second action")
+            emit(g, "declined", player=p, ability="second action")
             if s.power[p] <= 0 and not self._unlimited(g, f, keep=True):
                 return Return()
             return None
@@ -188,7 +192,7 @@ class Turn(Proc):
                 f["second"] = list(granted) + [_action_key(action)]
             else:                                              # a second action never grants a third
                 f.update(main_done=True, second=None)
-        if action.verb == PASS.verb or phases.out_of_actions(g, p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
+        if action.verb == PASS.verb or out_of_actions(g, p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
                                                     and not self._unlimited(g, f, keep=True)):
             return Return()
         if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
@@ -206,7 +210,7 @@ class OfferReveals(Proc):
     STEPS = ("start", "offer", "answered")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
-        f.update(order=core.turn_order(g), i=0, at="offer")
+        f.update(order=turn_order(g), i=0, at="offer")
         return None
 
     def offer(self, g: Any, f: Frame, value: Any) -> Any:

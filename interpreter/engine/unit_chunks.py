@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+from marshal import dumps as marshal_dumps
 from typing import Any
 
 CHUNK = 16
@@ -82,7 +83,7 @@ class UnitChunks:
         for i in range(c * CHUNK, min(self.n, (c + 1) * CHUNK)):
             x = items[i]
             if x is None:
-                x = items[i] = marshal.dumps(units[i], 2)
+                x = items[i] = marshal_dumps(units[i], 2)
             parts.append(x)
         b = self.keyed[c] = b"".join(parts)
         return b

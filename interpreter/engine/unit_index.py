@@ -3,7 +3,7 @@ id, and by owner then location, each list in the order of `State.units`. Built f
 pass, and kept in step by `State.moved` (a unit's move changes two lists of each location table)."""
 from __future__ import annotations
 
-import bisect
+from bisect import insort
 import operator
 from typing import Any
 
@@ -35,7 +35,7 @@ def moved_in(by_loc: dict[str, list[dict[str, Any]]], u: dict[str, Any], src: st
     if there is None:
         by_loc[dst] = [u]
     else:
-        bisect.insort(there, u, key=_unit_id)
+        insort(there, u, key=_unit_id)
     return True
 
 

@@ -20,6 +20,7 @@ from ..effects.compiler import RuleError
 from .battle import die_face
 from . import battle_queries
 from . import core
+from .core import combat_of
 from .state import State
 
 HIDDEN = None  # what a masked value reads as
@@ -107,6 +108,6 @@ def battle_view(game: Any) -> dict[str, Any] | None:
 
 def _combat(game: Any, u: dict[str, Any]) -> int | None:
     try:
-        return int(core.combat_of(game.rules, u))
+        return int(combat_of(game.rules, u))
     except RuleError:
         return None

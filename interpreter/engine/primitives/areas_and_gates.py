@@ -5,7 +5,7 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.signatures import implements
-from ..basics import MEMO_FACTS, PLACE_FACTS
+from ..basics import MEMO_FACTS, PLACE_FACTS, emit, is_area
 from ..state import held_loc
 from .. import actions, basics
 
@@ -150,17 +150,17 @@ def _hold_gate(ctx: Any, area: str, tag: str) -> None:
     ctrl = gate.get("controller")
     if ctrl is not None:
         u = g.s.unit(ctrl)
-        basics.emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=ctx.ability)
+        emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=u["loc"], dst=loc, why=ctx.ability)
         u["loc"] = loc
         g.state_written()
     g.s.gates[loc] = gate
-    basics.emit(g, "gate", loc=area, change="held", to=loc)
+    emit(g, "gate", loc=area, change="held", to=loc)
 
 
 @implements("return_gate")
 def _return_gate(ctx: Any, tag: str, area: str) -> None:
     g = ctx.game
-    if not basics.is_area(g, area):
+    if not is_area(g, area):
         raise RuleError(f"{ctx.where}: return_gate needs an area of this map, got {area!r}")
     loc = held_loc(ctx.me, tag)
     gate = g.s.gates.pop(loc, None)
@@ -169,17 +169,17 @@ def _return_gate(ctx: Any, tag: str, area: str) -> None:
     ctrl = gate.get("controller")
     if ctrl is not None:
         u = g.s.unit(ctrl)
-        basics.emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=loc, dst=area, why=ctx.ability)
+        emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=loc, dst=area, why=ctx.ability)
         u["loc"] = area
         g.state_written()
     g.s.gates[area] = gate
-    basics.emit(g, "gate", loc=area, change="returned", src=loc)
+    emit(g, "gate", loc=area, change="returned", src=loc)
 
 
 @implements("remove_gate")
 def _remove_gate(ctx: Any, area: str) -> None:
     if ctx.game.s.gates.pop(area, None) is not None:
-        basics.emit(ctx.game, "gate", loc=area, change="removed", why=ctx.ability)
+        emit(ctx.game, "gate", loc=area, change="removed", why=ctx.ability)
 
 
 @implements("place_token")
@@ -190,7 +190,7 @@ def _place_token(ctx: Any, token: str, area: str, move: bool = True) -> None:
         mine[0]["loc"] = area
     else:
         s.tokens.append({"id": token, "loc": area, "owner": ctx.me})
-    basics.emit(ctx.game, "token", token=token, loc=area, owner=ctx.me)
+    emit(ctx.game, "token", token=token, loc=area, owner=ctx.me)
 
 
 @implements("remove_token")
@@ -200,7 +200,7 @@ def _remove_token(ctx: Any, token: str, area: str, owner: Any = None) -> None:
     for i, t in enumerate(s.tokens):
         if t["id"] == token and t["loc"] == area and t.get("owner") == who:
             del s.tokens[i]
-            basics.emit(ctx.game, "token-removed", token=token, loc=area, owner=who, why=ctx.ability or "rules")
+            emit(ctx.game, "token-removed", token=token, loc=area, owner=who, why=ctx.ability or "rules")
             return
 
 
@@ -211,7 +211,7 @@ def _lock_gate(ctx: Any, area: str) -> None:
     if gate is None or gate.get("locked"):
         return
     if gate.get("controller") is not None:
-        basics.emit(g, "gate", loc=area, change="abandoned", unit=gate["controller"], why=ctx.ability)
+        emit(g, "gate", loc=area, change="abandoned", unit=gate["controller"], why=ctx.ability)
     gate["controller"] = None
     gate["locked"] = True
-    basics.emit(g, "gate", loc=area, change="locked", why=ctx.ability)
+    emit(g, "gate", loc=area, change="locked", why=ctx.ability)

@@ -7,6 +7,7 @@ from ...effects.compiler import RuleError
 from ...effects.signatures import implements
 from .arguments import as_list, as_unit
 from .. import basics
+from ..basics import emit, integer, is_area
 from .. import battle_queries
 
 
@@ -33,7 +34,7 @@ def _avoided(ctx: Any) -> list[dict[str, Any]]:
     b = g.s.battle
     if b is None:
         return []
-    return [g.s.unit(i) for i in b["avoided"] if basics.is_area(g, g.s.unit(i)["loc"])]
+    return [g.s.unit(i) for i in b["avoided"] if is_area(g, g.s.unit(i)["loc"])]
 
 
 @implements("rolled")
@@ -64,7 +65,7 @@ def _exempt(ctx: Any, unit: Any) -> None:
     b = ctx.game.s.battle
     if b is not None:
         b["exempt"].append(as_unit(ctx, unit)["id"])
-        basics.emit(ctx.game, "exempt", unit=unit["id"])
+        emit(ctx.game, "exempt", unit=unit["id"])
 
 
 @implements("add_results")
@@ -76,7 +77,7 @@ def _add_results(ctx: Any, against: str, result: str, count: int = 1, **kw: Any)
     if kw.get("class") is not None:
         item["classes"] = as_list(kw["class"])
     b["pending"][against] += [dict(item) for _ in range(max(0, int(count)))]
-    basics.emit(ctx.game, "results-added", against=against, result=result, count=count, by=ctx.me)
+    emit(ctx.game, "results-added", against=against, result=result, count=count, by=ctx.me)
 
 
 @implements("reroll_misses")
@@ -115,7 +116,7 @@ def _cancel(ctx: Any, unit: Any) -> None:
         gone = res.pop()
         if gone == "kill" and u["id"] not in b["avoided"]:
             b["avoided"].append(u["id"])
-        basics.emit(ctx.game, "result-cancelled", unit=u["id"], kind=u["kind"], result=gone)
+        emit(ctx.game, "result-cancelled", unit=u["id"], kind=u["kind"], result=gone)
 
 
 @implements("set_flag")
@@ -146,7 +147,7 @@ def _add_battle_count(ctx: Any, name: str, amount: Any, unit: Any = None, player
         return
     key = _count_key(ctx, name, unit, player)
     counts = b.setdefault("counts", {})
-    counts[key] = counts.get(key, 0) + basics.integer(ctx.game, amount, "amount")
+    counts[key] = counts.get(key, 0) + integer(ctx.game, amount, "amount")
 
 
 @implements("battle_count")

@@ -10,6 +10,7 @@ from ..option import Option, parse, unit_of_label
 from ..feasible import note_no_option
 from .arguments import as_player
 from .. import basics
+from ..basics import integer
 
 DONE = Option("unit", "done")   # ends a series of unit picks
 
@@ -45,8 +46,8 @@ def _picked_unit(ctx: Any, data: Any, ans: str) -> Any:
 def _choose_units(ctx: Any, player: str, units: list[Any], most: Any = None, prompt: str = "choose units",
                   least: Any = None) -> Any:
     left = list(units)
-    limit = len(left) if most is None else min(len(left), basics.integer(ctx.game, most, "most"))
-    need = 0 if least is None else min(limit, basics.integer(ctx.game, least, "least"))
+    limit = len(left) if most is None else min(len(left), integer(ctx.game, most, "most"))
+    need = 0 if least is None else min(limit, integer(ctx.game, least, "least"))
     return _next_unit(ctx, {"player": player, "prompt": prompt, "left": left, "picked": [], "limit": limit,
                             "need": need})
 

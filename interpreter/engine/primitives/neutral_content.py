@@ -24,6 +24,7 @@ from ..option import is_done
 from .arguments import as_player
 from .choices import ask_one
 from .. import basics
+from ..basics import emit, integer
 from .. import core
 
 
@@ -31,12 +32,12 @@ from .. import core
 def _pay_doom(ctx: Any, player: Any, amount: Any) -> None:
     g = ctx.game
     p = as_player(ctx, player)
-    n = basics.integer(g, amount, "amount")
+    n = integer(g, amount, "amount")
     if n < 0 or g.s.doom[p] < n:
         raise RuleError(f"{ctx.where}: {p} cannot pay {n} Doom with {g.s.doom[p]}")
     if n:
         g.s.doom[p] -= n
-        basics.emit(g, "doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability, paid=True)
+        emit(g, "doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability, paid=True)
 
 
 @implements("take_card")
@@ -47,7 +48,7 @@ def _take_card(ctx: Any, player: Any, kind: str) -> None:
     if card is None:
         raise RuleError(f"{ctx.where}: no neutral loyalty card brings '{kind}'")
     neutral.add_card(g.content, g.s, card.id, p)
-    basics.emit(g, "loyalty-card", player=p, card=card.id, why=ctx.ability)
+    emit(g, "loyalty-card", player=p, card=card.id, why=ctx.ability)
 
 
 @implements("card_holder")

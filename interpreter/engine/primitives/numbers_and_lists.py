@@ -7,6 +7,7 @@ from typing import Any
 from ...effects.compiler import RuleError
 from ...effects.signatures import implements
 from .. import basics
+from ..basics import integer
 
 
 # ---- numbers and lists -------------------------------------------------------------------------
@@ -89,6 +90,6 @@ def _glyph(ctx: Any, area: Any) -> Any:
 
 @implements("ruleset_halves")
 def _ruleset_halves(ctx: Any, ability: str, amount: Any) -> int:
-    n = basics.integer(ctx.game, amount, "amount")
+    n = integer(ctx.game, amount, "amount")
     listed = ctx.game.ruleset.settings.get("halved-dice-abilities", []) or []
     return math.ceil(n / 2) if ability in listed else n

@@ -7,6 +7,7 @@ from ...effects.compiler import RuleError
 from ...effects.signatures import implements
 from .arguments import as_player
 from .. import basics
+from ..basics import integer
 from .. import phases
 
 
@@ -86,12 +87,12 @@ def _surcharge(ctx: Any) -> int:
 # ---- verbs: resources ---------------------------------------------------------------------------------
 @implements("gain_power")
 def _gain_power(ctx: Any, player: str, amount: Any) -> None:
-    basics.gain_power(ctx.game, as_player(ctx, player), basics.integer(ctx.game, amount, "amount"), ctx.ability)
+    basics.gain_power(ctx.game, as_player(ctx, player), integer(ctx.game, amount, "amount"), ctx.ability)
 
 
 @implements("lose_power")
 def _lose_power(ctx: Any, player: str, amount: Any) -> None:
-    basics.gain_power(ctx.game, as_player(ctx, player), -basics.integer(ctx.game, amount, "amount"), ctx.ability)
+    basics.gain_power(ctx.game, as_player(ctx, player), -integer(ctx.game, amount, "amount"), ctx.ability)
 
 
 @implements("bank_power")
@@ -103,10 +104,10 @@ def _bank_power(ctx: Any, player: str) -> None:
 
 @implements("gain_doom")
 def _gain_doom(ctx: Any, player: str, amount: Any) -> None:
-    basics.gain_doom(ctx.game, as_player(ctx, player), basics.integer(ctx.game, amount, "amount"), ctx.ability)
+    basics.gain_doom(ctx.game, as_player(ctx, player), integer(ctx.game, amount, "amount"), ctx.ability)
 
 
 @implements("elder_sign")
 def _elder_sign(ctx: Any, player: str, count: int = 1) -> None:
-    for _ in range(basics.integer(ctx.game, count, "count")):
+    for _ in range(integer(ctx.game, count, "count")):
         basics.give_elder_sign(ctx.game, as_player(ctx, player), ctx.ability)

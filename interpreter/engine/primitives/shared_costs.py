@@ -16,6 +16,7 @@ from ...effects.runtime import Suspend, resumer
 from ..flow import ask
 from .arguments import as_player
 from .. import basics
+from ..basics import integer
 
 REFUSE = "refuse"
 
@@ -27,7 +28,7 @@ def _share_power_loss(ctx: Any, players: Any, amount: Any, prompt: str = "how mu
     who = [as_player(ctx, p) for p in players]
     if len(set(who)) != len(who):
         raise RuleError(f"{ctx.where}: share_power_loss() names a player twice: {who}")
-    n = basics.integer(ctx.game, amount, "amount")
+    n = integer(ctx.game, amount, "amount")
     if n <= 0:
         return []
     return _next_share(ctx, {"players": who, "left": n, "shares": [], "prompt": prompt})

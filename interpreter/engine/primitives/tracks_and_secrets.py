@@ -21,6 +21,7 @@ from ...effects.runtime import Suspend, resumer
 from ..flow import ask
 from .arguments import as_player
 from .. import basics
+from ..basics import emit, integer, is_area
 from .. import independents
 
 
@@ -33,9 +34,9 @@ def _marker_name(ctx: Any, name: Any) -> str:
 @implements("set_marker")
 def _set_marker(ctx: Any, name: str, value: Any) -> None:
     g = ctx.game
-    v = max(0, basics.integer(g, value, "marker value"))
+    v = max(0, integer(g, value, "marker value"))
     g.s.markers[_marker_name(ctx, name)] = v
-    basics.emit(g, "marker", name=name, value=v, why=ctx.ability)
+    emit(g, "marker", name=name, value=v, why=ctx.ability)
 
 
 @implements("marker")
@@ -61,7 +62,7 @@ def _next_pick(ctx: Any, st: dict[str, Any]) -> Any:
         # every chooser sees the same prompt and options: nothing of the earlier answers
         return Suspend(ask(as_player(ctx, st["players"][len(picks)]), "secret", st["labels"],
                            f"{ctx.ability}: {st['prompt']} (in secret)", secret=True), "secret_picks", st)
-    basics.emit(g, "secret-picks", why=ctx.ability, picks=[[r["player"], r["value"]] for r in picks])
+    emit(g, "secret-picks", why=ctx.ability, picks=[[r["player"], r["value"]] for r in picks])
     return picks
 
 
@@ -75,10 +76,10 @@ def _picked_secretly(ctx: Any, st: dict[str, Any], ans: str) -> Any:
 def _lose_doom(ctx: Any, player: str, amount: Any) -> None:
     g = ctx.game
     p = as_player(ctx, player)
-    n = min(g.s.doom[p], max(0, basics.integer(g, amount, "amount")))
+    n = min(g.s.doom[p], max(0, integer(g, amount, "amount")))
     if n:
         g.s.doom[p] -= n
-        basics.emit(g, "doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability)
+        emit(g, "doom", player=p, change=-n, total=g.s.doom[p], why=ctx.ability)
 
 
 @implements("sum")
@@ -97,7 +98,7 @@ def _sum(ctx: Any, items: Any) -> Any:
 def _independents(ctx: Any, owner: Any = None) -> list[dict[str, Any]]:
     g = ctx.game
     kinds = {rec["kind"] for rec in g.s.loyalty.values()}
-    return [u for u in g.s.units if u["kind"] in kinds and basics.is_area(g, u["loc"])
+    return [u for u in g.s.units if u["kind"] in kinds and is_area(g, u["loc"])
             and (owner is None or u["owner"] == as_player(ctx, owner))]
 
 

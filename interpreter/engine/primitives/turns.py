@@ -10,6 +10,7 @@ from .arguments import as_player
 from .. import abilities
 from .. import actions
 from .. import basics
+from ..basics import emit, faction
 from .. import core
 
 
@@ -30,7 +31,7 @@ def _end_actions(ctx: Any, player: str) -> None:
     done = g.s.memory.setdefault("no_actions", [])
     if p not in done:
         done.append(p)
-        basics.emit(g, "no-more-actions", player=p, why=ctx.ability)
+        emit(g, "no-more-actions", player=p, why=ctx.ability)
 
 
 @implements("lend_ability")
@@ -41,13 +42,13 @@ def _lend(ctx: Any, ability: str, owner: str, to: str, until: str = "end-of-doom
         raise RuleError(f"{ctx.where}: '{owner}' has no ability '{ability}'")
     g.s.grants.append({"ability": key, "to": to, "until": until, "round": g.s.round})
     g.s.written(units=False)
-    basics.emit(g, "lend", ability=key, to=to, until=until)
+    emit(g, "lend", ability=key, to=to, until=until)
 
 
 @implements("lend_unique")
 def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase", stand_in: Any = None) -> None:
     g = ctx.game
-    f = basics.faction(g, as_player(ctx, owner))
+    f = faction(g, as_player(ctx, owner))
     grant: dict[str, Any] = {"to": to, "until": until, "round": g.s.round}
     if stand_in is not None:
         grant["stand_in"] = {k: stand_in for k, t in f.units.items() if t.cls == "great-old-one"}
@@ -56,7 +57,7 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
         g.s.grants = [x for x in g.s.grants if not (x["ability"] == ab.key and x["to"] == to)]
         g.s.grants.append({"ability": ab.key, **grant})
         g.s.written(units=False)
-        basics.emit(g, "lend", ability=ab.key, to=to, until=until)
+        emit(g, "lend", ability=ab.key, to=to, until=until)
 
 
 # ---- Meeting a spellbook requirement from an effect (for requirements that can be met in two ways,
@@ -64,7 +65,7 @@ def _lend_unique(ctx: Any, owner: str, to: str, until: str = "end-of-doom-phase"
 def _earn_requirement(ctx: Any, player: str, requirement: str) -> Any:
     g = ctx.game
     player = as_player(ctx, player)
-    req = next((r for r in basics.faction(g, player).requirements if r.id == requirement), None)
+    req = next((r for r in faction(g, player).requirements if r.id == requirement), None)
     if req is None:
         raise RuleError(f"{ctx.where}: '{player}' has no spellbook requirement '{requirement}'")
     if req.id in g.s.requirements[player]:

@@ -9,8 +9,10 @@ from ...effects.signatures import implements
 from ..state import POOL, held_loc
 from .arguments import as_list, as_player, as_unit, filter_units
 from .. import basics
+from ..basics import is_area, utype
 from .. import battle_queries
 from .. import core
+from ..core import combat_of, unit_cost
 
 
 # ---- units ----------------------------------------------------------------------------------------
@@ -55,7 +57,7 @@ def _map_areas(area: Any, areas: Any) -> Any:
     try:
         return {a for a in wanted if a in areas}
     except TypeError:   # an unhashable value in the list: never a map area
-        return [a for a in wanted if a.__class__ is str and a in areas]
+        return [a for a in wanted if type(a) is str and a in areas]
 
 
 def _in_areas(units: list[dict[str, Any]], area: Any) -> list[dict[str, Any]]:
@@ -103,7 +105,7 @@ def _awakened_ever(ctx: Any, owner: str, kind: str) -> bool:
 @implements("cost")
 def _cost(ctx: Any, unit: Any) -> int:
     u = as_unit(ctx, unit)
-    return core.unit_cost(ctx.game, u["owner"], basics.utype(ctx.game, u))
+    return unit_cost(ctx.game, u["owner"], utype(ctx.game, u))
 
 
 @implements("doom_value")
@@ -113,14 +115,14 @@ def _doom_value(ctx: Any, unit: Any) -> int:
 
 @implements("combat")
 def _combat(ctx: Any, unit: Any) -> int:
-    return core.combat_of(ctx.game, as_unit(ctx, unit))
+    return combat_of(ctx.game, as_unit(ctx, unit))
 
 
 @implements("cheapest")
 def _cheapest(ctx: Any, units: list[dict[str, Any]]) -> Any:
     best, best_cost = None, None
     for u in units:
-        c = core.unit_cost(ctx.game, u["owner"], basics.utype(ctx.game, u))
+        c = unit_cost(ctx.game, u["owner"], utype(ctx.game, u))
         if best_cost is None or c < best_cost:
             best, best_cost = u, c
     return best
@@ -135,7 +137,7 @@ def _kinds_of(ctx: Any, units: list[dict[str, Any]]) -> list[str]:
 @implements("place")
 def _place(ctx: Any, unit: Any, area: str) -> None:
     u = as_unit(ctx, unit)
-    if not basics.is_area(ctx.game, area):
+    if not is_area(ctx.game, area):
         raise RuleError(f"{ctx.where}: '{area}' is not an area of this map")
     core.relocate(ctx.game, u, area, ctx.ability or "place")
 

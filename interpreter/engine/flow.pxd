@@ -1,0 +1,21 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged flow.py, which
+# stays the reference: what a step returns (Ask, Call, Return) as extension types, their one field
+# a C field, so that making one (several a decision) runs the type's own C __init__ instead of a
+# Python-level one looked up on the class, and the driver, `run`, reads the field of the outcome it
+# has told apart by its exact type as a C read (any other module reads it by name, as before).
+import cython
+
+cdef class _Outcome:
+    pass
+
+cdef class Ask(_Outcome):
+    cdef public object decision
+
+cdef class Call(_Outcome):
+    cdef public object frame
+
+cdef class Return(_Outcome):
+    cdef public object value
+
+@cython.locals(ret=Return, call=Call, asked=Ask)
+cpdef object run(object g, object value=*, object floor=*)

@@ -1,0 +1,6 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged option.py, which
+# stays the reference: its caches of records (by label, and the listings' actions and unit moves) as
+# C-level dicts, so that `.get`, an item read, `len` and `clear` on them are calls of CPython's dict
+# functions, not a `get` looked up on an untyped global (a generic attribute lookup each). The
+# module's own code alone reads them.
+cdef dict _PARSED, _ACTIONS, _MOVES
