@@ -306,6 +306,22 @@ def invariant_of(ev: Ev, memo: list[Any], slot: int, where: str) -> Ev:
     return invariant
 
 
+def invariant_read_of(ev: Ev, memo: list[Any], slot: int) -> Ev:
+    """A field read (`ev`: `self.loc`) inside a comprehension whose record reads none of the names
+    the comprehension binds: `invariant_of` for a value that spends no evaluation step (a record
+    read while an expression is evaluated is the same at every item). Read lazily: the first
+    read is `ev`'s, with its error where it came."""
+    def invariant_read(ctx: Any) -> Any:
+        values = memo[0]
+        if values is None:
+            return ev(ctx)
+        got = values[slot]
+        if got is _UNSET:
+            got = values[slot] = ev(ctx)
+        return got
+    return invariant_read
+
+
 def fresh_memo(size: int) -> list[Any]:
     """The values of `size` hoisted calls (`invariant_of`) for one evaluation of a comprehension."""
     return [_UNSET] * size

@@ -22,7 +22,7 @@ from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive
 from .signatures import REGISTRY
 from .closures import (args_of, binary_of, by_position, comprehension_of, constant, count_upto_of, field_of,
-                       invariant_of, loop_field_of, loop_var_of, query_of, var_of)
+                       invariant_of, invariant_read_of, loop_field_of, loop_var_of, query_of, var_of)
 from .runtime import COMPARE, LimitError, RuleError, bounded, number, spend_for
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, quiet_in_loop, static_type
 
@@ -103,7 +103,7 @@ class Compiler:
             self._check_field(node, env)
             if isinstance(node.obj, A.Var) and self._in_loop(node.obj.name):
                 return loop_field_of(node.obj.name, name, where)
-            return field_of(obj, name, where)
+            return self._hoisted(node, field_of(obj, name, where), where)
         if isinstance(node, A.Index):
             obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
 
@@ -173,11 +173,15 @@ class Compiler:
         binds (closures.loop_var_of reads it from the scope on top)."""
         return bool(self._loops) and self._loops[-1][0] == name
 
-    def _hoisted(self, node: A.Call, ev: Ev, where: str) -> Ev:
+    def _hoisted(self, node: A.Call | A.Field, ev: Ev, where: str) -> Ev:
         """A query call inside comprehensions, hoisted to the outermost one around it whose loop and
         inner loops bind no name its plain arguments read (closures.invariant_of): made once per
-        evaluation of that comprehension, not once per item. `ev` itself anywhere else."""
-        reads = A.plain_call_reads(node) if self._loops else None
+        evaluation of that comprehension, not once per item; a field read (`self.loc`) likewise,
+        when its record reads no such name (closures.invariant_read_of). `ev` itself anywhere else."""
+        if not self._loops:
+            return ev
+        field = isinstance(node, A.Field)
+        reads = A.plain_reads([node]) if field else A.plain_call_reads(node)  # type: ignore[arg-type]
         if reads is None:
             return ev
         at = len(self._loops)
@@ -187,7 +191,7 @@ class Compiler:
             return ev
         _, memo, hoisted = self._loops[at]
         hoisted[0] += 1
-        return invariant_of(ev, memo, hoisted[0] - 1, where)
+        return invariant_read_of(ev, memo, hoisted[0] - 1) if field else invariant_of(ev, memo, hoisted[0] - 1, where)
 
     @staticmethod
     def _check_field(node: A.Field, env: CompileEnv) -> None:
