@@ -16,13 +16,13 @@ from necronomicon.interpreter.limits import MAX_FOR_ITEMS
 from .test_hoisting import AREAS, Ctx, _compile, _outcome
 
 
-class Binds(Ctx):
-    """A context counting the items a loop binds."""
-    binds = 0
+class Visits(Ctx):
+    """A context counting the items a loop visits (one step each)."""
+    visits = 0
 
-    def bind(self, name: str, value: Any) -> None:
-        Binds.binds += 1
-        super().bind(name, value)
+    def tick(self, where: str) -> None:
+        Visits.visits += 1
+        super().tick(where)
 
 
 COUNTED = [
@@ -66,16 +66,16 @@ def test_a_count_cut_short_behaves_as_the_list_counted_whole(text: str, monkeypa
 
 
 def test_the_count_stops_where_the_comparison_is_decided() -> None:
-    Binds.binds = 0
-    assert _compile(COUNTED[0])(Binds(xs=AREAS * 10)) is True
-    assert Binds.binds == 1   # 'arctic' is not 'north': more than 0 already
-    Binds.binds = 0
-    assert _compile("count([x for x in xs if x != 'north']) >= 3")(Binds(xs=AREAS * 10)) is True
-    assert Binds.binds == 4   # arctic, north (not counted), south, east: three
-    Binds.binds = 0
+    Visits.visits = 0
+    assert _compile(COUNTED[0])(Visits(xs=AREAS * 10)) is True
+    assert Visits.visits == 1   # 'arctic' is not 'north': more than 0 already
+    Visits.visits = 0
+    assert _compile("count([x for x in xs if x != 'north']) >= 3")(Visits(xs=AREAS * 10)) is True
+    assert Visits.visits == 4   # arctic, north (not counted), south, east: three
+    Visits.visits = 0
     shriek = _compile(COUNTED[6])   # the outer list is made whole: each inner count stops at its first item
-    assert shriek(Binds(xs=AREAS)) == AREAS
-    assert Binds.binds == len(AREAS) + len(AREAS) + 1   # one inner item each, two for the first area
+    assert shriek(Visits(xs=AREAS)) == AREAS
+    assert Visits.visits == len(AREAS) + len(AREAS) + 1   # one inner item each, two for the first area
     ctx = Ctx(xs=AREAS * 10)
     _compile(COUNTED[0])(ctx)
     assert ctx.spent == [(1, "t:1:7"), (len(AREAS) * 10 - 1, "t:1:7"), (1, "t:1:1")]

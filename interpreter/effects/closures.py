@@ -359,10 +359,11 @@ def comprehension_of(source: Ev, name: str, item: Ev, cond: Ev | None, memo: lis
         if size:
             saved, memo[0] = memo[0], fresh_memo(size)
         ctx.push_scope()
+        scope = ctx.scopes[-1]   # the loop's own scope, where `ctx.bind` would bind its name (`loop_var_of` reads it)
         try:
             for x in items:
                 tick(where)
-                ctx.bind(name, x)
+                scope[name] = x
                 if cond is None or cond(ctx):
                     out.append(item(ctx))
         finally:
@@ -396,6 +397,7 @@ def count_upto_of(source: Ev, name: str, cond: Ev | None, cap: int, where: str, 
             tick = getattr(ctx, "tick", None)
             n = visited = 0
             ctx.push_scope()
+            scope = ctx.scopes[-1]   # (as in `comprehension_of`)
             try:
                 for x in items:
                     if n >= cap:
@@ -403,7 +405,7 @@ def count_upto_of(source: Ev, name: str, cond: Ev | None, cap: int, where: str, 
                     visited += 1
                     if tick is not None:
                         tick(where)
-                    ctx.bind(name, x)
+                    scope[name] = x
                     if cond is None or cond(ctx):
                         n += 1
             finally:
