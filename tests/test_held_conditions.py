@@ -206,3 +206,28 @@ def test_a_factions_checks_at_a_moment_are_found_once_from_the_content_table(mon
             checks = H._checks(g.rules, p, reqs, when)
             assert [c[0] for c in checks] == list(positions(g.rules, p, when))
             assert all(c[1] is reqs[c[0]] and c[4] == (p, reqs[c[0]].key) for c in checks)
+
+
+def test_a_check_reads_the_parts_not_of_one_player_once_for_all_the_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In one check (one `seen`), a part that is the same for every player (the players, the
+    tokens, the units that count as gates, the battle, which may be None ...) is read once; a
+    player's own parts are read for each player; every key is the one read player by player."""
+    g = Game(_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
+    parts = ("battle", "gate-places", "gates@", "players", "power@", "tokens", "unit-gates", "units", "units@")
+    reads = tuple(H._reader(f) for f in parts)
+    calls: list[str] = []
+    read = H._read
+
+    def counted(game, code, name, p):  # type: ignore[no-untyped-def]
+        calls.append(name)
+        return read(game, code, name, p)
+    monkeypatch.setattr(H, "_read", counted)
+    seen: dict[object, object] = {}
+    shared = [H._key(g.rules, reads, p, seen) for p in g.s.players]
+    players = len(g.s.players)
+    assert sorted(calls) == sorted([*("battle", "gate-places", "players", "tokens", "unit-gates", "units"),
+                                    *("gates@", "power", "units@") * players])
+    calls.clear()
+    assert shared == [H._key(g.rules, reads, p) for p in g.s.players]
+    assert len(calls) == len(reads) * players
+    assert shared[0][0] is None   # no battle: read once all the same

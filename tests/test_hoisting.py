@@ -161,3 +161,42 @@ def test_the_loop_name_and_its_fields_are_read_without_lookup() -> None:
     ctx = Ctx(xs=ROWS)
     ctx.lookup = None   # type: ignore[assignment,method-assign]   (never asked: a call would fail)
     assert _compile("[t.loc for t in [t for t in xs if t.loc != 'east']]")(ctx) == ["north", "south"]
+
+
+FIELD_SHAPES = [
+    "[t.loc for t in xs if t.loc != me.loc]",                      # `me.loc` reads no loop name: read once
+    "[[b.loc for b in xs if b.owner == a.owner and b.loc != me.loc] for a in xs]",   # one read per inner loop
+    "[t.loc for t in xs if t.loc == 'south' or t.owner == me.owner]",   # reached for some items only
+    "[t.loc for t in xs if count(tokens(owner: me.owner)) >= 0]",  # inside a hoisted call's argument
+]
+RECORD = {"loc": "south", "owner": "wr"}
+
+
+@pytest.mark.parametrize("text", FIELD_SHAPES)
+def test_a_hoisted_field_read_behaves_as_the_read_made_for_every_item(text: str, monkeypatch: Any) -> None:
+    fast = _compile(text)
+    with monkeypatch.context() as m:
+        m.setattr(compiler_module, "invariant_read_of", lambda ev, memo, slot: ev)
+        slow = _compile(text)
+    for me in (RECORD, {"loc": "north"}, None, 3, ["x"]):
+        for xs in (ROWS, [], [ROWS[0], {"owner": "wr", "loc": "east"}], [ROWS[1], 3]):
+            for budget in (None, 1, 4):
+                assert _outcome(fast, Ctx(budget, me=me, xs=xs)) == _outcome(slow, Ctx(budget, me=me, xs=xs)), (text, me, xs)
+
+
+class Reads(Ctx):
+    """A context counting how often each name is looked up."""
+    reads: dict[str, int] = {}
+
+    def lookup(self, name: str, where: str) -> Any:
+        Reads.reads[name] = Reads.reads.get(name, 0) + 1
+        return super().lookup(name, where)
+
+
+def test_a_field_of_a_record_no_loop_binds_is_read_once_per_evaluation_of_its_comprehension() -> None:
+    Reads.reads = {}
+    assert _compile(FIELD_SHAPES[0])(Reads(me=RECORD, xs=ROWS * 5)) == ["north"] * 5
+    assert Reads.reads == {"me": 1}
+    Reads.reads = {}
+    _compile(FIELD_SHAPES[1])(Reads(me=RECORD, xs=ROWS * 3))
+    assert Reads.reads == {"me": 1, "a": 6, "xs": 6}   # `a.owner`: once in each evaluation of the inner comprehension

@@ -283,8 +283,14 @@ def plain_call_reads(call: Call) -> frozenset[str] | None:
     names, fields, indexes, lists and operators of those): such a query call costs only its own
     evaluation steps, and gives the same value wherever those names hold the same values
     (compiler.py hoists it out of a comprehension's loop). None for any other argument."""
+    return plain_reads([a.value for a in call.args])
+
+
+def plain_reads(nodes: "list[object]") -> frozenset[str] | None:
+    """The names expressions `nodes` read when they hold no call and no comprehension (as
+    `plain_call_reads` of a call's arguments), else None."""
     out: set[str] = set()
-    todo: list[object] = [a.value for a in call.args]
+    todo = list(nodes)
     while todo:
         n = todo.pop()
         if isinstance(n, Var):

@@ -21,10 +21,10 @@ from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive
 from .signatures import REGISTRY
-from .closures import (args_of, binary_of, by_position, constant, field_of, fresh_memo, invariant_of, loop_field_of,
-                       loop_var_of, query_of, var_of)
-from .runtime import LimitError, RuleError, bounded, number, spend_for, ticker
-from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, static_type
+from .closures import (args_of, binary_of, by_position, comprehension_of, constant, count_upto_of, field_of,
+                       invariant_of, invariant_read_of, loop_field_of, loop_var_of, query_of, var_of)
+from .runtime import COMPARE, LimitError, RuleError, bounded, number, spend_for
+from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, quiet_in_loop, static_type
 
 # re-exported: the engine and tests import these from here
 __all__ = ["MAX_FOR_ITEMS", "CompileEnv", "Compiler", "LimitError", "RuleError", "compatible", "static_type"]
@@ -96,46 +96,14 @@ class Compiler:
             items = [self.expr(i, env) for i in node.items]
             return lambda ctx: [f(ctx) for f in items]
         if isinstance(node, A.Comprehension):
-            source = self.expr(node.source, env)
-            inner = env.child([node.name], unit_items(node.name, node.source))
-            name, memo, hoisted = node.name, [None], [0]
-            self._loops.append((name, memo, hoisted))
-            try:
-                item = self.expr(node.item, inner)
-                cond = self.expr(node.cond, inner) if node.cond is not None else None
-            finally:
-                self._loops.pop()
-            size = hoisted[0]
-
-            def comprehension(ctx: Any) -> list[Any]:
-                items = source(ctx)
-                if not isinstance(items, list):
-                    raise RuleError(f"{where}: '[... for {name} in ...]' needs a list, got {type(items).__name__}")
-                if len(items) > MAX_FOR_ITEMS:
-                    raise RuleError(f"{where}: a list of {len(items)} items exceeds {MAX_FOR_ITEMS}")
-                out = []
-                tick = ticker(ctx)
-                if size:
-                    saved, memo[0] = memo[0], fresh_memo(size)
-                ctx.push_scope()
-                try:
-                    for x in items:
-                        tick(where)
-                        ctx.bind(name, x)
-                        if cond is None or cond(ctx):
-                            out.append(item(ctx))
-                finally:
-                    ctx.pop_scope()
-                    if size:
-                        memo[0] = saved
-                return out
-            return comprehension
+            source, item, cond, memo, size = self._loop(node, env)
+            return comprehension_of(source, node.name, item, cond, memo, size, where)
         if isinstance(node, A.Field):
             obj, name = self.expr(node.obj, env), node.name
             self._check_field(node, env)
             if isinstance(node.obj, A.Var) and self._in_loop(node.obj.name):
                 return loop_field_of(node.obj.name, name, where)
-            return field_of(obj, name, where)
+            return self._hoisted(node, field_of(obj, name, where), where)
         if isinstance(node, A.Index):
             obj, idx = self.expr(node.obj, env), self.expr(node.index, env)
 
@@ -165,16 +133,55 @@ class Compiler:
         env.error(node, "bad-expression", "unsupported expression")  # pragma: no cover
         return lambda ctx: None
 
+    def _loop(self, node: A.Comprehension, env: CompileEnv) -> tuple[Ev, Ev, Ev | None, list[Any], int]:
+        """A comprehension's parts: its list, item and condition compiled, the cell of the calls
+        hoisted to it (`_hoisted`) and how many."""
+        source = self.expr(node.source, env)
+        inner = env.child([node.name], unit_items(node.name, node.source))
+        memo, hoisted = [None], [0]
+        self._loops.append((node.name, memo, hoisted))
+        try:
+            item = self.expr(node.item, inner)
+            cond = self.expr(node.cond, inner) if node.cond is not None else None
+        finally:
+            self._loops.pop()
+        return source, item, cond, memo, hoisted[0]
+
+    def _counted(self, node: A.Binary, env: CompileEnv) -> Ev | None:
+        """`count([... for x in xs if c]) OP n` (n a whole-number literal, 0 or more) whose item and
+        condition are quiet (static.quiet_in_loop): the count stops where the comparison is
+        decided, at n for `>=` and `<`, else at n + 1 (closures.count_upto_of); None for any other
+        left operand."""
+        call, n = node.left, getattr(node.right, "value", None)
+        if not (node.op in COMPARE and isinstance(node.right, A.Lit) and n.__class__ is int and n >= 0   # type: ignore[operator]
+                and isinstance(call, A.Call) and call.name == "count" and len(call.args) == 1
+                and call.args[0].name is None and isinstance(call.args[0].value, A.Comprehension)):
+            return None
+        comp = call.args[0].value
+        units = (env.units - {comp.name}) | set(unit_items(comp.name, comp.source))
+        prim = REGISTRY.get("count")
+        if prim is None or prim.sort != "query" or not quiet_in_loop(comp, [*(name for name, _, _ in self._loops), comp.name], units):
+            return None
+        self._check_call(call, env)
+        source, _, cond, _, _ = self._loop(comp, env)
+        where = env.where(call)
+        return self._hoisted(call, count_upto_of(source, comp.name, cond, n if node.op in (">=", "<") else n + 1,
+                                                 env.where(comp), where), where)
+
     def _in_loop(self, name: str) -> bool:
         """Whether `name` is what the innermost comprehension around the expression being compiled
         binds (closures.loop_var_of reads it from the scope on top)."""
         return bool(self._loops) and self._loops[-1][0] == name
 
-    def _hoisted(self, node: A.Call, ev: Ev, where: str) -> Ev:
+    def _hoisted(self, node: A.Call | A.Field, ev: Ev, where: str) -> Ev:
         """A query call inside comprehensions, hoisted to the outermost one around it whose loop and
         inner loops bind no name its plain arguments read (closures.invariant_of): made once per
-        evaluation of that comprehension, not once per item. `ev` itself anywhere else."""
-        reads = A.plain_call_reads(node) if self._loops else None
+        evaluation of that comprehension, not once per item; a field read (`self.loc`) likewise,
+        when its record reads no such name (closures.invariant_read_of). `ev` itself anywhere else."""
+        if not self._loops:
+            return ev
+        field = isinstance(node, A.Field)
+        reads = A.plain_reads([node]) if field else A.plain_call_reads(node)  # type: ignore[arg-type]
         if reads is None:
             return ev
         at = len(self._loops)
@@ -184,7 +191,7 @@ class Compiler:
             return ev
         _, memo, hoisted = self._loops[at]
         hoisted[0] += 1
-        return invariant_of(ev, memo, hoisted[0] - 1, where)
+        return invariant_read_of(ev, memo, hoisted[0] - 1) if field else invariant_of(ev, memo, hoisted[0] - 1, where)
 
     @staticmethod
     def _check_field(node: A.Field, env: CompileEnv) -> None:
@@ -220,7 +227,7 @@ class Compiler:
                           f"no {env.event.discriminant} is called '{lit.value}'"
                           f"{did_you_mean(str(lit.value), env.event.variants)}; "
                           f"one of: {', '.join(sorted(env.event.variants))}")
-        left, op = self.expr(node.left, env), node.op
+        left, op = self._counted(node, env) or self.expr(node.left, env), node.op
         right = self.expr(node.right, env.narrow(node.left) if op == "and" else env)
         return binary_of(op, left, right, where)
 

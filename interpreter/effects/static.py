@@ -82,3 +82,30 @@ def compatible(want: str, got: str) -> bool:
     if want in ("unit", "record"):
         return got not in NUMS | {"bool", "str"} | LISTS
     return True
+
+
+# the fields every unit record holds as data (no computed field, no stand-in's kind)
+_UNIT_DATA = frozenset({"loc", "owner", "id"})
+
+
+def quiet_in_loop(node: A.Comprehension, loops: list[str], units: frozenset[str] | set[str]) -> bool:
+    """Whether the item and condition of comprehension `node` are quiet: evaluating them spends no
+    evaluation step and cannot fail, whatever the loop binds. They are made of literals, the names
+    the comprehensions around them bind (`loops`, its own included: always bound there), the data
+    fields every unit holds (`loc`, `owner`, `id`) of such a name known to hold a unit (`units`),
+    and `==`, `!=`, `and`, `or`, `not` of those (closures.count_upto_of may skip them)."""
+    bound = frozenset(loops)
+
+    def quiet(n: A.Expr | None) -> bool:
+        if n is None or isinstance(n, A.Lit):
+            return True
+        if isinstance(n, A.Var):
+            return n.name in bound
+        if isinstance(n, A.Field):
+            return isinstance(n.obj, A.Var) and n.obj.name in bound and n.obj.name in units and n.name in _UNIT_DATA
+        if isinstance(n, A.Unary):
+            return n.op == "not" and quiet(n.operand)
+        if isinstance(n, A.Binary):
+            return n.op in ("==", "!=", "and", "or") and quiet(n.left) and quiet(n.right)
+        return False
+    return quiet(node.item) and quiet(node.cond)

@@ -15,7 +15,7 @@ cpdef tuple _plan(object r)
 cpdef object parts_read(object r)
 
 @cython.locals(out=list, code=int)
-cpdef tuple _key(RulesFields g, tuple reads, object p)
+cpdef tuple _key(RulesFields g, tuple reads, object p, dict seen=*)
 
 cpdef object _read(RulesFields g, int code, object name, object p)
 

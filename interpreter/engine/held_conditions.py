@@ -160,12 +160,23 @@ def _part_now(g: Any, f: str, p: str) -> Any:
     return _read(g, code, name, p)
 
 
-def _key(g: Any, reads: tuple[tuple[int, str], ...], p: str) -> tuple[Any, ...]:
-    """The values of the parts a plan reads (`_plan`), in its order: `_inputs_now` of its parts."""
+def _key(g: Any, reads: tuple[tuple[int, str], ...], p: str, seen: dict[Any, Any] | None = None) -> tuple[Any, ...]:
+    """The values of the parts a plan reads (`_plan`), in its order: `_inputs_now` of its parts.
+    `seen`: a check's (`condition_holds`), where a part that is not one player's is read once for
+    all the players checked."""
     out = []
     for code, name in reads:
-        out.append(_read(g, code, name, p))
+        if seen is None or code == _MY_UNITS or code == _MINE or code == _MY_GATES:
+            out.append(_read(g, code, name, p))
+        else:
+            value = seen.get(name, _UNREAD)
+            if value is _UNREAD:
+                value = seen[name] = _read(g, code, name, p)
+            out.append(value)
     return tuple(out)
+
+
+_UNREAD = object()   # a part not read yet in a check (a part's value may be None)
 
 
 def _read(g: Any, code: int, name: str, p: str) -> Any:
@@ -237,7 +248,7 @@ def _holds(g: Any, p: str, r: Any, plan: tuple[Any, ...], mine: tuple[Any, ...],
         held, checking = mark
         now = seen.get(at)
         if now is None:
-            now = seen[at] = _key(g, plan[2], p)
+            now = seen[at] = _key(g, plan[2], p, seen)
         if checking and now != _key(g, plan[2], p):
             raise AssertionError("the state changed during one requirement check")
     kept = held.get(mine)
