@@ -16,7 +16,7 @@ import pytest
 from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.content.build import Content
 from necronomicon.interpreter.effects.signatures import REGISTRY
-from necronomicon.interpreter.engine import basics, rules as rules_module, state as state_module
+from necronomicon.interpreter.engine import basics, rules as rules_module, rules_fields as rules_fields_module, state as state_module
 from necronomicon.interpreter.engine.agents import RandomAgent
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine.state import State
@@ -60,6 +60,7 @@ def test_games_are_the_same_with_every_index_use_checked(ruleset: str, players: 
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     plain, _ = _play(ruleset, players, 3)
     monkeypatch.setattr(rules_module, "CHECK_MEMO", True)
+    monkeypatch.setattr(rules_fields_module, "CHECK_MEMO", True)   # (the memo lives there)
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
     checked, _ = _play(ruleset, players, 3)   # a stale index or memo entry raises AssertionError
     assert checked == plain
@@ -98,6 +99,7 @@ def test_a_write_by_hand_is_seen_once_the_state_is_told(monkeypatch: pytest.Monk
     u = next(u for u in g.s.pool(p) if u["kind"] not in kinds)
     u["loc"] = area                    # a write outside the engine's primitives...
     monkeypatch.setattr(rules_module, "CHECK_MEMO", True)
+    monkeypatch.setattr(rules_fields_module, "CHECK_MEMO", True)   # (the memo lives there)
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
     with pytest.raises(AssertionError, match="stale"):
         basics.in_play_kinds(g.rules, p)              # ...is caught in checking mode

@@ -10,7 +10,6 @@ from . import state as state_module
 from .flow import Proc, Return, ask
 from .option import Option, parse
 from . import actions
-from .actions import unlimited_actions
 from . import basics
 from .basics import emit, gain_power
 from . import core
@@ -90,7 +89,7 @@ class Turn(Proc):
     def _list_unlimited(self, g: Any, f: Frame) -> tuple[list[Option], str | None]:
         """The Unlimited Actions `p` may take now, and the position key made to leave out the free
         ones taken here before (None when none was needed)."""
-        offered = unlimited_actions(g, f["player"])
+        offered = actions.unlimited_actions(g, f["player"])   # (a module read: benchmarks/listing_reuse.py wraps the listings there)
         seen = f["seen"]
         if not seen:
             return offered, None
