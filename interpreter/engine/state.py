@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .plain_data import lists_copy, plain_copy, records_copy, key_bytes
-from .unit_chunks import UnitChunks
-from .unit_index import UnitIndex, build_index as _build_index, moved_in as _moved_in
+from .state_fields import StateFields
+from .unit_index import UnitIndex, build_index as _build_index
 
 POOL = "pool"
 # NECRO_CHECK_MEMO=1: every use of an index or remembered fact is checked against a fresh computation (soaks)
@@ -140,8 +140,11 @@ def _controlled_gates(s: "State", player: str) -> list[str]:
 
 
 @dataclass
-class State:
-    """Everything that changes during a game. Only lists, dicts, str, int, bool and None."""
+class State(StateFields):
+    """Everything that changes during a game. Only lists, dicts, str, int, bool and None: the
+    dataclass fields, saved and compared. Beside them, unsaved: the write counters and the
+    indexes kept of the units, with the methods that note writes (`written`, `moved`), are
+    `StateFields`' (state_fields.py)."""
 
     ruleset: str
     layout: str
@@ -188,64 +191,6 @@ class State:
     flow: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, Any] | None = None
 
-    # Not fields (never saved or compared): `writes` counts the writes to units (location, owner, a
-    # unit added), spellbooks, grants and loyalty cards; with the number of units it keys the index
-    # of units by location and owner, and alone the game's memo of derived facts (rules.py: its
-    # check is one compare). Code that changes those parts of a State outside the engine's
-    # primitives calls `written()` (NECRO_CHECK_MEMO=1 catches a grant or unit added unnoted).
-    writes = 0
-    other_writes = 0   # those of `writes` that are not a unit's move (`written()`, not `moved()`)
-    unit_writes = 0    # those of `other_writes` that may have changed units (`written()`, not `written(units=False)`)
-    _moves_of = None   # owner -> how many of `moved()`'s writes moved one of its units (`moves_of`)
-    _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
-    _chunks = None   # (unit_writes, number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk
-
-    def written(self, units: bool = True) -> None:
-        """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt).
-        `units=False`: the write changed no unit (a spellbook, a grant), so the units' kept key
-        bytes stay (`unit_chunks.py`)."""
-        self.writes += 1
-        self.other_writes += 1
-        if units:
-            self.unit_writes += 1
-
-    def moved(self, u: dict[str, Any], src: str) -> None:
-        """Note that unit `u` (in `units`) went from location `src` to its `loc` now: `written()`,
-        and a current unit index is updated in place instead of rebuilt. In place only when the
-        units' ids ascend in `units` (as the engine adds them), so that a location's list keeps the
-        order of `units` by id; otherwise the index is rebuilt at its next read."""
-        ix = self._ix
-        fresh = ix is not None and ix[0] == self.writes and ix[1] == len(self.units) and ix[3]
-        self.writes += 1
-        kept = self._chunks
-        if kept is not None:   # only the moved unit's bytes (and its chunk's) are made again
-            units = self.units
-            i = u["id"] - units[0]["id"] if type(u["id"]) is int and type(units[0]["id"]) is int else -1
-            if 0 <= i < len(units) and units[i] is u and kept[0] == self.unit_writes and kept[1] == len(units):
-                kept[2].drop(i)
-            else:   # (kept bytes of other units than these: made again at their next use anyway)
-                self._chunks = None
-        counts = self._moves_of
-        if counts is None:
-            counts = self._moves_of = {}
-        owner = u["owner"]
-        counts[owner] = counts.get(owner, 0) + 1
-        if not fresh:
-            return
-        built = ix[2]  # type: ignore[index]
-        places = built[3].get(owner)
-        if places is None or not _moved_in(built[0], u, src) or not _moved_in(places, u, src):
-            self._ix = None   # not where the index has it (written behind the index's back): rebuild
-            return
-        self._ix = (self.writes, len(self.units), built, True)  # type: ignore[assignment]
-
-    def moves_of(self, owner: str) -> int:
-        """How many moves of `owner`'s units this State object has seen (`moved()`): with
-        `other_writes` and the number of units, it says whether `owner`'s units are where they
-        were (a copy starts again from 0)."""
-        counts = self._moves_of
-        return 0 if counts is None else counts.get(owner, 0)
-
     def _index(self) -> UnitIndex:
         """Units by location and by owner (each list in the order of `units`), and by id (the first
         unit with an id)."""
@@ -277,13 +222,6 @@ class State:
         if CHECK_MEMO and h.digest() != hashlib.sha1(key_bytes(self.units)).digest():
             raise AssertionError("stale units hash")
         return h
-
-    def _unit_chunks(self) -> UnitChunks:
-        """The kept bytes of the units, while nothing but moves (`moved`) and writes of no unit wrote them."""
-        kept = self._chunks
-        if kept is None or kept[0] != self.unit_writes or kept[1] != len(self.units):
-            kept = self._chunks = (self.unit_writes, len(self.units), UnitChunks(len(self.units)))  # type: ignore[assignment]
-        return kept[2]  # type: ignore[no-any-return]
 
     def to_dict(self, masked: frozenset[str] = frozenset()) -> dict[str, Any]:
         """A deep, independent copy as plain data (as JSON gives it back); see `copy` for `masked`."""
