@@ -11,13 +11,14 @@ and bytes it keeps of its units, which the compiled core makes C fields of an ex
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 from necronomicon.interpreter.engine.agents import RandomAgent
 from necronomicon.interpreter.engine.game import Game
-from necronomicon.interpreter.engine.state import STATE_FIELDS, State
-from necronomicon.interpreter.engine.state_fields import DEFAULTS, StateFields
+from necronomicon.interpreter.engine.state import _IN_C, STATE_FIELDS, State
+from necronomicon.interpreter.engine.state_fields import DEFAULTS, SAVED_IN_C, StateFields
 from necronomicon.interpreter.engine.view import shared_state
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,10 +36,14 @@ def _declared() -> list[str]:
 
 
 def test_the_compiled_fields_are_the_unsaved_ones_and_nothing_hides_them() -> None:
-    assert sorted(_declared()) == sorted(DEFAULTS)
-    assert not set(DEFAULTS) & SAVED
+    assert sorted(_declared()) == sorted([*DEFAULTS, *SAVED_IN_C])
+    assert not set(DEFAULTS) & SAVED and set(SAVED_IN_C) <= SAVED
+    assert _IN_C in ((), SAVED_IN_C)   # (the Python source: none; compiled: all)
     assert issubclass(State, StateFields)
-    assert not set(DEFAULTS) & set(vars(State))   # a class default on State would hide the C field
+    # a class attribute on State would hide the C field, a C field taken for a default would be one
+    assert not {*DEFAULTS, *SAVED_IN_C} & set(vars(State))
+    with_default = [f.name for f in dataclasses.fields(State) if f.default is not dataclasses.MISSING]
+    assert not set(with_default) & set(SAVED_IN_C)
 
 
 def _played(builtin: Any, answers: int) -> Game:
@@ -60,7 +65,9 @@ def test_a_new_state_starts_its_unsaved_fields_afresh(builtin: Any) -> None:
     for c in (s.copy(), State.unpack(s.pack()), State.from_text(s.to_text()), State.from_dict(s.to_dict())):
         assert c == s
         assert {name: getattr(c, name) for name in DEFAULTS} == DEFAULTS
-        assert set(c.__dict__) == SAVED   # (the saved fields only: what copy, unpack and the key read)
+        assert set(c.__dict__) == SAVED - set(_IN_C)   # (saved fields only: what copy, unpack and the key read)
+        assert all(getattr(c, name) == getattr(s, name) and getattr(c, name) is not getattr(s, name)
+                   for name in SAVED_IN_C)
         assert c.units_at(s.units[0]["loc"]) == s.units_at(s.units[0]["loc"])
         c.written()
         assert (c.writes, c.other_writes, c.unit_writes) == (1, 1, 1)
@@ -76,4 +83,5 @@ def test_a_shared_view_reads_the_games_own_indexes(builtin: Any) -> None:
         shared = shared_state(g, p)
         assert shared is not s and {n: getattr(shared, n) for n in DEFAULTS} == {n: getattr(s, n) for n in DEFAULTS}
         assert shared._ix is s._ix and shared._chunks is s._chunks   # the same objects: nothing rebuilt
-        assert shared.units is s.units and shared.units_at(loc) == s.units_at(loc)
+        assert shared.units is s.units and shared.memory is s.memory and shared.units_at(loc) == s.units_at(loc)
+        assert shared.flow is not s.flow and s.flow   # (masked: a view never shows the rule flow)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .plain_data import lists_copy, plain_copy, records_copy, key_bytes
-from .state_fields import StateFields
+from .state_fields import SAVED_IN_C, StateFields
 from .unit_index import UnitIndex, build_index as _build_index
 
 POOL = "pool"
@@ -158,7 +158,8 @@ class State(StateFields):
     es_bag: list[int]
     spellbooks: dict[str, list[str]]
     requirements: dict[str, list[str]]  # requirement ids earned
-    units: list[dict[str, Any]]  # {id, owner, kind, loc}
+    # {id, owner, kind, loc} (`field()`: the compiled StateFields' C field of this name is no default)
+    units: list[dict[str, Any]] = field()
     gates: dict[str, dict[str, Any]]  # location -> {controller: unit id | None}
     tokens: list[dict[str, Any]] = field(default_factory=list)  # {id, loc, owner}
     ritual: int = 0
@@ -244,6 +245,8 @@ class State(StateFields):
                 d[name] = v
             elif name in _COPY:
                 d[name] = _COPY[name](v)
+        for name in _IN_C:   # (compiled: the saved fields that StateFields holds, not in `__dict__`)
+            setattr(c, name, _COPY[name](None if name in masked else getattr(self, name)))
         if CHECK_MEMO and not masked and c != State.from_text(self.to_text()):
             raise AssertionError("State.copy differs from a copy through JSON")
         return c
@@ -269,9 +272,13 @@ class State(StateFields):
         """A new State from `pack()`'s record."""
         units, rest = marshal.loads(packed)
         c = cls.__new__(cls)
-        d = c.__dict__
-        d.update(zip(_REST, rest))
-        d["units"] = marshal.loads(units)
+        if _IN_C:   # (compiled: the saved fields that StateFields holds are set as attributes)
+            c.__dict__.update(zip(_REST_IN_DICT, _rest_in_dict(rest)))
+            for name, i in _REST_IN_C:
+                setattr(c, name, rest[i])
+        else:
+            c.__dict__.update(zip(_REST, rest))
+        c.units = marshal.loads(units)
         return c
 
     @classmethod
@@ -317,6 +324,13 @@ _FIELDS = fields(State)
 STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)
 _REST = tuple(f.name for f in _FIELDS if f.name != "units")   # what `pack` packs beside the units
 _rest_of = operator.attrgetter(*_REST)   # a State's values of those fields, as a tuple (one C call)
+# the saved fields that the compiled core's StateFields holds as C fields (state_fields.SAVED_IN_C;
+# none in the Python source, where every saved field is in a State's `__dict__`), and where the
+# others are in `_REST`
+_IN_C = tuple(name for name in SAVED_IN_C if name in vars(StateFields))
+_REST_IN_DICT = tuple(name for name in _REST if name not in _IN_C)
+_rest_in_dict = operator.itemgetter(*(i for i, name in enumerate(_REST) if name not in _IN_C))
+_REST_IN_C = tuple((name, _REST.index(name)) for name in _IN_C if name != "units")
 
 
 # how State.copy copies each field: scalars are shared, the rest copied by its known shape (what
