@@ -85,3 +85,13 @@ def test_a_shared_view_reads_the_games_own_indexes(builtin: Any) -> None:
         assert shared._ix is s._ix and shared._chunks is s._chunks   # the same objects: nothing rebuilt
         assert shared.units is s.units and shared.memory is s.memory and shared.units_at(loc) == s.units_at(loc)
         assert shared.flow is not s.flow and s.flow   # (masked: a view never shows the rule flow)
+
+
+def test_the_position_key_reads_the_keyed_fields_in_field_order(builtin: Any) -> None:
+    """phases.position_key reads most keyed fields from `__dict__` and those of SAVED_IN_C as
+    attributes: the same values in the same order as reading every one by name."""
+    from necronomicon.interpreter.engine import phases
+    s = _played(builtin, 20).s
+    assert {"players", "power", "gates"} <= set(phases._KEYED) and "units" not in phases._KEYED
+    assert phases._keyed_rest(s) == tuple(getattr(s, name) for name in phases._KEYED)
+    assert [f.name for f in STATE_FIELDS if f.name in phases._KEYED] == list(phases._KEYED)

@@ -150,17 +150,17 @@ class State(StateFields):
     layout: str
     seed: int
     rng: int
-    players: list[str]  # faction ids in seating (clockwise) order
-    power: dict[str, int]
+    players: list[str] = field()  # faction ids in seating (clockwise) order
+    power: dict[str, int] = field()
     doom: dict[str, int]
     elder_signs: dict[str, list[int]]  # face-down values per player
     revealed: dict[str, int]
     es_bag: list[int]
     spellbooks: dict[str, list[str]]
     requirements: dict[str, list[str]]  # requirement ids earned
-    # {id, owner, kind, loc} (`field()`: the compiled StateFields' C field of this name is no default)
-    units: list[dict[str, Any]] = field()
-    gates: dict[str, dict[str, Any]]  # location -> {controller: unit id | None}
+    # (`= field()`: no default; a C field of the compiled StateFields by that name would be taken for one)
+    units: list[dict[str, Any]] = field()  # {id, owner, kind, loc}
+    gates: dict[str, dict[str, Any]] = field()  # location -> {controller: unit id | None}
     tokens: list[dict[str, Any]] = field(default_factory=list)  # {id, loc, owner}
     ritual: int = 0
     instant_death: bool = False
