@@ -150,6 +150,8 @@ class State(StateFields):
     layout: str
     seed: int
     rng: int
+    # (`= field()` on players, power, units and gates: no default. Without it the dataclass would take
+    # the compiled StateFields' C field of the name, found on the class, for one: SAVED_IN_C)
     players: list[str] = field()  # faction ids in seating (clockwise) order
     power: dict[str, int] = field()
     doom: dict[str, int]
@@ -158,7 +160,6 @@ class State(StateFields):
     es_bag: list[int]
     spellbooks: dict[str, list[str]]
     requirements: dict[str, list[str]]  # requirement ids earned
-    # (`= field()`: no default; a C field of the compiled StateFields by that name would be taken for one)
     units: list[dict[str, Any]] = field()  # {id, owner, kind, loc}
     gates: dict[str, dict[str, Any]] = field()  # location -> {controller: unit id | None}
     tokens: list[dict[str, Any]] = field(default_factory=list)  # {id, loc, owner}

@@ -7,7 +7,9 @@ declarations of the hot readers (state.pxd's unit queries, rules_fields.pxd's `R
 held_conditions.pxd) type the state with it, so that `s.writes` and `s._ix` are loads from the
 object instead of lookups by name. None of these fields is saved, copied or compared: a new State
 (`State(...)`, `copy`, `unpack`) starts from the defaults below, and `State.__dict__` holds only its
-saved fields (in the Python source, once written, these too: a copy skips them).
+saved fields (in the Python source, once written, these too: a copy skips them). The compiled core
+also holds a few of State's saved fields here (`SAVED_IN_C`), so that typed code reads them as C
+fields too; State's copies, packs and key read those by name.
 """
 from __future__ import annotations
 
