@@ -7,8 +7,9 @@ its unchanged Python source (typed where a Cython `.pxd` sits beside it: engine/
 engine/unit_index.pxd, the listings' engine/actions.pxd, moves.pxd, abilities.pxd and core.pxd,
 the requirement checks' engine/held_conditions.pxd, the heuristic bot's engine/rng.pxd and
 options.pxd, the rules' commonest reads' engine/basics.pxd, phases.pxd and core_procs.pxd, and
-the extension types of engine/rules_fields.pxd (the rules context, by which the others type it)
-and context.pxd; see `declarations`) and shipped beside that source, so the installed engine
+the extension types of engine/rules_fields.pxd (the rules context, by which the others type it),
+state_fields.pxd (the State's unsaved fields, by which the rules context types its state) and
+context.pxd; see `declarations`) and shipped beside that source, so the installed engine
 imports the extension and plays the same games faster. The default build is made to be quick: those modules
 only, on every core at once (largest first), at `-O2` (DEFAULT_OPTIMIZATION: measured against
 `-O1` and Python's own `-O3` by benchmarks/compiled_set.py). The Python source stays the

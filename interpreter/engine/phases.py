@@ -3,9 +3,11 @@ costs, and victory. The round's procedures are in round.py, turn.py and doom.py.
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 from ..effects.compiler import RuleError
-from .state import STATE_FIELDS, key_bytes
+from .state import STATE_FIELDS, State, key_bytes
+from .state_fields import SAVED_IN_C
 from . import basics
 from .basics import emit, integer
 from . import core
@@ -14,10 +16,20 @@ from .host import RulesContext
 SPELLBOOKS = 6   # a faction's spellbooks: all of them are needed to win (`victory.six-spellbooks`)
 
 
-# the fields a position key reads beside the units (first) and memory (last), in field order, read
-# from a State's `__dict__` (which holds every field: cheaper than reading them as attributes)
-_keyed_rest = operator.itemgetter(*(f.name for f in STATE_FIELDS
-                                    if f.name not in ("seq", "memory", "flow", "pending", "units")))
+# the fields a position key reads beside the units (first) and memory (last), in field order: most
+# read from a State's `__dict__` (cheaper than reading them as attributes), those the compiled core
+# holds as C fields (state_fields.SAVED_IN_C) as attributes, then put in field order
+_KEYED = tuple(f.name for f in STATE_FIELDS if f.name not in ("seq", "memory", "flow", "pending", "units"))
+_IN_DICT = tuple(name for name in _KEYED if name not in SAVED_IN_C)
+_AS_ATTRIBUTES = tuple(name for name in _KEYED if name in SAVED_IN_C)
+_keyed_in_dict = operator.itemgetter(*_IN_DICT)
+_keyed_attributes = operator.attrgetter(*_AS_ATTRIBUTES)   # (two names at least: a tuple)
+_in_field_order = operator.itemgetter(*[(_IN_DICT + _AS_ATTRIBUTES).index(name) for name in _KEYED])
+
+
+def _keyed_rest(s: State) -> tuple[Any, ...]:
+    """The values of `_KEYED` in `s`, in field order."""
+    return _in_field_order(_keyed_in_dict(s.__dict__) + _keyed_attributes(s))  # type: ignore[no-any-return]
 
 
 def next_player(g: "RulesContext", p: str) -> str:
@@ -50,7 +62,7 @@ def position_key(g: "RulesContext") -> str:
         memory.pop("action_no", None)
         memory.pop("actions", None)
     h = s.units_hash()
-    h.update(key_bytes((_keyed_rest(s.__dict__), memory)))
+    h.update(key_bytes((_keyed_rest(s), memory)))
     return h.hexdigest()
 
 

@@ -3,10 +3,14 @@
 # type, so that a function whose context is typed `RulesFields g` (core.pxd, actions.pxd, ...) reads
 # `g.s` as a load from the object, not a lookup by name. Any other module reads and writes the
 # fields by name, as it did the slots; rules.Rules is a Python subclass with no fields of its own.
-# Its own methods (the memo's reads) read them as C fields, the memo record as a tuple.
+# Its own methods (the memo's reads) read them as C fields, the memo record as a tuple. The state
+# is typed by its unsaved fields (state_fields.pxd), so that `g.s.writes` is two loads.
+from necronomicon.interpreter.engine.state_fields cimport StateFields
+
 cdef class RulesFields:
     cdef public object bundle, content, ruleset, layout, independents, first
-    cdef public object s, log, _forced_dice, _event_hook
+    cdef public StateFields s   # (a State, or None)
+    cdef public object log, _forced_dice, _event_hook
     cdef public object steps, formula_depth
     cdef public tuple _memo   # (the memo record, rules_fields.memo_record; None: none yet)
     cdef public object _checking

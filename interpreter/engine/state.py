@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .plain_data import lists_copy, plain_copy, records_copy, key_bytes
-from .unit_chunks import UnitChunks
-from .unit_index import UnitIndex, build_index as _build_index, moved_in as _moved_in
+from .state_fields import SAVED_IN_C, StateFields
+from .unit_index import UnitIndex, build_index as _build_index
 
 POOL = "pool"
 # NECRO_CHECK_MEMO=1: every use of an index or remembered fact is checked against a fresh computation (soaks)
@@ -140,23 +140,28 @@ def _controlled_gates(s: "State", player: str) -> list[str]:
 
 
 @dataclass
-class State:
-    """Everything that changes during a game. Only lists, dicts, str, int, bool and None."""
+class State(StateFields):
+    """Everything that changes during a game. Only lists, dicts, str, int, bool and None: the
+    dataclass fields, saved and compared. Beside them, unsaved: the write counters and the
+    indexes kept of the units, with the methods that note writes (`written`, `moved`), are
+    `StateFields`' (state_fields.py)."""
 
     ruleset: str
     layout: str
     seed: int
     rng: int
-    players: list[str]  # faction ids in seating (clockwise) order
-    power: dict[str, int]
+    # (`= field()` on players, power, units and gates: no default. Without it the dataclass would take
+    # the compiled StateFields' C field of the name, found on the class, for one: SAVED_IN_C)
+    players: list[str] = field()  # faction ids in seating (clockwise) order
+    power: dict[str, int] = field()
     doom: dict[str, int]
     elder_signs: dict[str, list[int]]  # face-down values per player
     revealed: dict[str, int]
     es_bag: list[int]
     spellbooks: dict[str, list[str]]
     requirements: dict[str, list[str]]  # requirement ids earned
-    units: list[dict[str, Any]]  # {id, owner, kind, loc}
-    gates: dict[str, dict[str, Any]]  # location -> {controller: unit id | None}
+    units: list[dict[str, Any]] = field()  # {id, owner, kind, loc}
+    gates: dict[str, dict[str, Any]] = field()  # location -> {controller: unit id | None}
     tokens: list[dict[str, Any]] = field(default_factory=list)  # {id, loc, owner}
     ritual: int = 0
     instant_death: bool = False
@@ -187,64 +192,6 @@ class State:
     # waiting for an answer (None while the rules run, or when the game is over)
     flow: list[dict[str, Any]] = field(default_factory=list)
     pending: dict[str, Any] | None = None
-
-    # Not fields (never saved or compared): `writes` counts the writes to units (location, owner, a
-    # unit added), spellbooks, grants and loyalty cards; with the number of units it keys the index
-    # of units by location and owner, and alone the game's memo of derived facts (rules.py: its
-    # check is one compare). Code that changes those parts of a State outside the engine's
-    # primitives calls `written()` (NECRO_CHECK_MEMO=1 catches a grant or unit added unnoted).
-    writes = 0
-    other_writes = 0   # those of `writes` that are not a unit's move (`written()`, not `moved()`)
-    unit_writes = 0    # those of `other_writes` that may have changed units (`written()`, not `written(units=False)`)
-    _moves_of = None   # owner -> how many of `moved()`'s writes moved one of its units (`moves_of`)
-    _ix = None   # (writes, number of units, (units by location, by owner, by id), ids ascending)
-    _chunks = None   # (unit_writes, number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk
-
-    def written(self, units: bool = True) -> None:
-        """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt).
-        `units=False`: the write changed no unit (a spellbook, a grant), so the units' kept key
-        bytes stay (`unit_chunks.py`)."""
-        self.writes += 1
-        self.other_writes += 1
-        if units:
-            self.unit_writes += 1
-
-    def moved(self, u: dict[str, Any], src: str) -> None:
-        """Note that unit `u` (in `units`) went from location `src` to its `loc` now: `written()`,
-        and a current unit index is updated in place instead of rebuilt. In place only when the
-        units' ids ascend in `units` (as the engine adds them), so that a location's list keeps the
-        order of `units` by id; otherwise the index is rebuilt at its next read."""
-        ix = self._ix
-        fresh = ix is not None and ix[0] == self.writes and ix[1] == len(self.units) and ix[3]
-        self.writes += 1
-        kept = self._chunks
-        if kept is not None:   # only the moved unit's bytes (and its chunk's) are made again
-            units = self.units
-            i = u["id"] - units[0]["id"] if type(u["id"]) is int and type(units[0]["id"]) is int else -1
-            if 0 <= i < len(units) and units[i] is u and kept[0] == self.unit_writes and kept[1] == len(units):
-                kept[2].drop(i)
-            else:   # (kept bytes of other units than these: made again at their next use anyway)
-                self._chunks = None
-        counts = self._moves_of
-        if counts is None:
-            counts = self._moves_of = {}
-        owner = u["owner"]
-        counts[owner] = counts.get(owner, 0) + 1
-        if not fresh:
-            return
-        built = ix[2]  # type: ignore[index]
-        places = built[3].get(owner)
-        if places is None or not _moved_in(built[0], u, src) or not _moved_in(places, u, src):
-            self._ix = None   # not where the index has it (written behind the index's back): rebuild
-            return
-        self._ix = (self.writes, len(self.units), built, True)  # type: ignore[assignment]
-
-    def moves_of(self, owner: str) -> int:
-        """How many moves of `owner`'s units this State object has seen (`moved()`): with
-        `other_writes` and the number of units, it says whether `owner`'s units are where they
-        were (a copy starts again from 0)."""
-        counts = self._moves_of
-        return 0 if counts is None else counts.get(owner, 0)
 
     def _index(self) -> UnitIndex:
         """Units by location and by owner (each list in the order of `units`), and by id (the first
@@ -278,13 +225,6 @@ class State:
             raise AssertionError("stale units hash")
         return h
 
-    def _unit_chunks(self) -> UnitChunks:
-        """The kept bytes of the units, while nothing but moves (`moved`) and writes of no unit wrote them."""
-        kept = self._chunks
-        if kept is None or kept[0] != self.unit_writes or kept[1] != len(self.units):
-            kept = self._chunks = (self.unit_writes, len(self.units), UnitChunks(len(self.units)))  # type: ignore[assignment]
-        return kept[2]  # type: ignore[no-any-return]
-
     def to_dict(self, masked: frozenset[str] = frozenset()) -> dict[str, Any]:
         """A deep, independent copy as plain data (as JSON gives it back); see `copy` for `masked`."""
         c = self.copy(masked)
@@ -306,6 +246,8 @@ class State:
                 d[name] = v
             elif name in _COPY:
                 d[name] = _COPY[name](v)
+        for name in _IN_C:   # (compiled: the saved fields that StateFields holds, not in `__dict__`)
+            setattr(c, name, _COPY[name](None if name in masked else getattr(self, name)))
         if CHECK_MEMO and not masked and c != State.from_text(self.to_text()):
             raise AssertionError("State.copy differs from a copy through JSON")
         return c
@@ -331,9 +273,13 @@ class State:
         """A new State from `pack()`'s record."""
         units, rest = marshal.loads(packed)
         c = cls.__new__(cls)
-        d = c.__dict__
-        d.update(zip(_REST, rest))
-        d["units"] = marshal.loads(units)
+        if _IN_C:   # (compiled: the saved fields that StateFields holds are set as attributes)
+            c.__dict__.update(zip(_REST_IN_DICT, _rest_in_dict(rest)))
+            for name, i in _REST_IN_C:
+                setattr(c, name, rest[i])
+        else:
+            c.__dict__.update(zip(_REST, rest))
+        c.units = marshal.loads(units)
         return c
 
     @classmethod
@@ -379,6 +325,13 @@ _FIELDS = fields(State)
 STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)
 _REST = tuple(f.name for f in _FIELDS if f.name != "units")   # what `pack` packs beside the units
 _rest_of = operator.attrgetter(*_REST)   # a State's values of those fields, as a tuple (one C call)
+# the saved fields that the compiled core's StateFields holds as C fields (state_fields.SAVED_IN_C;
+# none in the Python source, where every saved field is in a State's `__dict__`), and where the
+# others are in `_REST`
+_IN_C = tuple(name for name in SAVED_IN_C if name in vars(StateFields))
+_REST_IN_DICT = tuple(name for name in _REST if name not in _IN_C)
+_rest_in_dict = operator.itemgetter(*(i for i, name in enumerate(_REST) if name not in _IN_C))
+_REST_IN_C = tuple((name, _REST.index(name)) for name in _IN_C if name != "units")
 
 
 # how State.copy copies each field: scalars are shared, the rest copied by its known shape (what

@@ -70,7 +70,8 @@ def shared_state(game: Any, player: str) -> State:
         raise ValueError(f"'{player}' is not playing; players: {', '.join(game.s.players)}")
     s = game.s
     shared = State.__new__(State)          # copy.copy(s), without its generic machinery
-    shared.__dict__.update(s.__dict__)
+    shared.__dict__.update(s.__dict__)     # (the saved fields)
+    shared.share_fields(s)                 # (the unsaved ones: the same indexes of the same units)
     for name in _MASKED:
         setattr(shared, name, HIDDEN)
     shared.elder_signs = {p: (v if p == player else [HIDDEN] * len(v)) for p, v in s.elder_signs.items()}

@@ -1,0 +1,12 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged state_fields.py,
+# which stays the reference: the State's unsaved fields C fields of an extension type (the write
+# counters C integers, which start at 0; the rest start as None), so that a function whose state is
+# typed `StateFields s` (state.pxd, held_conditions.pxd, rules_fields.pxd's `RulesFields.s`) reads
+# `s.writes` or `s._ix` as a load from the object, not a lookup by name. state.State is a Python
+# subclass (a dataclass) whose saved fields stay in its `__dict__`.
+cdef class StateFields:
+    cdef public Py_ssize_t writes, other_writes, unit_writes
+    cdef public dict _moves_of
+    cdef public tuple _ix, _chunks
+    cdef public object units, memory, flow, players, power, gates   # saved (SAVED_IN_C): not in __dict__
+
