@@ -30,7 +30,7 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     """The areas of the units (of `p`, or of anyone) that an ongoing ability makes count as a
     Gate their owner controls (modifier `counts-as-gate`): one entry per unit, beside any real
     Gate in the same area. They give Power, Doom and a place to Summon, and `gates()` lists them."""
-    if "counts-as-gate" not in g.content.tables.modifier_targets[g.ruleset.id]:
+    if "counts-as-gate" not in g.tables.modifier_targets[g.ruleset.id]:
         return []   # no ability of the content has one (a content fact: no memo asked)
     mods = core.modifiers_of(g, "counts-as-gate")
     if not mods or (p is not None and not may_modify(g, "counts-as-gate", {"owner": p}, mods)):
@@ -262,7 +262,7 @@ def requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opti
 
 def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
     out: list[Option] = []
-    reqs = g.content.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
+    reqs = g.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
     if not reqs:
         return out
     done = g.s.requirements[p]
