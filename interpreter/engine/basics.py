@@ -38,6 +38,15 @@ def utype(g: "RulesContext", u: dict[str, Any]) -> UnitType:
         return _scanned_utype(g, u)
 
 
+def uclass(g: "RulesContext", u: dict[str, Any]) -> str:
+    """The class of unit `u`'s type (`utype(g, u).cls`: cultist, monster, terror, great-old-one), read
+    from the content's table of classes beside its types (no read of the type's record)."""
+    try:
+        return g.unit_classes[u["owner"]][u["kind"]]  # type: ignore[no-any-return]
+    except KeyError:
+        return _scanned_utype(g, u).cls
+
+
 def _scanned_utype(g: "RulesContext", u: dict[str, Any]) -> UnitType:
     f = g.factions.get(u["owner"])
     if f is not None and u["kind"] in f.units:

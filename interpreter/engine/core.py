@@ -20,7 +20,7 @@ from .requirements import requirement
 from .state import POOL
 from . import abilities
 from . import basics
-from .basics import emit, integer, utype
+from .basics import emit, integer, uclass, utype
 from . import independents
 from .host import RulesContext
 
@@ -312,7 +312,7 @@ def turn_order(g: "RulesContext") -> list[str]:
 def can_control(g: "RulesContext", u: dict[str, Any], ask_modifiers: bool = True) -> bool:
     """Whether unit `u` may control a Gate: a Cultist, unless a modifier says otherwise
     (`ask_modifiers=False`: the caller found that none may apply to `u`'s owner, `may_modify`)."""
-    cultist = utype(g, u).cls == "cultist"
+    cultist = uclass(g, u) == "cultist"
     return bool(modified(g, "can-control-gate", cultist, u, u["owner"])) if ask_modifiers else cultist
 
 

@@ -7,7 +7,7 @@
 cdef class RulesFields:
     cdef public object bundle, content, ruleset, layout, independents, first
     cdef public object tables
-    cdef public dict factions, unit_types   # (the content's: plain dicts, never changed)
+    cdef public dict factions, unit_types, unit_classes   # (the content's: plain dicts, never changed)
     cdef public object s, log, _forced_dice, _event_hook
     cdef public object steps, formula_depth
     cdef public tuple _memo   # (the memo record, rules_fields.memo_record; None: none yet)

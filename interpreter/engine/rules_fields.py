@@ -25,8 +25,8 @@ class RulesFields:
         "bundle", "content", "ruleset", "layout", "independents", "first",
         # the content's parts read at every turn, held here so that each is one read (the compiled
         # core's: a C field load): its tables (content/tables.py), its factions and its tables'
-        # unit types (basics.py `utype`); the content's own, never changed
-        "tables", "factions", "unit_types",
+        # unit types and classes (basics.py `utype`, `uclass`); the content's own, never changed
+        "tables", "factions", "unit_types", "unit_classes",
         # the state, the event log, scripted dice (a scenario's), the event hook (checking mode)
         "s", "log", "_forced_dice", "_event_hook",
         # the evaluation budget: steps since the last decision, formulas nested (limits.py)
