@@ -251,9 +251,10 @@ def test_a_move_keeps_the_index_by_owner_and_place_in_step_without_a_rebuild() -
 
 
 def test_the_content_table_of_unit_types_is_the_scan_of_the_content() -> None:
-    """`basics.utype` reads content/tables.py's `unit_types`: for every owner a unit may have and
-    every kind in the content (the expansions' too), the same type as the scan of factions, neutral
-    units and loyalty cards in order; an unknown kind is still refused by name."""
+    """`basics.utype` reads content/tables.py's `unit_types`, and `basics.uclass` its `unit_classes`:
+    for every owner a unit may have and every kind in the content (the expansions' too), the same
+    type as the scan of factions, neutral units and loyalty cards in order, and that type's class; an
+    unknown kind is still refused by name."""
     content = _content()
     g = Game(content, "multiplayer", FACTIONS["multiplayer", 4], 1).rules
     kinds = {k for f in [*content.model.factions.values(), *content.model.loyalty_cards.values()] for k in f.units}
@@ -267,7 +268,11 @@ def test_the_content_table_of_unit_types_is_the_scan_of_the_content() -> None:
             except basics.RuleError:   # a faction's kind under another owner: refused both ways
                 with pytest.raises(basics.RuleError, match=f"unknown kind '{kind}'"):
                     basics.utype(g, u)
+                with pytest.raises(basics.RuleError, match=f"unknown kind '{kind}'"):
+                    basics.uclass(g, u)
                 continue
             assert basics.utype(g, u) is scanned
-    with pytest.raises(basics.RuleError, match="unknown kind 'serpant'"):
-        basics.utype(g, {"id": 7, "owner": "sleeper", "kind": "serpant", "loc": "pool"})
+            assert basics.uclass(g, u) == scanned.cls
+    for unknown in (basics.utype, basics.uclass):
+        with pytest.raises(basics.RuleError, match="unknown kind 'serpant'"):
+            unknown(g, {"id": 7, "owner": "sleeper", "kind": "serpant", "loc": "pool"})

@@ -4,7 +4,7 @@ are no game-state cache (the position cannot change them); the one cache of fact
 the position is the rules context's memo (engine/rules.py `Rules.memo`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -43,7 +43,8 @@ class ContentTables:
     "", the general pool's), each unit kind it may hold -> its type, as engine/basics.py `utype`
     finds it (the owner's faction's kinds first, then the neutral units', then the loyalty cards'
     in their order): one lookup where `utype` scanned the content; plain dicts, never changed (a
-    mapping proxy costs each of the engine's reads twice the time of a dict's). `modifier_targets`:
+    mapping proxy costs each of the engine's reads twice the time of a dict's). `unit_classes`: the
+    same, each kind -> its type's class (cultist, monster, ...; engine/basics.py `uclass`), plain dicts. `modifier_targets`:
     per ruleset, the target of every modifier of an ability the content holds (in play or not, one
     a later key hides included) or of that ruleset's rules: a target outside it has no modifier in
     any game of the content (engine/actions.py `unit_gates` asks no memo then); a plain dict, as
@@ -64,6 +65,7 @@ class ContentTables:
     modifier_targets: Mapping[str, frozenset[str]]
     action_requirements: Mapping[str, tuple[tuple["Requirement", ...], tuple["Requirement", ...]]]
     listed_programs: frozenset[str] = frozenset()
+    unit_classes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 def _moments(requirements: tuple["Requirement", ...]) -> Mapping[str, tuple[int, ...]]:
@@ -168,14 +170,16 @@ def build_tables(model: "ContentModel", cost_texts: list[Any] | None = None) -> 
              for rid, rs in model.rulesets.items()}
     programs: dict[str, Program] = {}
     _collect_programs(model, programs, set())
+    types = _unit_types(model)
     return ContentTables(MappingProxyType(index), MappingProxyType(checked), MappingProxyType(timed),
                          MappingProxyType(quiet), MappingProxyType(programs),
                          MappingProxyType({fid: links_of(f) for fid, f in model.factions.items()}),
-                         _unit_types(model), _modifier_targets(model),
+                         types, _modifier_targets(model),
                          {fid: (tuple(r for r in f.requirements if r.when == "action" and r.action_unlimited == False),  # noqa: E712
                                 tuple(r for r in f.requirements if r.when == "action" and r.action_unlimited == True))  # noqa: E712
                           for fid, f in model.factions.items()},
-                         _listed_programs(programs, cost_texts))
+                         _listed_programs(programs, cost_texts),
+                         {owner: {kind: t.cls for kind, t in kinds.items()} for owner, kinds in types.items()})
 
 
 def _listed_programs(programs: dict[str, Program], cost_texts: list[Any] | None) -> frozenset[str]:

@@ -37,7 +37,7 @@ def window_abilities(g: "RulesContext", player: str, window: str) -> Sequence[Ab
 
 
 def _collect_abilities(g: "RulesContext", player: str) -> list[Ability]:
-    f = g.content.factions.get(player)
+    f = g.factions.get(player)
     out: list[Ability] = []
     if f is None:
         return out
@@ -75,7 +75,7 @@ def active_abilities_all(g: "RulesContext") -> list[tuple[str | None, Ability]]:
 
 def ability_by_key(g: "RulesContext", key: str) -> Ability | None:
     """The content ability keyed `key` (content/tables.py), or None."""
-    return g.content.tables.ability_by_key.get(key)
+    return g.tables.ability_by_key.get(key)
 
 
 def content_abilities(g: "RulesContext") -> list[Ability]:
@@ -166,7 +166,7 @@ def quiet_window(g: RulesContext, name: str) -> bool:
     would when the window returned)."""
     if len(g.s.flow) >= MAX_WINDOW_DEPTH:
         return False
-    if name in g.content.tables.timed_windows[g.ruleset.id]:
+    if name in g.tables.timed_windows[g.ruleset.id]:
         return False
     memo = g.memo()
     live = memo.get(LIVE_WINDOWS)
@@ -191,7 +191,7 @@ def ability_frame(g: RulesContext, ab: Any, player: str | None, me: str | None, 
 def checked_positions(g: RulesContext, player: str, when: str) -> tuple[int, ...]:
     """The positions in `player`'s faction's requirements of those checked at `when`
     (requirements.checked_at; content/tables.py)."""
-    moments = g.content.tables.checked_when.get(player)
+    moments = g.tables.checked_when.get(player)
     return moments.get(when, ()) if moments is not None else ()
 
 
@@ -201,7 +201,7 @@ def requirements_to_check(g: RulesContext, when: str, players: list[str]) -> boo
     no check otherwise; the caller's next step runs at once, as after an empty check)."""
     if g.s.loyalty:
         return True
-    checked = g.content.tables.checked_when
+    checked = g.tables.checked_when
     return any(when in checked[p] for p in players if p in checked)
 
 

@@ -10,7 +10,7 @@ cpdef list unit_gates(RulesFields g, object p=*)
 cpdef object unit_gates_bytes(RulesFields g)
 cpdef object gate_count(RulesFields g, object p)
 
-@cython.locals(out=list, my_areas=list, index=dict, s=object, victims=list)
+@cython.locals(out=list, my_areas=list, index=dict, s=object, victims=list, classes=dict)
 cpdef list main_actions(RulesFields g, object p, object within=*)
 
 @cython.locals(out=list, gates=list, areas=object)

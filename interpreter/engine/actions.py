@@ -15,7 +15,7 @@ from .option import Option, action
 from . import abilities
 from .abilities import ability_cost, self_unit_for, window_abilities
 from . import basics
-from .basics import integer, is_area, utype
+from .basics import integer, is_area, uclass
 from . import core
 from .core import can_control, combat_of, may_modify, modifier_index, unit_cost
 from . import independents
@@ -30,7 +30,7 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     """The areas of the units (of `p`, or of anyone) that an ongoing ability makes count as a
     Gate their owner controls (modifier `counts-as-gate`): one entry per unit, beside any real
     Gate in the same area. They give Power, Doom and a place to Summon, and `gates()` lists them."""
-    if "counts-as-gate" not in g.content.tables.modifier_targets[g.ruleset.id]:
+    if "counts-as-gate" not in g.tables.modifier_targets[g.ruleset.id]:
         return []   # no ability of the content has one (a content fact: no memo asked)
     mods = core.modifiers_of(g, "counts-as-gate")
     if not mods or (p is not None and not may_modify(g, "counts-as-gate", {"owner": p}, mods)):
@@ -72,8 +72,9 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     mods = moves.action_mods(g, p)   # (empty: every cost below is its base, no area asked)
     index = modifier_index(g)   # a target none has in play is skipped: no subject built
     # Recruit
-    for t in f.units.values():
-        if t.cls != "cultist" or not s.in_pool(p, t.id):
+    classes = g.unit_classes[p]   # (the faction's kinds' classes: no read of each type's record)
+    for kind, t in f.units.items():
+        if classes[kind] != "cultist" or not s.in_pool(p, t.id):
             continue
         where = my_areas if my_areas else sorted(g.layout.areas)
         cost = unit_cost(g, p, t) if where else 0   # the same in every area
@@ -248,7 +249,7 @@ def _some_combat(g: "RulesContext", units: list[dict[str, Any]], foe: str, mods:
 def _has_class(g: "RulesContext", units: list[dict[str, Any]], cls: str) -> bool:
     """Whether one of `units` is of unit class `cls` (cultist, monster, ...)."""
     for u in units:
-        if utype(g, u).cls == cls:
+        if uclass(g, u) == cls:
             return True
     return False
 
@@ -262,7 +263,7 @@ def requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opti
 
 def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
     out: list[Option] = []
-    reqs = g.content.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
+    reqs = g.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
     if not reqs:
         return out
     done = g.s.requirements[p]
@@ -389,7 +390,7 @@ def _captors(g: "RulesContext", p: str, area: str, mods: Any = None) -> list[dic
     when the caller has just read it)."""
     if mods is None:
         mods = core.modifiers_of(g, "may-act")
-    return [u for u in g.s.units_at(area, p) if utype(g, u).cls != "cultist"
+    return [u for u in g.s.units_at(area, p) if uclass(g, u) != "cultist"
             and (not mods or core.may_act(g, u, "capture", mods))]
 
 
@@ -405,7 +406,7 @@ def capture_targets(g: "RulesContext", p: str, victim: str, area: str,
     cultists = []
     guarded = False   # a Monster or Terror of theirs is there
     for u in s.units_at(area, victim):
-        cls = utype(g, u).cls
+        cls = uclass(g, u)
         if cls == "cultist":
             cultists.append(u)
         elif cls == "great-old-one":

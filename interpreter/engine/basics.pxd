@@ -6,6 +6,7 @@ from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 
 cpdef object faction(RulesFields g, object player)
 cpdef object utype(RulesFields g, object u)
+cpdef object uclass(RulesFields g, object u)
 cpdef bint is_area(RulesFields g, object loc) except -1
 cpdef object gain_power(RulesFields g, object p, object n, object why=*)
 cpdef object battle_record(RulesFields g)

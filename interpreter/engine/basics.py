@@ -25,20 +25,30 @@ MEMO_CHECKED_AT_USE: set[str] = set()
 
 
 def faction(g: "RulesContext", player: str) -> Faction:
-    return g.content.factions[player]
+    return g.factions[player]
 
 
 def utype(g: "RulesContext", u: dict[str, Any]) -> UnitType:
     """The type of unit `u` (its owner's faction's kind, else a neutral unit's, else a loyalty
-    card's): one read of the content's table (content/tables.py `unit_types`)."""
+    card's): one read of the content's table (content/tables.py `unit_types`), which the rules
+    context holds (`RulesFields.unit_types`: in the compiled core a C field)."""
     try:
-        return g.content.tables.unit_types[u["owner"]][u["kind"]]  # type: ignore[no-any-return]
+        return g.unit_types[u["owner"]][u["kind"]]  # type: ignore[no-any-return]
     except KeyError:   # no such kind for that owner (a broken state): say which, as the scan does
         return _scanned_utype(g, u)
 
 
+def uclass(g: "RulesContext", u: dict[str, Any]) -> str:
+    """The class of unit `u`'s type (`utype(g, u).cls`: cultist, monster, terror, great-old-one), read
+    from the content's table of classes beside its types (no read of the type's record)."""
+    try:
+        return g.unit_classes[u["owner"]][u["kind"]]  # type: ignore[no-any-return]
+    except KeyError:
+        return _scanned_utype(g, u).cls
+
+
 def _scanned_utype(g: "RulesContext", u: dict[str, Any]) -> UnitType:
-    f = g.content.factions.get(u["owner"])
+    f = g.factions.get(u["owner"])
     if f is not None and u["kind"] in f.units:
         return f.units[u["kind"]]
     if u["kind"] in g.content.neutral_units:
@@ -50,7 +60,7 @@ def _scanned_utype(g: "RulesContext", u: dict[str, Any]) -> UnitType:
 
 
 def kind_type(g: "RulesContext", player: str, kind: str) -> UnitType | None:
-    f = g.content.factions.get(player)
+    f = g.factions.get(player)
     if f is not None and kind in f.units:
         return f.units[kind]
     if kind in g.content.neutral_units:

@@ -7,7 +7,7 @@ from typing import Any
 from .flow import Call, frame
 from .host import RulesContext
 from . import basics
-from .basics import integer, utype
+from .basics import integer, uclass
 from . import core
 from .core import turn_order
 
@@ -46,7 +46,7 @@ def eligible(g: "RulesContext", side: str, classes: list[str] | None) -> list[di
     for u in participants(g, side):
         if b["taken"].get(str(u["id"]), 0) >= capacity(g, u):
             continue
-        if classes is not None and utype(g, u).cls not in classes:
+        if classes is not None and uclass(g, u) not in classes:
             continue
         out.append(u)
     return out

@@ -6,6 +6,8 @@ import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 
+cpdef object ctx(RulesFields g, object me, object ability=*, object self_unit=*, object event=*, object subject=*,
+                 object value=*, object area=*, object foe=*)
 cpdef object unit_cost(RulesFields g, object owner, object t)
 cpdef object combat_of(RulesFields g, object u, object foe=*, object mods=*)
 cpdef object modified(RulesFields g, object target, object value, object subject=*, object player=*, object mods=*)

@@ -20,7 +20,7 @@ from .requirements import requirement
 from .state import POOL
 from . import abilities
 from . import basics
-from .basics import emit, integer, utype
+from .basics import emit, integer, uclass, utype
 from . import independents
 from .host import RulesContext
 
@@ -128,8 +128,14 @@ def earn_call(g: "RulesContext", p: str, r: Requirement) -> Call:
     return Call(flow.frame("earn", player=p, req=r.id))
 
 
-def ctx(g: "RulesContext", me: str | None, *, ability: Ability | None = None, **kw: Any) -> EffectCtx:
-    c = EffectCtx(g, me, ability=ability.name if ability else "", **kw)
+def ctx(g: "RulesContext", me: str | None, ability: Ability | None = None, self_unit: dict[str, Any] | None = None,
+        event: dict[str, Any] | None = None, subject: Any = None, value: Any = None, area: str | None = None,
+        foe: str | None = None) -> EffectCtx:
+    """The context an effect or formula of `ability` (None: the rules') runs in for `me`, with a lent
+    ability's stand-ins (`lend_unique`). Its parameters are EffectCtx's, named (no `**kw`: the
+    compiled core calls it as a C function, core.pxd)."""
+    c = EffectCtx(g, me, self_unit=self_unit, event=event, subject=subject, value=value, area=area,
+                  ability=ability.name if ability is not None else "", foe=foe)
     if ability is not None and g.s.grants:
         for grant in g.s.grants:
             if grant.get("stand_in") and grant["to"] == me and grant["ability"] == ability.key:
@@ -306,7 +312,7 @@ def turn_order(g: "RulesContext") -> list[str]:
 def can_control(g: "RulesContext", u: dict[str, Any], ask_modifiers: bool = True) -> bool:
     """Whether unit `u` may control a Gate: a Cultist, unless a modifier says otherwise
     (`ask_modifiers=False`: the caller found that none may apply to `u`'s owner, `may_modify`)."""
-    cultist = utype(g, u).cls == "cultist"
+    cultist = uclass(g, u) == "cultist"
     return bool(modified(g, "can-control-gate", cultist, u, u["owner"])) if ask_modifiers else cultist
 
 

@@ -243,7 +243,7 @@ class CheckRequirements(Proc):
         seen: dict[Any, Any] = {}   # the fields conditions read, at this position (held_conditions)
         for i in range(f["i"], len(players)):   # f["i"], f["j"]: where a Call left off
             p = players[i]
-            fac = g.content.factions.get(p)
+            fac = g.factions.get(p)
             if fac is None:
                 f["j"] = 0
                 continue

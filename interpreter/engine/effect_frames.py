@@ -21,7 +21,7 @@ _CTX = ("me", "ability", "self_unit", "event", "subject", "value", "area", "foe"
 
 def effect_frame(g: Any, effect: Program, ctx: EffectCtx, label: str | None = None) -> dict[str, Any]:
     """The frame that runs `effect` with `ctx` (its names and context encoded)."""
-    if g.content.tables.programs.get(effect.key) is not effect:
+    if g.tables.programs.get(effect.key) is not effect:
         raise RuleError(f"internal: the effect program {effect.key!r} is not one of the content's")
     c = {}
     for k in _CTX:   # (None and strings, most of them, are themselves: no call of the encoder)
@@ -41,7 +41,7 @@ class EffectProc(flow.Proc):
     STEPS = ("run",)
 
     def step(self, g: Any, f: dict[str, Any], value: Any) -> Any:
-        prog = g.content.tables.programs.get(f["program"])
+        prog = g.tables.programs.get(f["program"])
         if prog is None:
             raise RuleError(f"internal: no effect program {f['program']!r} in this content")
         c = f["ctx"]

@@ -5,6 +5,8 @@
 # has told apart by its exact type as a C read (any other module reads it by name, as before).
 import cython
 
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+
 cdef class _Outcome:
     pass
 
@@ -17,5 +19,6 @@ cdef class Call(_Outcome):
 cdef class Return(_Outcome):
     cdef public object value
 
+# `run`'s context typed (rules_fields.pxd): its state and the pending decision's fields are C reads
 @cython.locals(ret=Return, call=Call, asked=Ask)
-cpdef object run(object g, object value=*, object floor=*)
+cpdef object run(RulesFields g, object value=*, object floor=*)

@@ -293,7 +293,7 @@ def first_holding(g: Any, p: str, when: str, event: Any, first: int,
     its list, not earned yet and holding unmet now (`holds_unmet`; `seen` as in `condition_holds`):
     (position, requirement), or None. It only reads the game. (Here, beside `holds_unmet`, so that
     the compiled core calls it as a C function: core_procs.py's CheckRequirements asks.)"""
-    fac = g.content.factions.get(p)
+    fac = g.factions.get(p)
     if fac is None:
         return None
     checks = _checks(g, p, fac.requirements, when)

@@ -12,7 +12,7 @@ from .option import Option, parse
 from .state import POOL, captured_loc
 from . import actions
 from . import basics
-from .basics import emit, gain_power, is_area, utype
+from .basics import emit, gain_power, is_area, uclass
 from . import core
 from . import core_procs
 from .core_procs import requirements_call
@@ -200,7 +200,7 @@ class GatherPower(Proc):
             # a gate held off the map keeps its controlling cultist with it: both still give Power
             held_controllers = sum(1 for loc, gate in s.gates.items() if not is_area(g, loc)
                                    and gate.get("controller") is not None and s.gate_owner(loc) == p)
-            cultists = sum(1 for u in s.on_map(p) if utype(g, u).cls == "cultist") + held_controllers
+            cultists = sum(1 for u in s.on_map(p) if uclass(g, u) == "cultist") + held_controllers
             gates = actions.gate_count(g, p)
             held = captured_loc(p)   # (made once per player, not once per unit)
             captured = [u for u in s.units if u["loc"] == held]

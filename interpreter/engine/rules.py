@@ -68,6 +68,8 @@ class Rules(RulesFields):
         r = cls.__new__(cls)
         r.bundle = content
         r.content = content.model
+        r.tables, r.factions = r.content.tables, r.content.factions
+        r.unit_types, r.unit_classes = r.tables.unit_types, r.tables.unit_classes
         r.ruleset = r.content.rulesets[ruleset]
         r.layout = r.content.layouts[layout]
         r.independents = list(independents)
@@ -139,6 +141,8 @@ class Rules(RulesFields):
         `copy` and a dry run's copy (feasible.py) then replace what must differ."""
         r = Rules.__new__(Rules)   # field by field (a loop over __slots__ costs a clone 3%); the
         r.bundle, r.content, r.ruleset, r.layout = self.bundle, self.content, self.ruleset, self.layout
+        r.tables, r.factions = self.tables, self.factions
+        r.unit_types, r.unit_classes = self.unit_types, self.unit_classes
         r.independents, r.first, r.s, r.log = self.independents, self.first, self.s, self.log
         r._forced_dice, r._event_hook, r.steps = self._forced_dice, self._event_hook, self.steps
         r.formula_depth, r._memo, r._checking = self.formula_depth, self._memo, self._checking

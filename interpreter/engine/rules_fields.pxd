@@ -9,6 +9,8 @@ from necronomicon.interpreter.engine.state_fields cimport StateFields
 
 cdef class RulesFields:
     cdef public object bundle, content, ruleset, layout, independents, first
+    cdef public object tables
+    cdef public dict factions, unit_types, unit_classes   # (the content's: plain dicts, never changed)
     cdef public StateFields s   # (a State, or None)
     cdef public object log, _forced_dice, _event_hook
     cdef public object steps, formula_depth

@@ -23,6 +23,10 @@ class RulesFields:
     __slots__ = (
         # what the game is: its content, ruleset, map layout, loyalty cards and first player
         "bundle", "content", "ruleset", "layout", "independents", "first",
+        # the content's parts read at every turn, held here so that each is one read (the compiled
+        # core's: a C field load): its tables (content/tables.py), its factions and its tables'
+        # unit types and classes (basics.py `utype`, `uclass`); the content's own, never changed
+        "tables", "factions", "unit_types", "unit_classes",
         # the state, the event log, scripted dice (a scenario's), the event hook (checking mode)
         "s", "log", "_forced_dice", "_event_hook",
         # the evaluation budget: steps since the last decision, formulas nested (limits.py)

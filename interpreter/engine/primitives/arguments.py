@@ -5,7 +5,7 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from .. import basics
-from ..basics import utype
+from ..basics import uclass
 
 
 def as_player(ctx: Any, p: Any) -> str:
@@ -34,4 +34,4 @@ def filter_units(ctx: Any, units: list[dict[str, Any]], kind: Any, cls: Any) -> 
     kinds, classes = as_list(kind), as_list(cls)
     g = ctx.game
     return [u for u in units if (kinds is None or u["kind"] in kinds)
-            and (classes is None or utype(g, u).cls in classes)]
+            and (classes is None or uclass(g, u) in classes)]
