@@ -22,7 +22,7 @@ from ..effects.ast import is_unnamed
 from ..effects.primitive_facts import READS, READS_BY_ARGUMENT
 from . import awaken_steps
 from . import basics
-from .basics import utype
+from .basics import uclass
 from . import core
 
 __all__ = ["Seeking", "Trial", "MAX_STEPS", "seeking_of", "serves_unmet", "drains_reserve", "earning_areas", "holds_seeker",
@@ -212,7 +212,7 @@ class Trial:
         def change() -> bool:
             if area in s.gates:
                 return False
-            holder = next((u["id"] for u in s.units_at(area, self.player) if utype(self.g, u).cls == "cultist"),
+            holder = next((u["id"] for u in s.units_at(area, self.player) if uclass(self.g.rules, u) == "cultist"),
                           None)
             # a Gate written as the engine's create-gate and control-gate write one: no unit moves, so
             # no derived index is stale (held conditions keep the Gates by value, engine/held_conditions.py)
@@ -265,7 +265,7 @@ class Trial:
     def _aims_key(self, u: dict[str, Any]) -> tuple[str, bool, bool]:
         """(kind, whether a cultist that may build a Gate, whether it holds a Gate): what its aims depend on."""
         g = self.g
-        cultist = utype(g, u).cls == "cultist"
+        cultist = uclass(g.rules, u) == "cultist"   # (the rules context: `g` is a Game)
         holds_gate = cultist and (g.s.gates.get(u["loc"]) or {}).get("controller") == u["id"]
         return u["kind"], cultist and not holds_gate, holds_gate
 
