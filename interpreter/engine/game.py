@@ -210,10 +210,16 @@ class Game:
     def why_illegal(self, answer: "str | Option") -> tuple[str, str] | None:
         """None if `answer` (a label, or an `Option` record) is legal now, else (reason-code,
         sentence); nothing is changed."""
+        found = self._option_named(answer)
+        return None if isinstance(found, str) else found
+
+    def _option_named(self, answer: "str | Option") -> "str | tuple[str, str]":
+        """The pending decision's option that `answer` (a label, or an `Option` record) names, or
+        (reason-code, sentence) why none does: the one check of `why_illegal` and `apply`."""
         d = self.pending
         if d is None:
             return ("game-over", "the game is over")
-        if not isinstance(answer, str):   # (a label, most often: tested first)
+        if not isinstance(answer, str):   # (a label, most often: tested first, as an Option's miss looks up __class__)
             if not isinstance(answer, Option):
                 return ("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
             if answer.kind != d.kind:
@@ -222,9 +228,8 @@ class Game:
         if len(answer) > MAX_ANSWER:
             return ("too-long", f"an answer of {len(answer)} characters is no option's label "
                                 f"(at most {MAX_ANSWER})")
-        if match_option(d.options, answer) is not None:
-            return None
-        return self._explain(d, answer)
+        opt = match_option(d.options, answer)
+        return opt if opt is not None else self._explain(d, answer)
 
     def _explain(self, d: Decision, answer: str) -> tuple[str, str]:
         from .explain import explain
@@ -233,22 +238,9 @@ class Game:
     def apply(self, answer: "str | Option") -> None:
         """Answer the pending decision with an option's label (as logs, saves and people give it)
         or its `Option` record. Illegal answers raise IllegalAction; the state is unchanged."""
-        d = self.pending
-        if d is None:
-            raise IllegalAction("game-over", "the game is over")
-        if not isinstance(answer, str):   # (a label, most often: tested first, as an Option's miss looks up __class__)
-            if not isinstance(answer, Option):
-                raise IllegalAction("not-text", f"an answer is a string (an option's label), not {type(answer).__name__}")
-            if answer.kind != d.kind:
-                raise IllegalAction("wrong-kind", f"a '{answer.kind}' option does not answer a '{d.kind}' decision")
-            answer = answer.label
-        if len(answer) > MAX_ANSWER:
-            raise IllegalAction("too-long", f"an answer of {len(answer)} characters is no option's label "
-                                f"(at most {MAX_ANSWER})")
-        opt = match_option(d.options, answer)
-        if opt is None:
-            code, msg = self._explain(d, answer)
-            raise IllegalAction(code, msg)
+        opt = self._option_named(answer)
+        if not isinstance(opt, str):
+            raise IllegalAction(*opt)
         choices = self.choices
         answers = len(choices)
         if due(self._history, answers):   # one kept every few answers: a failure goes back through it
