@@ -273,12 +273,9 @@ class State(StateFields):
         """A new State from `pack()`'s record."""
         units, rest = marshal.loads(packed)
         c = cls.__new__(cls)
-        if _IN_C:   # (compiled: the saved fields that StateFields holds are set as attributes)
-            c.__dict__.update(zip(_REST_IN_DICT, _rest_in_dict(rest)))
-            for name, i in _REST_IN_C:
-                setattr(c, name, rest[i])
-        else:
-            c.__dict__.update(zip(_REST, rest))
+        c.__dict__.update(zip(_REST_IN_DICT, _rest_in_dict(rest)))
+        for name, i in _REST_IN_C:   # (compiled: the saved fields that StateFields holds, set as attributes)
+            setattr(c, name, rest[i])
         c.units = marshal.loads(units)
         return c
 
