@@ -10,3 +10,4 @@ cpdef object uclass(RulesFields g, object u)
 cpdef bint is_area(RulesFields g, object loc) except -1
 cpdef object gain_power(RulesFields g, object p, object n, object why=*)
 cpdef object battle_record(RulesFields g)
+cpdef object emit_fields(RulesFields g, object type_, dict fields)

@@ -99,9 +99,17 @@ def unit_label(g: "RulesContext", u: dict[str, Any]) -> str:
 
 
 def emit(g: "RulesContext", type_: str, **fields: Any) -> None:
+    """Log an event of type `type_` with `fields` (its `seq` the state's next)."""
+    emit_fields(g, type_, fields)
+
+
+def emit_fields(g: "RulesContext", type_: str, fields: dict[str, Any]) -> None:
+    """`emit` with the fields as a dict the caller made (the events logged most: a C call in the
+    compiled core, with no keyword dict parsed; basics.pxd types `g`, so its log is a C read)."""
     s = g.s   # (read once: emit runs about three times a decision)
     seq = s.seq = s.seq + 1
-    event = {"seq": seq, "type": type_, **fields}
+    event = {"seq": seq, "type": type_}
+    event.update(fields)
     g.log.append(event)
     hook = g._event_hook
     if hook is not None:
@@ -141,7 +149,7 @@ def gain_power(g: "RulesContext", p: str, n: int, why: str = "") -> None:
     if before + n > MAX_NUMBER:
         raise LimitError(f"{p}'s Power would be {before + n} ({why}), beyond the limit for numbers ({MAX_NUMBER})")
     g.s.power[p] = max(0, before + n)
-    emit(g, "power", player=p, change=g.s.power[p] - before, total=g.s.power[p], why=why)
+    emit_fields(g, "power", {"player": p, "change": g.s.power[p] - before, "total": g.s.power[p], "why": why})
 
 
 def gain_doom(g: "RulesContext", p: str, n: int, why: str = "") -> None:

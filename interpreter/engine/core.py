@@ -20,7 +20,7 @@ from .requirements import requirement
 from .state import POOL
 from . import abilities
 from . import basics
-from .basics import emit, integer, uclass, utype
+from .basics import emit, emit_fields, integer, uclass, utype
 from . import independents
 from .host import RulesContext
 
@@ -32,7 +32,7 @@ def _leave(g: "RulesContext", u: dict[str, Any]) -> None:
     for loc, gate in g.s.gates.items():
         if gate.get("controller") == u["id"]:
             gate["controller"] = None
-            emit(g, "gate", loc=loc, change="abandoned", unit=u["id"])
+            emit_fields(g, "gate", {"loc": loc, "change": "abandoned", "unit": u["id"]})
 
 
 def relocate(g: "RulesContext", u: dict[str, Any], loc: str, why: str) -> None:
@@ -41,7 +41,8 @@ def relocate(g: "RulesContext", u: dict[str, Any], loc: str, why: str) -> None:
         return
     _leave(g, u)
     src = u["loc"]
-    emit(g, "unit", unit=u["id"], owner=u["owner"], kind=u["kind"], src=src, dst=loc, why=why)
+    emit_fields(g, "unit", {"unit": u["id"], "owner": u["owner"], "kind": u["kind"], "src": src, "dst": loc,
+                            "why": why})
     shift(g, u, loc)
     if loc == POOL:
         independents.release_if_independent(g, u)

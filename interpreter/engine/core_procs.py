@@ -19,7 +19,7 @@ from .option import Option, parse
 from .state import POOL
 from . import abilities as abilities_rules
 from . import basics
-from .basics import emit, gain_power, is_area
+from .basics import emit, emit_fields, gain_power, is_area
 from . import core
 from .core import turn_order
 from . import independents
@@ -97,7 +97,7 @@ class UseAbility(Proc):
         k = abilities_rules.once_key(g, ab, player)
         if k is not None:
             g.s.memory.setdefault("once", []).append(k)
-        emit(g, "ability", player=player, ability=ab.key, name=ab.name)
+        emit_fields(g, "ability", {"player": player, "ability": ab.key, "name": ab.name})
         if ab.effect is None:
             return Return()
         f["at"] = "done"

@@ -11,7 +11,7 @@ from . import abilities
 from .abilities import self_unit_for, window_abilities
 from . import actions
 from . import basics
-from .basics import emit, faction, gain_power
+from .basics import emit_fields, faction, gain_power
 from . import core
 from . import core_procs
 from .core_procs import requirements_call
@@ -35,11 +35,11 @@ class DoomPhase(Proc):
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
-        emit(g, "phase", phase="doom", round=s.round)
+        emit_fields(g, "phase", {"phase": "doom", "round": s.round})
         if g.ruleset.settings.get("doom-for-gates", True):
             for p in s.players:
                 basics.gain_doom(g, p, actions.gate_count(g, p), "controlled gates")
-        f.update(order=s.order_from(s.first), i=0, at="player")
+        f["order"], f["i"], f["at"] = s.order_from(s.first), 0, "player"
         return requirements_call(g, "state")
 
     def player(self, g: Any, f: Frame, value: Any) -> Any:
@@ -47,7 +47,7 @@ class DoomPhase(Proc):
             f["at"] = "end"
             return core.window_call(g, "end-of-doom-phase", {}, g.s.order_from(g.s.first))
         p = f["order"][f["i"]]
-        f.update(used=[], done=False, at="choose")
+        f["used"], f["done"], f["at"] = [], False, "choose"
         return requirements_call(g, "doom-phase", {"player": p}, [p])
 
     def _candidates(self, g: Any, f: Frame, p: str, only: str | None = None) -> list[Any]:
@@ -92,7 +92,7 @@ class DoomPhase(Proc):
         if picked == DONE:
             return self._next(g, f, p)
         if picked == RITUAL:
-            f.update(done=True, at="choose")
+            f["done"], f["at"] = True, "choose"
             return Call({"proc": "ritual", "at": "start", "player": p})
         # the first candidate with the picked id, as `choose` listed them at this same position: only
         # the abilities with that id are evaluated again
@@ -120,7 +120,7 @@ class DoomPhase(Proc):
             phases.finish(g, f"round limit {limit} reached (engine safeguard)")
             return Return()
         s.round += 1
-        emit(g, "phase", phase="action", round=s.round)
+        emit_fields(g, "phase", {"phase": "action", "round": s.round})
         s.step = {"phase": "action", "player": s.first}
         return Return()
 
@@ -142,8 +142,8 @@ class Ritual(Proc):
             s.ritual += 1
         if s.ritual >= len(track) and not s.instant_death:
             s.instant_death = True
-            emit(g, "instant-death")
-        emit(g, "ritual", player=p, cost=cost, marker=s.ritual)
+            emit_fields(g, "instant-death", {})
+        emit_fields(g, "ritual", {"player": p, "cost": cost, "marker": s.ritual})
         basics.gain_doom(g, p, actions.gate_count(g, p), "ritual")
         own = faction(g, p).units
         for u in s.on_map(p):

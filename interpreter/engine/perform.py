@@ -12,7 +12,7 @@ from . import abilities
 from .abilities import self_unit_for
 from . import actions
 from . import basics
-from .basics import emit, faction, gain_power
+from .basics import emit_fields, faction, gain_power
 from . import battle_queries
 from . import core
 from .core import can_control, turn_order
@@ -43,7 +43,7 @@ class TakeAction(Proc):
 
     # (a step whose window, offer or check would do nothing goes straight on to the next one)
     def after(self, g: Any, f: Frame, event: dict[str, Any]) -> Any:
-        f.update(event=event, at="reveals")
+        f["event"], f["at"] = event, "reveals"
         return core.window_call(g, "after-action", event, turn_order(g)) or self.reveals(g, f, None)
 
     def reveals(self, g: Any, f: Frame, value: Any) -> Any:
@@ -74,7 +74,7 @@ class ActionIn(Proc):
         opts = {o.label: o.cost for o in actions.main_actions(g, p, within=area)}
         if not opts:
             return Return()
-        f.update(costs=opts, at="chosen")
+        f["costs"], f["at"] = opts, "chosen"
         return ask(p, "action", [*opts, DECLINE.label], f"{f['why']}: take an action in {area}?", costs=dict(opts))
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
@@ -104,9 +104,9 @@ class Perform(Proc):
         if verb != "move" and cost:
             gain_power(g, p, -cost, label)
         s.memory["action_no"] = s.memory.get("action_no", 0) + 1   # the scope of `once: action`
-        emit(g, "action", player=p, action=label, cost=cost)
+        emit_fields(g, "action", {"player": p, "action": label, "cost": cost})
         event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
-        f.update(event=event, at="done")
+        f["event"], f["at"] = event, "done"
         if verb == "recruit":
             u = s.pool(p, act.unit_kind)[0]
             core.relocate(g, u, area, "recruit")
@@ -120,7 +120,7 @@ class Perform(Proc):
             return Call({"proc": "awaken", "at": "start", "player": p, "kind": act.unit_kind, "area": area})
         elif verb == "create-gate":
             s.gates[area] = {"controller": None}
-            emit(g, "gate", loc=area, change="created", player=p)
+            emit_fields(g, "gate", {"loc": area, "change": "created", "player": p})
             event["area"] = area
             f["at"] = "offer_control"
             return core.window_call(g, "gate-created", {"player": p, "area": area}, turn_order(g))
@@ -136,7 +136,7 @@ class Perform(Proc):
             return Call({"proc": "choose-controller", "at": "start", "player": p, "area": area})
         elif verb == "abandon-gate":
             s.gates[area]["controller"] = None
-            emit(g, "gate", loc=area, change="abandoned", player=p)
+            emit_fields(g, "gate", {"loc": area, "change": "abandoned", "player": p})
         elif verb == "reveal-elder-signs":
             basics.reveal_elder_signs(g, p)
         elif verb == "ability":
@@ -145,7 +145,8 @@ class Perform(Proc):
             event["area"] = area   # none for an ability without `where:` (declared in windows.py)
             return core.use_ability_call(g, ab, p, ctx, paid=True)   # its cost was part of the action's
         elif verb == "requirement":
-            f.update(rids=[act.ability] if act.word is None else [act.ability, act.word], i=0, at="requirement")
+            rids = [act.ability] if act.word is None else [act.ability, act.word]
+            f["rids"], f["i"], f["at"] = rids, 0, "requirement"
         elif verb == "pass":
             gain_power(g, p, -s.power[p], "pass")
         else:  # pragma: no cover - labels come from the enumerations of actions.py
@@ -177,7 +178,7 @@ class Perform(Proc):
     def controlled(self, g: Any, f: Frame, unit: int) -> Any:
         area = f["event"]["area"]
         g.s.gates[area]["controller"] = unit
-        emit(g, "gate", loc=area, change="controlled", unit=unit, player=f["player"])
+        emit_fields(g, "gate", {"loc": area, "change": "controlled", "unit": unit, "player": f["player"]})
         f["at"] = "done"
         return None
 
@@ -215,7 +216,7 @@ class Perform(Proc):
             event["spent"] = value
         elif verb == "control-gate":
             s.gates[act.area]["controller"] = value
-            emit(g, "gate", loc=act.area, change="controlled", unit=value, player=f["player"])
+            emit_fields(g, "gate", {"loc": act.area, "change": "controlled", "unit": value, "player": f["player"]})
         return Return(event)
 
 
@@ -232,7 +233,7 @@ class Awaken(Proc):
         assert t is not None and t.awaken is not None
         if t.awaken.replace_gate and area in g.s.gates:
             del g.s.gates[area]
-            emit(g, "gate", loc=area, change="removed", why=f"awaken {kind}")
+            emit_fields(g, "gate", {"loc": area, "change": "removed", "why": f"awaken {kind}"})
         f["at"] = "place"
         if t.awaken.effect is not None:
             ctx = core.ctx(g, p, area=area)
@@ -265,7 +266,7 @@ class MoveAction(Proc):
     STEPS = ("start", "choose", "moved", "freed")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
-        f.update(moved=[], charged=[], spent=0, at="choose")
+        f["moved"], f["charged"], f["spent"], f["at"] = [], [], 0, "choose"
         return None
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
@@ -340,7 +341,7 @@ class ChooseController(Proc):
             if can_control(g, u):
                 eligible.setdefault(u["kind"], u)
         labels = {basics.unit_label(g, u): u["id"] for u in eligible.values()}
-        f.update(labels=labels, at="chosen")
+        f["labels"], f["at"] = labels, "chosen"
         return ask(p, "unit", list(labels), f"which unit controls the gate in {area}?")
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:

@@ -12,7 +12,7 @@ from .option import Option, parse
 from .state import POOL, captured_loc
 from . import actions
 from . import basics
-from .basics import emit, gain_power, is_area, uclass
+from .basics import emit_fields, gain_power, is_area, uclass
 from . import core
 from . import core_procs
 from .core_procs import requirements_call
@@ -60,7 +60,7 @@ class Setup(Proc):
         late = [p for p in s.players if basics.faction(g, p).setup.get("choose-start-after-others")]
         anywhere = [p for p in s.players if basics.faction(g, p).setup.get("start-anywhere")]   # last of all
         late = [p for p in late if p not in anywhere] + anywhere
-        f.update(order=[p for p in s.players if p not in late] + late, i=0, at="place")
+        f["order"], f["i"], f["at"] = [p for p in s.players if p not in late] + late, 0, "place"
         return None
 
     def place(self, g: Any, f: Frame, value: Any) -> Any:
@@ -107,7 +107,7 @@ class Setup(Proc):
             if home in s.gates:
                 raise RuleError(f"two factions start in '{home}', which can hold only one gate")
             s.gates[home] = {"controller": placed[0]["id"] if placed else None}
-            emit(g, "gate", loc=home, change="created", player=p, why="setup")
+            emit_fields(g, "gate", {"loc": home, "change": "created", "player": p, "why": "setup"})
         f["i"] += 1
         f["at"] = "place"
         return None
@@ -135,7 +135,7 @@ class SetFirst(Proc):
         if d is not None:
             s.direction = 1 if parse("option", d) == CLOCKWISE else -1
         first = f["first"]
-        emit(g, "first-player", player=first, direction=s.direction)
+        emit_fields(g, "first-player", {"player": first, "direction": s.direction})
         s.step = {"phase": "action", "player": first}
         s.memory = {"battle_no": s.memory.get("battle_no", 0), "turn_no": s.memory.get("turn_no", 0),
                     "action_no": s.memory.get("action_no", 0),
@@ -155,27 +155,27 @@ class ActionStep(Proc):
         s = g.s
         p = s.step["player"]
         if all(s.power[q] <= 0 or out_of_actions(g, q) for q in s.players):
-            emit(g, "phase", phase="gather-power", round=s.round)
+            emit_fields(g, "phase", {"phase": "gather-power", "round": s.round})
             s.step = {"phase": "gather"}
             return Return()
         if s.power[p] <= 0 or out_of_actions(g, p):
             if g.ruleset.settings.get("turn-surcharge", {}).get("enabled"):
                 s.surcharge += 1
-                emit(g, "surcharge", player=p, total=s.surcharge,
-                       name=g.ruleset.settings.get("turn-surcharge", {}).get("name", "surcharge"))
+                emit_fields(g, "surcharge", {"player": p, "total": s.surcharge,
+                                             "name": g.ruleset.settings.get("turn-surcharge", {}).get("name", "surcharge")})
             s.step = {"phase": "action", "player": phases.next_player(g, p)}
             return Return()
-        f.update(player=p, at="turned")
+        f["player"], f["at"] = p, "turned"
         return Call({"proc": "turn", "at": "start", "player": p})   # (a literal: see flow.frame)
 
     def turned(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         if s.memory.get("actions", 0) > MAX_ACTIONS_PER_PHASE:
-            emit(g, "game-end-trigger", reason="stalled", during="action")
+            emit_fields(g, "game-end-trigger", {"reason": "stalled", "during": "action"})
             phases.finish(g, f"no progress: more than {MAX_ACTIONS_PER_PHASE} actions in one Action Phase (engine safeguard)")
             return Return()
         if phases.doom_reached(g):
-            emit(g, "game-end-trigger", reason="doom", during="action")
+            emit_fields(g, "game-end-trigger", {"reason": "doom", "during": "action"})
             phases.finish(g, "a player reached the Doom goal")
             return Return()
         s.step = {"phase": "action", "player": phases.next_player(g, f["player"])}
@@ -194,7 +194,7 @@ class GatherPower(Proc):
         s = g.s
         if s.surcharge:
             s.surcharge = 0
-            emit(g, "surcharge", total=0, reset=True)
+            emit_fields(g, "surcharge", {"total": 0, "reset": True})
         abandoned = len(s.abandoned_gates())
         for p in s.players:
             # a gate held off the map keeps its controlling cultist with it: both still give Power
@@ -246,7 +246,7 @@ class FirstPlayer(Proc):
         s = g.s
         top = max(s.power.values())
         tied = [p for p in s.order_from(s.first) if s.power[p] == top]
-        f.update(first=tied[0], at="chosen")
+        f["first"], f["at"] = tied[0], "chosen"
         if len(tied) > 1:
             return ask(s.first, "option", tied, "Power is tied: choose the first player")
         return None

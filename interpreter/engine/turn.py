@@ -11,7 +11,7 @@ from .flow import Proc, Return, ask
 from .option import Option, parse
 from . import actions
 from . import basics
-from .basics import emit, gain_power
+from .basics import emit_fields, gain_power
 from . import core
 from .core import turn_order
 from . import phases
@@ -65,7 +65,7 @@ class Turn(Proc):
         p = f["player"]
         s.memory["turn_no"] = s.memory.get("turn_no", 0) + 1
         s.memory["battles"] = []
-        emit(g, "turn", player=p, power=s.power[p])
+        emit_fields(g, "turn", {"player": p, "power": s.power[p]})
         if s.surcharge:
             pay = min(s.surcharge, s.power[p])
             gain_power(g, p, -pay, "surcharge")
@@ -74,7 +74,7 @@ class Turn(Proc):
         # An ability may make a Common Action (Summon) an Unlimited one too: once such an action is
         # taken, like a Battle with six spellbooks, it counts as the Action if the player ends the
         # turn without another (core rulebook, Unlimited Battle).
-        f.update(main_done=False, either_done=False, second=None, seen=[], at="choose")
+        f["main_done"], f["either_done"], f["second"], f["seen"], f["at"] = False, False, None, [], "choose"
         return None
 
     def _unlimited(self, g: Any, f: Frame, keep: bool = False) -> list[Option]:
@@ -127,7 +127,7 @@ class Turn(Proc):
                 mains[DECLINE_SECOND.label] = DECLINE_SECOND
             else:
                 if not mains and not f["either_done"]:
-                    emit(g, "no-action", player=p)
+                    emit_fields(g, "no-action", {"player": p})
                     gain_power(g, p, -s.power[p], "no action possible")
                     return Return()
                 if phases.can_pass(g, p) and s.power[p] > 0:
@@ -138,7 +138,7 @@ class Turn(Proc):
         for k, v in opts.items():
             records.setdefault(k, v)
         choices = {k: o.cost for k, o in records.items()}
-        f.update(mains=list(mains), opts=list(opts), costs=choices, at="chosen")
+        f["mains"], f["opts"], f["costs"], f["at"] = list(mains), list(opts), choices, "chosen"
         if here is not None:   # kept only on the way to `chosen`, which answers at this position
             g.memo()[POSITION_KEPT] = (f, here)
         return ask(p, "action", choices, f"{p}: choose an action", records, costs=dict(choices))
@@ -154,8 +154,8 @@ class Turn(Proc):
         if verb == END_TURN.verb:
             return Return()
         if verb == DECLINE_SECOND.verb:
-            f.update(main_done=True, second=None, at="choose")
-            emit(g, "declined", player=p, ability="second action")
+            f["main_done"], f["second"], f["at"] = True, None, "choose"
+            emit_fields(g, "declined", {"player": p, "ability": "second action"})
             if s.power[p] <= 0 and not self._unlimited(g, f, keep=True):
                 return Return()
             return None
@@ -177,7 +177,7 @@ class Turn(Proc):
             f["either_done"] = True
         elif ans in opts and (common := actions.as_common_action(parse("action", ans))) is not None and common.label in mains:
             f["either_done"] = True   # an extra battle that could have been the Action: decided afterwards
-        f.update(action=ans, is_main=is_main, at="acted")
+        f["action"], f["is_main"], f["at"] = ans, is_main, "acted"
         return actions.take_action_call(g, p, ans, costs[ans])
 
     def acted(self, g: Any, f: Frame, value: Any) -> Any:
@@ -190,7 +190,7 @@ class Turn(Proc):
             if f["second"] is None and granted is not None:   # the first action grants a second one
                 f["second"] = list(granted) + [_action_key(action)]
             else:                                              # a second action never grants a third
-                f.update(main_done=True, second=None)
+                f["main_done"], f["second"] = True, None
         if action.verb == PASS.verb or out_of_actions(g, p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
                                                     and not self._unlimited(g, f, keep=True)):
             return Return()
@@ -209,7 +209,7 @@ class OfferReveals(Proc):
     STEPS = ("start", "offer", "answered")
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
-        f.update(order=turn_order(g), i=0, at="offer")
+        f["order"], f["i"], f["at"] = turn_order(g), 0, "offer"
         return None
 
     def offer(self, g: Any, f: Frame, value: Any) -> Any:
