@@ -22,3 +22,6 @@ cpdef bint can_control(RulesFields g, object u, object ask_modifiers=*) except -
 cpdef object _leave(RulesFields g, object u)
 cpdef object shift(RulesFields g, object u, object loc)
 cpdef object turn_order(RulesFields g)
+
+# the event log's typed writer, cimported: `relocate`'s event a C call (turn.pxd says why)
+from necronomicon.interpreter.engine.basics cimport emit_fields

@@ -4,3 +4,7 @@
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 
 cpdef object requirements_call(RulesFields g, object when, object event=*, object players=*)
+
+# the typed functions of other modules its procedures call by name, cimported: C calls (turn.pxd says why)
+from necronomicon.interpreter.engine.basics cimport emit_fields, gain_power, is_area
+from necronomicon.interpreter.engine.core cimport turn_order

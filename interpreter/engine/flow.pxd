@@ -20,5 +20,6 @@ cdef class Return(_Outcome):
     cdef public object value
 
 # `run`'s context typed (rules_fields.pxd): its state and the pending decision's fields are C reads
-@cython.locals(ret=Return, call=Call, asked=Ask)
+# (the frame, the stack and the tables typed: their reads are dict and list reads, not generic ones)
+@cython.locals(ret=Return, call=Call, asked=Ask, f=dict, flow=list, steps=dict, procs=dict, table=dict)
 cpdef object run(RulesFields g, object value=*, object floor=*)

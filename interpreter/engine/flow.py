@@ -207,7 +207,9 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
         at = f["at"]
         try:
             steps = table[name]
-            fn = steps[at] if at in steps else Proc.step   # Proc.step names an undeclared step
+            fn = steps.get(at)
+            if fn is None:   # an undeclared step: Proc.step names it
+                fn = Proc.step
             r = fn(procs[name], g, f, value)
         except ENGINE_BUGS as exc:
             _note_place(exc, g, name, at)

@@ -1,0 +1,6 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged effect_frames.py, which
+# stays the reference: the typed functions of other modules it calls by name (their .pxd declares them
+# cpdef) cimported, so that each call is a C call through the exported pointer, not a Python call of
+# the module attribute with its arguments packed and parsed again (`from .basics import emit_fields`
+# in the source names the same function).
+from necronomicon.interpreter.engine.frame_values cimport decode, encode

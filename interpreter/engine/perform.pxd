@@ -1,0 +1,11 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged perform.py, which
+# stays the reference: the typed functions of other modules it calls by name (their .pxd declares them
+# cpdef) cimported, so that each call is a C call through the exported pointer, not a Python call of
+# the module attribute with its arguments packed and parsed again (`from .basics import emit_fields`
+# in the source names the same function).
+from necronomicon.interpreter.engine.abilities cimport self_unit_for
+from necronomicon.interpreter.engine.basics cimport emit_fields, faction, gain_power
+from necronomicon.interpreter.engine.core cimport can_control, turn_order
+from necronomicon.interpreter.engine.core_procs cimport requirements_call
+from necronomicon.interpreter.engine.moves cimport action_cost
+from necronomicon.interpreter.engine.phases cimport out_of_actions

@@ -1,0 +1,8 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged round.py, which
+# stays the reference: the typed functions of other modules it calls by name (their .pxd declares them
+# cpdef) cimported, so that each call is a C call through the exported pointer, not a Python call of
+# the module attribute with its arguments packed and parsed again (`from .basics import emit_fields`
+# in the source names the same function).
+from necronomicon.interpreter.engine.basics cimport emit_fields, gain_power, is_area, uclass
+from necronomicon.interpreter.engine.core_procs cimport requirements_call
+from necronomicon.interpreter.engine.phases cimport out_of_actions
