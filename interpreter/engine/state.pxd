@@ -41,3 +41,6 @@ cpdef object _gate_owner(StateFields s, object loc)
 
 @cython.locals(by_id=dict, gates=dict, gate=dict, out=list)
 cpdef list _controlled_gates(StateFields s, object player)
+
+@cython.locals(players=list, step=Py_ssize_t, i=Py_ssize_t, n=Py_ssize_t, k=Py_ssize_t)
+cpdef list _order_from(StateFields s, object first)

@@ -139,6 +139,13 @@ def _controlled_gates(s: "State", player: str) -> list[str]:
     return out
 
 
+def _order_from(s: "State", first: str) -> list[str]:
+    """Players in turn order starting with `first`, following the current direction."""
+    players, step = s.players, s.direction   # (read once: each read is a lookup)
+    i, n = players.index(first), len(players)
+    return [players[(i + k * step) % n] for k in range(n)]
+
+
 @dataclass
 class State(StateFields):
     """Everything that changes during a game. Only lists, dicts, str, int, bool and None: the
@@ -289,7 +296,8 @@ class State(StateFields):
 
     # ---- reads (the unit queries are the module's functions above) -----------------------------
     units_at, count_at, places_of, in_pool, units_of = _units_at, _count_at, _places_of, _in_pool, _units_of
-    on_map, pool, gate_owner, controlled_gates = _on_map, _pool, _gate_owner, _controlled_gates
+    on_map, pool, gate_owner, controlled_gates, order_from = (_on_map, _pool, _gate_owner, _controlled_gates,
+                                                               _order_from)
 
     def unit(self, uid: int) -> dict[str, Any]:
         try:
@@ -312,11 +320,6 @@ class State(StateFields):
     def others(self, player: str) -> list[str]:
         return [p for p in self.players if p != player]
 
-    def order_from(self, first: str) -> list[str]:
-        """Players in turn order starting with `first`, following the current direction."""
-        players, step = self.players, self.direction   # (read once: each read is a dict lookup)
-        i, n = players.index(first), len(players)
-        return [players[(i + k * step) % n] for k in range(n)]
 
 _FIELDS = fields(State)
 STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)
