@@ -35,8 +35,9 @@ def held_loc(player: str, tag: str) -> str:
 
 def _built(s: "State") -> UnitIndex:
     """`s._index()` without its call while the index is current (checking mode: always the call)."""
-    ix = s._ix
-    if ix is not None and ix[0] == s.writes and ix[1] == len(s.units) and not CHECK_MEMO:
+    ix = s._ix   # (keyed on the writes that may change units: moves and `written()`, not `written(units=False)`)
+    if ix is not None and ix[0] == s.writes - s.other_writes + s.unit_writes and ix[1] == len(s.units) \
+            and not CHECK_MEMO:
         return ix[2]  # type: ignore[no-any-return]
     return s._index()
 
@@ -204,7 +205,8 @@ class State(StateFields):
         """Units by location and by owner (each list in the order of `units`), and by id (the first
         unit with an id)."""
         ix = self._ix
-        if ix is not None and ix[0] == self.writes and ix[1] == len(self.units):
+        changes = self.writes - self.other_writes + self.unit_writes   # (moves and writes of units: `_built`)
+        if ix is not None and ix[0] == changes and ix[1] == len(self.units):
             if CHECK_MEMO and _build_index(self.units) != ix[2]:
                 raise AssertionError("stale unit index")
             return ix[2]  # type: ignore[no-any-return]
@@ -212,7 +214,7 @@ class State(StateFields):
         built = _build_index(units)
         ids = [u["id"] for u in units]
         ascending = all(type(i) is int for i in ids) and all(map(operator.lt, ids, ids[1:]))
-        self._ix = (self.writes, len(units), built, ascending)  # type: ignore[assignment]
+        self._ix = (changes, len(units), built, ascending)  # type: ignore[assignment]
         return built
 
     def units_key_bytes(self) -> bytes:
