@@ -30,6 +30,8 @@ cpdef bint _in_pool(StateFields s, object owner, object kind) except -1
 @cython.locals(by_owner=dict, mine=list)
 cpdef list _units_of(StateFields s, object owner)
 
+cdef dict _ON_MAP_PLACES
+
 @cython.locals(units=list, out=list)
 cpdef list _on_map(StateFields s, object owner=*, object areas=*)
 
