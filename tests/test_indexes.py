@@ -139,6 +139,24 @@ def test_units_whose_ids_do_not_ascend_get_their_index_rebuilt_after_a_move() ->
     assert s._index() is not kept and s._index() == _fresh(s)
 
 
+def test_a_write_of_no_unit_keeps_the_unit_index_and_a_write_of_units_rebuilds_it() -> None:
+    """The index is keyed on the writes that may change units (moves, `written()`): a spellbook or
+    grant written (`written(units=False)`) keeps it, a unit written behind it and noted rebuilds it."""
+    g = Game(_content(), "duel", FACTIONS["duel", 2], 1)
+    s = g.s
+    kept = s._index()
+    s.written(units=False)
+    assert s._index() is kept
+    u = next(u for u in s.units if u["loc"] == "pool")
+    u["loc"] = sorted(g.layout.areas)[0]   # a write outside the engine's primitives...
+    s.written()                            # ...noted: the index is made again
+    assert s._index() is not kept and s._index() == _fresh(s) and u in s.units_at(u["loc"])
+    kept = s._index()
+    core.relocate(g.rules, u, "pool", "test")   # a move after a write of no unit: kept in step
+    s.written(units=False)
+    assert s._index() is kept and kept == _fresh(s)
+
+
 def test_a_move_that_leaves_the_kinds_in_play_keeps_the_facts_about_them_but_not_about_places() -> None:
     g = Game(_content(), "duel", FACTIONS["duel", 2], 1)
     s = g.s

@@ -2,7 +2,12 @@
 # stays the reference: the phase rules' small reads asked at every turn (out of actions, a pass, the
 # Doom goal, the spellbooks) as C functions whose context `g` is typed (rules_fields.pxd), so that
 # `g.s` and `g.ruleset` are C field loads. Their results are left untyped, as the source returns them.
+import cython
+
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+
+@cython.locals(d=dict)
+cpdef tuple _keyed_rest(object s)
 
 cpdef object next_player(RulesFields g, object p)
 cpdef object out_of_actions(RulesFields g, object p)

@@ -30,6 +30,8 @@ cpdef bint _in_pool(StateFields s, object owner, object kind) except -1
 @cython.locals(by_owner=dict, mine=list)
 cpdef list _units_of(StateFields s, object owner)
 
+cdef dict _ON_MAP_PLACES
+
 @cython.locals(units=list, out=list)
 cpdef list _on_map(StateFields s, object owner=*, object areas=*)
 
@@ -41,3 +43,6 @@ cpdef object _gate_owner(StateFields s, object loc)
 
 @cython.locals(by_id=dict, gates=dict, gate=dict, out=list)
 cpdef list _controlled_gates(StateFields s, object player)
+
+@cython.locals(players=list, step=Py_ssize_t, i=Py_ssize_t, n=Py_ssize_t, k=Py_ssize_t)
+cpdef list _order_from(StateFields s, object first)

@@ -35,8 +35,9 @@ def held_loc(player: str, tag: str) -> str:
 
 def _built(s: "State") -> UnitIndex:
     """`s._index()` without its call while the index is current (checking mode: always the call)."""
-    ix = s._ix
-    if ix is not None and ix[0] == s.writes and ix[1] == len(s.units) and not CHECK_MEMO:
+    ix = s._ix   # (keyed on the writes that may change units: moves and `written()`, not `written(units=False)`)
+    if ix is not None and ix[0] == s.writes - s.other_writes + s.unit_writes and ix[1] == len(s.units) \
+            and not CHECK_MEMO:
         return ix[2]  # type: ignore[no-any-return]
     return s._index()
 
@@ -91,13 +92,32 @@ def _units_of(s: "State", owner: str) -> list[dict[str, Any]]:
     return [] if mine is None else mine
 
 
+# place -> whether it is on the map (no ":" in it, not the pool), for the places met: a function of
+# the text alone, read by `_on_map` instead of two string tests per unit (at most _PLACES_KEPT of them)
+_ON_MAP_PLACES: dict[str, bool] = {}
+_PLACES_KEPT = 4096
+
+
 def _on_map(s: "State", owner: str | None = None, areas: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The units (of `owner`) on the map, or in `areas`, in the order of `units` (a new list)."""
     units = s.units if owner is None else _units_of(s, owner)
     out = []
+    if areas is not None:
+        for u in units:
+            if u["loc"] in areas:
+                out.append(u)
+        return out
+    checking = CHECK_MEMO
     for u in units:   # (a loop, not a comprehension: each unit's place read once)
         loc = u["loc"]
-        if (loc in areas) if areas is not None else (":" not in loc and loc != POOL):
+        on = _ON_MAP_PLACES.get(loc) if type(loc) is str else None
+        if checking and on is not None and on != (":" not in loc and loc != POOL):
+            raise AssertionError(f"stale on-map flag of {loc!r}")
+        if on is None:
+            on = ":" not in loc and loc != POOL
+            if type(loc) is str and len(_ON_MAP_PLACES) < _PLACES_KEPT:
+                _ON_MAP_PLACES[loc] = on
+        if on:
             out.append(u)
     return out
 
@@ -137,6 +157,13 @@ def _controlled_gates(s: "State", player: str) -> list[str]:
         if (u if u is not None else s.unit(uid))["owner"] == player:
             out.append(loc)
     return out
+
+
+def _order_from(s: "State", first: str) -> list[str]:
+    """Players in turn order starting with `first`, following the current direction."""
+    players, step = s.players, s.direction   # (read once: each read is a lookup)
+    i, n = players.index(first), len(players)
+    return [players[(i + k * step) % n] for k in range(n)]
 
 
 @dataclass
@@ -197,7 +224,8 @@ class State(StateFields):
         """Units by location and by owner (each list in the order of `units`), and by id (the first
         unit with an id)."""
         ix = self._ix
-        if ix is not None and ix[0] == self.writes and ix[1] == len(self.units):
+        changes = self.writes - self.other_writes + self.unit_writes   # (moves and writes of units: `_built`)
+        if ix is not None and ix[0] == changes and ix[1] == len(self.units):
             if CHECK_MEMO and _build_index(self.units) != ix[2]:
                 raise AssertionError("stale unit index")
             return ix[2]  # type: ignore[no-any-return]
@@ -205,7 +233,7 @@ class State(StateFields):
         built = _build_index(units)
         ids = [u["id"] for u in units]
         ascending = all(type(i) is int for i in ids) and all(map(operator.lt, ids, ids[1:]))
-        self._ix = (self.writes, len(units), built, ascending)  # type: ignore[assignment]
+        self._ix = (changes, len(units), built, ascending)  # type: ignore[assignment]
         return built
 
     def units_key_bytes(self) -> bytes:
@@ -289,7 +317,8 @@ class State(StateFields):
 
     # ---- reads (the unit queries are the module's functions above) -----------------------------
     units_at, count_at, places_of, in_pool, units_of = _units_at, _count_at, _places_of, _in_pool, _units_of
-    on_map, pool, gate_owner, controlled_gates = _on_map, _pool, _gate_owner, _controlled_gates
+    on_map, pool, gate_owner, controlled_gates, order_from = (_on_map, _pool, _gate_owner, _controlled_gates,
+                                                               _order_from)
 
     def unit(self, uid: int) -> dict[str, Any]:
         try:
@@ -312,11 +341,6 @@ class State(StateFields):
     def others(self, player: str) -> list[str]:
         return [p for p in self.players if p != player]
 
-    def order_from(self, first: str) -> list[str]:
-        """Players in turn order starting with `first`, following the current direction."""
-        players, step = self.players, self.direction   # (read once: each read is a dict lookup)
-        i, n = players.index(first), len(players)
-        return [players[(i + k * step) % n] for k in range(n)]
 
 _FIELDS = fields(State)
 STATE_FIELDS = _FIELDS   # the saved fields (a State also holds unsaved indexes)

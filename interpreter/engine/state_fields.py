@@ -21,17 +21,18 @@ from .unit_index import moved_in as _moved_in
 
 class StateFields:
     """The unsaved fields of a State and the methods that note its writes. `writes` counts the
-    writes to units (location, owner, a unit added), spellbooks, grants and loyalty cards; with
-    the number of units it keys the index of units by location and owner (`_ix`), and alone the
-    game's memo of derived facts (rules_fields.py: its check is one compare). Code that changes
-    those parts of a State outside the engine's primitives calls `written()` (NECRO_CHECK_MEMO=1
-    catches a grant or unit added unnoted). The other fields (defaults in `DEFAULTS`):
+    writes to units (location, owner, a unit added), spellbooks, grants and loyalty cards; it keys
+    the game's memo of derived facts (rules_fields.py: its check is one compare). Code that
+    changes those parts of a State outside the engine's primitives calls `written()`
+    (NECRO_CHECK_MEMO=1 catches a grant or unit added unnoted). The other fields (defaults in `DEFAULTS`):
     `other_writes`, those of `writes` that are not a unit's move (`written()`, not `moved()`);
     `unit_writes`, those of `other_writes` that may have changed units (`written()`, not
     `written(units=False)`); `_moves_of`, owner -> how many of `moved()`'s writes moved one of its
-    units (`moves_of`); `_ix`, (writes, number of units, (units by location, by owner, by id),
-    ids ascending); `_chunks`, (unit_writes, number of units, UnitChunks): the units' bytes and
-    sha1, kept by unit and chunk. (`units` is State's saved field, read here by name.)"""
+    units (`moves_of`); `_ix`, the index of units: (the writes that may have changed units,
+    `writes - other_writes + unit_writes`, so that a spellbook or grant written keeps it; number
+    of units; (units by location, by owner, by id); ids ascending); `_chunks`, (unit_writes,
+    number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk. (`units` is
+    State's saved field, read here by name.)"""
 
     def written(self, units: bool = True) -> None:
         """Note a write to units, spellbooks, grants or loyalty cards (derived indexes are rebuilt).
@@ -49,7 +50,8 @@ class StateFields:
         order of `units` by id; otherwise the index is rebuilt at its next read."""
         ix = self._ix
         units = self.units
-        fresh = ix is not None and ix[0] == self.writes and ix[1] == len(units) and ix[3]
+        changes = self.writes - self.other_writes + self.unit_writes   # (what `_ix` is keyed on)
+        fresh = ix is not None and ix[0] == changes and ix[1] == len(units) and ix[3]
         self.writes += 1
         kept = self._chunks
         if kept is not None:   # only the moved unit's bytes (and its chunk's) are made again
@@ -70,7 +72,7 @@ class StateFields:
         if places is None or not _moved_in(built[0], u, src) or not _moved_in(places, u, src):
             self._ix = None   # not where the index has it (written behind the index's back): rebuild
             return
-        self._ix = (self.writes, len(units), built, True)
+        self._ix = (changes + 1, len(units), built, True)
 
     def moves_of(self, owner: str) -> int:
         """How many moves of `owner`'s units this State object has seen (`moved()`): with
