@@ -5,6 +5,14 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+# the helpers of other modules a listing calls (by module, `core.modified`, or by name) as C calls:
+# cimported functions of their .pxd, with no argument tuple and no lookup of the name
+from necronomicon.interpreter.engine cimport abilities, basics, core, moves
+from necronomicon.interpreter.engine.abilities cimport ability_cost, self_unit_for, window_abilities
+from necronomicon.interpreter.engine.basics cimport is_area, uclass
+from necronomicon.interpreter.engine.core cimport can_control, combat_of, may_modify, modifier_index, unit_cost
+from necronomicon.interpreter.engine.moves cimport action_cost
+from necronomicon.interpreter.engine.option cimport action
 
 cpdef list unit_gates(RulesFields g, object p=*)
 cpdef object unit_gates_bytes(RulesFields g)

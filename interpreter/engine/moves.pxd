@@ -4,6 +4,10 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+# the modifier lookups and the record maker a listing calls as C calls (cimported from their .pxd)
+from necronomicon.interpreter.engine cimport core
+from necronomicon.interpreter.engine.core cimport may_modify, modifier_index, modifiers_of
+from necronomicon.interpreter.engine.option cimport labelled_move
 
 cdef dict _NEIGHBOURS   # (the module's own cache: its `.get` a C call)
 
