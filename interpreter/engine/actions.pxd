@@ -13,6 +13,8 @@ from necronomicon.interpreter.engine.basics cimport is_area, uclass
 from necronomicon.interpreter.engine.core cimport can_control, combat_of, may_modify, modifier_index, unit_cost
 from necronomicon.interpreter.engine.moves cimport action_cost
 from necronomicon.interpreter.engine.option cimport action
+from necronomicon.interpreter.engine.state cimport (_controlled_gates, _count_at, _gate_owner, _in_pool, _on_map,
+                                                   _places_of, _units_at)
 
 cpdef list unit_gates(RulesFields g, object p=*)
 cpdef object unit_gates_bytes(RulesFields g)
