@@ -307,9 +307,11 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     out: list[Option] = []
     ask = None   # (whether a can-control-gate modifier may apply: asked at the first free Gate with p's units)
     areas = g.layout.areas   # (is_area, read once)
-    for a, gate in sorted(s.gates.items()):
+    gates = s.gates
+    for a in sorted(gates):   # (the areas alone: sorting (area, gate) pairs compares tuples)
         if a not in areas:
             continue
+        gate = gates[a]
         if gate.get("controller") is None and not gate.get("locked"):
             for u in _units_at(s, a, p):
                 ask = may_modify(g, "can-control-gate", {"owner": p}) if ask is None else ask
