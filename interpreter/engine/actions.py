@@ -11,6 +11,9 @@ from . import neutral
 from .feasible import all_parts_possible, at_one_position, may_lack_a_part, removals_are_quiet
 from .flow import Call, frame
 from . import state as state_module
+# the unit queries as the functions they are (State's methods are these; the compiled core
+# calls them as C functions, actions.pxd, instead of looking a method up on the state)
+from .state import _controlled_gates, _count_at, _gate_owner, _in_pool, _on_map, _places_of, _units_at
 from .option import Option, action
 from . import abilities
 from .abilities import ability_cost, self_unit_for, window_abilities
@@ -36,7 +39,7 @@ def unit_gates(g: "RulesContext", p: str | None = None) -> list[str]:
     if not mods or (p is not None and not may_modify(g, "counts-as-gate", {"owner": p}, mods)):
         return []
     out = []   # (plain loops throughout this module: a generator expression or a closure makes the
-    for u in g.s.on_map(p):   # compiled function allocate a scope and a generator at every call)
+    for u in _on_map(g.s, p):   # compiled function allocate a scope and a generator at every call)
         if core.modified(g, "counts-as-gate", False, u, u["owner"], mods):
             out.append(u["loc"])
     out.sort()
@@ -56,7 +59,7 @@ def unit_gates_bytes(g: "RulesContext") -> bytes:
 
 def gate_count(g: "RulesContext", p: str) -> int:
     """How many Gates `p` controls, the units that count as Gates included (`unit_gates`)."""
-    return len(g.s.controlled_gates(p)) + len(unit_gates(g, p))
+    return len(_controlled_gates(g.s, p)) + len(unit_gates(g, p))
 
 
 def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[Option]:
@@ -68,13 +71,13 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     out: list[Option] = []
     power = s.power[p]
     f = basics.faction(g, p)
-    my_areas = sorted(s.places_of(p))
+    my_areas = sorted(_places_of(s, p))
     mods = moves.action_mods(g, p)   # (empty: every cost below is its base, no area asked)
     index = modifier_index(g)   # a target none has in play is skipped: no subject built
     # Recruit
     classes = g.unit_classes[p]   # (the faction's kinds' classes: no read of each type's record)
     for kind, t in f.units.items():
-        if classes[kind] != "cultist" or not s.in_pool(p, t.id):
+        if classes[kind] != "cultist" or not _in_pool(s, p, t.id):
             continue
         where = my_areas if my_areas else sorted(g.layout.areas)
         cost = unit_cost(g, p, t) if where else 0   # the same in every area
@@ -105,7 +108,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     # Create Gate
     gate_mods = index.get("gate-cost")
     for a in my_areas:
-        if a in s.gates or not _has_class(g, s.units_at(a, p), "cultist"):
+        if a in s.gates or not _has_class(g, _units_at(s, a, p), "cultist"):
             continue
         c = 3 if not gate_mods else \
             integer(g, core.modified(g, "gate-cost", 3, {"area": a}, p, gate_mods), "gate cost")
@@ -124,7 +127,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
         act_mods = ()   # (asked once for all of p's units: none applies to one of them)
     others = s.others(p)
     for a in my_areas:
-        victims = [e for e in others if s.count_at(a, e)]   # (none there: no capture, no captor asked)
+        victims = [e for e in others if _count_at(s, a, e)]   # (none there: no capture, no captor asked)
         captors = _captors(g, p, a, act_mods) if victims else None
         if not captors:
             continue
@@ -149,11 +152,11 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
         return out   # no ability makes a Summon of p's unlimited now
     index = modifier_index(g)   # (read once: each read asks the memo whether it is current)
     areas = g.layout.areas   # (is_area, read once)
-    gates = [a for a in s.controlled_gates(p) if a in areas]
+    gates = [a for a in _controlled_gates(s, p) if a in areas]
     if may_modify(g, "summon-at-gate", {"owner": p}, index.get("summon-at-gate", ())):   # other Gates open to p
-        gates = [a for a in s.gates if is_area(g, a) and core.modified(g, "summon-at-gate", s.gate_owner(a) == p,
+        gates = [a for a in s.gates if is_area(g, a) and core.modified(g, "summon-at-gate", _gate_owner(s, a) == p,
                                                                               {"owner": p, "area": a,
-                                                                               "controller": s.gate_owner(a)}, p)]
+                                                                               "controller": _gate_owner(s, a)}, p)]
     gates += [a for a in unit_gates(g, p) if a not in gates]
     if not gates:
         return out
@@ -161,7 +164,7 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     may_mods = index.get("may-summon", ())
     power = s.power[p]
     for t in [*basics.faction(g, p).units.values(), *neutral.held_kinds(g, p)]:
-        if t.cls in ("cultist", "great-old-one") or not s.in_pool(p, t.id):
+        if t.cls in ("cultist", "great-old-one") or not _in_pool(s, p, t.id):
             continue
         if unlimited and not unlimited_summon(g, p, t.id):   # (both only ask modifiers: the rarer first)
             continue
@@ -222,13 +225,13 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     if combat_mods and not may_modify(g, "combat", {"owner": p}, combat_mods):
         combat_mods = ()
     others = s.others(p)
-    for a in areas if areas is not None else sorted(s.places_of(p)):
+    for a in areas if areas is not None else sorted(_places_of(s, p)):
         if a in fought:
             continue
-        foes = [e for e in others if s.count_at(a, e)]
+        foes = [e for e in others if _count_at(s, a, e)]
         if not foes:
             continue
-        mine = [u for u in s.units_at(a, p) if not act_mods or core.may_act(g, u, "battle", act_mods)]
+        mine = [u for u in _units_at(s, a, p) if not act_mods or core.may_act(g, u, "battle", act_mods)]
         for e in foes:
             if _some_combat(g, mine, e, combat_mods):
                 c = action_cost(g, p, "battle", 1, a, mods) if mods else 1
@@ -304,16 +307,18 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     out: list[Option] = []
     ask = None   # (whether a can-control-gate modifier may apply: asked at the first free Gate with p's units)
     areas = g.layout.areas   # (is_area, read once)
-    for a, gate in sorted(s.gates.items()):
+    gates = s.gates
+    for a in sorted(gates):   # (the areas alone: sorting (area, gate) pairs compares tuples)
         if a not in areas:
             continue
+        gate = gates[a]
         if gate.get("controller") is None and not gate.get("locked"):
-            for u in s.units_at(a, p):
+            for u in _units_at(s, a, p):
                 ask = may_modify(g, "can-control-gate", {"owner": p}) if ask is None else ask
                 if can_control(g, u, ask):
                     out.append(action("control-gate", 0, None, a))
                     break
-        elif s.gate_owner(a) == p:
+        elif _gate_owner(s, a) == p:
             out.append(action("abandon-gate", 0, None, a))
     if extra_battle_allowed(g, p):
         out.extend(battle_actions(g, p, "extra-battle"))
@@ -390,7 +395,7 @@ def _captors(g: "RulesContext", p: str, area: str, mods: Any = None) -> list[dic
     when the caller has just read it)."""
     if mods is None:
         mods = core.modifiers_of(g, "may-act")
-    return [u for u in g.s.units_at(area, p) if uclass(g, u) != "cultist"
+    return [u for u in _units_at(g.s, area, p) if uclass(g, u) != "cultist"
             and (not mods or core.may_act(g, u, "capture", mods))]
 
 
@@ -405,7 +410,7 @@ def capture_targets(g: "RulesContext", p: str, victim: str, area: str,
         return []
     cultists = []
     guarded = False   # a Monster or Terror of theirs is there
-    for u in s.units_at(area, victim):
+    for u in _units_at(s, area, victim):
         cls = uclass(g, u)
         if cls == "cultist":
             cultists.append(u)

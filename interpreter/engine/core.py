@@ -210,7 +210,7 @@ def modified(g: "RulesContext", target: str, value: Any, subject: Any = None, pl
 def _apply_modifiers(g: "RulesContext", target: str, value: Any, subject: Any,
                      mods: list[tuple[str | None, Ability, Any]]) -> Any:
     s = g.s
-    declined = s.battle.get("declined", []) if s.battle is not None and target in BATTLE_MODIFIERS else []
+    declined = s.battle.get("declined", ()) if target in BATTLE_MODIFIERS and s.battle is not None else ()
     grants = s.grants
     for owner, ab, m in mods:
         if declined and [owner, ab.key] in declined:

@@ -4,6 +4,11 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+# the modifier lookups and the record maker a listing calls as C calls (cimported from their .pxd)
+from necronomicon.interpreter.engine cimport core
+from necronomicon.interpreter.engine.core cimport may_modify, modifier_index, modifiers_of
+from necronomicon.interpreter.engine.option cimport labelled_move
+from necronomicon.interpreter.engine.state cimport _count_at, _on_map
 
 cdef dict _NEIGHBOURS   # (the module's own cache: its `.get` a C call)
 

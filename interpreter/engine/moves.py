@@ -12,6 +12,7 @@ from .basics import integer
 from . import core
 from .core import may_modify, modifier_index, modifiers_of
 from .host import RulesContext
+from .state import _count_at, _on_map   # (State's methods: C calls in the compiled core, moves.pxd)
 
 _unit_id = itemgetter("id")
 
@@ -53,7 +54,7 @@ def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any
         d = seen[a]
         if d >= rng:
             continue
-        if a != start and not through and g.s.count_at(a) != g.s.count_at(a, p):
+        if a != start and not through and _count_at(g.s, a) != _count_at(g.s, a, p):
             continue  # cannot pass over an area holding enemy units
         for n in basics.adjacent(g, a):
             if n not in seen:
@@ -84,7 +85,7 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     # no may-act or move-range modifier for p's units: each one's areas are its neighbours (reachable)
     near = neighbours(g.layout) if not act_mods and not range_mods else None
     cost_mods = None   # action_mods(move), read at the first area that needs it
-    for u in sorted(g.s.on_map(p), key=_unit_id):
+    for u in sorted(_on_map(g.s, p), key=_unit_id):
         uid = u["id"]
         if uid in moved:
             continue
@@ -117,6 +118,8 @@ def action_cost(g: "RulesContext", p: str, action: str, base: int, area: str | N
     if not mods:   # (most of the time: no subject to build)
         return base if type(base) is int and base >= 0 else max(0, integer(g, base, f"cost of {action}"))
     v = core.modified(g, "action-cost", base, {"action": action, "player": p, "area": area}, p, mods)
+    if type(v) is int:   # (no name to format)
+        return v if v >= 0 else 0
     return max(0, integer(g, v, f"cost of {action}"))
 
 

@@ -4,3 +4,9 @@
 # functions, not a `get` looked up on an untyped global (a generic attribute lookup each). The
 # module's own code alone reads them.
 cdef dict _PARSED, _ACTIONS, _MOVES
+
+# the listings' record makers as C functions, which actions.pxd and moves.pxd cimport: a listing's
+# call of one is a C call with no argument tuple (a record or two per listed action)
+cpdef object action(object verb, object cost, object unit_kind=*, object area=*, object player=*, object ability=*,
+                    object word=*)
+cpdef tuple labelled_move(object unit_kind, object src, object dst, object uid, object cost)

@@ -149,10 +149,9 @@ def move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> Option:
 def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tuple[str, Option]:
     """`move`'s record with its label, (label, record): both made once and shared."""
     key = (uid, src, dst, cost, unit_kind)
-    try:
-        return _MOVES[key]   # (an item read: the compiled core calls `.get` of an untyped global as a method)
-    except KeyError:
-        pass
+    entry = _MOVES.get(key)   # (a C call in the compiled core, option.pxd; no KeyError made at a new move)
+    if entry is not None:
+        return entry
     if len(_MOVES) >= _ACTIONS_MAX:
         _MOVES.clear()
     label = move_label(unit_kind, src, dst, uid)
