@@ -187,6 +187,11 @@ def declarations(tree: Path, into: Path) -> Path:
         target = into / PACKAGE / pxd.relative_to(tree)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(pxd, target)
+    # an empty __init__.pxd in every folder makes it a package to Cython, so that a declaration can
+    # cimport modules from it (`from necronomicon.interpreter.engine cimport core`) in a clean build
+    # environment, where no installed copy of the package shows Cython its __init__.py files
+    for folder in [into / PACKAGE, *(p for p in (into / PACKAGE).rglob("*") if p.is_dir())]:
+        (folder / "__init__.pxd").touch()
     return into
 
 
