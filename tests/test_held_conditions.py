@@ -201,9 +201,10 @@ def test_a_factions_checks_at_a_moment_are_found_once_from_the_content_table(mon
                 H.first_holding(g.rules, p, when, None, 0, {})
     assert sorted(asked) == sorted({(p, w) for p in g.s.players for w in moments})
     for p in g.s.players:
-        reqs = _content().model.factions[p].requirements
+        fac = g.rules.factions[p]
+        reqs = fac.requirements
         for when in (*moments, "doom-phase", "on-awaken", "after-battle", "unit-captured"):
-            checks = H._checks(g.rules, p, reqs, when)
+            checks = H._checks(g.rules, p, fac, when)
             assert [c[0] for c in checks] == list(positions(g.rules, p, when))
             assert all(c[1] is reqs[c[0]] and c[4] == (p, reqs[c[0]].key) for c in checks)
 
