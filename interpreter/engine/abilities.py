@@ -220,7 +220,10 @@ def _by_window(g: RulesContext, player: str) -> dict[str, list[Ability]]:
 
 def _live_windows(g: RulesContext, _: Any = None) -> frozenset[str]:
     """The windows at which some player has an active ability (the others are quiet for players)."""
-    return frozenset(w for p in g.s.players for w in _windows_of(g, p))
+    out: set[str] = set()
+    for p in g.s.players:   # (a loop: a generator would give this function a closure scope)
+        out.update(_windows_of(g, p))
+    return frozenset(out)
 
 
 def _windows_of(g: RulesContext, player: str) -> dict[str, list[Ability]]:
