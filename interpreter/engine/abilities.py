@@ -132,7 +132,8 @@ def usable(g: "RulesContext", ab: Ability, player: str | None, ctx: EffectCtx, c
     k = once_key(g, ab, player)
     if k is not None and k in g.s.memory.get("once", []):
         return False
-    if ab.condition is not None and not ab.condition(ctx):
+    condition = ab.condition
+    if condition is not None and not condition(ctx):
         return False
     if check_cost and player is not None and ability_cost(g, ab, player, ctx) > g.s.power[player]:
         return False

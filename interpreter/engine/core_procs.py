@@ -207,7 +207,7 @@ def _candidates(g: Game, p: str, name: str, used: list[str], outside: Any, event
     not a side of the battle this battle window is in (only its abilities that act `anywhere` count)."""
     cands = []
     for ab in window_abilities(g, p, name):
-        if ab.key in used:
+        if used and ab.key in used:   # (mostly none is used yet: no key read)
             continue
         if outside is not None and not ab.anywhere:
             continue
