@@ -151,10 +151,15 @@ def test_a_call_passing_me_as_its_player_reads_only_that_players_part(condition:
     (["a"], ["a", "b"]), (["1"], [1]), ([1], [True]), ([1], [1]), ({"a": 1}, {"a": True}),
     ({"a": 1, "b": 2}, {"b": 2, "a": 1}), ([{"id": 1}], [{"id": 1}]), (["a"], [["a"]]),
     ("a", "a"), ("a", "b"), ("a", ["a"]), ("a", None), ("1", 1), (1, True), (1, 1), (1, 1.0), (0, None), (0, []),
+    ({}, {}), ({}, []), ({}, None), ({"a": "b"}, {"a": "b"}), ({"a": "b"}, {"a": "c"}), ({"a": "b"}, ["a", "b"]),
+    ({"a": "b", "c": "d"}, {"c": "d", "a": "b"}), ({"a": None}, {"a": None}), ({"a": None}, {"a": []}),
+    ({"a": ["x"]}, {"a": ["x"]}), ({"a": ["x"]}, {"a": "x"}), ({"a": ["x"]}, {"a": ("x",)}), ({"a": []}, {"a": []}),
+    ({"a": ["x", 1]}, {"a": ["x", True]}), ({"a": ["x"], "b": []}, {"a": ["x"], "b": []}), ({1: "a"}, {1: "a"}),
+    ({"a": "b"}, ("a", "b")), ({"a": "b"}, "a"),
 ])
 def test_a_fields_kept_value_is_equal_exactly_when_its_data_are(a: object, b: object) -> None:
-    """A field's value as the requirement keys keep it (`_value_of`: None, a tuple of strings, or
-    marshal bytes) compares equal exactly when the fields' bytes do (`key_bytes`: 1 is not True,
+    """A field's value as the requirement keys keep it (`_value_of`: None, a tuple of strings, a
+    dict's tuple (`_dict_value`), or marshal bytes) compares equal exactly when the fields' bytes do (`key_bytes`: 1 is not True,
     dicts in another order differ), whichever kind each side is made as."""
     from necronomicon.interpreter.engine.plain_data import key_bytes
     assert (H._value_of(a) == H._value_of(b)) == (key_bytes(a) == key_bytes(b))
@@ -179,6 +184,9 @@ def test_the_players_tokens_and_gates_are_kept_without_marshal() -> None:
     assert isinstance(H._part_now(g.rules, "tokens", "crawling-chaos"), bytes)
     g.s.first = "black-goat"
     assert H._part_now(g.rules, "first", "crawling-chaos") == "black-goat"   # a string stands for itself
+    for field in ("home", "spellbooks"):   # dicts of strings to strings or lists of strings: a tuple
+        kept = H._part_now(g.rules, field, "crawling-chaos")
+        assert type(kept) is tuple and kept == H._dict_value(getattr(g.s, field))
 
 
 def test_a_factions_checks_at_a_moment_are_found_once_from_the_content_table(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -201,9 +209,10 @@ def test_a_factions_checks_at_a_moment_are_found_once_from_the_content_table(mon
                 H.first_holding(g.rules, p, when, None, 0, {})
     assert sorted(asked) == sorted({(p, w) for p in g.s.players for w in moments})
     for p in g.s.players:
-        reqs = _content().model.factions[p].requirements
+        fac = g.rules.factions[p]
+        reqs = fac.requirements
         for when in (*moments, "doom-phase", "on-awaken", "after-battle", "unit-captured"):
-            checks = H._checks(g.rules, p, reqs, when)
+            checks = H._checks(g.rules, p, fac, when)
             assert [c[0] for c in checks] == list(positions(g.rules, p, when))
             assert all(c[1] is reqs[c[0]] and c[4] == (p, reqs[c[0]].key) for c in checks)
 

@@ -93,3 +93,17 @@ def test_a_windows_rules_step_leaves_its_frame_as_a_scan_of_every_rule_did(built
         f = {"proc": "window", "at": "rules", "window": window, "event": {}, "players": None, "area": None, "rule": 0}
         assert core_procs.Window().rules(g.rules, f, None) is None
         assert f["rule"] == len(g.rules.ruleset.abilities) > 0 and f["at"] == "player"
+
+
+def test_the_timed_windows_kept_follow_the_ruleset_asked_about(builtin: Any) -> None:
+    """`quiet_window` keeps the last ruleset's timed windows (`abilities._TIMED`): asked about games
+    of two rulesets in turn, each answer is its own ruleset's (a window timed in one ruleset only)."""
+    tables = builtin.model.tables
+    duel = Game(builtin, "duel", ["sleeper", "wind-rider"], 1).rules
+    multi = Game(builtin, "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1).rules
+    only = (tables.timed_windows["duel"] ^ tables.timed_windows["multiplayer"]) - _windows(builtin)
+    assert only, "no window timed in one of the two rulesets only and opened by no ability"
+    for _ in range(2):
+        for r, ruleset in ((duel, "duel"), (multi, "multiplayer")):
+            for w in only:
+                assert abilities.quiet_window(r, w) == (w not in tables.timed_windows[ruleset]), (ruleset, w)

@@ -15,6 +15,13 @@ cpdef object once_key(RulesFields g, object ab, object player)
 cpdef object ability_cost(RulesFields g, object ab, object player, object ctx)
 cpdef bint usable(RulesFields g, object ab, object player, object ctx, object check_cost=*) except -1
 cpdef object self_unit_for(RulesFields g, object ab, object player)
+@cython.locals(memo=dict, live=frozenset)
 cpdef bint quiet_window(RulesFields g, object name) except -1
+@cython.locals(out=set)
+cpdef frozenset _live_windows(RulesFields g, object _=*)
 @cython.locals(memo=dict)
 cpdef dict _windows_of(RulesFields g, object player)
+@cython.locals(out=list, kinds=set)
+cpdef list _collect_abilities(RulesFields g, object player)
+@cython.locals(out=dict)
+cpdef dict _by_window(RulesFields g, object player)

@@ -13,6 +13,7 @@ from . import flow, neutral
 from .basics import MEMO_FACTS
 from .context import EffectCtx
 from .host import RulesContext
+from .state import CHECK_MEMO
 
 Frame = dict[str, Any]
 from . import basics
@@ -132,7 +133,8 @@ def usable(g: "RulesContext", ab: Ability, player: str | None, ctx: EffectCtx, c
     k = once_key(g, ab, player)
     if k is not None and k in g.s.memory.get("once", []):
         return False
-    if ab.condition is not None and not ab.condition(ctx):
+    condition = ab.condition
+    if condition is not None and not condition(ctx):
         return False
     if check_cost and player is not None and ability_cost(g, ab, player, ctx) > g.s.power[player]:
         return False
@@ -166,13 +168,31 @@ def quiet_window(g: RulesContext, name: str) -> bool:
     would when the window returned)."""
     if len(g.s.flow) >= MAX_WINDOW_DEPTH:
         return False
-    if name in g.tables.timed_windows[g.ruleset.id]:
+    timed = _TIMED
+    if timed[0] is not g.tables or timed[1] is not g.ruleset:
+        timed = _timed_windows(g)
+    elif CHECK_MEMO and timed[2] is not g.tables.timed_windows[g.ruleset.id]:
+        raise AssertionError("the kept timed windows are another ruleset's")
+    if name in timed[2]:
         return False
     memo = g.memo()
     live = memo.get(LIVE_WINDOWS)
     if live is None:
         live = memo[LIVE_WINDOWS] = _live_windows(g)
     return name not in live
+
+
+# the windows the rules or a requirement of the ruleset last asked about are timed at (the content's
+# table `timed_windows`): (its content tables, the ruleset, that set), both frozen records, found again
+# when `quiet_window` is asked about another (no attribute or table read per window opened)
+_TIMED: tuple[Any, Any, frozenset[str]] = (None, None, frozenset())
+
+
+def _timed_windows(g: RulesContext) -> tuple[Any, Any, frozenset[str]]:
+    """`_TIMED` for the tables and ruleset of `g`, kept."""
+    global _TIMED
+    _TIMED = (g.tables, g.ruleset, g.tables.timed_windows[g.ruleset.id])
+    return _TIMED
 
 
 def ability_frame(g: RulesContext, ab: Any, player: str | None, me: str | None, event: dict[str, Any] | None,
@@ -220,7 +240,10 @@ def _by_window(g: RulesContext, player: str) -> dict[str, list[Ability]]:
 
 def _live_windows(g: RulesContext, _: Any = None) -> frozenset[str]:
     """The windows at which some player has an active ability (the others are quiet for players)."""
-    return frozenset(w for p in g.s.players for w in _windows_of(g, p))
+    out: set[str] = set()
+    for p in g.s.players:   # (a loop: a generator would give this function a closure scope)
+        out.update(_windows_of(g, p))
+    return frozenset(out)
 
 
 def _windows_of(g: RulesContext, player: str) -> dict[str, list[Ability]]:

@@ -18,10 +18,11 @@ from .requirements import earn_after_battle, requirement
 from .option import Option, parse
 from .state import POOL
 from . import abilities as abilities_rules
+from .abilities import self_unit_for, usable, window_abilities
 from . import basics
 from .basics import emit, emit_fields, gain_power, is_area
 from . import core
-from .core import turn_order
+from .core import ctx, turn_order
 from . import independents
 
 # ongoing abilities' modifiers that change a battle: their owner may decline them for that battle
@@ -90,8 +91,8 @@ class UseAbility(Proc):
     def start(self, g: Game, f: Frame, value: Any) -> Any:
         ab = abilities_rules.ability_of(g, f["key"])
         player = f["player"]
-        ctx = ability_ctx(g, ab, f)
-        cost = 0 if f["paid"] else abilities_rules.ability_cost(g, ab, player, ctx)
+        c = ability_ctx(g, ab, f)
+        cost = 0 if f["paid"] else abilities_rules.ability_cost(g, ab, player, c)
         if player is not None and cost:
             gain_power(g, player, -cost, f"pay for {ab.name}")
         k = abilities_rules.once_key(g, ab, player)
@@ -101,7 +102,7 @@ class UseAbility(Proc):
         if ab.effect is None:
             return Return()
         f["at"] = "done"
-        return core.effect_call(g, ab.effect, ctx)
+        return core.effect_call(g, ab.effect, c)
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()
@@ -129,16 +130,11 @@ class Window(Proc):
         return None
 
     def rules(self, g: Game, f: Frame, value: Any) -> Any:
-        name = f["window"]
         rules = g.ruleset.abilities
-        at = f["rule"]   # the position of the next rule to look at (those timed elsewhere are passed over)
-        for i in rules_at(rules, name) if rules else ():   # (no table to look up for a ruleset without rules)
-            if i >= at:
-                ab = rules[i]
-                f["rule"] = i + 1
-                ctx = core.ctx(g, None, ability=ab, event=f["event"], area=f["area"])
-                if abilities_rules.usable(g, ab, None, ctx):
-                    return Call(abilities_rules.ability_frame(g, ab, None, None, f["event"], f["area"], None))
+        if rules:   # (no table to look up for a ruleset without rules)
+            call = _next_rule(g, f, rules)
+            if call is not None:
+                return call
         f["rule"] = len(rules)
         # the players, and the battle whose sides alone use battle abilities, as they are now
         if f["players"] is None:
@@ -151,19 +147,11 @@ class Window(Proc):
     def player(self, g: Game, f: Frame, value: Any) -> Any:
         name, event, area, sides = f["window"], f["event"], f["area"], f["sides"]
         players = f["players"]
+        battle = sides is not None and name in abilities_rules.BATTLE_WINDOWS   # (only its sides use its abilities)
         while f["i"] < len(players):
             p = players[f["i"]]
             used = f["used"]
-            cands = []
-            for ab in abilities_rules.window_abilities(g, p, name):
-                if ab.key in used:
-                    continue
-                if sides is not None and name in abilities_rules.BATTLE_WINDOWS and not ab.anywhere and p not in sides:
-                    continue
-                unit = abilities_rules.self_unit_for(g, ab, p)
-                ctx = core.ctx(g, p, ability=ab, event=event, area=area, self_unit=unit)
-                if abilities_rules.usable(g, ab, p, ctx):
-                    cands.append((ab, unit["id"] if unit is not None else None))
+            cands = _candidates(g, p, name, used, sides if battle and p not in sides else None, event, area)
             if not cands:
                 f["i"] += 1
                 if used:   # (an empty list stays: the next player's is empty too)
@@ -197,6 +185,36 @@ class Window(Proc):
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()
+
+
+def _next_rule(g: Game, f: Frame, rules: Any) -> Call | None:
+    """`Window.rules`' search: the use of the next rule timed at the frame's window, at or after its
+    position `f["rule"]`, that is usable now (the position moves past it), or None."""
+    name, event, area = f["window"], f["event"], f["area"]
+    at = f["rule"]   # the position of the next rule to look at (those timed elsewhere are passed over)
+    for i in rules_at(rules, name):
+        if i >= at:
+            ab = rules[i]
+            f["rule"] = i + 1
+            if usable(g, ab, None, ctx(g, None, ability=ab, event=event, area=area)):
+                return Call(abilities_rules.ability_frame(g, ab, None, None, event, area, None))
+    return None
+
+
+def _candidates(g: Game, p: str, name: str, used: list[str], outside: Any, event: Any, area: Any) -> list[Any]:
+    """`Window.player`'s candidates: `p`'s abilities at window `name` not `used` yet and usable now,
+    as (ability, the id of the unit that uses it or None), in order. `outside`: not None when `p` is
+    not a side of the battle this battle window is in (only its abilities that act `anywhere` count)."""
+    cands = []
+    for ab in window_abilities(g, p, name):
+        if used and ab.key in used:   # (mostly none is used yet: no key read)
+            continue
+        if outside is not None and not ab.anywhere:
+            continue
+        unit = self_unit_for(g, ab, p)
+        if usable(g, ab, p, ctx(g, p, ability=ab, event=event, area=area, self_unit=unit)):
+            cands.append((ab, unit["id"] if unit is not None else None))
+    return cands
 
 
 # ---- removing a unit -------------------------------------------------------------------------------------

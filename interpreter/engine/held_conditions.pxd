@@ -7,6 +7,8 @@ import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 
+cdef dict _CHECKS
+
 cdef int _UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE
 
 @cython.locals(kept=tuple, reads=list)
@@ -20,6 +22,9 @@ cpdef tuple _key(RulesFields g, tuple reads, object p, dict seen=*)
 cpdef object _read(RulesFields g, int code, object name, object p)
 
 cpdef object _value_of(object v)
+
+@cython.locals(out=list, cls=object)
+cdef object _dict_value(dict d)
 
 @cython.locals(plan=tuple)
 cpdef bint condition_holds(RulesFields g, object p, object r, object event, dict seen=*) except -1
@@ -41,4 +46,4 @@ cdef bint _unmet_holding(RulesFields g, object p, object key, object r, tuple pl
 cpdef object first_holding(RulesFields g, object p, object when, object event, Py_ssize_t first, dict seen)
 
 @cython.locals(kept=tuple, by_when=dict, checks=tuple, out=list, plan=tuple, j=Py_ssize_t)
-cdef tuple _checks(RulesFields g, object p, object reqs, object when)
+cdef tuple _checks(RulesFields g, object p, object fac, object when)

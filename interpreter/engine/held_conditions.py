@@ -203,9 +203,10 @@ def _read(g: Any, code: int, name: str, p: str) -> Any:
 def _value_of(v: Any) -> Any:
     """A field's value as `_part_now` keeps it: None, a string (the first player) or an integer
     (not a bool) as itself, a list of strings (the players) as their tuple, an empty list (no
-    tokens) as (), any other as marshal bytes. Each kind compares equal only to its own kind,
-    exactly when the values are equal, and is made without marshal's encoding of every string
-    into a new bytes object."""
+    tokens) as (), a dict of strings to strings, None or lists of strings (the home areas, the
+    spellbooks) as `_dict_value`, any other as marshal bytes. Each kind compares equal only to its
+    own kind, exactly when the values are equal, and is made without marshal's encoding of every
+    string into a new bytes object."""
     if v is None:
         return None
     cls = type(v)
@@ -216,7 +217,36 @@ def _value_of(v: Any) -> Any:
             if type(x) is not str:
                 return marshal_dumps(v)
         return tuple(v)
+    if cls is dict:
+        out = _dict_value(v)
+        if out is not None:
+            return out
     return marshal_dumps(v)
+
+
+_DICT = object()   # the first item of `_dict_value`'s tuples: no other kind of value starts with it
+
+
+def _dict_value(d: dict[Any, Any]) -> tuple[Any, ...] | None:
+    """A dict of strings to strings, None or lists of strings as a tuple (`_DICT`, key, value, key,
+    value, ...) in its order, a list as the tuple of its strings (equal exactly when the dicts are
+    equal in the same order, as their marshal bytes are); None for any other dict."""
+    out = [_DICT]
+    for k, x in d.items():
+        if type(k) is not str:
+            return None
+        out.append(k)
+        cls = type(x)
+        if cls is str or x is None:
+            out.append(x)
+        elif cls is list:
+            for y in x:
+                if type(y) is not str:
+                    return None
+            out.append(tuple(x))
+        else:
+            return None
+    return tuple(out)
 
 
 _HELD = object()   # `seen`'s entry for (the held conditions' dict, the checking switch): one state object a check
@@ -296,7 +326,7 @@ def first_holding(g: Any, p: str, when: str, event: Any, first: int,
     fac = g.factions.get(p)
     if fac is None:
         return None
-    checks = _checks(g, p, fac.requirements, when)
+    checks = _checks(g, p, fac, when)
     if not checks:   # (most players at most moments: nothing of theirs is checked then)
         return None
     done = g.s.requirements[p]
@@ -311,21 +341,23 @@ def first_holding(g: Any, p: str, when: str, event: Any, first: int,
     return None
 
 
-# a faction's requirements (by the tuple's id) -> (that tuple, the player, {moment: its checks}); a check is
-# (position, requirement, its id, its plan, its key among the held conditions, its key in a check's
-# `seen`) of each requirement checked at that moment (`abilities.checked_positions`: the content's
-# table), in list order, found at the first check of that faction at that moment
-_CHECKS: dict[int, tuple[Any, str, dict[str, tuple[tuple[Any, ...], ...]]]] = {}
+# a player -> (its faction (a frozen record: its requirements never change), {moment: their checks});
+# a check is (position, requirement, its id, its plan, its key among the held conditions, its key in
+# a check's `seen`) of each requirement checked at that moment (`abilities.checked_positions`: the
+# content's table), in list order, found at the first check of that faction at that moment (made
+# again when the player plays another faction or content: the faction is another object)
+_CHECKS: dict[str, tuple[Any, dict[str, tuple[tuple[Any, ...], ...]]]] = {}
 
 
-def _checks(g: Any, p: str, reqs: Any, when: str) -> tuple[tuple[Any, ...], ...]:
-    """The checks of `p`'s faction requirements `reqs` at `when` (`_CHECKS`)."""
-    kept = _CHECKS.get(id(reqs))
-    if kept is None or kept[0] is not reqs or kept[1] != p:
-        kept = _CHECKS[id(reqs)] = (reqs, p, {})
-    by_when = kept[2]
+def _checks(g: Any, p: str, fac: Any, when: str) -> tuple[tuple[Any, ...], ...]:
+    """The checks of the requirements of `p`'s faction `fac` at `when` (`_CHECKS`)."""
+    kept = _CHECKS.get(p)
+    if kept is None or kept[0] is not fac:
+        kept = _CHECKS[p] = (fac, {})
+    by_when = kept[1]
     checks = by_when.get(when)
     if checks is None:
+        reqs = fac.requirements
         out = []
         for j in abilities.checked_positions(g, p, when):
             r = reqs[j]
