@@ -59,8 +59,10 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
 
     def field(ctx: Any) -> Any:
         o = obj(ctx)
-        if type(o) is dict and name in o:
-            return o[name]
+        if type(o) is dict:   # (dict.get: one lookup, a C call in the compiled core)
+            v = dict.get(o, name, _MISSING)
+            if v is not _MISSING:
+                return v
         return get_field(o, name, where, ctx)
     return field
 
@@ -343,8 +345,10 @@ def loop_field_of(name: str, field: str, where: str) -> Ev:
 
     def loop_field(ctx: Any) -> Any:
         o = ctx.scopes[-1][name]
-        if type(o) is dict and field in o:
-            return o[field]
+        if type(o) is dict:   # (as in `field_of`)
+            v = dict.get(o, field, _MISSING)
+            if v is not _MISSING:
+                return v
         return get_field(o, field, where, ctx)
     return loop_field
 
