@@ -39,6 +39,7 @@ def var_of(name: str, where: str) -> Ev:
                 if v is not _MISSING and (v is not None or name != "me"):
                     return v
             return ctx.lookup(name, where)
+        attr.ctx_name = (name, where)   # type: ignore[attr-defined]  (field_of reads it)
         return attr
 
     def var(ctx: Any) -> Any:
@@ -56,6 +57,25 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
     kind, errors) through `get_field`."""
     if name.startswith("_") or name == "kind":
         return lambda ctx: get_field(obj(ctx), name, where, ctx)
+    bound = getattr(obj, "ctx_name", None)
+    if bound is not None:   # `subject.area`: the name read as `var_of`'s `attr` reads it, in one closure
+        var, var_where = bound
+
+        def bound_field(ctx: Any) -> Any:
+            scopes = ctx.scopes
+            o = _MISSING
+            if len(scopes) == 1 and not scopes[0]:
+                o = getattr(ctx, var, _MISSING)
+                if o is None and var == "me":
+                    o = _MISSING
+            if o is _MISSING:
+                o = ctx.lookup(var, var_where)
+            if type(o) is dict:
+                v = dict.get(o, name, _MISSING)
+                if v is not _MISSING:
+                    return v
+            return get_field(o, name, where, ctx)
+        return bound_field
 
     def field(ctx: Any) -> Any:
         o = obj(ctx)
