@@ -20,6 +20,26 @@ NO_SCOPES: list[dict[str, Any]] = [{}]
 NO_STAND_IN: dict[str, str] = {}
 
 
+def new_ctx(game: "GameHost", me: str | None, self_unit: dict[str, Any] | None, event: dict[str, Any] | None,
+            subject: Any, value: Any, area: str | None, ability: str, foe: str | None) -> "EffectCtx":
+    """`EffectCtx(game, me, self_unit=..., ...)` with every name given by position: the same context,
+    made without a keyword call (its callers make several a decision: core.ctx, the modifiers)."""
+    c = EffectCtx.__new__(EffectCtx)
+    c.game = game
+    c.me = me
+    c.self_unit = self_unit
+    c.event = event
+    c.subject = subject
+    c.value = value
+    c.area = area
+    c.scopes = NO_SCOPES
+    c.where = ""
+    c.ability = ability
+    c.foe = foe
+    c.stand_in = NO_STAND_IN
+    return c
+
+
 class EffectCtx:
     """Bound names plus a handle on the game; created per ability use (cheap)."""
 
