@@ -63,12 +63,8 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
 
         def bound_field(ctx: Any) -> Any:
             scopes = ctx.scopes
-            o = _MISSING
-            if len(scopes) == 1 and not scopes[0]:
-                o = getattr(ctx, var, _MISSING)
-                if o is None and var == "me":
-                    o = _MISSING
-            if o is _MISSING:
+            o = getattr(ctx, var, _MISSING) if len(scopes) == 1 and not scopes[0] else _MISSING
+            if o is _MISSING or (o is None and var == "me"):
                 o = ctx.lookup(var, var_where)
             if type(o) is dict:
                 v = dict.get(o, name, _MISSING)
