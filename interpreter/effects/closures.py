@@ -232,7 +232,8 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
     default in order, `slots` (position, compiled argument) the arguments given, evaluated in that
     order. It does what the keyword call of compiler.py's `_query_call` does (the same values
     passed, the same errors, the same evaluation steps spent) without a dict of arguments; with
-    every parameter given in order (most calls), without a list either."""
+    every parameter given in order (most calls), without a list either. `spend` is read off the
+    context's type (a context's methods are its class's), so no bound method is made per call."""
     n = len(template)
     if [i for i, _ in slots] == list(range(n)) and 1 <= n <= 3:
         fs = [f for _, f in slots]
@@ -246,9 +247,9 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                     raise
                 except (TypeError, ValueError, KeyError) as exc:
                     raise RuleError(f"{where}: {name}: {exc}") from None
-                spend = getattr(ctx, "spend", None)
+                spend = getattr(type(ctx), "spend", None)
                 if spend is not None:
-                    spend(len(result) + 1 if type(result) is list else 1, where)
+                    spend(ctx, len(result) + 1 if type(result) is list else 1, where)
                 return result
             return q1
         if n == 2:
@@ -261,9 +262,9 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                     raise
                 except (TypeError, ValueError, KeyError) as exc:
                     raise RuleError(f"{where}: {name}: {exc}") from None
-                spend = getattr(ctx, "spend", None)
+                spend = getattr(type(ctx), "spend", None)
                 if spend is not None:
-                    spend(len(result) + 1 if type(result) is list else 1, where)
+                    spend(ctx, len(result) + 1 if type(result) is list else 1, where)
                 return result
             return q2
         f1, f2, f3 = fs
@@ -275,9 +276,9 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                 raise
             except (TypeError, ValueError, KeyError) as exc:
                 raise RuleError(f"{where}: {name}: {exc}") from None
-            spend = getattr(ctx, "spend", None)
+            spend = getattr(type(ctx), "spend", None)
             if spend is not None:
-                spend(len(result) + 1 if type(result) is list else 1, where)
+                spend(ctx, len(result) + 1 if type(result) is list else 1, where)
             return result
         return q3
 
@@ -291,9 +292,9 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
             raise
         except (TypeError, ValueError, KeyError) as exc:
             raise RuleError(f"{where}: {name}: {exc}") from None
-        spend = getattr(ctx, "spend", None)
+        spend = getattr(type(ctx), "spend", None)
         if spend is not None:
-            spend(len(result) + 1 if type(result) is list else 1, where)
+            spend(ctx, len(result) + 1 if type(result) is list else 1, where)
         return result
     return query
 
@@ -317,9 +318,9 @@ def invariant_of(ev: Ev, memo: list[Any], slot: int, where: str) -> Ev:
         if got is _UNSET:
             got = values[slot] = ev(ctx)
             return got
-        spend = getattr(ctx, "spend", None)
+        spend = getattr(type(ctx), "spend", None)
         if spend is not None:
-            spend(len(got) + 1 if type(got) is list else 1, where)
+            spend(ctx, len(got) + 1 if type(got) is list else 1, where)
         return got
     return invariant
 
