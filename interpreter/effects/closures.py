@@ -7,7 +7,7 @@ import inspect
 from typing import Any, Callable
 
 from ..limits import MAX_FOR_ITEMS
-from .runtime import COMPARE, RuleError, arith, get_field, number, ticker
+from .runtime import COMPARE, NO_SCOPES, RuleError, arith, get_field, number, ticker
 
 Ev = Callable[[Any], Any]
 
@@ -33,8 +33,8 @@ def var_of(name: str, where: str) -> Ev:
     """A name: the innermost let/for binding, else what the context binds (me, subject, ...)."""
     if name in _ATTRS:
         def attr(ctx: Any) -> Any:
-            scopes = ctx.scopes
-            if len(scopes) == 1 and not scopes[0]:
+            scopes = ctx.scopes   # (a new context's: nothing bound, known by identity)
+            if scopes is NO_SCOPES or (len(scopes) == 1 and not scopes[0]):
                 v = getattr(ctx, name, _MISSING)
                 if v is not _MISSING and (v is not None or name != "me"):
                     return v
@@ -63,7 +63,7 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
 
         def bound_field(ctx: Any) -> Any:
             scopes = ctx.scopes
-            o = getattr(ctx, var, _MISSING) if len(scopes) == 1 and not scopes[0] else _MISSING
+            o = getattr(ctx, var, _MISSING) if scopes is NO_SCOPES or (len(scopes) == 1 and not scopes[0]) else _MISSING
             if o is _MISSING or (o is None and var == "me"):
                 o = ctx.lookup(var, var_where)
             if type(o) is dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..effects.compiler import RuleError
+from ..effects.runtime import NO_SCOPES
 from ..limits import MAX_STEPS
 from .flow import Ask, ask
 from . import basics
@@ -15,8 +16,8 @@ if TYPE_CHECKING:
 # A new context's scopes and stand-ins, shared until written (most contexts bind nothing: a
 # modifier's `when`, a requirement's condition), so that making one allocates no list or dict:
 # `bind` and `push_scope` give a context its own scopes first; `stand_in` is only ever replaced
-# whole (core.ctx, effect frames), never written in place. Both stay empty (tests/test_context.py).
-NO_SCOPES: list[dict[str, Any]] = [{}]
+# whole (core.ctx, effect frames), never written in place. Both stay empty (tests/test_context.py);
+# NO_SCOPES is effects.runtime's, where the closures read it.
 NO_STAND_IN: dict[str, str] = {}
 
 
