@@ -139,3 +139,32 @@ def test_a_chain_of_and_or_or_is_one_closure_with_the_nested_form_s_answers(op: 
         assert got == _outcome(generic, Ctx([], xs=xs)) and order == seen, (op, xs)   # same answer, same parts asked
     assert _compile("x > 0 and x < 3 and x != 2").__name__ == "every"
     assert _compile("x > 0 and x < 3").__name__ == "both"
+
+
+class _Named(Ctx):
+    """A context holding `me` and `subject` as attributes (EffectCtx's way), perhaps also bound in a scope."""
+
+    def __init__(self, who: Any, what: Any, **names: Any) -> None:
+        super().__init__([], **names)
+        self.me, self.subject, self.value = who, what, None
+
+    def lookup(self, name: str, where: str) -> Any:
+        for s in reversed(self.scopes):
+            if name in s:
+                return s[name]
+        if name == "me" and self.me is None:
+            raise RuleError(f"{where}: 'me' is not bound here")
+        return getattr(self, name)
+
+
+@pytest.mark.parametrize("var", ["me", "subject"])
+def test_a_bound_name_s_field_in_one_closure_is_the_two_closures(var: str) -> None:
+    fused = closures.field_of(closures.var_of(var, "t:1:1"), "area", "t:1:5")
+    attr = closures.var_of(var, "t:1:1")
+    generic = closures.field_of(lambda ctx: attr(ctx), "area", "t:1:5")   # (no `ctx_name`: the generic form)
+    assert fused.__name__ == "bound_field" and generic.__name__ == "field"
+    for me, subject, names in ((None, {"area": "a"}, {}), ({"area": "m"}, {"area": "b"}, {}),
+                               ({"area": "m"}, {"x": 1}, {}), ("p", None, {}), ({"area": "m"}, {"area": "c"},
+                               {var: {"area": "bound"}}), (None, 3, {"other": 1})):
+        assert _outcome(fused, _Named(me, subject, **names)) == _outcome(generic, _Named(me, subject, **names)), \
+            (var, me, subject, names)

@@ -7,7 +7,7 @@ import inspect
 from typing import Any, Callable
 
 from ..limits import MAX_FOR_ITEMS
-from .runtime import COMPARE, RuleError, arith, get_field, number, ticker
+from .runtime import COMPARE, NO_SCOPES, RuleError, arith, get_field, number, ticker
 
 Ev = Callable[[Any], Any]
 
@@ -33,12 +33,13 @@ def var_of(name: str, where: str) -> Ev:
     """A name: the innermost let/for binding, else what the context binds (me, subject, ...)."""
     if name in _ATTRS:
         def attr(ctx: Any) -> Any:
-            scopes = ctx.scopes
-            if len(scopes) == 1 and not scopes[0]:
+            scopes = ctx.scopes   # (a new context's: nothing bound, known by identity)
+            if scopes is NO_SCOPES or (len(scopes) == 1 and not scopes[0]):
                 v = getattr(ctx, name, _MISSING)
                 if v is not _MISSING and (v is not None or name != "me"):
                     return v
             return ctx.lookup(name, where)
+        attr.ctx_name = (name, where)   # type: ignore[attr-defined]  (field_of reads it)
         return attr
 
     def var(ctx: Any) -> Any:
@@ -56,11 +57,28 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
     kind, errors) through `get_field`."""
     if name.startswith("_") or name == "kind":
         return lambda ctx: get_field(obj(ctx), name, where, ctx)
+    bound = getattr(obj, "ctx_name", None)
+    if bound is not None:   # `subject.area`: the name read as `var_of`'s `attr` reads it, in one closure
+        var, var_where = bound
+
+        def bound_field(ctx: Any) -> Any:
+            scopes = ctx.scopes
+            o = getattr(ctx, var, _MISSING) if scopes is NO_SCOPES or (len(scopes) == 1 and not scopes[0]) else _MISSING
+            if o is _MISSING or (o is None and var == "me"):
+                o = ctx.lookup(var, var_where)
+            if type(o) is dict:
+                v = dict.get(o, name, _MISSING)
+                if v is not _MISSING:
+                    return v
+            return get_field(o, name, where, ctx)
+        return bound_field
 
     def field(ctx: Any) -> Any:
         o = obj(ctx)
-        if type(o) is dict and name in o:
-            return o[name]
+        if type(o) is dict:   # (dict.get: one lookup, a C call in the compiled core)
+            v = dict.get(o, name, _MISSING)
+            if v is not _MISSING:
+                return v
         return get_field(o, name, where, ctx)
     return field
 
@@ -214,7 +232,8 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
     default in order, `slots` (position, compiled argument) the arguments given, evaluated in that
     order. It does what the keyword call of compiler.py's `_query_call` does (the same values
     passed, the same errors, the same evaluation steps spent) without a dict of arguments; with
-    every parameter given in order (most calls), without a list either."""
+    every parameter given in order (most calls), without a list either. `spend` is read off the
+    context's type (a context's methods are its class's), so no bound method is made per call."""
     n = len(template)
     if [i for i, _ in slots] == list(range(n)) and 1 <= n <= 3:
         fs = [f for _, f in slots]
@@ -228,9 +247,9 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                     raise
                 except (TypeError, ValueError, KeyError) as exc:
                     raise RuleError(f"{where}: {name}: {exc}") from None
-                spend = getattr(ctx, "spend", None)
+                spend = getattr(type(ctx), "spend", None)
                 if spend is not None:
-                    spend(len(result) + 1 if type(result) is list else 1, where)
+                    spend(ctx, len(result) + 1 if type(result) is list else 1, where)
                 return result
             return q1
         if n == 2:
@@ -243,9 +262,9 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                     raise
                 except (TypeError, ValueError, KeyError) as exc:
                     raise RuleError(f"{where}: {name}: {exc}") from None
-                spend = getattr(ctx, "spend", None)
+                spend = getattr(type(ctx), "spend", None)
                 if spend is not None:
-                    spend(len(result) + 1 if type(result) is list else 1, where)
+                    spend(ctx, len(result) + 1 if type(result) is list else 1, where)
                 return result
             return q2
         f1, f2, f3 = fs
@@ -257,9 +276,9 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                 raise
             except (TypeError, ValueError, KeyError) as exc:
                 raise RuleError(f"{where}: {name}: {exc}") from None
-            spend = getattr(ctx, "spend", None)
+            spend = getattr(type(ctx), "spend", None)
             if spend is not None:
-                spend(len(result) + 1 if type(result) is list else 1, where)
+                spend(ctx, len(result) + 1 if type(result) is list else 1, where)
             return result
         return q3
 
@@ -273,9 +292,9 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
             raise
         except (TypeError, ValueError, KeyError) as exc:
             raise RuleError(f"{where}: {name}: {exc}") from None
-        spend = getattr(ctx, "spend", None)
+        spend = getattr(type(ctx), "spend", None)
         if spend is not None:
-            spend(len(result) + 1 if type(result) is list else 1, where)
+            spend(ctx, len(result) + 1 if type(result) is list else 1, where)
         return result
     return query
 
@@ -299,9 +318,9 @@ def invariant_of(ev: Ev, memo: list[Any], slot: int, where: str) -> Ev:
         if got is _UNSET:
             got = values[slot] = ev(ctx)
             return got
-        spend = getattr(ctx, "spend", None)
+        spend = getattr(type(ctx), "spend", None)
         if spend is not None:
-            spend(len(got) + 1 if type(got) is list else 1, where)
+            spend(ctx, len(got) + 1 if type(got) is list else 1, where)
         return got
     return invariant
 
@@ -343,8 +362,10 @@ def loop_field_of(name: str, field: str, where: str) -> Ev:
 
     def loop_field(ctx: Any) -> Any:
         o = ctx.scopes[-1][name]
-        if type(o) is dict and field in o:
-            return o[field]
+        if type(o) is dict:   # (as in `field_of`)
+            v = dict.get(o, field, _MISSING)
+            if v is not _MISSING:
+                return v
         return get_field(o, field, where, ctx)
     return loop_field
 

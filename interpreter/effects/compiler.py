@@ -345,9 +345,9 @@ class Compiler:
                 raise
             except (TypeError, ValueError, KeyError) as exc:
                 raise RuleError(f"{where}: {prim.name}: {exc}") from None
-            spend = getattr(ctx, "spend", None)   # spend_for, inline: the commonest call of all
+            spend = getattr(type(ctx), "spend", None)   # spend_for, inline: the commonest call of all
             if spend is not None:
-                spend(len(result) + 1 if type(result) is list else 1, where)
+                spend(ctx, len(result) + 1 if type(result) is list else 1, where)
             return result
         return call
 

@@ -8,6 +8,11 @@ from typing import Any, Callable
 from ..limits import MAX_FORMULA_DEPTH, MAX_NUMBER
 
 
+# A new effect context's scopes (engine/context.py), shared until it binds a name: the closures
+# (closures.py) know by identity that nothing is bound.
+NO_SCOPES: list[dict[str, Any]] = [{}]
+
+
 class RuleError(Exception):
     """An effect failed while running (wrong type, missing value); names the content position."""
 

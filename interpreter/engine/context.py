@@ -4,12 +4,41 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..effects.compiler import RuleError
+from ..effects.runtime import NO_SCOPES
 from ..limits import MAX_STEPS
 from .flow import Ask, ask
 from . import basics
 
 if TYPE_CHECKING:
     from .host import GameHost
+
+
+# A new context's scopes and stand-ins, shared until written (most contexts bind nothing: a
+# modifier's `when`, a requirement's condition), so that making one allocates no list or dict:
+# `bind` and `push_scope` give a context its own scopes first; `stand_in` is only ever replaced
+# whole (core.ctx, effect frames), never written in place. Both stay empty (tests/test_context.py);
+# NO_SCOPES is effects.runtime's, where the closures read it.
+NO_STAND_IN: dict[str, str] = {}
+
+
+def new_ctx(game: "GameHost", me: str | None, self_unit: dict[str, Any] | None, event: dict[str, Any] | None,
+            subject: Any, value: Any, area: str | None, ability: str, foe: str | None) -> "EffectCtx":
+    """`EffectCtx(game, me, self_unit=..., ...)` with every name given by position: the same context,
+    made without a keyword call (its callers make several a decision: core.ctx, the modifiers)."""
+    c = EffectCtx.__new__(EffectCtx)
+    c.game = game
+    c.me = me
+    c.self_unit = self_unit
+    c.event = event
+    c.subject = subject
+    c.value = value
+    c.area = area
+    c.scopes = NO_SCOPES
+    c.where = ""
+    c.ability = ability
+    c.foe = foe
+    c.stand_in = NO_STAND_IN
+    return c
 
 
 class EffectCtx:
@@ -28,12 +57,12 @@ class EffectCtx:
         self.subject = subject
         self.value = value
         self.area = area
-        self.scopes: list[dict[str, Any]] = [{}]
+        self.scopes: list[dict[str, Any]] = NO_SCOPES   # (its own list once something is bound)
         self.where = ""
         self.ability = ability
         self.foe = foe  # the opponent 'enemy' means when no battle says (e.g. declaring one)
         # a lent ability's Great Old One kinds -> the borrower's stand-in (see `lend_unique`)
-        self.stand_in: dict[str, str] = {}
+        self.stand_in: dict[str, str] = NO_STAND_IN
 
     # names --------------------------------------------------------------------------------
     def lookup(self, name: str, where: str) -> Any:
@@ -98,12 +127,18 @@ class EffectCtx:
                             "the next decision (loop iterations and query results, nested ones counted together)")
 
     def bind(self, name: str, value: Any) -> None:
+        if self.scopes is NO_SCOPES:
+            self.scopes = [{}]
         self.scopes[-1][name] = value
 
     def push_scope(self) -> None:
+        if self.scopes is NO_SCOPES:
+            self.scopes = [{}]
         self.scopes.append({})
 
     def pop_scope(self) -> None:
+        if self.scopes is NO_SCOPES:
+            self.scopes = [{}]
         self.scopes.pop()
 
     def record_field(self, obj: dict[str, Any], name: str) -> tuple[bool, Any]:

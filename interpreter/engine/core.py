@@ -13,7 +13,7 @@ from ..effects.subject_guards import rejects
 from . import flow
 from . import state as state_module
 from .abilities import BATTLE_MODIFIERS, ability_frame, quiet_window, requirements_to_check
-from .context import EffectCtx
+from .context import EffectCtx, new_ctx
 from .effect_frames import effect_frame
 from .flow import Call
 from .requirements import requirement
@@ -135,8 +135,7 @@ def ctx(g: "RulesContext", me: str | None, ability: Ability | None = None, self_
     """The context an effect or formula of `ability` (None: the rules') runs in for `me`, with a lent
     ability's stand-ins (`lend_unique`). Its parameters are EffectCtx's, named (no `**kw`: the
     compiled core calls it as a C function, core.pxd)."""
-    c = EffectCtx(g, me, self_unit=self_unit, event=event, subject=subject, value=value, area=area,
-                  ability=ability.name if ability is not None else "", foe=foe)
+    c = new_ctx(g, me, self_unit, event, subject, value, area, ability.name if ability is not None else "", foe)
     if ability is not None and g.s.grants:
         for grant in g.s.grants:
             if grant.get("stand_in") and grant["to"] == me and grant["ability"] == ability.key:
@@ -221,7 +220,7 @@ def _apply_modifiers(g: "RulesContext", target: str, value: Any, subject: Any,
                 _check_guards(g, owner, ab, m, subject, value)
             continue  # its `when` is false for this subject (effects/subject_guards.py)
         mctx = ctx(g, owner, ability=ab, subject=subject, value=value) if grants else \
-            EffectCtx(g, owner, ability=ab.name, subject=subject, value=value)   # what ctx() makes without grants
+            new_ctx(g, owner, None, None, subject, value, None, ab.name, None)   # what ctx() makes without grants
         when = m.when
         try:
             if when is None or when(mctx):

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..effects.primitive_facts import READS
 from . import state as state_module
-from .context import EffectCtx
+from .context import new_ctx
 from .requirements import checked_at, met_in_battle
 from . import abilities
 from . import actions
@@ -294,7 +294,7 @@ def _holds(g: Any, p: str, r: Any, plan: tuple[Any, ...], mine: tuple[Any, ...],
 def _evaluate(g: Any, p: str, r: Any, event: Any, ability: str | None = None) -> Any:
     """`r`'s condition for `p` (with `event`), in a context of its own, as `core.ctx` makes one
     (`ability`: its name there, `_plan`'s, when the caller has it)."""
-    return r.condition(EffectCtx(g, p, event=event, ability=ability if ability is not None else _plan(r)[3]))
+    return r.condition(new_ctx(g, p, None, event, None, None, None, ability if ability is not None else _plan(r)[3], None))
 
 
 def met_now(g: Any, p: str, key: str, r: Any, when: str, event: Any, seen: dict[Any, Any] | None = None) -> bool:

@@ -9,7 +9,7 @@ from ...effects.signatures import implements
 from ..state import POOL, held_loc
 from .arguments import as_list, as_player, as_unit, filter_units
 from .. import basics
-from ..basics import is_area, utype
+from ..basics import is_area, uclass, utype
 from .. import battle_queries
 from .. import core
 from ..core import combat_of, unit_cost
@@ -25,10 +25,12 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, wher
         if isinstance(owner, str):   # one owner: its units (in the order of all units) on the map
             if isinstance(area, str):   # in one area: read from the index by owner and place
                 return filter_units(ctx, s.units_at(area, owner) if area in areas else [], kind, kw.get("class"))
-            if area is not None:   # in some areas: one pass over the owner's units
-                wanted = _map_areas(area, areas)
-                return filter_units(ctx, [u for u in s.units_of(owner) if u["loc"] in wanted], kind, kw.get("class"))
-            return filter_units(ctx, s.on_map(owner, areas), kind, kw.get("class"))
+            # anywhere on the map, or in some areas: one pass over the owner's units, each tested for
+            # its place and then as filter_units tests it (the same units in the same order)
+            wanted = areas if area is None else _map_areas(area, areas)
+            kinds, classes = as_list(kind), as_list(kw.get("class"))
+            return [u for u in s.units_of(owner) if u["loc"] in wanted and (kinds is None or u["kind"] in kinds)
+                    and (classes is None or uclass(g, u) in classes)]
         base = [u for u in s.units if u["loc"] in areas]
     elif where == "pool":
         base = [u for u in s.units if u["loc"] == POOL]
