@@ -190,7 +190,8 @@ def declarations(tree: Path, into: Path) -> Path:
     # an empty __init__.pxd in every folder makes it a package to Cython, so that a declaration can
     # cimport modules from it (`from necronomicon.interpreter.engine cimport core`) in a clean build
     # environment, where no installed copy of the package shows Cython its __init__.py files
-    for folder in [into / PACKAGE, *(p for p in (into / PACKAGE).rglob("*") if p.is_dir())]:
+    top = into / PACKAGE
+    for folder in [top, *(p for p in top.rglob("*") if p.is_dir())] if top.is_dir() else []:
         (folder / "__init__.pxd").touch()
     return into
 

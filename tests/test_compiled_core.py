@@ -199,6 +199,45 @@ def test_a_module_that_cimports_a_type_of_another_imports_it_under_the_name_the_
         assert r.stdout.split() == ["7", "True", str(package.startswith("necronomicon"))]
 
 
+def test_a_declaration_cimports_modules_from_a_package_where_no_copy_is_installed(
+        small_tree: Path, tmp_path: Path) -> None:
+    """`from necronomicon.interpreter.engine cimport box` (actions.pxd cimports its helpers' modules
+    so) compiles in pip's clean build environment, where no installed copy of the package shows
+    Cython its __init__.py files: the copied declarations make each folder a package themselves."""
+    pytest.importorskip("Cython", reason="pip install '.[bench]' to compile the core")
+    import Cython
+    import setuptools
+    engine = small_tree / "interpreter" / "engine"
+    (engine / "box.py").write_text("def twice(x):\n    return 2 * x\n")
+    (engine / "box.pxd").write_text("cpdef object twice(object x)\n")
+    (engine / "calls.py").write_text("from . import box\n\n\ndef four(x):\n    return box.twice(box.twice(x))\n")
+    (engine / "calls.pxd").write_text("from necronomicon.interpreter.engine cimport box\n\ncpdef object four(object x)\n")
+    # the build in a Python that sees the build's packages and the hook, but no copy of necronomicon
+    # (-S: no site-packages; an installed or editable necronomicon would show Cython the package)
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    for module in (Cython, setuptools):
+        folder = Path(module.__file__).parent
+        (clean / folder.name).symlink_to(folder)
+    site = Path(Cython.__file__).parent.parent
+    for name in ("cython.py", "pkg_resources", "_distutils_hack", "pyximport"):
+        if (site / name).exists():
+            (clean / name).symlink_to(site / name)
+    (clean / "hatch_build.py").symlink_to(ROOT / "hatch_build.py")
+    out = small_tree / "out"
+    r = subprocess.run([sys.executable, "-S", "-c", "import sys, hatch_build; from pathlib import Path; "
+                        f"print(len(hatch_build.compile_core(Path({str(small_tree)!r}), Path({str(out)!r}), jobs=1)))"],
+                       cwd=clean, env={**os.environ, "PYTHONPATH": str(clean)}, capture_output=True, text=True,
+                       check=False)
+    assert r.returncode == 0 and r.stdout.split()[-1] == "3", r.stderr[-2000:]
+    _package(out)
+    r = subprocess.run([sys.executable, "-S", "-c", "from necronomicon.interpreter.engine import calls; "
+                        "print(calls.four(5), calls.__file__.endswith('.so'))"],
+                       cwd=out, capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["20", "True"]
+
+
 TRAINING = """import sys
 from necronomicon.interpreter.engine import sums
 if not sums.__file__.endswith(('.so', '.pyd')):
