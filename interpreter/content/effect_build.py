@@ -215,6 +215,20 @@ class EffectBuilder:
         run.literals = A.literal_arguments(tree, _parameters())
         return run
 
+    @classmethod
+    def _modifier_inputs(cls, when: Any, value: Any) -> Any:
+        """`expr_inputs` of a modifier's `when` and `value` together (a number or no `when` reads
+        nothing); None when either is not known."""
+        found = []
+        for text in (when, value):
+            if text is None or type(text) in (int, float):
+                continue
+            inputs = cls.expr_inputs(text) if isinstance(text, str) else None
+            if inputs is None:
+                return None
+            found.append(inputs)
+        return tuple(frozenset().union(*(f[i] for f in found)) for i in range(4))
+
     @staticmethod
     def _guards(when: Any) -> tuple[tuple[str, str, Any], ...]:
         """A modifier's subject guards (effects/subject_guards.py); none for bad syntax (reported
@@ -284,7 +298,8 @@ class EffectBuilder:
                                       {"subject": SUBJECT})
             mods.append(Modifier(m["target"], self.expr(doc, mk + ("when",), m.get("when"), in_mod),
                                  self.expr(doc, mk + ("value",), val, in_mod) or constant(None),
-                                 akey, doc.pos(*mk), self._guards(m.get("when"))))
+                                 akey, doc.pos(*mk), self._guards(m.get("when")),
+                                 self._modifier_inputs(m.get("when"), val)))
         unbound, etype = self._window_event(d.get("window"))
         unbound = {**NO_AREA, **holder_unbound, **unbound}
         in_effect = {k: v for k, v in unbound.items() if k != "area"} \

@@ -21,6 +21,9 @@ class Modifier:
     # (field, "==" | "!=", value; ME for `me`): tested on the subject before `when` is run
     # (effects/subject_guards.py)
     guards: tuple[tuple[str, str, Any], ...] = ()
+    # what `when` and `value` read together: ast.expression_inputs with ast.call_arguments (as
+    # Requirement.inputs), None when not known (engine/kept_costs.py)
+    inputs: Any = None
 
 
 @dataclass(frozen=True)

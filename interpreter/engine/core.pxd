@@ -5,6 +5,7 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+from necronomicon.interpreter.engine.state_fields cimport StateFields
 
 cpdef object ctx(RulesFields g, object me, object ability=*, object self_unit=*, object event=*, object subject=*,
                  object value=*, object area=*, object foe=*)
@@ -16,7 +17,7 @@ cpdef object formula(RulesFields g, object fn, object ctx, object name)
 cpdef bint may_act(RulesFields g, object u, object act, object mods=*) except -1
 cpdef bint may_modify(RulesFields g, object target, object fields, object mods=*) except -1
 cpdef object modifiers_of(RulesFields g, object target)
-@cython.locals(memo=dict, index=dict)
+@cython.locals(memo=dict, index=dict, rec=tuple, s=StateFields)
 cpdef dict modifier_index(RulesFields g)
 cpdef bint can_control(RulesFields g, object u, object ask_modifiers=*) except -1
 cpdef object _leave(RulesFields g, object u)

@@ -292,6 +292,13 @@ def modifiers_of(g: "RulesContext", target: str) -> list[tuple[str | None, Abili
 def modifier_index(g: "RulesContext") -> dict[str, list[tuple[str | None, Ability, Any]]]:
     """Every active modifier by its target (`modifiers_of`'s table): a listing reads it once and
     asks it per target, so that a target no modifier has in play costs one dict read, no subject."""
+    rec = g._memo   # `memo`'s own test, without its method call: a record made out of checking
+    s = g.s         # mode (rec[4] None: rules_fields.memo_record), for this state object as it is
+    if rec is not None and rec[4] is None and rec[0] is s and rec[1] == s.writes:
+        memo = rec[2]
+        index = memo.get("modifiers")
+        if index is not None:
+            return index  # type: ignore[no-any-return]
     memo = g.memo()
     index = memo.get("modifiers")
     if index is None:

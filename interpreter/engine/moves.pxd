@@ -9,6 +9,7 @@ from necronomicon.interpreter.engine cimport core
 from necronomicon.interpreter.engine.core cimport may_modify, modifier_index, modifiers_of
 from necronomicon.interpreter.engine.option cimport labelled_move
 from necronomicon.interpreter.engine.state cimport _count_at, _on_map
+from necronomicon.interpreter.engine.kept_costs cimport costs_at
 
 cdef dict _NEIGHBOURS   # (the module's own cache: its `.get` a C call)
 
@@ -21,6 +22,9 @@ cpdef list reachable(RulesFields g, object p, object u, object mods=*)
 
 @cython.locals(opts=dict, surcharge=dict, near=dict)
 cpdef dict move_options(RulesFields g, object p, object moved, object charged, object within=*, dict costs=*)
+
+@cython.locals(kept=dict)
+cdef tuple _surcharges(RulesFields g, object p)
 
 cpdef object action_cost(RulesFields g, object p, object action, object base, object area=*, object mods=*)
 cpdef object action_mods(RulesFields g, object p, object action=*)

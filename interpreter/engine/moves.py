@@ -12,6 +12,8 @@ from .basics import integer
 from . import core
 from .core import may_modify, modifier_index, modifiers_of
 from .host import RulesContext
+from .kept_costs import costs_at
+from . import state as state_module
 from .state import _count_at, _on_map   # (State's methods: C calls in the compiled core, moves.pxd)
 
 _unit_id = itemgetter("id")
@@ -71,7 +73,7 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area. `costs`, when
     given, gets each one's cost by label (the records' `cost`, without a read of it)."""
     opts: dict[str, Option] = {}
-    surcharge: dict[str, int] = {}   # an area's extra cost (the same for every unit entering it)
+    surcharge: dict[str, int] | None = None   # an area's extra cost (the same for every unit entering it)
     power = g.s.power[p]
     if power < 1:
         return opts   # (every move costs 1 Power at least)
@@ -84,7 +86,7 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     mods = (act_mods, range_mods, through_mods)
     # no may-act or move-range modifier for p's units: each one's areas are its neighbours (reachable)
     near = neighbours(g.layout) if not act_mods and not range_mods else None
-    cost_mods = None   # action_mods(move), read at the first area that needs it
+    cost_mods = None   # action_mods(move), read at the first area that needs it (_surcharges)
     for u in sorted(_on_map(g.s, p), key=_unit_id):
         uid = u["id"]
         if uid in moved:
@@ -96,10 +98,10 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
             if dst in charged:
                 extra = 0
             else:
+                if surcharge is None:
+                    surcharge, cost_mods = _surcharges(g, p)
                 extra = surcharge.get(dst, -1)
                 if extra < 0:
-                    if cost_mods is None:
-                        cost_mods = action_mods(g, p, "move")
                     extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
             if 1 + extra <= power:
                 label, o = labelled_move(u["kind"], src, dst, uid, 1 + extra)
@@ -107,6 +109,20 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
                 if costs is not None:
                     costs[label] = 1 + extra
     return opts
+
+
+def _surcharges(g: "RulesContext", p: str) -> tuple[dict[str, int], Any]:
+    """A Move listing's table of `p`'s surcharges by area (kept across positions where it can
+    be: kept_costs.py), with the action-cost modifiers of `p`'s moves (`action_mods`)."""
+    mods = action_mods(g, p, "move")
+    kept = costs_at(g, p, "move", 0, mods) if mods else None
+    if kept is None:
+        return {}, mods
+    if state_module.CHECK_MEMO:
+        for area, cost in kept.items():
+            if action_cost(g, p, "move", 0, area, mods) != cost:
+                raise AssertionError(f"stale kept surcharge of {area} for {p}: {cost}")
+    return kept, mods
 
 
 def action_cost(g: "RulesContext", p: str, action: str, base: int, area: str | None = None,
