@@ -95,14 +95,16 @@ class StateFields:
         self._moves_of, self._ix, self._chunks = other._moves_of, other._ix, other._chunks
         self.units, self.memory, self.flow = other.units, other.memory, other.flow   # (see SAVED_IN_C)
         self.players, self.power, self.gates = other.players, other.power, other.gates
+        self.seq = other.seq
 
 
 # saved fields (State's dataclass fields) that the compiled core holds here too, as C fields, for
-# the commonest reads of typed code (`s.units` in the unit queries, `g.s.power[p]`, `s.gates`): not
+# the commonest reads of typed code (`s.units` in the unit queries, `g.s.power[p]`, `s.gates`, the
+# event counter `seq` that basics.emit_fields reads and writes at every event): not
 # in a compiled State's `__dict__` (State.copy and unpack set them by name, the position key reads
 # them as attributes: phases.py). Only fields without a class default may be (a default on State
-# would hide the C field). The Python source keeps them in `__dict__` with the rest.
-SAVED_IN_C = ("units", "memory", "flow", "players", "power", "gates")
+# would hide the C field: `seq`'s 0 is a default_factory). The Python source keeps them in `__dict__` with the rest.
+SAVED_IN_C = ("units", "memory", "flow", "players", "power", "gates", "seq")
 
 # the fields' values in a new State. In the compiled core they are C fields that start so (integers
 # 0, objects None) and the class has no such attributes; in the Python source, class defaults
