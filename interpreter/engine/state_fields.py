@@ -31,7 +31,9 @@ class StateFields:
     units (`moves_of`); `_ix`, the index of units: (the writes that may have changed units,
     `writes - other_writes + unit_writes`, so that a spellbook or grant written keeps it; number
     of units; (units by location, by owner, by id); ids ascending); `_chunks`, (unit_writes,
-    number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk. (`units` is
+    number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk; `_kinds`,
+    player -> ((unit_writes, number of units, moves_of(player)), the unit kinds it has on the map)
+    (basics.in_play_kinds, kept across the memo's drops while those units are unchanged). (`units` is
     State's saved field, read here by name.)"""
 
     def written(self, units: bool = True) -> None:
@@ -110,7 +112,7 @@ SAVED_IN_C = ("units", "memory", "flow", "players", "power", "gates", "seq")
 # 0, objects None) and the class has no such attributes; in the Python source, class defaults
 # (a State's own value shadows one once written).
 DEFAULTS: dict[str, Any] = {"writes": 0, "other_writes": 0, "unit_writes": 0, "_moves_of": None, "_ix": None,
-                            "_chunks": None}
+                            "_chunks": None, "_kinds": None}
 for _name, _value in DEFAULTS.items():
     if _name not in StateFields.__dict__:   # (compiled: the C field's descriptor is there)
         setattr(StateFields, _name, _value)
