@@ -10,6 +10,7 @@ from ..content.model import Faction, UnitType
 from ..effects.compiler import LimitError, RuleError
 from ..limits import MAX_DICE, MAX_NUMBER
 from . import option
+from . import state as _state
 from .rng import Rng
 from .host import RulesContext
 
@@ -216,13 +217,37 @@ def card_of_kind(g: "RulesContext", kind: str) -> str | None:
 
 
 def in_play_kinds(g: "RulesContext", player: str) -> set[str]:
+    """The unit kinds `player` has on the map, a memo fact. Shared: callers must not change it."""
     memo = g.memo()
     key = ("kinds", player)
     kinds = memo.get(key)
     if kinds is None:
-        is_area = g.layout.areas.__contains__
-        kinds = memo[key] = {u["kind"] for u in g.s.units if u["owner"] == player and is_area(u["loc"])}
+        kinds = memo[key] = _kept_kinds(g, player)
     return kinds  # type: ignore[no-any-return]
+
+
+def _kept_kinds(g: "RulesContext", player: str) -> set[str]:
+    """The kinds as the state keeps them (`StateFields._kinds`: a write that changed none of the
+    player's units, such as a spellbook, a grant or another player's move, drops the memo but
+    not these), else found again."""
+    s = g.s
+    at = (s.unit_writes, len(s.units), s.moves_of(player))
+    kept = s._kinds
+    if kept is None:
+        kept = s._kinds = {}
+    entry = kept.get(player)
+    if entry is not None and entry[0] == at:
+        if _state.CHECK_MEMO and entry[1] != _kinds_of(g, player):
+            raise AssertionError(f"stale kept unit kinds of {player}: a unit written unnoted")
+        return entry[1]  # type: ignore[no-any-return]
+    kinds = _kinds_of(g, player)
+    kept[player] = (at, kinds)
+    return kinds
+
+
+def _kinds_of(g: "RulesContext", player: str) -> set[str]:
+    is_area = g.layout.areas.__contains__
+    return {u["kind"] for u in g.s.units if u["owner"] == player and is_area(u["loc"])}
 
 
 def units_per_place(g: "RulesContext", player: str) -> dict[str, int]:

@@ -43,6 +43,25 @@ class Decision:
         return {"player": self.player, "kind": self.kind, "options": list(self.options), "prompt": self.prompt}
 
 
+def new_decision(player: str, kind: str, options: tuple[str, ...], prompt: str, context: dict[str, Any],
+                 records: "dict[str, Option] | None") -> Decision:
+    """`Decision(player, kind, options, prompt, context, records)`, made as its `__init__` makes it
+    but without a call through the type (flow.ask's, at every question: a C call in the compiled
+    core, decisions.pxd, whose fields go into the instance's dict by typed dict writes)."""
+    d = _new(Decision)
+    fields = d.__dict__
+    fields["player"] = player
+    fields["kind"] = kind
+    fields["options"] = options
+    fields["prompt"] = prompt
+    fields["context"] = context
+    fields["records"] = records
+    return d
+
+
+_new = object.__new__
+
+
 class IllegalAction(Exception):
     """An answer that is not one of the pending decision's options. The state is unchanged."""
 

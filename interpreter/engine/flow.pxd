@@ -6,6 +6,7 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+from necronomicon.interpreter.engine.decisions cimport new_decision
 
 cdef class _Outcome:
     pass

@@ -23,7 +23,7 @@ import textwrap
 from typing import Any, ClassVar
 
 from ..effects.compiler import RuleError
-from .decisions import Decision
+from .decisions import Decision, new_decision
 
 Game = Any   # the game a procedure runs in (engine/game.py imports this module)
 
@@ -288,7 +288,7 @@ def ask(player: str, kind: str, options: Any, prompt: str, records: Any = None, 
     opts = tuple(options) if type(options) is dict else tuple(dict.fromkeys(options))
     if not opts:
         raise RuleError(f"internal: empty decision for {player}: {prompt}")
-    return Ask(Decision(player, kind, opts, prompt, context, records))
+    return Ask(new_decision(player, kind, opts, prompt, context, records))
 
 
 def open_windows(g: Game) -> list[str]:

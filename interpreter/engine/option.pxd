@@ -3,10 +3,13 @@
 # C-level dicts, so that `.get`, an item read, `len` and `clear` on them are calls of CPython's dict
 # functions, not a `get` looked up on an untyped global (a generic attribute lookup each). The
 # module's own code alone reads them.
+import cython
+
 cdef dict _PARSED, _ACTIONS, _MOVES
 
 # the listings' record makers as C functions, which actions.pxd and moves.pxd cimport: a listing's
 # call of one is a C call with no argument tuple (a record or two per listed action)
 cpdef object action(object verb, object cost, object unit_kind=*, object area=*, object player=*, object ability=*,
                     object word=*)
+@cython.locals(by_src=dict, by_dst=dict, kept=tuple)
 cpdef tuple labelled_move(object unit_kind, object src, object dst, object uid, object cost)

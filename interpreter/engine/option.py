@@ -131,13 +131,15 @@ def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None 
     return o
 
 
-# The Move listing's unit moves, likewise: each made once, with its label, and shared, by (unit id,
-# from, to, cost, unit kind), as (label, record). A move decision lists about a hundred, and a game
+# The Move listing's unit moves, likewise: each made once, with its label, and shared, by unit id,
+# origin then destination, as (cost, unit kind, (label, record)) (the last made at another cost or
+# kind replaced): a hit is three dict reads by an int and two strs and two compares, with no key
+# tuple made and hashed. A move decision lists about a hundred, and a game
 # makes many anew (units move on), so a new one is made as a tuple in _Fields' order (`Option(...)`
 # runs namedtuple's interpreted `__new__`) and given its label at once (the cached property's first
 # read is Python's own code). The listing takes the label from the pair (reading `.label` is a generic
 # attribute lookup, even in the compiled core). Cleared when full.
-_MOVES: dict[tuple[Any, ...], tuple[str, Option]] = {}
+_MOVES: dict[int, dict[str, dict[str, tuple[Any, ...]]]] = {}
 
 
 def move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> Option:
@@ -148,17 +150,24 @@ def move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> Option:
 
 def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tuple[str, Option]:
     """`move`'s record with its label, (label, record): both made once and shared."""
-    key = (uid, src, dst, cost, unit_kind)
-    entry = _MOVES.get(key)   # (a C call in the compiled core, option.pxd; no KeyError made at a new move)
-    if entry is not None:
-        return entry
-    if len(_MOVES) >= _ACTIONS_MAX:
-        _MOVES.clear()
+    by_src = _MOVES.get(uid)   # (C calls of dicts in the compiled core, option.pxd: an int key, then strs)
+    if by_src is None:
+        if len(_MOVES) >= _ACTIONS_MAX:
+            _MOVES.clear()
+        by_src = _MOVES[uid] = {}
+    by_dst = by_src.get(src)
+    if by_dst is None:
+        by_dst = by_src[src] = {}
+    else:
+        kept = by_dst.get(dst)
+        if kept is not None and kept[0] == cost and kept[1] == unit_kind:
+            return kept[2]  # type: ignore[no-any-return]
     label = move_label(unit_kind, src, dst, uid)
     o = tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None, None,
                                False))
     o.__dict__["label"] = label
-    entry = _MOVES[key] = (label, o)
+    entry = (label, o)
+    by_dst[dst] = (cost, unit_kind, entry)
     return entry
 
 

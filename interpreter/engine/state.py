@@ -214,7 +214,7 @@ class State(StateFields):
     over: bool = False
     winners: list[str] | None = None
     end_reason: str = ""
-    seq: int = 0
+    seq: int = field(default_factory=int)   # (no plain default: a C field in the compiled core, SAVED_IN_C)
     # where the rules stand: the stack of procedure frames (engine/flow.py) and the decision
     # waiting for an answer (None while the rules run, or when the game is over)
     flow: list[dict[str, Any]] = field(default_factory=list)
@@ -275,7 +275,8 @@ class State(StateFields):
             elif name in _COPY:
                 d[name] = _COPY[name](v)
         for name in _IN_C:   # (compiled: the saved fields that StateFields holds, not in `__dict__`)
-            setattr(c, name, _COPY[name](None if name in masked else getattr(self, name)))
+            v = None if name in masked else getattr(self, name)
+            setattr(c, name, v if name in _SCALAR else _COPY[name](v))   # (`seq` a scalar)
         if CHECK_MEMO and not masked and c != State.from_text(self.to_text()):
             raise AssertionError("State.copy differs from a copy through JSON")
         return c

@@ -6,7 +6,7 @@
 # subclass (a dataclass) whose saved fields stay in its `__dict__`.
 cdef class StateFields:
     cdef public Py_ssize_t writes, other_writes, unit_writes
-    cdef public dict _moves_of
+    cdef public dict _moves_of, _kinds
     cdef public tuple _ix, _chunks
-    cdef public object units, memory, flow, players, power, gates   # saved (SAVED_IN_C): not in __dict__
+    cdef public object units, memory, flow, players, power, gates, seq   # saved (SAVED_IN_C): not in __dict__
 

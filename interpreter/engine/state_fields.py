@@ -31,7 +31,9 @@ class StateFields:
     units (`moves_of`); `_ix`, the index of units: (the writes that may have changed units,
     `writes - other_writes + unit_writes`, so that a spellbook or grant written keeps it; number
     of units; (units by location, by owner, by id); ids ascending); `_chunks`, (unit_writes,
-    number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk. (`units` is
+    number of units, UnitChunks): the units' bytes and sha1, kept by unit and chunk; `_kinds`,
+    player -> ((unit_writes, number of units, moves_of(player)), the unit kinds it has on the map)
+    (basics.in_play_kinds, kept across the memo's drops while those units are unchanged). (`units` is
     State's saved field, read here by name.)"""
 
     def written(self, units: bool = True) -> None:
@@ -95,20 +97,22 @@ class StateFields:
         self._moves_of, self._ix, self._chunks = other._moves_of, other._ix, other._chunks
         self.units, self.memory, self.flow = other.units, other.memory, other.flow   # (see SAVED_IN_C)
         self.players, self.power, self.gates = other.players, other.power, other.gates
+        self.seq = other.seq
 
 
 # saved fields (State's dataclass fields) that the compiled core holds here too, as C fields, for
-# the commonest reads of typed code (`s.units` in the unit queries, `g.s.power[p]`, `s.gates`): not
+# the commonest reads of typed code (`s.units` in the unit queries, `g.s.power[p]`, `s.gates`, the
+# event counter `seq` that basics.emit_fields reads and writes at every event): not
 # in a compiled State's `__dict__` (State.copy and unpack set them by name, the position key reads
 # them as attributes: phases.py). Only fields without a class default may be (a default on State
-# would hide the C field). The Python source keeps them in `__dict__` with the rest.
-SAVED_IN_C = ("units", "memory", "flow", "players", "power", "gates")
+# would hide the C field: `seq`'s 0 is a default_factory). The Python source keeps them in `__dict__` with the rest.
+SAVED_IN_C = ("units", "memory", "flow", "players", "power", "gates", "seq")
 
 # the fields' values in a new State. In the compiled core they are C fields that start so (integers
 # 0, objects None) and the class has no such attributes; in the Python source, class defaults
 # (a State's own value shadows one once written).
 DEFAULTS: dict[str, Any] = {"writes": 0, "other_writes": 0, "unit_writes": 0, "_moves_of": None, "_ix": None,
-                            "_chunks": None}
+                            "_chunks": None, "_kinds": None}
 for _name, _value in DEFAULTS.items():
     if _name not in StateFields.__dict__:   # (compiled: the C field's descriptor is there)
         setattr(StateFields, _name, _value)
