@@ -82,6 +82,56 @@ def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Pa
         "(a chained comparison? see tests/test_compiled_refcounts.py)"
 
 
+# games played through the terminal front end (tools/), by every kind of bot: what a person reads
+PLAYED = [["--ruleset", "duel", "--players", "2", "--agents", "random,mcts:4:depth=10", "--seed", "3"],
+          ["--ruleset", "multiplayer", "--players", "4", "--agents", "heuristic", "--seed", "5",
+           "--expansions", "independents,azathoth"]]
+
+
+def _played(args: list[str], pythonpath: str | None, cwd: Path) -> tuple[int, str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    r = subprocess.run([sys.executable, "-m", "necronomicon.tools.necro", "play", *args], cwd=cwd, env=env,
+                       capture_output=True, text=True, timeout=600, check=False)
+    return r.returncode, r.stdout, r.stderr
+
+
+def test_the_installed_compiled_core_shows_the_terminal_the_python_engines_games(tmp_path: Path) -> None:
+    """The front ends and bots read the engine's records, and the compiled core refuses what its
+    typed declarations do not take (a bot that handed a `Game` where the rules context is typed
+    once failed only compiled): `necro play` through the installed compiled core prints exactly
+    what it prints through the checkout's Python engine, line for line."""
+    installed = _games_folder(tmp_path)
+    for args in PLAYED:
+        code, out, err = _played(args, None, tmp_path)
+        assert code == 0, f"necro play {' '.join(args)} on the installed core: {err.strip()[-800:]}"
+        ref_code, ref_out, ref_err = _played(args, str(ROOT), tmp_path)
+        assert ref_code == 0, ref_err[-800:]
+        differ = [i for i, (a, b) in enumerate(zip(ref_out.splitlines(), out.splitlines())) if a != b]
+        assert out == ref_out, (f"necro play {' '.join(args)}: the compiled core ({installed}) printed otherwise "
+                                f"from line {differ[0] if differ else min(len(out.splitlines()), len(ref_out.splitlines()))}")
+        assert "game over" in out or "winner" in out or "humanity" in out
+
+
+def _games_folder(tmp_path: Path) -> Path:
+    """The installed compiled core of this very checkout, or skip (fail with NECRO_EXPECT_COMPILED_CORE=1)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run([sys.executable, "-c", "from necronomicon.interpreter.build_info import engine_build; "
+                        "b = engine_build(); print(b.compiled, b.folder)"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120, check=False)
+    if r.returncode != 0:
+        _skip_or_fail(f"no installed engine ({(r.stderr.strip().splitlines() or ['no output'])[-1]}): pip install . again")
+    compiled, folder_text = r.stdout.strip().split(" ", 1)
+    folder = Path(folder_text)
+    if folder == ROOT / "interpreter" or compiled == "0":
+        _skip_or_fail(f"no installed compiled core apart from the checkout ({folder})")
+    stale = _not_this_checkout(folder)
+    if stale:
+        _skip_or_fail(f"the installed engine is not this checkout's ({', '.join(stale[:3])} differ)")
+    return folder
+
+
 def test_core_modules_are_the_engine_effects_and_search_but_not_the_loader() -> None:
     everything = [n for n, _ in hatch_build.core_modules(ROOT, everything=True)]
     assert "necronomicon.interpreter.engine.flow" in everything and "necronomicon.interpreter.effects.runtime" in everything
