@@ -19,3 +19,6 @@ cdef class EffectCtx:
 @cython.locals(c=EffectCtx)
 cpdef EffectCtx new_ctx(RulesFields game, object me, object self_unit, object event, object subject, object value,
                         object area, object ability, object foe)
+@cython.locals(c=EffectCtx)
+cdef void _fill(EffectCtx c, RulesFields game, object me, object self_unit, object event, object subject, object value,
+                object area, object ability, object foe)

@@ -26,6 +26,15 @@ def new_ctx(game: "GameHost", me: str | None, self_unit: dict[str, Any] | None, 
     """`EffectCtx(game, me, self_unit=..., ...)` with every name given by position: the same context,
     made without a keyword call (its callers make several a decision: core.ctx, the modifiers)."""
     c = EffectCtx.__new__(EffectCtx)
+    _fill(c, game, me, self_unit, event, subject, value, area, ability, foe)
+    return c
+
+
+def _fill(c: "EffectCtx", game: "GameHost", me: str | None, self_unit: dict[str, Any] | None,
+          event: dict[str, Any] | None, subject: Any, value: Any, area: str | None, ability: str,
+          foe: str | None) -> None:
+    """Set every field of a new context `c` (EffectCtx.__init__ and new_ctx): its bound names,
+    no scopes and no stand-ins of its own yet (shared, see NO_STAND_IN)."""
     c.game = game
     c.me = me
     c.self_unit = self_unit
@@ -33,12 +42,12 @@ def new_ctx(game: "GameHost", me: str | None, self_unit: dict[str, Any] | None, 
     c.subject = subject
     c.value = value
     c.area = area
-    c.scopes = NO_SCOPES
+    c.scopes = NO_SCOPES   # (its own list once something is bound)
     c.where = ""
     c.ability = ability
-    c.foe = foe
+    c.foe = foe  # the opponent 'enemy' means when no battle says (e.g. declaring one)
+    # a lent ability's Great Old One kinds -> the borrower's stand-in (see `lend_unique`)
     c.stand_in = NO_STAND_IN
-    return c
 
 
 class EffectCtx:
@@ -50,19 +59,7 @@ class EffectCtx:
     def __init__(self, game: "GameHost", me: str | None, *, self_unit: dict[str, Any] | None = None,
                  event: dict[str, Any] | None = None, subject: Any = None, value: Any = None,
                  area: str | None = None, ability: str = "", foe: str | None = None) -> None:
-        self.game = game
-        self.me = me
-        self.self_unit = self_unit
-        self.event = event
-        self.subject = subject
-        self.value = value
-        self.area = area
-        self.scopes: list[dict[str, Any]] = NO_SCOPES   # (its own list once something is bound)
-        self.where = ""
-        self.ability = ability
-        self.foe = foe  # the opponent 'enemy' means when no battle says (e.g. declaring one)
-        # a lent ability's Great Old One kinds -> the borrower's stand-in (see `lend_unique`)
-        self.stand_in: dict[str, str] = NO_STAND_IN
+        _fill(self, game, me, self_unit, event, subject, value, area, ability, foe)
 
     # names --------------------------------------------------------------------------------
     def lookup(self, name: str, where: str) -> Any:
