@@ -7,7 +7,7 @@
 # lookups by name. State stays a Python class (a dataclass); its methods are left untyped.
 import cython
 
-from necronomicon.interpreter.engine.state_fields cimport StateFields
+from necronomicon.interpreter.engine.state_fields cimport StateFields, unit_changes
 
 @cython.locals(ix=tuple)
 cdef tuple _built(StateFields s)

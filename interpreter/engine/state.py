@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .plain_data import lists_copy, plain_copy, records_copy, key_bytes
-from .state_fields import SAVED_IN_C, StateFields
+from .state_fields import SAVED_IN_C, StateFields, unit_changes
 from .unit_index import UnitIndex, build_index as _build_index
 
 POOL = "pool"
@@ -35,9 +35,8 @@ def held_loc(player: str, tag: str) -> str:
 
 def _built(s: "State") -> UnitIndex:
     """`s._index()` without its call while the index is current (checking mode: always the call)."""
-    ix = s._ix   # (keyed on the writes that may change units: moves and `written()`, not `written(units=False)`)
-    if ix is not None and ix[0] == s.writes - s.other_writes + s.unit_writes and ix[1] == len(s.units) \
-            and not CHECK_MEMO:
+    ix = s._ix
+    if ix is not None and ix[0] == unit_changes(s) and ix[1] == len(s.units) and not CHECK_MEMO:
         return ix[2]  # type: ignore[no-any-return]
     return s._index()
 
@@ -224,7 +223,7 @@ class State(StateFields):
         """Units by location and by owner (each list in the order of `units`), and by id (the first
         unit with an id)."""
         ix = self._ix
-        changes = self.writes - self.other_writes + self.unit_writes   # (moves and writes of units: `_built`)
+        changes = unit_changes(self)
         if ix is not None and ix[0] == changes and ix[1] == len(self.units):
             if CHECK_MEMO and _build_index(self.units) != ix[2]:
                 raise AssertionError("stale unit index")

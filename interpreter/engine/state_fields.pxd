@@ -10,3 +10,4 @@ cdef class StateFields:
     cdef public tuple _ix, _chunks
     cdef public object units, memory, flow, players, power, gates, seq   # saved (SAVED_IN_C): not in __dict__
 
+cpdef Py_ssize_t unit_changes(StateFields s) except? -1

@@ -52,7 +52,7 @@ class StateFields:
         order of `units` by id; otherwise the index is rebuilt at its next read."""
         ix = self._ix
         units = self.units
-        changes = self.writes - self.other_writes + self.unit_writes   # (what `_ix` is keyed on)
+        changes = unit_changes(self)   # (what `_ix` is keyed on)
         fresh = ix is not None and ix[0] == changes and ix[1] == len(units) and ix[3]
         self.writes += 1
         kept = self._chunks
@@ -116,3 +116,10 @@ DEFAULTS: dict[str, Any] = {"writes": 0, "other_writes": 0, "unit_writes": 0, "_
 for _name, _value in DEFAULTS.items():
     if _name not in StateFields.__dict__:   # (compiled: the C field's descriptor is there)
         setattr(StateFields, _name, _value)
+
+
+def unit_changes(s: StateFields) -> int:
+    """The writes of `s` that may have changed units (moves and `written()`, not
+    `written(units=False)`): what the unit index `_ix` is keyed on, so that a spellbook or grant
+    written keeps it."""
+    return s.writes - s.other_writes + s.unit_writes
