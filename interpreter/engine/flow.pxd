@@ -22,5 +22,5 @@ cdef class Return(_Outcome):
 
 # `run`'s context typed (rules_fields.pxd): its state and the pending decision's fields are C reads
 # (the frame, the stack and the tables typed: their reads are dict and list reads, not generic ones)
-@cython.locals(ret=Return, call=Call, asked=Ask, f=dict, flow=list, steps=dict, procs=dict, table=dict)
+@cython.locals(ret=Return, call=Call, asked=Ask, f=dict, flow=list, steps=dict, runs=dict, entry=tuple)
 cpdef object run(RulesFields g, object value=*, object floor=*)

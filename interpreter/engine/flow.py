@@ -82,6 +82,9 @@ PROCS: dict[str, "Proc"] = {}
 #: class's plain function: no bound method is made per step); a procedure that overrides `step`
 #: has one entry per declared step, its `step` (engine/flow.py's driver, `run`)
 STEP_TABLE: dict[str, dict[str, Any]] = {}
+#: per procedure, (its instance, its STEP_TABLE entry): the driver's one lookup a step (kept beside
+#: the two tables above, which tests and tools read, and made with them)
+_RUNS: dict[str, tuple[Any, dict[str, Any]]] = {}
 
 
 class Proc:
@@ -101,7 +104,8 @@ class Proc:
             if cls.name in PROCS:
                 raise RuntimeError(f"two procedures are named {cls.name!r}")
             proc = PROCS[cls.name] = cls()
-            STEP_TABLE[cls.name] = _step_table(proc)
+            steps = STEP_TABLE[cls.name] = _step_table(proc)
+            _RUNS[cls.name] = (proc, steps)
 
     def step(self, g: Game, f: dict[str, Any], value: Any) -> Any:
         """Run the step the frame's `at` names (the driver calls the step's method directly through
@@ -200,17 +204,18 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
     s = g.s
     flow = s.flow
     s.pending = None
-    procs, table = PROCS, STEP_TABLE
+    runs = _RUNS
     while len(flow) > floor:
         f = flow[-1]
         name = f["proc"]
         at = f["at"]
         try:
-            steps = table[name]
+            entry = runs[name]   # (one lookup: the procedure and its steps)
+            steps = entry[1]
             fn = steps.get(at)
             if fn is None:   # an undeclared step: Proc.step names it
                 fn = Proc.step
-            r = fn(procs[name], g, f, value)
+            r = fn(entry[0], g, f, value)
         except ENGINE_BUGS as exc:
             _note_place(exc, g, name, at)
             raise
