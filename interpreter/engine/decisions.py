@@ -27,17 +27,8 @@ class Decision:
     def __init__(self, player: str, kind: str, options: tuple[str, ...], prompt: str,
                  context: dict[str, Any] | None = None, records: "dict[str, Option] | None" = None) -> None:
         # written out, not generated: a dataclass's generated __init__ is Python made at import,
-        # which the compiled core would run interpreted at every decision. The fields go straight
-        # into the instance's dict (frozen guards only attribute assignment), not through five
-        # `object.__setattr__` calls as the generated one sets them, nor a keyword dict made for
-        # one `update`.
-        fields = self.__dict__
-        fields["player"] = player
-        fields["kind"] = kind
-        fields["options"] = options
-        fields["prompt"] = prompt
-        fields["context"] = {} if context is None else context
-        fields["records"] = records
+        # which the compiled core would run interpreted (see `_fill`)
+        _fill(self, player, kind, options, prompt, {} if context is None else context, records)
 
     def as_json(self) -> dict[str, Any]:
         return {"player": self.player, "kind": self.kind, "options": list(self.options), "prompt": self.prompt}
@@ -45,21 +36,39 @@ class Decision:
 
 def new_decision(player: str, kind: str, options: tuple[str, ...], prompt: str, context: dict[str, Any],
                  records: "dict[str, Option] | None") -> Decision:
-    """`Decision(player, kind, options, prompt, context, records)`, made as its `__init__` makes it
-    but without a call through the type (flow.ask's, at every question: a C call in the compiled
-    core, decisions.pxd, whose fields go into the instance's dict by typed dict writes)."""
-    d = _new(Decision)
-    fields = d.__dict__
-    fields["player"] = player
-    fields["kind"] = kind
-    fields["options"] = options
-    fields["prompt"] = prompt
-    fields["context"] = context
-    fields["records"] = records
+    """`Decision(player, kind, options, prompt, context, records)`, made without a call through the
+    type (flow.ask's, at every question: a C call in the compiled core, decisions.pxd, which makes
+    the instance by the type's C `tp_new` and sets its C fields)."""
+    d = Decision.__new__(Decision)
+    _fill(d, player, kind, options, prompt, context, records)
     return d
 
 
-_new = object.__new__
+def _fill(d: Decision, player: str, kind: str, options: tuple[str, ...], prompt: str, context: dict[str, Any],
+          records: "dict[str, Option] | None") -> None:
+    """Set the fields of a new decision: in the compiled core an extension type (decisions.pxd), its
+    fields C fields, written as such (read-only from Python, as a frozen dataclass's); in the source
+    a frozen dataclass, its fields written straight into the instance's dict (frozen guards only
+    attribute assignment), not through six `object.__setattr__` calls."""
+    if _C_FIELDS:
+        d.player = player
+        d.kind = kind
+        d.options = options
+        d.prompt = prompt
+        d.context = context
+        d.records = records
+    else:
+        fields = d.__dict__
+        fields["player"] = player
+        fields["kind"] = kind
+        fields["options"] = options
+        fields["prompt"] = prompt
+        fields["context"] = context
+        fields["records"] = records
+
+
+#: whether Decision's fields are C fields (the compiled core) rather than the instance's dict's
+_C_FIELDS = not hasattr(Decision.__new__(Decision), "__dict__")
 
 
 class IllegalAction(Exception):

@@ -6,7 +6,7 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
-from necronomicon.interpreter.engine.decisions cimport new_decision
+from necronomicon.interpreter.engine.decisions cimport Decision, new_decision
 
 cdef class _Outcome:
     pass
@@ -22,5 +22,8 @@ cdef class Return(_Outcome):
 
 # `run`'s context typed (rules_fields.pxd): its state and the pending decision's fields are C reads
 # (the frame, the stack and the tables typed: their reads are dict and list reads, not generic ones)
-@cython.locals(ret=Return, call=Call, asked=Ask, f=dict, flow=list, steps=dict, runs=dict, entry=tuple)
+@cython.locals(ret=Return, call=Call, asked=Ask, d=Decision, f=dict, flow=list, steps=dict, runs=dict, entry=tuple)
 cpdef object run(RulesFields g, object value=*, object floor=*)
+
+# the pending decision's record, its fields C reads (decisions.pxd: Decision is an extension type)
+cpdef dict decision_data(Decision d)
