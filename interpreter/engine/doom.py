@@ -7,12 +7,12 @@ from typing import Any
 
 from .flow import Call, Proc, Return, ask
 from .option import Option, parse
-from . import abilities
-from .abilities import self_unit_for, window_abilities
+from .abilities import self_unit_for, usable, window_abilities
 from . import actions
 from . import basics
 from .basics import emit_fields, faction, gain_power
 from . import core
+from .core import ctx
 from . import core_procs
 from .core_procs import requirements_call
 from . import phases
@@ -50,39 +50,23 @@ class DoomPhase(Proc):
         f["used"], f["done"], f["at"] = [], False, "choose"
         return requirements_call(g, "doom-phase", {"player": p}, [p])
 
-    def _candidates(self, g: Any, f: Frame, p: str, only: str | None = None) -> list[Any]:
-        """The player's doom-phase abilities usable now that it has not used this phase (`only`:
-        those whose id it is, the others not evaluated)."""
-        out = []
-        for ab in window_abilities(g, p, "doom-phase"):
-            if ab.key not in f["used"] and (only is None or ab.id == only):
-                if abilities.usable(g, ab, p, self._ctx(g, ab, p)):
-                    out.append(ab)
-        return out
-
-    def _ctx(self, g: Any, ab: Any, p: str) -> Any:
-        return core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p), event={"player": p})
-
-    def _use(self, g: Any, f: Frame, ab: Any, p: str) -> Any:
-        f["used"].append(ab.key)
-        f["at"] = "choose"
-        return core.use_ability_call(g, ab, p, self._ctx(g, ab, p))
+    # (the helpers of its steps are the module functions below: C calls in the compiled core)
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         p = f["order"][f["i"]]
-        cands = self._candidates(g, f, p)
+        cands = _candidates(g, f, p, None)
         labels = [a.id for a in cands if a.optional]
         forced = [a for a in cands if not a.optional]
         if forced:
-            return self._use(g, f, forced[0], p)
+            return _use(g, f, forced[0], p)
         cost = None if f["done"] else phases.ritual_cost(g, p)
         costs = {}
         if cost is not None and s.power[p] >= cost:
             labels.append(RITUAL.label)
             costs[RITUAL.label] = cost
         if not labels:
-            return self._next(g, f, p)
+            return _next(g, f)
         f["at"] = "chosen"
         return ask(p, "doom", labels + [DONE.label], "Doom Phase: perform a ritual or use an ability?", costs=costs)
 
@@ -90,20 +74,14 @@ class DoomPhase(Proc):
         p = f["order"][f["i"]]
         picked = parse("doom", ans)
         if picked == DONE:
-            return self._next(g, f, p)
+            return _next(g, f)
         if picked == RITUAL:
             f["done"], f["at"] = True, "choose"
             return Call({"proc": "ritual", "at": "start", "player": p})
         # the first candidate with the picked id, as `choose` listed them at this same position: only
         # the abilities with that id are evaluated again
-        ab = self._candidates(g, f, p, picked.ability)[0]
-        return self._use(g, f, ab, p)
-
-    def _next(self, g: Any, f: Frame, p: str) -> Any:
-        f["i"] += 1
-        f["at"] = "player"
-        # every player's: a Doom turn can meet another's requirement ("an opponent has six spellbooks")
-        return requirements_call(g, "state")
+        ab = _candidates(g, f, p, picked.ability)[0]
+        return _use(g, f, ab, p)
 
     def end(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
@@ -123,6 +101,36 @@ class DoomPhase(Proc):
         emit_fields(g, "phase", {"phase": "action", "round": s.round})
         s.step = {"phase": "action", "player": s.first}
         return Return()
+
+
+def _candidates(g: Any, f: Frame, p: str, only: str | None) -> list[Any]:
+    """The player's doom-phase abilities usable now that it has not used this phase (`only`:
+    those whose id it is, the others not evaluated)."""
+    out = []
+    used = f["used"]
+    for ab in window_abilities(g, p, "doom-phase"):
+        if ab.key not in used and (only is None or ab.id == only):
+            if usable(g, ab, p, _ctx(g, ab, p)):
+                out.append(ab)
+    return out
+
+
+def _ctx(g: Any, ab: Any, p: str) -> Any:
+    return ctx(g, p, ab, self_unit_for(g, ab, p), {"player": p})
+
+
+def _use(g: Any, f: Frame, ab: Any, p: str) -> Any:
+    f["used"].append(ab.key)
+    f["at"] = "choose"
+    return core.use_ability_call(g, ab, p, _ctx(g, ab, p))
+
+
+def _next(g: Any, f: Frame) -> Any:
+    """The Doom Phase's next player."""
+    f["i"] += 1
+    f["at"] = "player"
+    # every player's: a Doom turn can meet another's requirement ("an opponent has six spellbooks")
+    return requirements_call(g, "state")
 
 
 class Ritual(Proc):

@@ -9,3 +9,6 @@ from necronomicon.interpreter.engine.core cimport can_control, turn_order
 from necronomicon.interpreter.engine.core_procs cimport requirements_call
 from necronomicon.interpreter.engine.moves cimport action_cost
 from necronomicon.interpreter.engine.phases cimport out_of_actions
+
+# TakeAction's reveals step, run on at once after a quiet window, as a C function (frames are dicts)
+cdef object _reveals(object g, dict f)

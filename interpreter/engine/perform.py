@@ -41,23 +41,35 @@ class TakeAction(Proc):
         return Call({"proc": "perform", "at": "start", "player": f["player"], "label": f["label"],   # (a literal: see flow.frame)
                      "cost": f["cost"], "within": f["within"]})
 
-    # (a step whose window, offer or check would do nothing goes straight on to the next one)
+    # (a step whose window, offer or check would do nothing goes straight on to the next one, by
+    # the module function below: a C call in the compiled core, no bound method looked up)
     def after(self, g: Any, f: Frame, event: dict[str, Any]) -> Any:
         f["event"], f["at"] = event, "reveals"
-        return core.window_call(g, "after-action", event, turn_order(g)) or self.reveals(g, f, None)
+        call = core.window_call(g, "after-action", event, turn_order(g))
+        if call is not None:
+            return call
+        f["at"] = "requirements"
+        return _reveals(g, f)
 
     def reveals(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "requirements"
-        if not reveal_could_end_game(g):
-            return self.requirements(g, f, None)
-        return Call({"proc": "offer-reveals", "at": "start"})
+        return _reveals(g, f)
 
     def requirements(self, g: Any, f: Frame, value: Any) -> Any:
         f["at"] = "done"
-        return requirements_call(g, "state") or self.done(g, f, None)
+        return requirements_call(g, "state") or Return(f["event"])
 
     def done(self, g: Any, f: Frame, value: Any) -> Any:
         return Return(f["event"])
+
+
+def _reveals(g: Any, f: Frame) -> Any:
+    """TakeAction's `reveals` step, its frame already at `requirements`: the offer to reveal, or
+    that step at once (as `TakeAction.requirements`, then `done` when no check is made)."""
+    if reveal_could_end_game(g):
+        return Call({"proc": "offer-reveals", "at": "start"})
+    f["at"] = "done"
+    return requirements_call(g, "state") or Return(f["event"])
 
 
 class ActionIn(Proc):
