@@ -290,7 +290,9 @@ def ask(player: str, kind: str, options: Any, prompt: str, records: Any = None, 
     already). `records`: what each option is, by label in their order (engine/option.py's records,
     as a listing made them), kept with the decision for the player's seat (`Decision.records`).
     `context` must be JSON (it is kept in the state while pending)."""
-    opts = tuple(options) if type(options) is dict else tuple(dict.fromkeys(options))
+    opts = tuple(options)
+    if type(options) is not dict and len(set(opts)) < len(opts):   # (a set, not dict.fromkeys: no method call)
+        opts = tuple(dict.fromkeys(opts))
     if not opts:
         raise RuleError(f"internal: empty decision for {player}: {prompt}")
     return Ask(new_decision(player, kind, opts, prompt, context, records))
