@@ -6,3 +6,4 @@
 from necronomicon.interpreter.engine.basics cimport emit_fields, gain_power, is_area, uclass
 from necronomicon.interpreter.engine.core_procs cimport requirements_call
 from necronomicon.interpreter.engine.phases cimport out_of_actions
+from necronomicon.interpreter.engine.state cimport _gate_owner, _on_map, _units_at

@@ -9,7 +9,7 @@ from ..effects.compiler import RuleError
 from ..limits import MAX_ACTIONS_PER_PHASE
 from .flow import Call, Proc, Return, ask
 from .option import Option, parse
-from .state import POOL, captured_loc
+from .state import POOL, _gate_owner, _on_map, _units_at, captured_loc   # (State's methods: C calls in the compiled core)
 from . import actions
 from . import basics
 from .basics import emit_fields, gain_power, is_area, uclass
@@ -197,13 +197,18 @@ class GatherPower(Proc):
             emit_fields(g, "surcharge", {"total": 0, "reset": True})
         abandoned = len(s.abandoned_gates())
         for p in s.players:
-            # a gate held off the map keeps its controlling cultist with it: both still give Power
-            held_controllers = sum(1 for loc, gate in s.gates.items() if not is_area(g, loc)
-                                   and gate.get("controller") is not None and s.gate_owner(loc) == p)
-            cultists = sum(1 for u in s.on_map(p) if uclass(g, u) == "cultist") + held_controllers
+            # (loops, not generators: the compiled core makes no generator object for them)
+            cultists = 0
+            for loc, gate in s.gates.items():
+                # a gate held off the map keeps its controlling cultist with it: both still give Power
+                if not is_area(g, loc) and gate.get("controller") is not None and _gate_owner(s, loc) == p:
+                    cultists += 1
+            for u in _on_map(s, p):
+                if uclass(g, u) == "cultist":
+                    cultists += 1
             gates = actions.gate_count(g, p)
-            held = captured_loc(p)   # (made once per player, not once per unit)
-            captured = [u for u in s.units if u["loc"] == held]
+            # the units the player holds captured (the state's index: in the order of `units`, a new list)
+            captured = _units_at(s, captured_loc(p))
             for u in captured:
                 core.relocate(g, u, POOL, "sacrificed")
             income = cultists + 2 * gates + abandoned + len(captured) + s.bank.pop(p, 0)
