@@ -4,3 +4,10 @@
 # the module attribute with its arguments packed and parsed again (`from .basics import emit_fields`
 # in the source names the same function).
 from necronomicon.interpreter.engine.frame_values cimport decode, encode
+
+# a new effect frame reads its context's names as C fields (context.pxd; every caller passes an EffectCtx:
+# core.effect_call's, made by core.ctx or new_ctx)
+from necronomicon.interpreter.engine.context cimport EffectCtx, new_ctx
+
+cpdef dict effect_frame(object g, object effect, EffectCtx ctx, object label=*)
+cdef object _value(object g, object v)
