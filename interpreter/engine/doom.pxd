@@ -5,7 +5,7 @@
 # in the source names the same function).
 import cython
 
-from necronomicon.interpreter.engine.abilities cimport self_unit_for, usable, window_abilities
+from necronomicon.interpreter.engine.abilities cimport self_unit_for, window_abilities
 from necronomicon.interpreter.engine.core cimport ctx
 from necronomicon.interpreter.engine.basics cimport emit_fields, faction, gain_power
 from necronomicon.interpreter.engine.core_procs cimport requirements_call

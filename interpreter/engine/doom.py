@@ -7,7 +7,8 @@ from typing import Any
 
 from .flow import Call, Proc, Return, ask
 from .option import Option, parse
-from .abilities import self_unit_for, usable, window_abilities
+from . import abilities
+from .abilities import self_unit_for, window_abilities
 from . import actions
 from . import basics
 from .basics import emit_fields, faction, gain_power
@@ -110,7 +111,7 @@ def _candidates(g: Any, f: Frame, p: str, only: str | None) -> list[Any]:
     used = f["used"]
     for ab in window_abilities(g, p, "doom-phase"):
         if ab.key not in used and (only is None or ab.id == only):
-            if usable(g, ab, p, _ctx(g, ab, p)):
+            if abilities.usable(g, ab, p, _ctx(g, ab, p)):   # (by name: tests count its calls)
                 out.append(ab)
     return out
 
