@@ -154,7 +154,11 @@ class ActionStep(Proc):
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
         p = s.step["player"]
-        if all(s.power[q] <= 0 or out_of_actions(g, q) for q in s.players):
+        power = s.power
+        for q in s.players:   # (a loop, not all() over a generator: no generator object in the compiled core)
+            if power[q] > 0 and not out_of_actions(g, q):
+                break
+        else:   # no one can act: the phase ends
             emit_fields(g, "phase", {"phase": "gather-power", "round": s.round})
             s.step = {"phase": "gather"}
             return Return()
