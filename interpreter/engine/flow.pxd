@@ -22,7 +22,7 @@ cdef class Return(_Outcome):
 
 # `run`'s context typed (rules_fields.pxd): its state and the pending decision's fields are C reads
 # (the frame, the stack and the tables typed: their reads are dict and list reads, not generic ones)
-@cython.locals(ret=Return, call=Call, asked=Ask, d=Decision, f=dict, flow=list, steps=dict, runs=dict, entry=tuple)
+@cython.locals(ret=Return, call=Call, asked=Ask, d=Decision, f=dict, flow=list, steps=dict, runs=dict, entry=tuple, last=dict)
 cpdef object run(RulesFields g, object value=*, object floor=*)
 
 # the pending decision's record, its fields C reads (decisions.pxd: Decision is an extension type)

@@ -205,12 +205,17 @@ def run(g: Game, value: Any = None, floor: int = 0) -> None:
     flow = s.flow
     s.pending = None
     runs = _RUNS
+    last = None   # the frame whose procedure `name` and `entry` are (no step changes a frame's "proc")
+    name = entry = None
     while len(flow) > floor:
         f = flow[-1]
-        name = f["proc"]
+        if f is not last:   # (a step that returned None goes on in its frame: nothing to look up again)
+            name = f["proc"]
         at = f["at"]
         try:
-            entry = runs[name]   # (one lookup: the procedure and its steps)
+            if f is not last:
+                entry = runs[name]   # (one lookup: the procedure and its steps)
+                last = f
             steps = entry[1]
             fn = steps.get(at)
             if fn is None:   # an undeclared step: Proc.step names it
@@ -277,7 +282,7 @@ def failure_place(exc: BaseException) -> str:
 
 def decision_data(d: Decision) -> dict[str, Any]:
     return {"player": d.player, "kind": d.kind, "options": list(d.options), "prompt": d.prompt,
-            "context": dict(d.context)}
+            "context": {**d.context}}   # (a copy by a merge: a C call, not a call of the dict type)
 
 
 def decision_of(data: dict[str, Any]) -> Decision:
