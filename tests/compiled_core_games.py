@@ -100,13 +100,38 @@ def trues_lost_to_failing_checks(times: int = 200) -> int:
     return before - sys.getrefcount(True)
 
 
+def decision_behaviour() -> list[str]:
+    """What a reader of a decision sees of `Decision` (a frozen dataclass in the Python engine, an
+    extension type in the compiled core, decisions.pxd): repr, equality (records not compared),
+    fields, replace, pickling, a copy, JSON, read-only fields, no hash."""
+    import copy
+    import dataclasses
+    import pickle
+    from necronomicon.interpreter.engine.decisions import Decision, new_decision
+    d = Decision("red", "unit", ("a", "b"), "which?")
+    e = new_decision("red", "unit", ("a", "b"), "which?", {}, {"a": None})
+    out = [repr(d), repr(e), str(d == e), str(d != Decision("red", "unit", ("b",), "which?", {"k": 1})),
+           repr((d.context, d.records, e.records)), str([f.name for f in dataclasses.fields(d)]),
+           repr(dataclasses.replace(d, prompt="where?")), repr(pickle.loads(pickle.dumps(e)).records),
+           repr(copy.deepcopy(e)), json.dumps(d.as_json())]
+    try:
+        d.player = "blue"   # type: ignore[misc]
+    except AttributeError:   # (FrozenInstanceError in Python, a read-only attribute compiled: both AttributeError)
+        out.append("read-only")
+    try:
+        hash(d)
+    except TypeError:
+        out.append("unhashable")
+    return out
+
+
 def main() -> int:
     content_by: dict[tuple[str, ...], object] = {}
     games = [play(content_by, (*setup[:4], setup[4] + 100 * k)) for setup in GAMES for k in range(SEEDS)]
     build = engine_build()
     print(json.dumps({"compiled_modules": build.compiled, "modules": build.modules, "folder": str(build.folder),
                       "profile_guided": build.profile_guided, "games": games,
-                      "trues_lost": trues_lost_to_failing_checks()}))
+                      "trues_lost": trues_lost_to_failing_checks(), "decision": decision_behaviour()}))
     return 0
 
 
