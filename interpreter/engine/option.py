@@ -107,9 +107,13 @@ def with_cost(o: Option, cost: int | None) -> Option:
 
 # ---- the action listing's records -------------------------------------------------------------------------
 # The listing makes the same actions decision after decision: each record is made once (and its
-# label with it, when first read) and shared, by (verb, unit kind, area, player, ability, second
-# id, cost). Cleared when full.
-_ACTIONS: dict[tuple[Any, ...], Option] = {}
+# label with it, when first read) and shared, by verb, then area, then the unit kind, foe or ability
+# it names (the first given; with the second id, if any), as (cost, unit kind, foe, ability, second
+# id, record), those fields compared: a hit is three dict reads by a str (or None) and five compares,
+# with no key tuple made and hashed (one made at another cost or with other fields replaces it). The
+# fields are compared in a plain tuple (an item of a record, a tuple subclass, is a generic read in
+# the compiled core). Cleared when full.
+_ACTIONS: dict[str, dict[str | None, dict[Any, tuple[Any, ...]]]] = {}
 _ACTIONS_MAX = 20_000
 
 
@@ -120,14 +124,26 @@ def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None 
     `ability` (ending in `area`), a `requirement` (`ability`, and `word` when two are met together),
     or a verb alone; `cost` in Power. The listings pass
     every field positionally (a keyword call costs the compiled core an argument dict)."""
-    key = (verb, cost, unit_kind, area, player, ability, word)
-    o = _ACTIONS.get(key)
-    if o is None:
-        if len(_ACTIONS) >= _ACTIONS_MAX:
-            _ACTIONS.clear()
-        dst = area if verb in PLACE else None
-        o = _ACTIONS[key] = Option("action", verb, unit_kind=unit_kind, dst=dst, area=area, ability=ability,
-                                   player=player, cost=cost, word=word)
+    by_area = _ACTIONS.get(verb)
+    if by_area is None:
+        by_area = _ACTIONS[verb] = {}
+    by_name = by_area.get(area)
+    if by_name is None:
+        if len(by_area) >= _ACTIONS_MAX:
+            by_area.clear()
+        by_name = by_area[area] = {}
+    name: Any = unit_kind if unit_kind is not None else player if player is not None else ability
+    if word is not None:
+        name = (name, word)   # (two requirements met together: beside the first's own action)
+    kept = by_name.get(name)
+    if kept is not None and kept[0] == cost and kept[1] == unit_kind and kept[2] == player and kept[3] == ability \
+            and kept[4] == word:
+        return kept[5]  # type: ignore[no-any-return]
+    if len(by_name) >= _ACTIONS_MAX:
+        by_name.clear()
+    o = tuple.__new__(Option, ("action", verb, unit_kind, None, None, area if verb in PLACE else None, area, ability,
+                               player, None, cost, None, word, False))
+    by_name[name] = (cost, unit_kind, player, ability, word, o)
     return o
 
 
@@ -216,8 +232,9 @@ def unit_label(unit_kind: str, loc: str, uid: int, gate: bool = False) -> str:
 
 
 # ---- label -> record ---------------------------------------------------------------------------------------
-# labels the engine reads back (no players or areas needed), by (kind, label); cleared when full
-_PARSED: dict[tuple[str, str], Option] = {}
+# labels the engine reads back (no players or areas needed), by kind, then label (two reads by a
+# str, whose hash is kept: no key tuple made and hashed); a kind's table cleared when full
+_PARSED: dict[str, dict[str, Option]] = {}
 _PARSED_MAX = 20_000
 
 
@@ -227,13 +244,15 @@ def parse(kind: str, label: str, players: Iterable[str] | None = None,
     and `areas` (the table's factions, the map's areas) let a `player` pick be checked and a unit
     option name its area; without them the record says what the label alone says."""
     if players is None and areas is None:
-        key = (kind, label)
-        o = _PARSED.get(key)
+        by_label = _PARSED.get(kind)
+        if by_label is None:
+            by_label = _PARSED[kind] = {}
+        o = by_label.get(label)
         if o is None:
-            if len(_PARSED) >= _PARSED_MAX:
-                _PARSED.clear()
-            o = _PARSED[key] = classify(kind, label, None, None)
-        return o
+            if len(by_label) >= _PARSED_MAX:
+                by_label.clear()
+            o = by_label[label] = classify(kind, label, None, None)
+        return o  # type: ignore[no-any-return]
     return classify(kind, label, None if players is None else frozenset(players),
                     None if areas is None else frozenset(areas))
 
