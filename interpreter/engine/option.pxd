@@ -17,3 +17,9 @@ cpdef tuple labelled_move(object unit_kind, object src, object dst, object uid, 
 # a label read back as a C function, which turn.pxd cimports (an answer's label, each step of a turn)
 @cython.locals(by_label=dict)
 cpdef object parse(object kind, object label, object players=*, object areas=*)
+# records made as tuples and labels made, as C functions (a listing's new record, a label read back)
+cpdef object _action_record(object verb, object cost, object unit_kind, object area, object player, object ability,
+                            object word)
+cpdef object _move_record(object unit_kind, object src, object dst, object uid, object cost)
+cpdef str move_label(object unit_kind, object src, object dst, object uid)
+cpdef tuple _unit_parts(object kind_of_decision, object label)

@@ -141,10 +141,23 @@ def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None 
         return kept[5]  # type: ignore[no-any-return]
     if len(by_name) >= _ACTIONS_MAX:
         by_name.clear()
-    o = tuple.__new__(Option, ("action", verb, unit_kind, None, None, area if verb in PLACE else None, area, ability,
-                               player, None, cost, None, word, False))
+    o = _action_record(verb, cost, unit_kind, area, player, ability, word)
     by_name[name] = (cost, unit_kind, player, ability, word, o)
     return o
+
+
+def _action_record(verb: str, cost: int | None, unit_kind: str | None, area: str | None, player: str | None,
+                   ability: str | None, word: str | None) -> Option:
+    """An action's record (its `dst` the `area` of a placing verb), made as a tuple in _Fields' order
+    (namedtuple's `__new__` is interpreted Python, keywords mapped, even in the compiled core)."""
+    return tuple.__new__(Option, ("action", verb, unit_kind, None, None, area if verb in PLACE else None, area, ability,
+                                  player, None, cost, None, word, False))
+
+
+def _move_record(unit_kind: str, src: str, dst: str, uid: int, cost: int | None) -> Option:
+    """A unit move's record, made as a tuple likewise."""
+    return tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None,
+                                  None, False))
 
 
 # The Move listing's unit moves, likewise: each made once, with its label, and shared, by unit id,
@@ -179,8 +192,7 @@ def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tu
         if kept is not None and kept[0] == cost and kept[1] == unit_kind:
             return kept[2]  # type: ignore[no-any-return]
     label = move_label(unit_kind, src, dst, uid)
-    o = tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None, None,
-                               False))
+    o = _move_record(unit_kind, src, dst, uid, cost)
     o.__dict__["label"] = label
     entry = (label, o)
     by_dst[dst] = (cost, unit_kind, entry)
@@ -270,25 +282,25 @@ def classify(kind: str, label: str, players: frozenset[str] | None, areas: froze
             raise bad("no action of this form")
         verb, args = words[0], words[1:]
         if verb in PLACE and len(args) == 2:
-            return Option(kind, verb, unit_kind=args[0], area=args[1], dst=args[1])
+            return _action_record(verb, None, args[0], args[1], None, None, None)
         if verb in AT and len(args) == 1:
-            return Option(kind, verb, area=args[0])
+            return _action_record(verb, None, None, args[0], None, None, None)
         if verb in VERSUS and len(args) == 2:
-            return Option(kind, verb, area=args[0], player=args[1])
+            return _action_record(verb, None, None, args[0], args[1], None, None)
         if verb == "ability" and len(args) in (1, 2):
-            return Option(kind, verb, ability=args[0], area=args[1] if len(args) == 2 else None)
+            return _action_record(verb, None, None, args[1] if len(args) == 2 else None, None, args[0], None)
         if verb == "requirement" and len(args) == 1:
             first, _, second = args[0].partition("+")
-            return Option(kind, verb, ability=first, word=second or None)
+            return _action_record(verb, None, None, None, None, first, second or None)
         if verb in BARE and not args:
-            return Option(kind, verb)
+            return _action_record(verb, None, None, None, None, None, None)
         raise bad("no action of this form")
     if kind == "move":
         unit_kind, place, uid = _unit_parts(kind, label)
         if "->" not in place:
             raise bad("a unit move is 'KIND SRC->DST#ID'")
         src, dst = place.split("->", 1)
-        return Option(kind, "move-unit", unit_kind=unit_kind, unit=uid, src=src, dst=dst)
+        return _move_record(unit_kind, src, dst, uid, None)
     if kind == "unit":
         unit_kind, place, uid = _unit_parts(kind, label)
         gate = place.endswith(_GATE)
