@@ -15,3 +15,5 @@ cpdef list _requirement_actions(RulesFields g, object p, object unlimited)
 cpdef list ability_actions(RulesFields g, object p, object window)
 @cython.locals(out=list)
 cpdef list _ability_actions(RulesFields g, object p, object window)
+cdef dict _LACKS
+cpdef object _may_lack(object effect, object n, object quiet)

@@ -31,7 +31,8 @@ def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opt
     done = g.s.requirements[p]
     costs = {}
     for r in reqs:
-        if r.id in done:
+        rid = r.id
+        if rid in done:
             continue
         ctx = None   # made only for a condition or a cost that is not a plain number
         if r.action_condition is not None:
@@ -44,19 +45,24 @@ def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opt
         c = 0 if fn is None else getattr(fn, "const", None)   # (closures.constant: no context to make)
         if type(c) is not int:
             c = integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
-        costs[r.id] = c
+        costs[rid] = c
     mods = moves.action_mods(g, p, "requirement") if costs else ()
     power = g.s.power[p]
     for rid, c in costs.items():
         c2 = action_cost(g, p, "requirement", c, None, mods)
         if c2 <= power:
             out.append(action("requirement", c2, None, None, None, rid))
+    if len(costs) < 2:
+        return out   # (no two met together)
     for r in reqs:
+        rid = r.id
+        if rid not in costs:
+            continue
         for other in r.together:
-            if r.id < other and r.id in costs and other in costs:
-                c2 = action_cost(g, p, "requirement", costs[r.id] + costs[other], None, mods)
+            if rid < other and other in costs:
+                c2 = action_cost(g, p, "requirement", costs[rid] + costs[other], None, mods)
                 if c2 <= power:
-                    out.append(action("requirement", c2, None, None, None, r.id, other))
+                    out.append(action("requirement", c2, None, None, None, rid, other))
     return out
 
 
@@ -73,7 +79,7 @@ def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
     listed = window_abilities(g, p, window)
     if not listed:
         return out
-    quiet = removals_are_quiet(g)
+    quiet = None   # (removals_are_quiet: asked at the first ability with an effect)
     n = len(g.s.players)
     power = g.s.power[p]
     priced = bool(core.modifiers_of(g, "action-cost"))   # else every cost is its base, in every area
@@ -87,8 +93,12 @@ def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
         base = ability_cost(g, ab, p, ctx)
         areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
         # else all parts are possible (checking mode: proofs are checked)
-        dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, True, quiet)
-                                         or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, False)))
+        effect = ab.effect
+        dry = False
+        if effect is not None:
+            if quiet is None:
+                quiet = removals_are_quiet(g)
+            dry = _may_lack(effect, n, quiet) or (state_module.CHECK_MEMO and may_lack_a_part(effect, n, False))
         mods = moves.action_mods(g, p, ab.id) if priced else ()
         for a in areas:
             c = action_cost(g, p, ab.id, base, a, mods) if mods or type(base) is not int or base < 0 \
@@ -96,3 +106,21 @@ def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
             if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
                 out.append(action("ability", c, None, a, None, ab.id))
     return out
+
+
+# may_lack_a_part's answers (with proofs), a fact of the compiled effect, the number of players and
+# whether removals are quiet (content facts), by those three; cleared when full
+_LACKS: dict[tuple[Any, int, bool], bool] = {}
+
+
+def _may_lack(effect: Any, n: int, quiet: bool) -> bool:
+    """`may_lack_a_part(effect, n, True, quiet)`, kept (checked against a fresh answer in checking mode)."""
+    key = (effect, n, quiet)
+    lacks = _LACKS.get(key)
+    if lacks is None:
+        if len(_LACKS) >= 10_000:
+            _LACKS.clear()
+        lacks = _LACKS[key] = may_lack_a_part(effect, n, True, quiet)
+    elif state_module.CHECK_MEMO and lacks != may_lack_a_part(effect, n, True, quiet):
+        raise AssertionError(f"stale may_lack_a_part kept for {effect!r}")
+    return lacks
