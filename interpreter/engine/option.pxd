@@ -23,3 +23,4 @@ cpdef object _action_record(object verb, object cost, object unit_kind, object a
 cpdef object _move_record(object unit_kind, object src, object dst, object uid, object cost)
 cpdef str move_label(object unit_kind, object src, object dst, object uid)
 cpdef tuple _unit_parts(object kind_of_decision, object label)
+cdef bint _same(object a, object b) except -1

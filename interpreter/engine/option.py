@@ -136,14 +136,19 @@ def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None 
     if word is not None:
         name = (name, word)   # (two requirements met together: beside the first's own action)
     kept = by_name.get(name)
-    if kept is not None and kept[0] == cost and kept[1] == unit_kind and kept[2] == player and kept[3] == ability \
-            and kept[4] == word:
+    if kept is not None and _same(kept[0], cost) and _same(kept[1], unit_kind) and _same(kept[2], player) \
+            and _same(kept[3], ability) and _same(kept[4], word):
         return kept[5]  # type: ignore[no-any-return]
     if len(by_name) >= _ACTIONS_MAX:
         by_name.clear()
     o = _action_record(verb, cost, unit_kind, area, player, ability, word)
     by_name[name] = (cost, unit_kind, player, ability, word, o)
     return o
+
+
+def _same(a: Any, b: Any) -> bool:
+    """`a == b`, answered by identity first (a listing passes the very strs and None it passed before)."""
+    return a is b or a == b
 
 
 def _action_record(verb: str, cost: int | None, unit_kind: str | None, area: str | None, player: str | None,
@@ -189,7 +194,7 @@ def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tu
         by_dst = by_src[src] = {}
     else:
         kept = by_dst.get(dst)
-        if kept is not None and kept[0] == cost and kept[1] == unit_kind:
+        if kept is not None and _same(kept[0], cost) and _same(kept[1], unit_kind):
             return kept[2]  # type: ignore[no-any-return]
     label = move_label(unit_kind, src, dst, uid)
     o = _move_record(unit_kind, src, dst, uid, cost)
