@@ -63,7 +63,7 @@ def test_the_documented_windows_and_actions_are_the_declarations() -> None:
 def test_every_action_name_an_effect_can_compare_is_declared() -> None:
     """`event.action` is the first word of an action label; `subject.action` what action_cost is given."""
     from necronomicon.interpreter.effects.windows import ACTION_EVENTS, COST_ACTIONS
-    src = "\n".join((ENGINE / name).read_text() for name in ("actions.py", "moves.py", "perform.py"))
+    src = "\n".join((ENGINE / name).read_text() for name in ("actions.py", "unique_actions.py", "moves.py", "perform.py"))
     costed = set(re.findall(r'action_cost\((?:[\w.]+, )?p, "([a-z-]+)"', src))
     assert costed == set(COST_ACTIONS)
     performed = set(re.findall(r'verb == "([a-z-]+)"', src)) | {

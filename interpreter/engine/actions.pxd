@@ -7,13 +7,13 @@ import cython
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 # the helpers of other modules a listing calls (by module, `core.modified`, or by name) as C calls:
 # cimported functions of their .pxd, with no argument tuple and no lookup of the name
-from necronomicon.interpreter.engine cimport abilities, basics, core, moves
-from necronomicon.interpreter.engine.abilities cimport ability_cost, self_unit_for, window_abilities
+from necronomicon.interpreter.engine cimport basics, core, moves
 from necronomicon.interpreter.engine.basics cimport is_area, uclass
 from necronomicon.interpreter.engine.core cimport can_control, combat_of, may_modify, modifier_index, unit_cost
 from necronomicon.interpreter.engine.moves cimport action_cost
 from necronomicon.interpreter.engine.option cimport action
 from necronomicon.interpreter.engine.phases cimport has_all_spellbooks
+from necronomicon.interpreter.engine.unique_actions cimport ability_actions, requirement_actions
 from necronomicon.interpreter.engine.state cimport (_controlled_gates, _count_at, _gate_owner, _in_pool, _on_map,
                                                    _places_of, _units_at)
 
@@ -40,12 +40,6 @@ cpdef bint _has_class(RulesFields g, object units, object cls) except -1
 @cython.locals(out=list, areas=object, gate=dict, gates=dict)
 cpdef list unlimited_actions(RulesFields g, object p)
 
-cpdef list requirement_actions(RulesFields g, object p, object unlimited)
-@cython.locals(out=list, reqs=tuple, costs=dict)
-cpdef list _requirement_actions(RulesFields g, object p, object unlimited)
-cpdef list ability_actions(RulesFields g, object p, object window)
-@cython.locals(out=list)
-cpdef list _ability_actions(RulesFields g, object p, object window)
 
 cpdef object in_area(RulesFields g, object p, object action, object area)
 cpdef list _captors(RulesFields g, object p, object area, object mods=*)

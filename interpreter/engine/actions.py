@@ -5,18 +5,13 @@ from __future__ import annotations
 from marshal import dumps as marshal_dumps
 from typing import Any
 
-from ..content.model import Requirement
 from ..effects.compiler import RuleError
 from . import neutral
-from .feasible import all_parts_possible, at_one_position, may_lack_a_part, removals_are_quiet
 from .flow import Call, frame
-from . import state as state_module
 # the unit queries as the functions they are (State's methods are these; the compiled core
 # calls them as C functions, actions.pxd, instead of looking a method up on the state)
 from .state import _controlled_gates, _count_at, _gate_owner, _in_pool, _on_map, _places_of, _units_at
 from .option import Option, action
-from . import abilities
-from .abilities import ability_cost, self_unit_for, window_abilities
 from . import basics
 from .basics import integer, is_area, uclass
 from . import core
@@ -26,6 +21,9 @@ from . import moves
 from .moves import action_cost
 from . import phases
 from .phases import has_all_spellbooks
+# the unique and requirement actions, listed in their own module (named here too: callers and
+# benchmarks/listing_reuse.py read them from this module)
+from .unique_actions import ability_actions, requirement_actions
 from .host import RulesContext
 
 
@@ -91,12 +89,14 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     for t in independents.awaken_types(g, p):
         if t.awaken is None or not independents.may_awaken_from_pool(g, p, t.id):
             continue
-        ctx = core.ctx(g, p)
-        if t.awaken.condition is not None and not t.awaken.condition(ctx):
-            continue
         try:
             cost = unit_cost(g, p, t)
         except RuleError:
+            continue
+        if not mods and cost > power:
+            continue   # (every area's cost is this one: neither its condition nor its areas asked)
+        ctx = core.ctx(g, p)
+        if t.awaken.condition is not None and not t.awaken.condition(ctx):
             continue
         where = list(t.awaken.where(ctx) or [])
         if "awaken-areas" in index:
@@ -148,12 +148,15 @@ def summon_actions(g: "RulesContext", p: str, unlimited: bool = False) -> list[O
     ability lets it summon as an Unlimited Action."""
     s = g.s
     out: list[Option] = []
-    if unlimited and not may_modify(g, "unlimited-summon", {"owner": p}):
-        return out   # no ability makes a Summon of p's unlimited now
     index = modifier_index(g)   # (read once: each read asks the memo whether it is current)
+    if unlimited:   # (a target with no modifier in play: no subject made)
+        mods = index.get("unlimited-summon")
+        if not mods or not may_modify(g, "unlimited-summon", {"owner": p}, mods):
+            return out   # no ability makes a Summon of p's unlimited now
     areas = g.layout.areas   # (is_area, read once)
     gates = [a for a in _controlled_gates(s, p) if a in areas]
-    if may_modify(g, "summon-at-gate", {"owner": p}, index.get("summon-at-gate", ())):   # other Gates open to p
+    mods = index.get("summon-at-gate")
+    if mods and may_modify(g, "summon-at-gate", {"owner": p}, mods):   # other Gates open to p
         gates = [a for a in s.gates if is_area(g, a) and core.modified(g, "summon-at-gate", _gate_owner(s, a) == p,
                                                                               {"owner": p, "area": a,
                                                                                "controller": _gate_owner(s, a)}, p)]
@@ -257,50 +260,6 @@ def _has_class(g: "RulesContext", units: list[dict[str, Any]], cls: str) -> bool
     return False
 
 
-def requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
-    """The spellbook-requirement actions `p` may take now (`unlimited`: the Unlimited ones), with costs."""
-    if g._dry_run_memo is None:   # (no wrapper: see feasible.at_one_position)
-        return _requirement_actions(g, p, unlimited)
-    return at_one_position(_requirement_actions, g, p, unlimited)  # type: ignore[no-any-return]
-
-
-def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
-    out: list[Option] = []
-    reqs = g.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
-    if not reqs:
-        return out
-    done = g.s.requirements[p]
-    costs = {}
-    for r in reqs:
-        if r.id in done:
-            continue
-        ctx = None   # made only for a condition or a cost that is not a plain number
-        if r.action_condition is not None:
-            ctx = core.ctx(g, p)
-            if not r.action_condition(ctx):
-                continue
-        if r.action_effect is not None and not all_parts_possible(g, r, p):
-            continue
-        fn = r.action_cost
-        c = 0 if fn is None else getattr(fn, "const", None)   # (closures.constant: no context to make)
-        if type(c) is not int:
-            c = integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
-        costs[r.id] = c
-    mods = moves.action_mods(g, p, "requirement") if costs else ()
-    power = g.s.power[p]
-    for rid, c in costs.items():
-        c2 = action_cost(g, p, "requirement", c, None, mods)
-        if c2 <= power:
-            out.append(action("requirement", c2, None, None, None, rid))
-    for r in reqs:
-        for other in r.together:
-            if r.id < other and r.id in costs and other in costs:
-                c2 = action_cost(g, p, "requirement", costs[r.id] + costs[other], None, mods)
-                if c2 <= power:
-                    out.append(action("requirement", c2, None, None, None, r.id, other))
-    return out
-
-
 def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     """Every Unlimited Action `p` can take and afford now, with its cost."""
     s = g.s
@@ -327,41 +286,6 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
         out.append(action("reveal-elder-signs", 0))
     out.extend(ability_actions(g, p, "unlimited-action"))
     out.extend(requirement_actions(g, p, True))
-    return out
-
-
-def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
-    """The unique actions of a window: one per ability, or, for an ability with `where:`, one
-    per area where it may end (its cost modified for that area, e.g. by a surcharge there)."""
-    if g._dry_run_memo is None:   # (no wrapper: see feasible.at_one_position)
-        return _ability_actions(g, p, window)
-    return at_one_position(_ability_actions, g, p, window)  # type: ignore[no-any-return]
-
-
-def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
-    out: list[Option] = []
-    listed = window_abilities(g, p, window)
-    if not listed:
-        return out
-    quiet = removals_are_quiet(g)
-    n = len(g.s.players)
-    power = g.s.power[p]
-    priced = bool(core.modifiers_of(g, "action-cost"))   # else every cost is its base, in every area
-    for ab in listed:
-        ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p))
-        if not abilities.usable(g, ab, p, ctx, False):   # the cost that counts is the modified one
-            continue
-        base = ability_cost(g, ab, p, ctx)
-        areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
-        # else all parts are possible (checking mode: proofs are checked)
-        dry = ab.effect is not None and (may_lack_a_part(ab.effect, n, True, quiet)
-                                         or (state_module.CHECK_MEMO and may_lack_a_part(ab.effect, n, False)))
-        mods = moves.action_mods(g, p, ab.id) if priced else ()
-        for a in areas:
-            c = action_cost(g, p, ab.id, base, a, mods) if mods or type(base) is not int or base < 0 \
-                else base
-            if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
-                out.append(action("ability", c, None, a, None, ab.id))
     return out
 
 

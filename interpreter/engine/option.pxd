@@ -9,7 +9,18 @@ cdef dict _PARSED, _ACTIONS, _MOVES
 
 # the listings' record makers as C functions, which actions.pxd and moves.pxd cimport: a listing's
 # call of one is a C call with no argument tuple (a record or two per listed action)
+@cython.locals(by_area=dict, by_name=dict, kept=tuple)
 cpdef object action(object verb, object cost, object unit_kind=*, object area=*, object player=*, object ability=*,
                     object word=*)
 @cython.locals(by_src=dict, by_dst=dict, kept=tuple)
 cpdef tuple labelled_move(object unit_kind, object src, object dst, object uid, object cost)
+# a label read back as a C function, which turn.pxd cimports (an answer's label, each step of a turn)
+@cython.locals(by_label=dict)
+cpdef object parse(object kind, object label, object players=*, object areas=*)
+# records made as tuples and labels made, as C functions (a listing's new record, a label read back)
+cpdef object _action_record(object verb, object cost, object unit_kind, object area, object player, object ability,
+                            object word)
+cpdef object _move_record(object unit_kind, object src, object dst, object uid, object cost)
+cpdef str move_label(object unit_kind, object src, object dst, object uid)
+cpdef tuple _unit_parts(object kind_of_decision, object label)
+cdef bint _same(object a, object b) except -1

@@ -107,9 +107,13 @@ def with_cost(o: Option, cost: int | None) -> Option:
 
 # ---- the action listing's records -------------------------------------------------------------------------
 # The listing makes the same actions decision after decision: each record is made once (and its
-# label with it, when first read) and shared, by (verb, unit kind, area, player, ability, second
-# id, cost). Cleared when full.
-_ACTIONS: dict[tuple[Any, ...], Option] = {}
+# label with it, when first read) and shared, by verb, then area, then the unit kind, foe or ability
+# it names (the first given; with the second id, if any), as (cost, unit kind, foe, ability, second
+# id, record), those fields compared: a hit is three dict reads by a str (or None) and five compares,
+# with no key tuple made and hashed (one made at another cost or with other fields replaces it). The
+# fields are compared in a plain tuple (an item of a record, a tuple subclass, is a generic read in
+# the compiled core). Cleared when full.
+_ACTIONS: dict[str, dict[str | None, dict[Any, tuple[Any, ...]]]] = {}
 _ACTIONS_MAX = 20_000
 
 
@@ -120,15 +124,45 @@ def action(verb: str, cost: int, unit_kind: str | None = None, area: str | None 
     `ability` (ending in `area`), a `requirement` (`ability`, and `word` when two are met together),
     or a verb alone; `cost` in Power. The listings pass
     every field positionally (a keyword call costs the compiled core an argument dict)."""
-    key = (verb, cost, unit_kind, area, player, ability, word)
-    o = _ACTIONS.get(key)
-    if o is None:
-        if len(_ACTIONS) >= _ACTIONS_MAX:
-            _ACTIONS.clear()
-        dst = area if verb in PLACE else None
-        o = _ACTIONS[key] = Option("action", verb, unit_kind=unit_kind, dst=dst, area=area, ability=ability,
-                                   player=player, cost=cost, word=word)
+    by_area = _ACTIONS.get(verb)
+    if by_area is None:
+        by_area = _ACTIONS[verb] = {}
+    by_name = by_area.get(area)
+    if by_name is None:
+        if len(by_area) >= _ACTIONS_MAX:
+            by_area.clear()
+        by_name = by_area[area] = {}
+    name: Any = unit_kind if unit_kind is not None else player if player is not None else ability
+    if word is not None:
+        name = (name, word)   # (two requirements met together: beside the first's own action)
+    kept = by_name.get(name)
+    if kept is not None and _same(kept[0], cost) and _same(kept[1], unit_kind) and _same(kept[2], player) \
+            and _same(kept[3], ability) and _same(kept[4], word):
+        return kept[5]  # type: ignore[no-any-return]
+    if len(by_name) >= _ACTIONS_MAX:
+        by_name.clear()
+    o = _action_record(verb, cost, unit_kind, area, player, ability, word)
+    by_name[name] = (cost, unit_kind, player, ability, word, o)
     return o
+
+
+def _same(a: Any, b: Any) -> bool:
+    """`a == b`, answered by identity first (a listing passes the very strs and None it passed before)."""
+    return a is b or a == b
+
+
+def _action_record(verb: str, cost: int | None, unit_kind: str | None, area: str | None, player: str | None,
+                   ability: str | None, word: str | None) -> Option:
+    """An action's record (its `dst` the `area` of a placing verb), made as a tuple in _Fields' order
+    (namedtuple's `__new__` is interpreted Python, keywords mapped, even in the compiled core)."""
+    return tuple.__new__(Option, ("action", verb, unit_kind, None, None, area if verb in PLACE else None, area, ability,
+                                  player, None, cost, None, word, False))
+
+
+def _move_record(unit_kind: str, src: str, dst: str, uid: int, cost: int | None) -> Option:
+    """A unit move's record, made as a tuple likewise."""
+    return tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None,
+                                  None, False))
 
 
 # The Move listing's unit moves, likewise: each made once, with its label, and shared, by unit id,
@@ -160,11 +194,10 @@ def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tu
         by_dst = by_src[src] = {}
     else:
         kept = by_dst.get(dst)
-        if kept is not None and kept[0] == cost and kept[1] == unit_kind:
+        if kept is not None and _same(kept[0], cost) and _same(kept[1], unit_kind):
             return kept[2]  # type: ignore[no-any-return]
     label = move_label(unit_kind, src, dst, uid)
-    o = tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None, None,
-                               False))
+    o = _move_record(unit_kind, src, dst, uid, cost)
     o.__dict__["label"] = label
     entry = (label, o)
     by_dst[dst] = (cost, unit_kind, entry)
@@ -216,8 +249,9 @@ def unit_label(unit_kind: str, loc: str, uid: int, gate: bool = False) -> str:
 
 
 # ---- label -> record ---------------------------------------------------------------------------------------
-# labels the engine reads back (no players or areas needed), by (kind, label); cleared when full
-_PARSED: dict[tuple[str, str], Option] = {}
+# labels the engine reads back (no players or areas needed), by kind, then label (two reads by a
+# str, whose hash is kept: no key tuple made and hashed); a kind's table cleared when full
+_PARSED: dict[str, dict[str, Option]] = {}
 _PARSED_MAX = 20_000
 
 
@@ -227,13 +261,15 @@ def parse(kind: str, label: str, players: Iterable[str] | None = None,
     and `areas` (the table's factions, the map's areas) let a `player` pick be checked and a unit
     option name its area; without them the record says what the label alone says."""
     if players is None and areas is None:
-        key = (kind, label)
-        o = _PARSED.get(key)
+        by_label = _PARSED.get(kind)
+        if by_label is None:
+            by_label = _PARSED[kind] = {}
+        o = by_label.get(label)
         if o is None:
-            if len(_PARSED) >= _PARSED_MAX:
-                _PARSED.clear()
-            o = _PARSED[key] = classify(kind, label, None, None)
-        return o
+            if len(by_label) >= _PARSED_MAX:
+                by_label.clear()
+            o = by_label[label] = classify(kind, label, None, None)
+        return o  # type: ignore[no-any-return]
     return classify(kind, label, None if players is None else frozenset(players),
                     None if areas is None else frozenset(areas))
 
@@ -251,25 +287,25 @@ def classify(kind: str, label: str, players: frozenset[str] | None, areas: froze
             raise bad("no action of this form")
         verb, args = words[0], words[1:]
         if verb in PLACE and len(args) == 2:
-            return Option(kind, verb, unit_kind=args[0], area=args[1], dst=args[1])
+            return _action_record(verb, None, args[0], args[1], None, None, None)
         if verb in AT and len(args) == 1:
-            return Option(kind, verb, area=args[0])
+            return _action_record(verb, None, None, args[0], None, None, None)
         if verb in VERSUS and len(args) == 2:
-            return Option(kind, verb, area=args[0], player=args[1])
+            return _action_record(verb, None, None, args[0], args[1], None, None)
         if verb == "ability" and len(args) in (1, 2):
-            return Option(kind, verb, ability=args[0], area=args[1] if len(args) == 2 else None)
+            return _action_record(verb, None, None, args[1] if len(args) == 2 else None, None, args[0], None)
         if verb == "requirement" and len(args) == 1:
             first, _, second = args[0].partition("+")
-            return Option(kind, verb, ability=first, word=second or None)
+            return _action_record(verb, None, None, None, None, first, second or None)
         if verb in BARE and not args:
-            return Option(kind, verb)
+            return _action_record(verb, None, None, None, None, None, None)
         raise bad("no action of this form")
     if kind == "move":
         unit_kind, place, uid = _unit_parts(kind, label)
         if "->" not in place:
             raise bad("a unit move is 'KIND SRC->DST#ID'")
         src, dst = place.split("->", 1)
-        return Option(kind, "move-unit", unit_kind=unit_kind, unit=uid, src=src, dst=dst)
+        return _move_record(unit_kind, src, dst, uid, None)
     if kind == "unit":
         unit_kind, place, uid = _unit_parts(kind, label)
         gate = place.endswith(_GATE)

@@ -6,3 +6,4 @@
 from necronomicon.interpreter.engine.basics cimport emit_fields, gain_power
 from necronomicon.interpreter.engine.core cimport turn_order
 from necronomicon.interpreter.engine.phases cimport out_of_actions
+from necronomicon.interpreter.engine.option cimport parse

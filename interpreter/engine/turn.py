@@ -134,11 +134,12 @@ class Turn(Proc):
                     mains[PASS.label] = PASS
         if f["main_done"] or f["either_done"]:
             opts[END_TURN.label] = END_TURN
-        records = dict(mains)   # the listing's records, by label (the decision keeps them for the seat)
-        for k, v in opts.items():
+        main_labels = list(mains)
+        records = mains   # the listing's records, by label (the decision keeps them for the seat; mains,
+        for k, v in opts.items():   # its labels taken, is not read again: no copy made)
             records.setdefault(k, v)
         choices = {k: o.cost for k, o in records.items()}
-        f["mains"], f["opts"], f["costs"], f["at"] = list(mains), list(opts), choices, "chosen"
+        f["mains"], f["opts"], f["costs"], f["at"] = main_labels, list(opts), choices, "chosen"
         if here is not None:   # kept only on the way to `chosen`, which answers at this position
             g.memo()[POSITION_KEPT] = (f, here)
         return ask(p, "action", choices, f"{p}: choose an action", records, costs=dict(choices))

@@ -1,0 +1,19 @@
+# Cython declarations for the compiled core (hatch_build.py), beside the unchanged unique_actions.py,
+# which stays the reference: its listings as C functions that actions.pxd cimports, their lists and
+# tables typed, and the helpers of other modules they call cimported (C calls, as in actions.pxd).
+import cython
+
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+from necronomicon.interpreter.engine cimport abilities, core, moves
+from necronomicon.interpreter.engine.abilities cimport ability_cost, self_unit_for, window_abilities
+from necronomicon.interpreter.engine.moves cimport action_cost
+from necronomicon.interpreter.engine.option cimport action
+
+cpdef list requirement_actions(RulesFields g, object p, object unlimited)
+@cython.locals(out=list, reqs=tuple, costs=dict)
+cpdef list _requirement_actions(RulesFields g, object p, object unlimited)
+cpdef list ability_actions(RulesFields g, object p, object window)
+@cython.locals(out=list)
+cpdef list _ability_actions(RulesFields g, object p, object window)
+cdef dict _LACKS
+cpdef object _may_lack(object effect, object n, object quiet)

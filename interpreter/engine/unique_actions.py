@@ -1,0 +1,126 @@
+"""The unique actions (of an ability's action window) and the spellbook-requirement actions of the
+listings (actions.py): which are legal now, and what they cost."""
+from __future__ import annotations
+
+from typing import Any
+
+from .feasible import all_parts_possible, at_one_position, may_lack_a_part, removals_are_quiet
+from . import state as state_module
+from .option import Option, action
+from . import abilities
+from .abilities import ability_cost, self_unit_for, window_abilities
+from .basics import integer
+from . import core
+from . import moves
+from .moves import action_cost
+from .host import RulesContext
+
+
+def requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
+    """The spellbook-requirement actions `p` may take now (`unlimited`: the Unlimited ones), with costs."""
+    if g._dry_run_memo is None:   # (no wrapper: see feasible.at_one_position)
+        return _requirement_actions(g, p, unlimited)
+    return at_one_position(_requirement_actions, g, p, unlimited)  # type: ignore[no-any-return]
+
+
+def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
+    out: list[Option] = []
+    reqs = g.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
+    if not reqs:
+        return out
+    done = g.s.requirements[p]
+    costs = {}
+    for r in reqs:
+        rid = r.id
+        if rid in done:
+            continue
+        ctx = None   # made only for a condition or a cost that is not a plain number
+        if r.action_condition is not None:
+            ctx = core.ctx(g, p)
+            if not r.action_condition(ctx):
+                continue
+        if r.action_effect is not None and not all_parts_possible(g, r, p):
+            continue
+        fn = r.action_cost
+        c = 0 if fn is None else getattr(fn, "const", None)   # (closures.constant: no context to make)
+        if type(c) is not int:
+            c = integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
+        costs[rid] = c
+    mods = moves.action_mods(g, p, "requirement") if costs else ()
+    power = g.s.power[p]
+    for rid, c in costs.items():
+        c2 = action_cost(g, p, "requirement", c, None, mods)
+        if c2 <= power:
+            out.append(action("requirement", c2, None, None, None, rid))
+    if len(costs) < 2:
+        return out   # (no two met together)
+    for r in reqs:
+        rid = r.id
+        if rid not in costs:
+            continue
+        for other in r.together:
+            if rid < other and other in costs:
+                c2 = action_cost(g, p, "requirement", costs[rid] + costs[other], None, mods)
+                if c2 <= power:
+                    out.append(action("requirement", c2, None, None, None, rid, other))
+    return out
+
+
+def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
+    """The unique actions of a window: one per ability, or, for an ability with `where:`, one
+    per area where it may end (its cost modified for that area, e.g. by a surcharge there)."""
+    if g._dry_run_memo is None:   # (no wrapper: see feasible.at_one_position)
+        return _ability_actions(g, p, window)
+    return at_one_position(_ability_actions, g, p, window)  # type: ignore[no-any-return]
+
+
+def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
+    out: list[Option] = []
+    listed = window_abilities(g, p, window)
+    if not listed:
+        return out
+    quiet = None   # (removals_are_quiet: asked at the first ability with an effect)
+    n = len(g.s.players)
+    power = g.s.power[p]
+    priced = bool(core.modifiers_of(g, "action-cost"))   # else every cost is its base, in every area
+    for ab in listed:
+        fixed = None if priced or ab.cost is None else getattr(ab.cost, "const", None)
+        if type(fixed) is int and fixed > power and fixed >= 0:
+            continue   # (a plain cost, unmodified in every area, above p's Power: nothing else asked)
+        ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p))
+        if not abilities.usable(g, ab, p, ctx, False):   # the cost that counts is the modified one
+            continue
+        base = ability_cost(g, ab, p, ctx)
+        areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
+        # else all parts are possible (checking mode: proofs are checked)
+        effect = ab.effect
+        dry = False
+        if effect is not None:
+            if quiet is None:
+                quiet = removals_are_quiet(g)
+            dry = _may_lack(effect, n, quiet) or (state_module.CHECK_MEMO and may_lack_a_part(effect, n, False))
+        mods = moves.action_mods(g, p, ab.id) if priced else ()
+        for a in areas:
+            c = action_cost(g, p, ab.id, base, a, mods) if mods or type(base) is not int or base < 0 \
+                else base
+            if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
+                out.append(action("ability", c, None, a, None, ab.id))
+    return out
+
+
+# may_lack_a_part's answers (with proofs), a fact of the compiled effect, the number of players and
+# whether removals are quiet (content facts), by those three; cleared when full
+_LACKS: dict[tuple[Any, int, bool], bool] = {}
+
+
+def _may_lack(effect: Any, n: int, quiet: bool) -> bool:
+    """`may_lack_a_part(effect, n, True, quiet)`, kept (checked against a fresh answer in checking mode)."""
+    key = (effect, n, quiet)
+    lacks = _LACKS.get(key)
+    if lacks is None:
+        if len(_LACKS) >= 10_000:
+            _LACKS.clear()
+        lacks = _LACKS[key] = may_lack_a_part(effect, n, True, quiet)
+    elif state_module.CHECK_MEMO and lacks != may_lack_a_part(effect, n, True, quiet):
+        raise AssertionError(f"stale may_lack_a_part kept for {effect!r}")
+    return lacks
