@@ -3,7 +3,7 @@
 # each other are C calls). A typed local holds exactly its type or None (else TypeError).
 import cython
 
-from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields, memo_facts
 
 @cython.locals(memo=dict)
 cpdef list active_abilities(RulesFields g, object player)

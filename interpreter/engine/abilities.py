@@ -13,6 +13,7 @@ from . import flow, neutral
 from .basics import MEMO_FACTS
 from .context import EffectCtx
 from .host import RulesContext
+from .rules_fields import memo_facts
 from .state import CHECK_MEMO
 
 Frame = dict[str, Any]
@@ -24,7 +25,7 @@ from . import independents
 def active_abilities(g: "RulesContext", player: str) -> list[Ability]:
     """The abilities `player` has now (faction, units in play, spellbooks, cards, grants), in
     their fixed order. The list is shared: callers must not change it."""
-    memo = g.memo()
+    memo = memo_facts(g)
     key = ("abilities", player)
     out = memo.get(key)
     if out is None:
@@ -63,7 +64,7 @@ def _collect_abilities(g: "RulesContext", player: str) -> list[Ability]:
 
 
 def active_abilities_all(g: "RulesContext") -> list[tuple[str | None, Ability]]:
-    memo = g.memo()
+    memo = memo_facts(g)
     out = memo.get("all")
     if out is None:
         out = [(None, a) for a in g.ruleset.abilities]
@@ -175,7 +176,7 @@ def quiet_window(g: RulesContext, name: str) -> bool:
         raise AssertionError("the kept timed windows are another ruleset's")
     if name in timed[2]:
         return False
-    memo = g.memo()
+    memo = memo_facts(g)
     live = memo.get(LIVE_WINDOWS)
     if live is None:
         live = memo[LIVE_WINDOWS] = _live_windows(g)
@@ -248,7 +249,7 @@ def _live_windows(g: RulesContext, _: Any = None) -> frozenset[str]:
 
 def _windows_of(g: RulesContext, player: str) -> dict[str, list[Ability]]:
     """`player`'s active abilities by window (`_by_window`, kept in the memo; shared: do not change it)."""
-    memo = g.memo()
+    memo = memo_facts(g)
     key = ("windows", player)
     by_window = memo.get(key)
     if by_window is None:

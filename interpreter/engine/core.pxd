@@ -26,3 +26,7 @@ cpdef object turn_order(RulesFields g)
 
 # the event log's typed writer, cimported: `relocate`'s event a C call (turn.pxd says why)
 from necronomicon.interpreter.engine.basics cimport emit_fields
+
+# `window_call` (every window opens through it) a C function that asks `quiet_window` as one
+from necronomicon.interpreter.engine.abilities cimport quiet_window
+cpdef object window_call(RulesFields g, object name, object event, object players=*, object area=*)

@@ -18,7 +18,7 @@ from .requirements import earn_after_battle, requirement
 from .option import Option, parse
 from .state import POOL
 from . import abilities as abilities_rules
-from .abilities import self_unit_for, usable, window_abilities
+from .abilities import BATTLE_WINDOWS, self_unit_for, usable, window_abilities
 from . import basics
 from .basics import emit, emit_fields, gain_power, is_area
 from . import core
@@ -147,13 +147,16 @@ class Window(Proc):
     def player(self, g: Game, f: Frame, value: Any) -> Any:
         name, event, area, sides = f["window"], f["event"], f["area"], f["sides"]
         players = f["players"]
-        battle = sides is not None and name in abilities_rules.BATTLE_WINDOWS   # (only its sides use its abilities)
-        while f["i"] < len(players):
-            p = players[f["i"]]
+        battle = sides is not None and name in BATTLE_WINDOWS   # (only its sides use its abilities)
+        i = f["i"]   # (the frame's, written back as it moves on: a step that asks or calls leaves it there)
+        n = len(players)
+        while i < n:
+            p = players[i]
             used = f["used"]
             cands = _candidates(g, p, name, used, sides if battle and p not in sides else None, event, area)
             if not cands:
-                f["i"] += 1
+                i += 1
+                f["i"] = i
                 if used:   # (an empty list stays: the next player's is empty too)
                     f["used"] = []
                 continue
@@ -166,9 +169,9 @@ class Window(Proc):
             f["at"] = "chosen"
             return flow.ask(p, "ability", [ab.id for ab, _ in cands] + [DONE.label], f"{name}: use an ability?",
                             window=name)
-        if f["window"] != "unit-removed":
+        if name != "unit-removed":
             f["at"] = "done"
-            return requirements_call(g, f["window"], event) or self.done(g, f, None)
+            return requirements_call(g, name, event) or self.done(g, f, None)
         return Return()
 
     def chosen(self, g: Game, f: Frame, value: Any) -> Any:

@@ -3,7 +3,7 @@ while the parts of the state it reads are unchanged.
 
 What a condition reads is known from its text (`Requirement.inputs`: the primitives it calls, the
 names and fields it reads). A condition is kept only when every one of those is in the tables
-below, which say which State fields each query's answer depends on. The kept answer is stored in
+of state_parts.py, which say which State fields each query's answer depends on. The kept answer is stored in
 the rules context's memo record for the state object (`Rules.held_conditions`: a copy, a clone or
 a restored position starts with none) beside the exact values of those fields (marshal bytes);
 the units are stood for by the state's write counter and number of units (every write to a unit's
@@ -20,28 +20,16 @@ from marshal import dumps as marshal_dumps
 import sys
 from typing import Any
 
-from ..effects.primitive_facts import READS
 from . import state as state_module
 from .context import new_ctx
 from .requirements import checked_at, met_in_battle
+from .state_parts import READS, SCOPED, parts_read_by   # (READS and SCOPED: the tables it reads, named here for tests)
 from . import abilities
 from . import actions
 
-# READS (effects/primitive_facts.py): query -> the State fields its answer depends on. Player
-# arguments are checked against `players`, which every kept condition reads.
-# A call that passes `me` as every player it names (and otherwise only the parameters listed)
-# reads only the condition's player's part: "power@" is power[me], "units@" the places of me's
-# units (ids and locations), "gates@" the places of the gates me controls, ... (query -> its player
-# parameters, other parameters allowed, parts).
-SCOPED: dict[str, tuple[frozenset[str], frozenset[str], tuple[str, ...]]] = {
-    "power": (frozenset({"player"}), frozenset(), ("power@",)),
-    "doom": (frozenset({"player"}), frozenset(), ("doom@",)),
-    "spellbook_count": (frozenset({"player"}), frozenset(), ("spellbooks@",)),
-    "has_spellbook": (frozenset({"player"}), frozenset({"spellbook"}), ("spellbooks@",)),
-    "units": (frozenset({"owner"}), frozenset({"kind", "class", "area", "where"}), ("units@", "battle")),
-    "pool": (frozenset({"owner"}), frozenset({"kind", "class"}), ("units@",)),
-    "gates": (frozenset({"controlled_by"}), frozenset({"terrain"}), ("gates@", "unit-gates")),
-}
+# What a condition reads: the parts its calls read (state_parts.py: READS, narrowed per call by its
+# arguments: `me` as its player reads the player's part, SCOPED, BY_PARAMETER), and the players,
+# which every kept condition reads; the names and record fields a kept condition may read.
 NAMES: dict[str, tuple[str, ...]] = {"me": (), "enemies": ("players",), "players": ("players",)}
 FIELDS = frozenset({"loc", "owner", "id"})   # fields every unit and token record holds as data
 
@@ -71,20 +59,14 @@ def _plan(r: Any) -> tuple[Any, ...]:
 
 
 def _parts_of(r: Any) -> tuple[str, ...] | None:
-    """`parts_read`, worked out from the condition's inputs and the tables above."""
-    parts: tuple[str, ...] | None = None
-    inputs = r.inputs
-    if inputs is not None:
-        calls, names, fields, occurrences = inputs
-        if calls <= READS.keys() and names <= NAMES.keys() and fields <= FIELDS:
-            found = {"players"}
-            for call, args in occurrences:
-                found.update(_reads_of(call, args))
-            for n in names:
-                found.update(NAMES[n])
-            found -= {f for f in found if (f[-1] == "@" or f in _WHOLES) and _held_whole(f, found)}
-            parts = tuple(sorted(found))
-    return parts
+    """`parts_read`, worked out from the condition's inputs (`state_parts.parts_read_by`), with
+    the parts that others it reads hold whole left out."""
+    found = parts_read_by(r.inputs, NAMES, FIELDS)
+    if found is None:
+        return None
+    found.add("players")
+    found -= {f for f in found if (f[-1] == "@" or f in _WHOLES) and _held_whole(f, found)}
+    return tuple(sorted(found))
 
 
 # how `_part_now` finds a part: by a number (a C switch in the compiled core, no string compares),
@@ -102,49 +84,13 @@ def _reader(f: str) -> tuple[int, str]:
     return (_MINE, sys.intern(f[:-1])) if f[-1] == "@" else (_WHOLE, sys.intern(f))
 
 
-# Queries whose answer depends only on the filters given (query -> parameter -> the parts that
-# filter reads; a filter on the map alone reads none). A player parameter passed `me` reads the
-# player's part (SCOPED's third column, here per parameter). A call with a parameter not listed
-# reads what READS says.
-BY_PARAMETER: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
-    "areas": {   # parameter -> (the parts it reads, the parts it reads when given `me`)
-        "with_units_of": (("units",), ("units@",)), "without_units_of": (("units",), ("units",)),
-        "gate": (("gate-places",), ("gate-places",)), "controlled_by": (("gates", "unit-owners"), ("gates@",)),
-        "token": (("tokens",), ("tokens",)), "without_token": (("tokens",), ("tokens",)),
-        "terrain": ((), ()), "start_of": ((), ()), "symbol": ((), ()), "glyph": ((), ()),
-    },
-}
 # a part -> the parts that hold it whole, when it is not simply the field it is part of
 _WHOLES = {"gates@": (("gates", "unit-owners"), ("gates", "units")), "gate-places": (("gates",),)}
-# calls that read less than READS says when some parameters are not given (query -> the
-# parameters, the parts it reads without them): `gates(terrain: ...)` lists where gates stand,
-# whoever controls them
-UNFILTERED: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
-    "gates": (frozenset({"controlled_by"}), ("gate-places", "unit-gates")),
-}
 
 
 def _held_whole(part: str, found: set[str]) -> bool:
     """Whether the parts `found` hold `part` already (the whole field, or all it is made of)."""
     return any(all(w in found for w in whole) for whole in _WHOLES.get(part, ((part[:-1],),)))
-
-
-def _reads_of(call: str, args: frozenset[tuple[str, str]]) -> tuple[str, ...]:
-    """The parts one call reads: its player's only when it passes `me` as every player it names."""
-    scoped = SCOPED.get(call)
-    if scoped is not None:
-        players, others, parts = scoped
-        given = {k for k, _ in args}
-        if given & players and all(what == "me" for k, what in args if k in players) \
-                and given - players <= others:
-            return parts
-    filters = BY_PARAMETER.get(call)
-    if filters is not None and all(k in filters for k, _ in args):
-        return tuple(part for k, what in args for part in filters[k][1 if what == "me" else 0])
-    unfiltered = UNFILTERED.get(call)
-    if unfiltered is not None and not unfiltered[0] & {k for k, _ in args}:
-        return unfiltered[1]
-    return READS[call]
 
 
 def _inputs_now(g: Any, parts: tuple[str, ...], p: str) -> tuple[Any, ...]:

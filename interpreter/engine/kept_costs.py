@@ -18,14 +18,15 @@ from __future__ import annotations
 from marshal import dumps as marshal_dumps
 from typing import Any
 
-from ..effects.primitive_facts import READS
 from ..limits import MAX_FORMULA_DEPTH
+from .state_parts import parts_read_by
 
 # State fields a kept cost may read, each kept whole (marshal bytes): small, plain data
 PARTS = frozenset({"tokens", "power", "doom", "spellbooks", "first", "round", "players", "home", "battle"})
 NAMES = {"me": (), "subject": (), "value": (), "enemies": ("players",), "players": ("players",)}
 SUBJECT_FIELDS = frozenset({"action", "player", "area"})   # `action_cost`'s subject record
 DATA_FIELDS = frozenset({"loc", "owner", "id"})   # fields every unit and token record holds as data
+FIELDS = SUBJECT_FIELDS | DATA_FIELDS   # the record fields a kept cost's modifier may read
 _LIMIT = 50_000   # entries kept at most (the table starts afresh past it)
 _KEPT: dict[tuple[Any, ...], tuple[Any, ...]] = {}   # key -> (map, tables, modifiers, costs by area)
 _LIST, _DICT = object(), object()   # the first item of `_part`'s tuples (no other value starts so)
@@ -33,22 +34,11 @@ _LAST: list[Any] = [None, None]   # the last modifier list planned, its plan
 
 
 def parts_of(m: Any) -> tuple[str, ...] | None:
-    """The State fields modifier `m` reads (sorted), or None when its cost cannot be kept."""
-    inputs = m.inputs
-    if inputs is None:
-        return None
-    calls, names, fields, _ = inputs
-    if not names <= NAMES.keys() or not fields <= SUBJECT_FIELDS | DATA_FIELDS:
-        return None
-    found: set[str] = set()
-    for c in calls:
-        parts = READS.get(c)
-        if parts is None:
-            return None
-        found.update(parts)
-    for n in names:
-        found.update(NAMES[n])
-    if not found <= PARTS:
+    """The State fields modifier `m` reads (sorted), or None when its cost cannot be kept: the
+    fields each query it calls reads, whatever its arguments (`state_parts.parts_read_by`: a kept
+    cost is keyed by whole fields), all of them among PARTS."""
+    found = parts_read_by(m.inputs, NAMES, FIELDS, by_call=True)
+    if found is None or not found <= PARTS:
         return None
     return tuple(sorted(found))
 

@@ -5,6 +5,8 @@
 # fields by name, as it did the slots; rules.Rules is a Python subclass with no fields of its own.
 # Its own methods (the memo's reads) read them as C fields, the memo record as a tuple. The state
 # is typed by its unsaved fields (state_fields.pxd), so that `g.s.writes` is two loads.
+import cython
+
 from necronomicon.interpreter.engine.state_fields cimport StateFields
 
 cdef class RulesFields:
@@ -18,3 +20,7 @@ cdef class RulesFields:
     cdef public object _checking
     cdef public object _pending_obj, _pending_of
     cdef public object _dry_run_notes, _dry_steps, _dry_run_memo, _position_text
+
+# the memo's facts read as C loads while the record is current (`memo_facts`; else the method)
+@cython.locals(m=tuple, s=StateFields, w=Py_ssize_t)
+cpdef dict memo_facts(RulesFields g)

@@ -83,6 +83,21 @@ class RulesFields:
         return m is not None and m[0] is s and m[1] == s.writes
 
 
+def memo_facts(g: RulesFields) -> dict[Any, Any]:
+    """`g.memo()`: its facts read without a method call while the memo record is current (the
+    state object and its write counter), which the compiled core calls as a C function
+    (rules_fields.pxd); the method itself otherwise, and always in checking mode (it checks the
+    facts at every read)."""
+    m = g._memo
+    if m is not None and not CHECK_MEMO:
+        s = g.s
+        if m[0] is s:
+            w = m[1]
+            if w == s.writes:
+                return m[2]  # type: ignore[no-any-return]
+    return g.memo()
+
+
 def memo_record(s: State, facts: dict[Any, Any], held: dict[Any, Any]) -> tuple[Any, ...]:
     """The memo record of `memo`: the two keys it is valid for (the state object, its write
     counter), the facts, the held conditions, and in checking mode what a write not noted would
