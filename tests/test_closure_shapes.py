@@ -102,7 +102,7 @@ def test_queries_are_called_by_position_where_their_parameters_allow() -> None:
     some = c.expr(parse("tokens(owner: me, token: 'ice-age')", start="expr_start"), env)  # type: ignore[arg-type]
     assert some.__name__ == "query"
     units = c.expr(parse("units(owner: me, class: 'cultist')", start="expr_start"), env)  # type: ignore[arg-type]
-    assert units.__name__ == "call"   # `class` reaches the implementation through **kwargs: by keyword
+    assert units.__name__ == "query"   # `class` is the implementation's `class_`: by position too
 
 
 def test_by_position_needs_the_declared_parameters_in_order() -> None:
@@ -168,3 +168,4 @@ def test_a_bound_name_s_field_in_one_closure_is_the_two_closures(var: str) -> No
                                {var: {"area": "bound"}}), (None, 3, {"other": 1})):
         assert _outcome(fused, _Named(me, subject, **names)) == _outcome(generic, _Named(me, subject, **names)), \
             (var, me, subject, names)
+

@@ -7,6 +7,7 @@ import inspect
 from typing import Any, Callable
 
 from ..limits import MAX_FOR_ITEMS
+from .registry import param_name
 from .runtime import COMPARE, NO_SCOPES, RuleError, arith, get_field, number, ticker
 
 Ev = Callable[[Any], Any]
@@ -216,14 +217,15 @@ def compare_const(op: str, left: Ev, b: int, where: str) -> Ev | None:
 
 
 def by_position(fn: Callable[..., Any], names: list[str]) -> bool:
-    """Whether `fn(ctx, ...)` takes exactly `names`, in that order, as plain parameters (so that a
-    call may pass them by position); False when its signature cannot be read."""
+    """Whether `fn(ctx, ...)` takes exactly `names`, in that order, as plain parameters (a Python
+    keyword, `class`, as `class_`), so that a call may pass them by position; False when its
+    signature cannot be read."""
     try:
         params = list(inspect.signature(fn).parameters.values())[1:]
     except (TypeError, ValueError):
         return False
-    return len(params) == len(names) and all(
-        p.name == n and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p, n in zip(params, names))
+    return len(params) == len(names) and all(p.name == param_name(n)
+                                             and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p, n in zip(params, names))
 
 
 def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],

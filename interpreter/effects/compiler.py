@@ -19,7 +19,7 @@ from ..limits import MAX_COUNT, MAX_FOR_ITEMS
 from . import ast as A
 from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
-from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive
+from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive, param_name
 from .signatures import REGISTRY
 from .closures import (args_of, binary_of, by_position, comprehension_of, constant, count_upto_of, field_of,
                        invariant_of, invariant_read_of, loop_field_of, loop_var_of, query_of, var_of)
@@ -272,7 +272,8 @@ class Compiler:
         if prim.variadic:
             items = [self.expr(a.value, env) for a in node.args]
             return lambda ctx: [f(ctx) for f in items]
-        return args_of({p.name: p.default for p in prim.params if not p.required}, self._bound(node, prim, env))
+        return args_of({param_name(p.name): p.default for p in prim.params if not p.required},
+                       [(param_name(n), f) for n, f in self._bound(node, prim, env)])
 
     def _bound(self, node: A.Call, prim: Primitive, env: CompileEnv) -> list[tuple[str, Ev]]:
         """(parameter, compiled argument) of a call's arguments, positional ones first, in the
@@ -336,7 +337,8 @@ class Compiler:
             # by position, where the implementation's parameters are the declared ones in order
             return query_of(fn, prim.name, where, [None if p.required else p.default for p in prim.params],
                             [(names.index(n), f) for n, f in bound])
-        args = args_of({p.name: p.default for p in prim.params if not p.required}, bound)
+        args = args_of({param_name(p.name): p.default for p in prim.params if not p.required},
+                       [(param_name(n), f) for n, f in bound])
 
         def call(ctx: Any) -> Any:
             try:
