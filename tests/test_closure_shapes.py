@@ -13,6 +13,7 @@ from necronomicon.interpreter.diagnostics import Pos, Report
 from necronomicon.interpreter.effects import closures, compiler as compiler_module
 from necronomicon.interpreter.effects.closures import binary_of, constant
 from necronomicon.interpreter.effects.compiler import CompileEnv, Compiler, RuleError
+from necronomicon.interpreter.effects.runtime import get_field
 from necronomicon.interpreter.effects.parser import parse
 import necronomicon.interpreter.engine.primitives  # noqa: F401  (registers the primitives)
 
@@ -169,3 +170,37 @@ def test_a_bound_name_s_field_in_one_closure_is_the_two_closures(var: str) -> No
         assert _outcome(fused, _Named(me, subject, **names)) == _outcome(generic, _Named(me, subject, **names)), \
             (var, me, subject, names)
 
+
+@pytest.mark.parametrize("var", ["me", "subject", "value", "event", "area"])
+def test_a_name_the_context_holds_reads_as_lookup_finds_it(var: str) -> None:
+    """`var_of`'s direct read of a context's attribute (and `field_of` over it) gives what
+    `EffectCtx.lookup` gives (the same value, the same error): unset (None), set, and hidden or not
+    by a binding in one scope or in two."""
+    from necronomicon.interpreter.engine.context import EffectCtx
+    attr = closures.var_of(var, "t:1:1")
+    fused = closures.field_of(attr, "area", "t:1:5")
+    assert attr.__name__ == "attr" and fused.__name__ == "bound_field"
+
+    def read(ctx: Any) -> Any:
+        return get_field(ctx.lookup(var, "t:1:1"), "area", "t:1:5", ctx)
+    for held in (None, {"area": "held"}, "p"):
+        for binds in ([], [{var: {"area": "bound"}}], [{"other": 1}], [{}, {var: {"area": "inner"}}], [{"other": 1}, {}]):
+            def make() -> EffectCtx:
+                c = EffectCtx(None, held, event=held, subject=held, value=held, area=held)   # type: ignore[arg-type]
+                for i, scope in enumerate(binds):
+                    if i:
+                        c.push_scope()
+                    for k, v in scope.items():
+                        c.bind(k, v)
+                    if not scope and not i:
+                        c.push_scope(), c.pop_scope()   # (an empty scope of its own)
+                return c
+            for mine, generic in ((attr, lambda ctx: ctx.lookup(var, "t:1:1")), (fused, read)):
+                assert _value(mine, make()) == _value(generic, make()), (var, held, binds)
+
+
+def _value(f: Any, ctx: Any) -> Any:
+    try:
+        return ("value", f(ctx))
+    except RuleError as exc:
+        return ("error", str(exc))

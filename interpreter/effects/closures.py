@@ -14,16 +14,15 @@ Ev = Callable[[Any], Any]
 
 
 # names a context holds as attributes of the same name (engine/context.py), read directly when no
-# let/for binding can hide them; None (unbound 'me') goes through lookup for its error
-_ATTRS = frozenset({"me", "subject", "value"})
+# let/for binding hides them; None, for those of _UNSET_IF_NONE, goes through lookup for its error
+_ATTRS = frozenset({"me", "subject", "value", "event", "area"})
+_UNSET_IF_NONE = frozenset({"me", "event", "area"})
 _MISSING = object()
 
 
 def constant(value: Any) -> Ev:
     """An expression that is a plain value (a YAML number where an expression may stand); `.const`
-    holds it (a reader may skip making a context). Made here, in a module the compiled core
-    compiles, rather than in the content loader, which stays Python: else every evaluation of a
-    constant cost or value ran interpreted."""
+    holds it (a reader may skip making a context). Made here, compiled in the compiled core."""
     def const(ctx: Any) -> Any:
         return value
     const.const = value   # type: ignore[attr-defined]
@@ -33,14 +32,16 @@ def constant(value: Any) -> Ev:
 def var_of(name: str, where: str) -> Ev:
     """A name: the innermost let/for binding, else what the context binds (me, subject, ...)."""
     if name in _ATTRS:
+        unset_if_none = name in _UNSET_IF_NONE
+
         def attr(ctx: Any) -> Any:
             scopes = ctx.scopes   # (a new context's: nothing bound, known by identity)
-            if scopes is NO_SCOPES or (len(scopes) == 1 and not scopes[0]):
+            if scopes is NO_SCOPES or (len(scopes) == 1 and name not in scopes[0]):
                 v = getattr(ctx, name, _MISSING)
-                if v is not _MISSING and (v is not None or name != "me"):
+                if v is not _MISSING and (v is not None or not unset_if_none):
                     return v
             return ctx.lookup(name, where)
-        attr.ctx_name = (name, where)   # type: ignore[attr-defined]  (field_of reads it)
+        attr.ctx_name = (name, where, unset_if_none)   # type: ignore[attr-defined]  (field_of reads it)
         return attr
 
     def var(ctx: Any) -> Any:
@@ -60,12 +61,12 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
         return lambda ctx: get_field(obj(ctx), name, where, ctx)
     bound = getattr(obj, "ctx_name", None)
     if bound is not None:   # `subject.area`: the name read as `var_of`'s `attr` reads it, in one closure
-        var, var_where = bound
+        var, var_where, unset_if_none = bound
 
         def bound_field(ctx: Any) -> Any:
             scopes = ctx.scopes
-            o = getattr(ctx, var, _MISSING) if scopes is NO_SCOPES or (len(scopes) == 1 and not scopes[0]) else _MISSING
-            if o is _MISSING or (o is None and var == "me"):
+            o = getattr(ctx, var, _MISSING) if scopes is NO_SCOPES or (len(scopes) == 1 and var not in scopes[0]) else _MISSING
+            if o is _MISSING or (o is None and unset_if_none):
                 o = ctx.lookup(var, var_where)
             if type(o) is dict:
                 v = dict.get(o, name, _MISSING)
@@ -329,9 +330,8 @@ def invariant_of(ev: Ev, memo: list[Any], slot: int, where: str) -> Ev:
 
 def invariant_read_of(ev: Ev, memo: list[Any], slot: int) -> Ev:
     """A field read (`ev`: `self.loc`) inside a comprehension whose record reads none of the names
-    the comprehension binds: `invariant_of` for a value that spends no evaluation step (a record
-    read while an expression is evaluated is the same at every item). Read lazily: the first
-    read is `ev`'s, with its error where it came."""
+    the comprehension binds: `invariant_of` for a value that spends no evaluation step (the same
+    at every item). Read lazily: the first read is `ev`'s, with its error where it came."""
     def invariant_read(ctx: Any) -> Any:
         values = memo[0]
         if values is None:
