@@ -204,3 +204,20 @@ def _value(f: Any, ctx: Any) -> Any:
         return ("value", f(ctx))
     except RuleError as exc:
         return ("error", str(exc))
+
+
+def test_a_query_spends_through_each_context_type_s_own_spend() -> None:
+    """A query's closure keeps the `spend` of the last context type it met (closures._spend_of):
+    contexts of other types, met in turn, each spend through their own type's (or none)."""
+    class Other(Ctx):
+        def spend(self, steps: int, where: str) -> None:
+            self.spent.append((-steps, where))
+
+    class Quiet(Ctx):
+        spend = None   # type: ignore[assignment]
+    f = _compile("count(tokens(token: 'ice-age', owner: me))")
+    for kind in (Ctx, Other, Quiet, Ctx, Quiet, Other, Other, Ctx):
+        ctx = kind(TOKENS, me="wr")
+        assert f(ctx) == 2
+        sign = {Ctx: 1, Other: -1, Quiet: 0}[kind]
+        assert ctx.spent == ([] if not sign else [(sign * 3, "t:1:7"), (sign * 1, "t:1:1")]), kind

@@ -21,8 +21,8 @@ from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
 from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive, param_name
 from .signatures import REGISTRY
-from .closures import (args_of, binary_of, by_position, comprehension_of, constant, count_upto_of, field_of,
-                       invariant_of, invariant_read_of, loop_field_of, loop_var_of, query_of, var_of)
+from .closures import args_of, binary_of, by_position, constant, field_of, query_of, var_of
+from .loops import comprehension_of, count_upto_of, invariant_of, invariant_read_of, loop_field_of, loop_var_of
 from .runtime import COMPARE, LimitError, RuleError, bounded, number, spend_for
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, quiet_in_loop, static_type
 
@@ -150,7 +150,7 @@ class Compiler:
     def _counted(self, node: A.Binary, env: CompileEnv) -> Ev | None:
         """`count([... for x in xs if c]) OP n` (n a whole-number literal, 0 or more) whose item and
         condition are quiet (static.quiet_in_loop): the count stops where the comparison is
-        decided, at n for `>=` and `<`, else at n + 1 (closures.count_upto_of); None for any other
+        decided, at n for `>=` and `<`, else at n + 1 (loops.count_upto_of); None for any other
         left operand."""
         call, n = node.left, getattr(node.right, "value", None)
         if not (node.op in COMPARE and isinstance(node.right, A.Lit) and n.__class__ is int and n >= 0   # type: ignore[operator]
@@ -170,14 +170,14 @@ class Compiler:
 
     def _in_loop(self, name: str) -> bool:
         """Whether `name` is what the innermost comprehension around the expression being compiled
-        binds (closures.loop_var_of reads it from the scope on top)."""
+        binds (loops.loop_var_of reads it from the scope on top)."""
         return bool(self._loops) and self._loops[-1][0] == name
 
     def _hoisted(self, node: A.Call | A.Field, ev: Ev, where: str) -> Ev:
         """A query call inside comprehensions, hoisted to the outermost one around it whose loop and
-        inner loops bind no name its plain arguments read (closures.invariant_of): made once per
+        inner loops bind no name its plain arguments read (loops.invariant_of): made once per
         evaluation of that comprehension, not once per item; a field read (`self.loc`) likewise,
-        when its record reads no such name (closures.invariant_read_of). `ev` itself anywhere else."""
+        when its record reads no such name (loops.invariant_read_of). `ev` itself anywhere else."""
         if not self._loops:
             return ev
         field = isinstance(node, A.Field)
