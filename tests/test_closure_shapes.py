@@ -13,6 +13,7 @@ from necronomicon.interpreter.diagnostics import Pos, Report
 from necronomicon.interpreter.effects import closures, compiler as compiler_module
 from necronomicon.interpreter.effects.closures import binary_of, constant
 from necronomicon.interpreter.effects.compiler import CompileEnv, Compiler, RuleError
+from necronomicon.interpreter.effects.runtime import get_field
 from necronomicon.interpreter.effects.parser import parse
 import necronomicon.interpreter.engine.primitives  # noqa: F401  (registers the primitives)
 
@@ -102,7 +103,7 @@ def test_queries_are_called_by_position_where_their_parameters_allow() -> None:
     some = c.expr(parse("tokens(owner: me, token: 'ice-age')", start="expr_start"), env)  # type: ignore[arg-type]
     assert some.__name__ == "query"
     units = c.expr(parse("units(owner: me, class: 'cultist')", start="expr_start"), env)  # type: ignore[arg-type]
-    assert units.__name__ == "call"   # `class` reaches the implementation through **kwargs: by keyword
+    assert units.__name__ == "query"   # `class` is the implementation's `class_`: by position too
 
 
 def test_by_position_needs_the_declared_parameters_in_order() -> None:
@@ -168,3 +169,55 @@ def test_a_bound_name_s_field_in_one_closure_is_the_two_closures(var: str) -> No
                                {var: {"area": "bound"}}), (None, 3, {"other": 1})):
         assert _outcome(fused, _Named(me, subject, **names)) == _outcome(generic, _Named(me, subject, **names)), \
             (var, me, subject, names)
+
+
+@pytest.mark.parametrize("var", ["me", "subject", "value", "event", "area"])
+def test_a_name_the_context_holds_reads_as_lookup_finds_it(var: str) -> None:
+    """`var_of`'s direct read of a context's attribute (and `field_of` over it) gives what
+    `EffectCtx.lookup` gives (the same value, the same error): unset (None), set, and hidden or not
+    by a binding in one scope or in two."""
+    from necronomicon.interpreter.engine.context import EffectCtx
+    attr = closures.var_of(var, "t:1:1")
+    fused = closures.field_of(attr, "area", "t:1:5")
+    assert attr.__name__ == "attr" and fused.__name__ == "bound_field"
+
+    def read(ctx: Any) -> Any:
+        return get_field(ctx.lookup(var, "t:1:1"), "area", "t:1:5", ctx)
+    for held in (None, {"area": "held"}, "p"):
+        for binds in ([], [{var: {"area": "bound"}}], [{"other": 1}], [{}, {var: {"area": "inner"}}], [{"other": 1}, {}]):
+            def make() -> EffectCtx:
+                c = EffectCtx(None, held, event=held, subject=held, value=held, area=held)   # type: ignore[arg-type]
+                for i, scope in enumerate(binds):
+                    if i:
+                        c.push_scope()
+                    for k, v in scope.items():
+                        c.bind(k, v)
+                    if not scope and not i:
+                        c.push_scope(), c.pop_scope()   # (an empty scope of its own)
+                return c
+            for mine, generic in ((attr, lambda ctx: ctx.lookup(var, "t:1:1")), (fused, read)):
+                assert _value(mine, make()) == _value(generic, make()), (var, held, binds)
+
+
+def _value(f: Any, ctx: Any) -> Any:
+    try:
+        return ("value", f(ctx))
+    except RuleError as exc:
+        return ("error", str(exc))
+
+
+def test_a_query_spends_through_each_context_type_s_own_spend() -> None:
+    """A query's closure keeps the `spend` of the last context type it met (closures._spend_of):
+    contexts of other types, met in turn, each spend through their own type's (or none)."""
+    class Other(Ctx):
+        def spend(self, steps: int, where: str) -> None:
+            self.spent.append((-steps, where))
+
+    class Quiet(Ctx):
+        spend = None   # type: ignore[assignment]
+    f = _compile("count(tokens(token: 'ice-age', owner: me))")
+    for kind in (Ctx, Other, Quiet, Ctx, Quiet, Other, Other, Ctx):
+        ctx = kind(TOKENS, me="wr")
+        assert f(ctx) == 2
+        sign = {Ctx: 1, Other: -1, Quiet: 0}[kind]
+        assert ctx.spent == ([] if not sign else [(sign * 3, "t:1:7"), (sign * 1, "t:1:1")]), kind

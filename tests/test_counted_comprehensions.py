@@ -1,5 +1,5 @@
 """`count([...]) OP n` over a comprehension whose item and condition are quiet (compiler.py
-`_counted`, closures.count_upto_of, static.quiet_in_loop): counted only as far as the comparison
+`_counted`, loops.count_upto_of, static.quiet_in_loop): counted only as far as the comparison
 needs, without the list, and exactly as the list counted whole: the same value, the same error,
 the same evaluation steps spent."""
 from __future__ import annotations

@@ -89,16 +89,17 @@ def test_an_implementation_that_disagrees_with_its_declaration_is_refused_at_imp
     import pytest
     registry = _declared(player="player", count=("int", 1), **{"class": ("class", None)})
 
-    def agrees(ctx, player, count=1, **kw): ...  # type: ignore[no-untyped-def]
+    def agrees(ctx, player, count=1, class_=None): ...  # type: ignore[no-untyped-def]
     registry.implements("q")(agrees)
     assert registry.functions["q"] is agrees
     wrong = {
-        "no parameter 'player'": lambda ctx, count=1, **kw: None,
+        "no parameter 'player'": lambda ctx, count=1, class_=None: None,
         "no parameter 'class'": lambda ctx, player, count=1: None,
-        "declared required but has a default": lambda ctx, player=None, count=1, **kw: None,
-        "the function's is 2": lambda ctx, player, count=2, **kw: None,
-        "the function's is none": lambda ctx, player, count, **kw: None,
-        "undeclared parameter 'area'": lambda ctx, player, count=1, area=None, **kw: None,
+        "takes \\*\\*kwargs": lambda ctx, player, count=1, **kw: None,
+        "declared required but has a default": lambda ctx, player=None, count=1, class_=None: None,
+        "the function's is 2": lambda ctx, player, count=2, class_=None: None,
+        "the function's is none": lambda ctx, player, count, class_=None: None,
+        "undeclared parameter 'area'": lambda ctx, player, count=1, area=None, class_=None: None,
     }
     for said, fn in wrong.items():
         fresh = _declared(player="player", count=("int", 1), **{"class": ("class", None)})

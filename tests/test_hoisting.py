@@ -1,5 +1,5 @@
 """Loop-invariant query calls in the effect language's comprehensions (compiler.py `_hoisted`,
-closures.invariant_of): a query call whose plain arguments read none of the names a comprehension
+loops.invariant_of): a query call whose plain arguments read none of the names a comprehension
 binds is made once per evaluation of that comprehension, and behaves exactly as the call made for
 every item: the same value, the same error, the same evaluation steps spent in the same order."""
 from __future__ import annotations

@@ -6,23 +6,22 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
-from ..limits import MAX_FOR_ITEMS
-from .runtime import COMPARE, NO_SCOPES, RuleError, arith, get_field, number, ticker
+from .registry import param_name
+from .runtime import COMPARE, NO_SCOPES, RuleError, arith, get_field, number
 
 Ev = Callable[[Any], Any]
 
 
 # names a context holds as attributes of the same name (engine/context.py), read directly when no
-# let/for binding can hide them; None (unbound 'me') goes through lookup for its error
-_ATTRS = frozenset({"me", "subject", "value"})
+# let/for binding hides them; None, for those of _UNSET_IF_NONE, goes through lookup for its error
+_ATTRS = frozenset({"me", "subject", "value", "event", "area"})
+_UNSET_IF_NONE = frozenset({"me", "event", "area"})
 _MISSING = object()
 
 
 def constant(value: Any) -> Ev:
     """An expression that is a plain value (a YAML number where an expression may stand); `.const`
-    holds it (a reader may skip making a context). Made here, in a module the compiled core
-    compiles, rather than in the content loader, which stays Python: else every evaluation of a
-    constant cost or value ran interpreted."""
+    holds it (a reader may skip making a context). Made here, compiled in the compiled core."""
     def const(ctx: Any) -> Any:
         return value
     const.const = value   # type: ignore[attr-defined]
@@ -32,14 +31,16 @@ def constant(value: Any) -> Ev:
 def var_of(name: str, where: str) -> Ev:
     """A name: the innermost let/for binding, else what the context binds (me, subject, ...)."""
     if name in _ATTRS:
+        unset_if_none = name in _UNSET_IF_NONE
+
         def attr(ctx: Any) -> Any:
             scopes = ctx.scopes   # (a new context's: nothing bound, known by identity)
-            if scopes is NO_SCOPES or (len(scopes) == 1 and not scopes[0]):
+            if scopes is NO_SCOPES or (len(scopes) == 1 and name not in scopes[0]):
                 v = getattr(ctx, name, _MISSING)
-                if v is not _MISSING and (v is not None or name != "me"):
+                if v is not _MISSING and (v is not None or not unset_if_none):
                     return v
             return ctx.lookup(name, where)
-        attr.ctx_name = (name, where)   # type: ignore[attr-defined]  (field_of reads it)
+        attr.ctx_name = (name, where, unset_if_none)   # type: ignore[attr-defined]  (field_of reads it)
         return attr
 
     def var(ctx: Any) -> Any:
@@ -59,12 +60,12 @@ def field_of(obj: Ev, name: str, where: str) -> Ev:
         return lambda ctx: get_field(obj(ctx), name, where, ctx)
     bound = getattr(obj, "ctx_name", None)
     if bound is not None:   # `subject.area`: the name read as `var_of`'s `attr` reads it, in one closure
-        var, var_where = bound
+        var, var_where, unset_if_none = bound
 
         def bound_field(ctx: Any) -> Any:
             scopes = ctx.scopes
-            o = getattr(ctx, var, _MISSING) if scopes is NO_SCOPES or (len(scopes) == 1 and not scopes[0]) else _MISSING
-            if o is _MISSING or (o is None and var == "me"):
+            o = getattr(ctx, var, _MISSING) if scopes is NO_SCOPES or (len(scopes) == 1 and var not in scopes[0]) else _MISSING
+            if o is _MISSING or (o is None and unset_if_none):
                 o = ctx.lookup(var, var_where)
             if type(o) is dict:
                 v = dict.get(o, name, _MISSING)
@@ -216,14 +217,15 @@ def compare_const(op: str, left: Ev, b: int, where: str) -> Ev | None:
 
 
 def by_position(fn: Callable[..., Any], names: list[str]) -> bool:
-    """Whether `fn(ctx, ...)` takes exactly `names`, in that order, as plain parameters (so that a
-    call may pass them by position); False when its signature cannot be read."""
+    """Whether `fn(ctx, ...)` takes exactly `names`, in that order, as plain parameters (a Python
+    keyword, `class`, as `class_`), so that a call may pass them by position; False when its
+    signature cannot be read."""
     try:
         params = list(inspect.signature(fn).parameters.values())[1:]
     except (TypeError, ValueError):
         return False
-    return len(params) == len(names) and all(
-        p.name == n and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p, n in zip(params, names))
+    return len(params) == len(names) and all(p.name == param_name(n)
+                                             and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p, n in zip(params, names))
 
 
 def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
@@ -233,8 +235,11 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
     order. It does what the keyword call of compiler.py's `_query_call` does (the same values
     passed, the same errors, the same evaluation steps spent) without a dict of arguments; with
     every parameter given in order (most calls), without a list either. `spend` is read off the
-    context's type (a context's methods are its class's), so no bound method is made per call."""
+    context's type (a context's methods are its class's) once per type met (`_spend_of`), so no
+    bound method is made per call."""
     n = len(template)
+    seen: list[Any] = [None, None]   # the last context type met and its `spend` (`_spend_of`)
+    counting = name == "count"   # count(a list): its length, without the call (the same value)
     if [i for i, _ in slots] == list(range(n)) and 1 <= n <= 3:
         fs = [f for _, f in slots]
         if n == 1:
@@ -242,12 +247,14 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
 
             def q1(ctx: Any) -> Any:
                 try:
-                    result = fn(ctx, f1(ctx))
+                    a = f1(ctx)
+                    result = len(a) if counting and type(a) is list else fn(ctx, a)
                 except RuleError:
                     raise
                 except (TypeError, ValueError, KeyError) as exc:
                     raise RuleError(f"{where}: {name}: {exc}") from None
-                spend = getattr(type(ctx), "spend", None)
+                t = type(ctx)
+                spend = seen[1] if t is seen[0] else _spend_of(t, seen)
                 if spend is not None:
                     spend(ctx, len(result) + 1 if type(result) is list else 1, where)
                 return result
@@ -262,7 +269,8 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                     raise
                 except (TypeError, ValueError, KeyError) as exc:
                     raise RuleError(f"{where}: {name}: {exc}") from None
-                spend = getattr(type(ctx), "spend", None)
+                t = type(ctx)
+                spend = seen[1] if t is seen[0] else _spend_of(t, seen)
                 if spend is not None:
                     spend(ctx, len(result) + 1 if type(result) is list else 1, where)
                 return result
@@ -276,7 +284,8 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
                 raise
             except (TypeError, ValueError, KeyError) as exc:
                 raise RuleError(f"{where}: {name}: {exc}") from None
-            spend = getattr(type(ctx), "spend", None)
+            t = type(ctx)
+            spend = seen[1] if t is seen[0] else _spend_of(t, seen)
             if spend is not None:
                 spend(ctx, len(result) + 1 if type(result) is list else 1, where)
             return result
@@ -292,157 +301,16 @@ def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
             raise
         except (TypeError, ValueError, KeyError) as exc:
             raise RuleError(f"{where}: {name}: {exc}") from None
-        spend = getattr(type(ctx), "spend", None)
+        t = type(ctx)
+        spend = seen[1] if t is seen[0] else _spend_of(t, seen)
         if spend is not None:
             spend(ctx, len(result) + 1 if type(result) is list else 1, where)
         return result
     return query
 
 
-_UNSET = object()
-
-
-def invariant_of(ev: Ev, memo: list[Any], slot: int, where: str) -> Ev:
-    """A query call (`ev`, at `where`) inside a comprehension whose arguments read none of the
-    names the comprehension binds (ast.plain_call_reads): the enclosing comprehension's evaluation
-    puts a fresh list in `memo[0]`; the first evaluation of the call in it is `ev`'s, later ones
-    give the same value (queries are pure while an expression is evaluated) and spend the same
-    evaluation steps `ev` spends (its plain arguments spend none), so the budget (MAX_STEPS) runs
-    out where it did. Evaluated lazily: a call never reached is never made, and an error comes
-    where it came. Outside such an evaluation (memo[0] None) simply `ev`."""
-    def invariant(ctx: Any) -> Any:
-        values = memo[0]
-        if values is None:
-            return ev(ctx)
-        got = values[slot]
-        if got is _UNSET:
-            got = values[slot] = ev(ctx)
-            return got
-        spend = getattr(type(ctx), "spend", None)
-        if spend is not None:
-            spend(ctx, len(got) + 1 if type(got) is list else 1, where)
-        return got
-    return invariant
-
-
-def invariant_read_of(ev: Ev, memo: list[Any], slot: int) -> Ev:
-    """A field read (`ev`: `self.loc`) inside a comprehension whose record reads none of the names
-    the comprehension binds: `invariant_of` for a value that spends no evaluation step (a record
-    read while an expression is evaluated is the same at every item). Read lazily: the first
-    read is `ev`'s, with its error where it came."""
-    def invariant_read(ctx: Any) -> Any:
-        values = memo[0]
-        if values is None:
-            return ev(ctx)
-        got = values[slot]
-        if got is _UNSET:
-            got = values[slot] = ev(ctx)
-        return got
-    return invariant_read
-
-
-def fresh_memo(size: int) -> list[Any]:
-    """The values of `size` hoisted calls (`invariant_of`) for one evaluation of a comprehension."""
-    return [_UNSET] * size
-
-
-def loop_var_of(name: str) -> Ev:
-    """The name the innermost comprehension around it binds, read where no scope but that
-    comprehension's can be on top (its item and condition, outside any comprehension inside them,
-    and the lists those iterate): its own scope, the one `ctx.lookup` would find it in first."""
-    def loop_var(ctx: Any) -> Any:
-        return ctx.scopes[-1][name]
-    return loop_var
-
-
-def loop_field_of(name: str, field: str, where: str) -> Ev:
-    """`x.field` for `x` as `loop_var_of` reads it: `field_of` over it in one closure."""
-    if field.startswith("_") or field == "kind":
-        return lambda ctx: get_field(ctx.scopes[-1][name], field, where, ctx)
-
-    def loop_field(ctx: Any) -> Any:
-        o = ctx.scopes[-1][name]
-        if type(o) is dict:   # (as in `field_of`)
-            v = dict.get(o, field, _MISSING)
-            if v is not _MISSING:
-                return v
-        return get_field(o, field, where, ctx)
-    return loop_field
-
-
-def comprehension_of(source: Ev, name: str, item: Ev, cond: Ev | None, memo: list[Any], size: int, where: str) -> Ev:
-    """`[item for name in source if cond]` (at `where`), with a fresh cell for the `size` query
-    calls hoisted to it (`invariant_of`) at each evaluation."""
-    def comprehension(ctx: Any) -> list[Any]:
-        items = _loop_items(source(ctx), name, where)
-        out = []
-        tick = ticker(ctx)
-        if size:
-            saved, memo[0] = memo[0], fresh_memo(size)
-        ctx.push_scope()
-        scope = ctx.scopes[-1]   # the loop's own scope, where `ctx.bind` would bind its name (`loop_var_of` reads it)
-        try:
-            for x in items:
-                tick(where)
-                scope[name] = x
-                if cond is None or cond(ctx):
-                    out.append(item(ctx))
-        finally:
-            ctx.pop_scope()
-            if size:
-                memo[0] = saved
-        return out
-    return comprehension
-
-
-def _loop_items(items: Any, name: str, where: str) -> list[Any]:
-    """The list a comprehension runs over, refused when it is none or too long."""
-    if not isinstance(items, list):
-        raise RuleError(f"{where}: '[... for {name} in ...]' needs a list, got {type(items).__name__}")
-    if len(items) > MAX_FOR_ITEMS:
-        raise RuleError(f"{where}: a list of {len(items)} items exceeds {MAX_FOR_ITEMS}")
-    return items
-
-
-def count_upto_of(source: Ev, name: str, cond: Ev | None, cap: int, where: str, call: str) -> Ev:
-    """`count([item for name in source if cond])` (the comprehension at `where`, the call at
-    `call`) where the item and the condition are quiet (static.quiet_in_loop: no step spent, no
-    failure possible), counted only up to `cap`: compared with a whole number n, every count from
-    `cap` on compares alike (n + 1 on, or n on for `>=` and `<`). The items past the one that reaches `cap` are not
-    visited, and each spends the one evaluation step its loop iteration would have spent, at once;
-    the count's own step as the call spends it. The same value compared, the same errors, the same
-    steps spent as the list counted whole, without the list."""
-    def count_upto(ctx: Any) -> int:
-        try:
-            items = _loop_items(source(ctx), name, where)
-            tick = getattr(ctx, "tick", None)
-            n = visited = 0
-            ctx.push_scope()
-            scope = ctx.scopes[-1]   # (as in `comprehension_of`)
-            try:
-                for x in items:
-                    if n >= cap:
-                        break
-                    visited += 1
-                    if tick is not None:
-                        tick(where)
-                    scope[name] = x
-                    if cond is None or cond(ctx):
-                        n += 1
-            finally:
-                ctx.pop_scope()
-        except RuleError:
-            raise
-        except (TypeError, ValueError, KeyError) as exc:
-            raise RuleError(f"{call}: count: {exc}") from None
-        spend = getattr(ctx, "spend", None)
-        if tick is not None and visited < len(items):   # the steps of the iterations not made
-            if spend is not None:
-                spend(len(items) - visited, where)
-            else:
-                for _ in range(len(items) - visited):
-                    tick(where)
-        if spend is not None:
-            spend(1, call)
-        return n
-    return count_upto
+def _spend_of(t: type, seen: list[Any]) -> Any:
+    """`t`'s `spend` (None: it has none), kept in `seen` as (t, spend): a query's closures read it
+    off the context's type once per type met, not at every call."""
+    seen[0], seen[1] = t, getattr(t, "spend", None)
+    return seen[1]

@@ -19,10 +19,10 @@ from ..limits import MAX_COUNT, MAX_FOR_ITEMS
 from . import ast as A
 from .program import Instr, Program, call_start
 from .events import EventType, compared_literals, tested_values
-from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive
+from .registry import ID_TYPES, RECORD_FIELDS, UNIT_FIELDS, Primitive, param_name
 from .signatures import REGISTRY
-from .closures import (args_of, binary_of, by_position, comprehension_of, constant, count_upto_of, field_of,
-                       invariant_of, invariant_read_of, loop_field_of, loop_var_of, query_of, var_of)
+from .closures import args_of, binary_of, by_position, constant, field_of, query_of, var_of
+from .loops import comprehension_of, count_upto_of, invariant_of, invariant_read_of, loop_field_of, loop_var_of
 from .runtime import COMPARE, LimitError, RuleError, bounded, number, spend_for
 from .static import TYPE_WORDS, COUNT_PARAMS, arg_limits, unit_items, compatible, mismatch, quiet_in_loop, static_type
 
@@ -150,7 +150,7 @@ class Compiler:
     def _counted(self, node: A.Binary, env: CompileEnv) -> Ev | None:
         """`count([... for x in xs if c]) OP n` (n a whole-number literal, 0 or more) whose item and
         condition are quiet (static.quiet_in_loop): the count stops where the comparison is
-        decided, at n for `>=` and `<`, else at n + 1 (closures.count_upto_of); None for any other
+        decided, at n for `>=` and `<`, else at n + 1 (loops.count_upto_of); None for any other
         left operand."""
         call, n = node.left, getattr(node.right, "value", None)
         if not (node.op in COMPARE and isinstance(node.right, A.Lit) and n.__class__ is int and n >= 0   # type: ignore[operator]
@@ -170,14 +170,14 @@ class Compiler:
 
     def _in_loop(self, name: str) -> bool:
         """Whether `name` is what the innermost comprehension around the expression being compiled
-        binds (closures.loop_var_of reads it from the scope on top)."""
+        binds (loops.loop_var_of reads it from the scope on top)."""
         return bool(self._loops) and self._loops[-1][0] == name
 
     def _hoisted(self, node: A.Call | A.Field, ev: Ev, where: str) -> Ev:
         """A query call inside comprehensions, hoisted to the outermost one around it whose loop and
-        inner loops bind no name its plain arguments read (closures.invariant_of): made once per
+        inner loops bind no name its plain arguments read (loops.invariant_of): made once per
         evaluation of that comprehension, not once per item; a field read (`self.loc`) likewise,
-        when its record reads no such name (closures.invariant_read_of). `ev` itself anywhere else."""
+        when its record reads no such name (loops.invariant_read_of). `ev` itself anywhere else."""
         if not self._loops:
             return ev
         field = isinstance(node, A.Field)
@@ -272,7 +272,8 @@ class Compiler:
         if prim.variadic:
             items = [self.expr(a.value, env) for a in node.args]
             return lambda ctx: [f(ctx) for f in items]
-        return args_of({p.name: p.default for p in prim.params if not p.required}, self._bound(node, prim, env))
+        return args_of({param_name(p.name): p.default for p in prim.params if not p.required},
+                       [(param_name(n), f) for n, f in self._bound(node, prim, env)])
 
     def _bound(self, node: A.Call, prim: Primitive, env: CompileEnv) -> list[tuple[str, Ev]]:
         """(parameter, compiled argument) of a call's arguments, positional ones first, in the
@@ -336,7 +337,8 @@ class Compiler:
             # by position, where the implementation's parameters are the declared ones in order
             return query_of(fn, prim.name, where, [None if p.required else p.default for p in prim.params],
                             [(names.index(n), f) for n, f in bound])
-        args = args_of({p.name: p.default for p in prim.params if not p.required}, bound)
+        args = args_of({param_name(p.name): p.default for p in prim.params if not p.required},
+                       [(param_name(n), f) for n, f in bound])
 
         def call(ctx: Any) -> Any:
             try:

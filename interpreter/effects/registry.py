@@ -129,10 +129,16 @@ class Registry:
         return sorted(self.items.keys() - self.functions.keys())
 
 
+def param_name(name: str) -> str:
+    """The implementation's parameter for a declared parameter `name`: `name` itself, or `class_`
+    for `class` (a Python keyword), so that a call may pass every parameter by name or by position."""
+    return name + "_" if keyword.iskeyword(name) else name
+
+
 def disagreement(prim: Primitive, fn: Callable[..., Any]) -> str:
     """How `fn`'s parameters differ from `prim`'s declaration ("" when they agree): after `ctx`, a
     variadic primitive takes `(where, *values)`; any other takes each declared parameter by name
-    (one named by a Python keyword, like `class`, through `**kwargs`), with the declared default
+    (one named by a Python keyword, like `class`, as `class_`: `param_name`), with the declared default
     exactly where it declares one, and no parameter it does not declare."""
     try:
         sig = inspect.signature(fn)
@@ -144,13 +150,13 @@ def disagreement(prim: Primitive, fn: Callable[..., Any]) -> str:
         shape = [p.kind for p in params]
         return "" if shape == [P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL] else "takes (ctx, where, *values)"
     named = {p.name: p for p in params if p.kind in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY)}
-    spread = any(p.kind is P.VAR_KEYWORD for p in params)
+    if any(p.kind is P.VAR_KEYWORD for p in params):
+        return "takes **kwargs (a parameter named by a Python keyword, `class`, is `class_`)"
     wrong: list[str] = []
     for decl in prim.params:
-        got = named.pop(decl.name, None)
+        got = named.pop(param_name(decl.name), None)
         if got is None:
-            if not (spread and keyword.iskeyword(decl.name)):
-                wrong.append(f"no parameter '{decl.name}'")
+            wrong.append(f"no parameter '{decl.name}'")
         elif decl.required and got.default is not P.empty:
             wrong.append(f"'{decl.name}' is declared required but has a default")
         elif not decl.required and (got.default is P.empty or got.default != decl.default):

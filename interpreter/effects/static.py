@@ -93,7 +93,7 @@ def quiet_in_loop(node: A.Comprehension, loops: list[str], units: frozenset[str]
     evaluation step and cannot fail, whatever the loop binds. They are made of literals, the names
     the comprehensions around them bind (`loops`, its own included: always bound there), the data
     fields every unit holds (`loc`, `owner`, `id`) of such a name known to hold a unit (`units`),
-    and `==`, `!=`, `and`, `or`, `not` of those (closures.count_upto_of may skip them)."""
+    and `==`, `!=`, `and`, `or`, `not` of those (loops.count_upto_of may skip them)."""
     bound = frozenset(loops)
 
     def quiet(n: A.Expr | None) -> bool:

@@ -6,6 +6,8 @@ import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 from necronomicon.interpreter.engine.state_fields cimport StateFields
+# a new effect context made by a C call (`ctx`, the modifiers' contexts), not through Python's call protocol
+from necronomicon.interpreter.engine.context cimport new_ctx
 
 cpdef object ctx(RulesFields g, object me, object ability=*, object self_unit=*, object event=*, object subject=*,
                  object value=*, object area=*, object foe=*)

@@ -6,6 +6,8 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+# a condition's context made by a C call (`_evaluate`)
+from necronomicon.interpreter.engine.context cimport new_ctx
 
 cdef dict _CHECKS
 

@@ -69,13 +69,13 @@ def _exempt(ctx: Any, unit: Any) -> None:
 
 
 @implements("add_results")
-def _add_results(ctx: Any, against: str, result: str, count: int = 1, **kw: Any) -> None:
+def _add_results(ctx: Any, against: str, result: str, count: int = 1, class_: Any = None) -> None:
     b = ctx.game.s.battle
     if b is None or against not in b["pending"]:
         return
     item: dict[str, Any] = {"result": result, "by": ctx.me}
-    if kw.get("class") is not None:
-        item["classes"] = as_list(kw["class"])
+    if class_ is not None:
+        item["classes"] = as_list(class_)
     b["pending"][against] += [dict(item) for _ in range(max(0, int(count)))]
     emit(ctx.game, "results-added", against=against, result=result, count=count, by=ctx.me)
 

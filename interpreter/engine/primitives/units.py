@@ -17,19 +17,23 @@ from ..core import combat_of, unit_cost
 
 # ---- units ----------------------------------------------------------------------------------------
 @implements("units")
-def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, where: str = "map", **kw: Any) -> list[dict[str, Any]]:
+def _units(ctx: Any, owner: Any = None, kind: Any = None, class_: Any = None, area: Any = None,
+           where: str = "map") -> list[dict[str, Any]]:
+    # (`class`, a Python keyword, as `class_`: the parameters are the declared ones in order, so the
+    # effect language calls it by position, closures.by_position)
     g = ctx.game
     s = g.s
     if where == "map":
         areas = g.layout.areas
         if isinstance(owner, str):   # one owner: its units (in the order of all units) on the map
             if isinstance(area, str):   # in one area: read from the index by owner and place
-                return filter_units(ctx, s.units_at(area, owner) if area in areas else [], kind, kw.get("class"))
+                return filter_units(ctx, s.units_at(area, owner) if area in areas else [], kind, class_)
             # anywhere on the map, or in some areas: one pass over the owner's units, each tested for
-            # its place and then as filter_units tests it (the same units in the same order)
+            # its kind (the most selective test, when given), its place and its class (the same units
+            # in the same order as filter_units over the units in place)
             wanted = areas if area is None else _map_areas(area, areas)
-            kinds, classes = as_list(kind), as_list(kw.get("class"))
-            return [u for u in s.units_of(owner) if u["loc"] in wanted and (kinds is None or u["kind"] in kinds)
+            kinds, classes = as_list(kind), as_list(class_)
+            return [u for u in s.units_of(owner) if (kinds is None or u["kind"] in kinds) and u["loc"] in wanted
                     and (classes is None or uclass(g, u) in classes)]
         base = [u for u in s.units if u["loc"] in areas]
     elif where == "pool":
@@ -49,7 +53,7 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, area: Any = None, wher
     if owner is not None:
         owners = owner if isinstance(owner, list) else [owner]
         base = [u for u in base if u["owner"] in owners]
-    return filter_units(ctx, _in_areas(base, area), kind, kw.get("class"))
+    return filter_units(ctx, _in_areas(base, area), kind, class_)
 
 
 def _map_areas(area: Any, areas: Any) -> Any:
@@ -75,16 +79,16 @@ def _in_areas(units: list[dict[str, Any]], area: Any) -> list[dict[str, Any]]:
 
 
 @implements("pool")
-def _pool(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dict[str, Any]]:
-    return filter_units(ctx, ctx.game.s.pool(as_player(ctx, owner)), kind, kw.get("class"))
+def _pool(ctx: Any, owner: str, kind: Any = None, class_: Any = None) -> list[dict[str, Any]]:
+    return filter_units(ctx, ctx.game.s.pool(as_player(ctx, owner)), kind, class_)
 
 
 @implements("battle_units")
-def _battle_units(ctx: Any, owner: str, kind: Any = None, **kw: Any) -> list[dict[str, Any]]:
+def _battle_units(ctx: Any, owner: str, kind: Any = None, class_: Any = None) -> list[dict[str, Any]]:
     g = ctx.game
     if g.s.battle is None:
         return []
-    return filter_units(ctx, battle_queries.participants(g, owner), kind, kw.get("class"))
+    return filter_units(ctx, battle_queries.participants(g, owner), kind, class_)
 
 
 @implements("held")
