@@ -21,8 +21,13 @@ cpdef object modifiers_of(RulesFields g, object target)
 cpdef dict modifier_index(RulesFields g)
 cpdef bint can_control(RulesFields g, object u, object ask_modifiers=*) except -1
 cpdef object _leave(RulesFields g, object u)
+# the move primitive: its calls of its helpers C calls (perform's Move and the unit primitives call it)
+cpdef object relocate(RulesFields g, object u, object loc, object why)
+@cython.locals(rec=tuple, s=StateFields)
 cpdef object shift(RulesFields g, object u, object loc)
+cdef bint _kinds_stay(RulesFields g, object u, object src, object dst) except -1
 cpdef object turn_order(RulesFields g)
 
 # the event log's typed writer, cimported: `relocate`'s event a C call (turn.pxd says why)
 from necronomicon.interpreter.engine.basics cimport emit_fields
+from necronomicon.interpreter.engine.state cimport _units_of

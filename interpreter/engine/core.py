@@ -17,7 +17,7 @@ from .context import EffectCtx, new_ctx
 from .effect_frames import effect_frame
 from .flow import Call
 from .requirements import requirement
-from .state import POOL
+from .state import POOL, _units_of   # (State.units_of: a C call in the compiled core, core.pxd)
 from . import abilities
 from . import basics
 from .basics import emit, emit_fields, integer, uclass, utype
@@ -29,10 +29,11 @@ from .host import RulesContext
 
 
 def _leave(g: "RulesContext", u: dict[str, Any]) -> None:
+    uid = u["id"]
     for loc, gate in g.s.gates.items():
-        if gate.get("controller") == u["id"]:
+        if gate.get("controller") == uid:
             gate["controller"] = None
-            emit_fields(g, "gate", {"loc": loc, "change": "abandoned", "unit": u["id"]})
+            emit_fields(g, "gate", {"loc": loc, "change": "abandoned", "unit": uid})
 
 
 def relocate(g: "RulesContext", u: dict[str, Any], loc: str, why: str) -> None:
@@ -56,9 +57,11 @@ def shift(g: "RulesContext", u: dict[str, Any], loc: str) -> None:
     src = u["loc"]
     if src == loc:
         return
-    kept = g.memo_current() and _kinds_stay(g, u, src, loc)
+    s = g.s
+    rec = g._memo   # (`memo_current` without its method call, as in modifier_index)
+    kept = rec is not None and rec[0] is s and rec[1] == s.writes and _kinds_stay(g, u, src, loc)
     u["loc"] = loc
-    g.s.moved(u, src)
+    s.moved(u, src)
     if kept:
         g.memo_after_move()
 
@@ -68,12 +71,13 @@ def _kinds_stay(g: "RulesContext", u: dict[str, Any], src: str, dst: str) -> boo
     are (`in_play_kinds`): from area to area or between two places off the map; onto the map
     when a unit of its kind is there already; off it when another one stays."""
     areas = g.layout.areas
-    on, off = src in areas, dst in areas
-    if on == off:
+    if (src in areas) == (dst in areas):
         return True
-    kind, owner = u["kind"], u["owner"]
-    return any(x is not u and x["kind"] == kind and x["loc"] in areas
-               for x in g.s.units_of(owner))
+    kind = u["kind"]
+    for x in _units_of(g.s, u["owner"]):   # (a loop, not any(): no generator's closure)
+        if x is not u and x["kind"] == kind and x["loc"] in areas:
+            return True
+    return False
 
 
 # Each returns the Call that runs the procedure; a step of another procedure returns it.
