@@ -20,8 +20,16 @@ cpdef tuple move_mods(RulesFields g)
 @cython.locals(seen=dict, out=list)
 cpdef list reachable(RulesFields g, object p, object u, object mods=*)
 
-@cython.locals(opts=dict, surcharge=dict, near=dict)
+@cython.locals(opts=dict, surcharge=dict, near=dict, entry=tuple, checking=bint)
 cpdef dict move_options(RulesFields g, object p, object moved, object charged, object within=*, dict costs=*)
+
+cdef dict _UNIT_MOVES   # (the module's own cache of a unit's moves: its reads C calls)
+@cython.locals(kept=tuple, made=list)
+cdef list _unit_moves(object kind, object src, object dsts, object uid, bint checking)
+@cython.locals(extra=object)
+cdef bint _free(RulesFields g, object p, object dsts, object charged, dict surcharge, object cost_mods) except -1
+@cython.locals(made=list)
+cdef list _unit_moves_made(object kind, object src, object dsts, object uid)
 
 @cython.locals(kept=dict)
 cdef tuple _surcharges(RulesFields g, object p)
