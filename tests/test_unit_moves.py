@@ -52,3 +52,12 @@ def test_checking_mode_catches_a_stale_kept_unit_listing(monkeypatch: pytest.Mon
     moves._UNIT_MOVES[uid] = (src, kind, dsts, made[1:] + made[:1] if len(made) > 1 else [])
     with pytest.raises(AssertionError, match="stale kept moves"):
         _listing(r, "sleeper")
+
+
+def test_a_move_answer_names_what_parse_reads() -> None:
+    from necronomicon.interpreter.engine.option import move_label, parse
+    for kind, src, dst, uid in [("cultist", "arctic-ocean", "north-america", 3), ("great-cthulhu", "a", "b-c", 12),
+                                ("deep-one", "held:red", "pool", 0)]:
+        label = move_label(kind, src, dst, uid)
+        o = parse("move", label)
+        assert moves.move_answer(label) == (o.unit, o.dst), label

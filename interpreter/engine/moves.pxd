@@ -10,6 +10,8 @@ from necronomicon.interpreter.engine.core cimport may_modify, modifier_index, mo
 from necronomicon.interpreter.engine.option cimport labelled_move
 from necronomicon.interpreter.engine.state cimport _count_at, _on_map
 from necronomicon.interpreter.engine.kept_costs cimport costs_at
+from necronomicon.interpreter.engine.abilities cimport quiet_window
+from necronomicon.interpreter.engine.basics cimport gain_power
 
 cdef dict _NEIGHBOURS   # (the module's own cache: its `.get` a C call)
 
@@ -36,3 +38,8 @@ cdef tuple _surcharges(RulesFields g, object p)
 
 cpdef object action_cost(RulesFields g, object p, object action, object base, object area=*, object mods=*)
 cpdef object action_mods(RulesFields g, object p, object action=*)
+
+@cython.locals(i=Py_ssize_t, k=Py_ssize_t)
+cpdef tuple move_answer(str label)
+@cython.locals(charged=list)
+cpdef object move_made(RulesFields g, dict f, object ans)

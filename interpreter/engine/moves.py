@@ -1,5 +1,6 @@
 """The Move action's options: where a unit can go and which moves are affordable (an area's
-surcharge is paid once per Move). Moving the units one by one is perform.py's MoveAction."""
+surcharge is paid once per Move), and the move a player picked (`move_made`). The Move's steps
+are perform.py's MoveAction."""
 from __future__ import annotations
 
 from collections import deque
@@ -8,9 +9,11 @@ from typing import Any
 
 from .option import Option, labelled_move
 from . import basics
-from .basics import integer
+from .abilities import quiet_window
+from .basics import gain_power, integer
 from . import core
 from .core import may_modify, modifier_index, modifiers_of
+from .flow import Return
 from .host import RulesContext
 from .kept_costs import costs_at
 from . import state as state_module
@@ -205,3 +208,38 @@ def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
         return ()
     fields = {"player": p} if action is None else {"player": p, "action": action}
     return mods if may_modify(g, "action-cost", fields, mods) else ()
+
+
+def move_answer(label: str) -> tuple[int, str]:
+    """The unit id and the destination that a unit move's label names ('KIND SRC->DST#ID',
+    option.move_label), as `option.parse("move", label)` reads them, with no record made."""
+    i = label.rfind("#")   # (its id after the last '#', its place after the first space)
+    k = label.find("->", label.find(" ") + 1)
+    return int(label[i + 1:]), label[k + 2:i]
+
+
+def move_made(g: "RulesContext", f: dict[str, Any], ans: str) -> Any:
+    """MoveAction's `moved` step (perform.py): the unit move `ans` made and paid for (1 Power,
+    plus its destination's surcharge the first time in this Move), then the unit-moved window
+    (its event made only when the window would open: `quiet_window`); 'done' ends the Move."""
+    if ans == "done":   # (what parse("move", ans) == DONE_MOVING says: a unit move's label has an id)
+        return Return(f["spent"])
+    p = f["player"]
+    uid, dst = move_answer(ans)
+    u = g.s.unit(uid)
+    src = u["loc"]
+    charged = f["charged"]
+    if dst in charged:
+        extra = 0
+    else:
+        extra = action_cost(g, p, "move", 0, dst)
+        charged.append(dst)
+    gain_power(g, p, -(1 + extra), "move")
+    f["spent"] += 1 + extra
+    f["moved"] = sorted(set(f["moved"]) | {uid})
+    core.relocate(g, u, dst, "move")
+    f["at"] = "freed"
+    if quiet_window(g, "unit-moved"):
+        return None   # (what window_call returns then)
+    return core.window_call(g, "unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
+                                              "moved": list(f["moved"])}, [p])
