@@ -32,3 +32,5 @@ cpdef object window_call(RulesFields g, object name, object event, object player
 # the event log's typed writer, cimported: `relocate`'s event a C call (turn.pxd says why)
 from necronomicon.interpreter.engine.basics cimport emit_fields
 from necronomicon.interpreter.engine.state cimport _units_of
+# a modifier's context, cimported: `_apply_modifiers`' call of it (one per modifier asked) a C call
+from necronomicon.interpreter.engine.context cimport new_ctx
