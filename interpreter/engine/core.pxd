@@ -20,6 +20,7 @@ cpdef object modifiers_of(RulesFields g, object target)
 @cython.locals(memo=dict, index=dict, rec=tuple, s=StateFields)
 cpdef dict modifier_index(RulesFields g)
 cpdef bint can_control(RulesFields g, object u, object ask_modifiers=*) except -1
+@cython.locals(gate=dict)   # (a State's gates are dicts: state.pxd)
 cpdef object _leave(RulesFields g, object u)
 # the move primitive: its calls of its helpers C calls (perform's Move and the unit primitives call it)
 cpdef object relocate(RulesFields g, object u, object loc, object why)
