@@ -26,6 +26,8 @@ cpdef object _leave(RulesFields g, object u)
 cpdef object relocate(RulesFields g, object u, object loc, object why)
 @cython.locals(rec=tuple, s=StateFields)
 cpdef object shift(RulesFields g, object u, object loc)
+@cython.locals(m=tuple, facts=dict, places=set, dropped=list)
+cpdef object memo_after_move(RulesFields g)
 cdef bint _kinds_stay(RulesFields g, object u, object src, object dst) except -1
 cpdef object turn_order(RulesFields g)
 cpdef object window_call(RulesFields g, object name, object event, object players=*, object area=*)

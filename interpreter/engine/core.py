@@ -20,7 +20,7 @@ from .requirements import requirement
 from .state import POOL, _units_of   # (State.units_of: a C call in the compiled core, core.pxd)
 from . import abilities
 from . import basics
-from .basics import emit, emit_fields, integer, uclass, utype
+from .basics import PLACE_FACTS, emit, emit_fields, integer, uclass, utype
 from . import independents
 from .host import RulesContext
 
@@ -63,7 +63,22 @@ def shift(g: "RulesContext", u: dict[str, Any], loc: str) -> None:
     u["loc"] = loc
     s.moved(u, src)
     if kept:
-        g.memo_after_move()
+        memo_after_move(g)
+
+
+def memo_after_move(g: "RulesContext") -> None:
+    """`Rules.memo_after_move`: the memo, current just before a unit's move that left each
+    player's kinds on the map as they were, stays valid for the state after it but for its facts
+    about places (PLACE_FACTS), which are dropped."""
+    m = g._memo
+    assert m is not None
+    facts = m[2]
+    places = PLACE_FACTS
+    dropped = [k for k in facts if type(k) is tuple and k[0] in places]
+    for k in dropped:
+        del facts[k]
+    s = g.s
+    g._memo = (s, s.writes) + m[2:]
 
 
 def _kinds_stay(g: "RulesContext", u: dict[str, Any], src: str, dst: str) -> bool:
