@@ -225,7 +225,7 @@ def move_made(g: "RulesContext", f: dict[str, Any], ans: str) -> Any:
     if ans == "done":   # (what parse("move", ans) == DONE_MOVING says: a unit move's label has an id)
         return Return(f["spent"])
     p = f["player"]
-    uid, dst = move_answer(ans)
+    uid, dst = move_answer(str(ans))   # (an answer may be a str subclass: match_option returns it as given)
     u = g.s.unit(uid)
     src = u["loc"]
     charged = f["charged"]
