@@ -283,8 +283,11 @@ class MoveAction(Proc):
         return moves.move_made(g, f, ans)   # (a typed function: its calls C calls in the compiled core)
 
     def freed(self, g: Any, f: Frame, value: Any) -> Any:
-        # units an ability moved along for free do not move again in this Move
-        f["moved"] = sorted(set(f["moved"]) | set(g.s.memory.pop("moved_free", [])))
+        # units an ability moved along for free do not move again in this Move (f["moved"] is
+        # sorted without repeats already: nothing to do when none was)
+        free = g.s.memory.pop("moved_free", None)
+        if free:
+            f["moved"] = sorted(set(f["moved"]) | set(free))
         f["at"] = "choose"
         return None
 
