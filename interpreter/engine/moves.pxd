@@ -41,5 +41,5 @@ cpdef object action_mods(RulesFields g, object p, object action=*)
 
 @cython.locals(i=Py_ssize_t, k=Py_ssize_t)
 cpdef tuple move_answer(str label)
-@cython.locals(charged=list)
+@cython.locals(charged=list, moved=list)
 cpdef object move_made(RulesFields g, dict f, object ans)

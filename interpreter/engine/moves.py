@@ -236,7 +236,8 @@ def move_made(g: "RulesContext", f: dict[str, Any], ans: str) -> Any:
         charged.append(dst)
     gain_power(g, p, -(1 + extra), "move")
     f["spent"] += 1 + extra
-    f["moved"] = sorted(set(f["moved"]) | {uid})
+    moved = f["moved"]   # (sorted without repeats: what sorted(set(moved) | {uid}) makes, without the sets)
+    f["moved"] = list(moved) if uid in moved else sorted(moved + [uid])
     core.relocate(g, u, dst, "move")
     f["at"] = "freed"
     if quiet_window(g, "unit-moved"):
