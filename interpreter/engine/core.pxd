@@ -22,13 +22,20 @@ cpdef object modifiers_of(RulesFields g, object target)
 @cython.locals(memo=dict, index=dict, rec=tuple, s=StateFields)
 cpdef dict modifier_index(RulesFields g)
 cpdef bint can_control(RulesFields g, object u, object ask_modifiers=*) except -1
+@cython.locals(gate=dict)   # (a State's gates are dicts: state.pxd)
 cpdef object _leave(RulesFields g, object u)
+# the move primitive: its calls of its helpers C calls (perform's Move and the unit primitives call it)
+cpdef object relocate(RulesFields g, object u, object loc, object why)
+@cython.locals(rec=tuple, s=StateFields)
 cpdef object shift(RulesFields g, object u, object loc)
+@cython.locals(m=tuple, facts=dict, places=set, dropped=list)
+cpdef object memo_after_move(RulesFields g)
+cdef bint _kinds_stay(RulesFields g, object u, object src, object dst) except -1
 cpdef object turn_order(RulesFields g)
+cpdef object window_call(RulesFields g, object name, object event, object players=*, object area=*)
 
 # the event log's typed writer, cimported: `relocate`'s event a C call (turn.pxd says why)
 from necronomicon.interpreter.engine.basics cimport emit_fields
-
-# `window_call` (every window opens through it) a C function that asks `quiet_window` as one
+from necronomicon.interpreter.engine.state cimport _units_of
+# `window_call` (every window opens through it, declared above) asks `quiet_window` as a C function
 from necronomicon.interpreter.engine.abilities cimport quiet_window
-cpdef object window_call(RulesFields g, object name, object event, object players=*, object area=*)

@@ -17,10 +17,10 @@ from .context import EffectCtx, new_ctx
 from .effect_frames import effect_frame
 from .flow import Call
 from .requirements import requirement
-from .state import POOL
+from .state import POOL, _units_of   # (State.units_of: a C call in the compiled core, core.pxd)
 from . import abilities
 from . import basics
-from .basics import emit, emit_fields, integer, uclass, utype
+from .basics import PLACE_FACTS, emit, emit_fields, integer, uclass, utype
 from . import independents
 from .host import RulesContext
 
@@ -29,10 +29,11 @@ from .host import RulesContext
 
 
 def _leave(g: "RulesContext", u: dict[str, Any]) -> None:
+    uid = u["id"]
     for loc, gate in g.s.gates.items():
-        if gate.get("controller") == u["id"]:
+        if gate.get("controller") == uid:
             gate["controller"] = None
-            emit_fields(g, "gate", {"loc": loc, "change": "abandoned", "unit": u["id"]})
+            emit_fields(g, "gate", {"loc": loc, "change": "abandoned", "unit": uid})
 
 
 def relocate(g: "RulesContext", u: dict[str, Any], loc: str, why: str) -> None:
@@ -56,11 +57,28 @@ def shift(g: "RulesContext", u: dict[str, Any], loc: str) -> None:
     src = u["loc"]
     if src == loc:
         return
-    kept = g.memo_current() and _kinds_stay(g, u, src, loc)
+    s = g.s
+    rec = g._memo   # (`memo_current` without its method call, as in modifier_index)
+    kept = rec is not None and rec[0] is s and rec[1] == s.writes and _kinds_stay(g, u, src, loc)
     u["loc"] = loc
-    g.s.moved(u, src)
+    s.moved(u, src)
     if kept:
-        g.memo_after_move()
+        memo_after_move(g)
+
+
+def memo_after_move(g: "RulesContext") -> None:
+    """`Rules.memo_after_move`: the memo, current just before a unit's move that left each
+    player's kinds on the map as they were, stays valid for the state after it but for its facts
+    about places (PLACE_FACTS), which are dropped."""
+    m = g._memo
+    assert m is not None
+    facts = m[2]
+    places = PLACE_FACTS
+    dropped = [k for k in facts if type(k) is tuple and k[0] in places]
+    for k in dropped:
+        del facts[k]
+    s = g.s
+    g._memo = (s, s.writes) + m[2:]
 
 
 def _kinds_stay(g: "RulesContext", u: dict[str, Any], src: str, dst: str) -> bool:
@@ -68,12 +86,13 @@ def _kinds_stay(g: "RulesContext", u: dict[str, Any], src: str, dst: str) -> boo
     are (`in_play_kinds`): from area to area or between two places off the map; onto the map
     when a unit of its kind is there already; off it when another one stays."""
     areas = g.layout.areas
-    on, off = src in areas, dst in areas
-    if on == off:
+    if (src in areas) == (dst in areas):
         return True
-    kind, owner = u["kind"], u["owner"]
-    return any(x is not u and x["kind"] == kind and x["loc"] in areas
-               for x in g.s.units_of(owner))
+    kind = u["kind"]
+    for x in _units_of(g.s, u["owner"]):   # (a loop, not any(): no generator's closure)
+        if x is not u and x["kind"] == kind and x["loc"] in areas:
+            return True
+    return False
 
 
 # Each returns the Call that runs the procedure; a step of another procedure returns it.

@@ -10,6 +10,8 @@ from necronomicon.interpreter.engine.core cimport may_modify, modifier_index, mo
 from necronomicon.interpreter.engine.option cimport labelled_move
 from necronomicon.interpreter.engine.state cimport _count_at, _on_map
 from necronomicon.interpreter.engine.kept_costs cimport costs_at
+from necronomicon.interpreter.engine.abilities cimport quiet_window
+from necronomicon.interpreter.engine.basics cimport gain_power
 
 cdef dict _NEIGHBOURS   # (the module's own cache: its `.get` a C call)
 
@@ -20,11 +22,24 @@ cpdef tuple move_mods(RulesFields g)
 @cython.locals(seen=dict, out=list)
 cpdef list reachable(RulesFields g, object p, object u, object mods=*)
 
-@cython.locals(opts=dict, surcharge=dict, near=dict)
+@cython.locals(opts=dict, surcharge=dict, near=dict, entry=tuple, checking=bint)
 cpdef dict move_options(RulesFields g, object p, object moved, object charged, object within=*, dict costs=*)
+
+cdef dict _UNIT_MOVES   # (the module's own cache of a unit's moves: its reads C calls)
+@cython.locals(kept=tuple, made=list)
+cdef list _unit_moves(object kind, object src, object dsts, object uid, bint checking)
+@cython.locals(extra=object)
+cdef bint _free(RulesFields g, object p, object dsts, object charged, dict surcharge, object cost_mods) except -1
+@cython.locals(made=list)
+cdef list _unit_moves_made(object kind, object src, object dsts, object uid)
 
 @cython.locals(kept=dict)
 cdef tuple _surcharges(RulesFields g, object p)
 
 cpdef object action_cost(RulesFields g, object p, object action, object base, object area=*, object mods=*)
 cpdef object action_mods(RulesFields g, object p, object action=*)
+
+@cython.locals(i=Py_ssize_t, k=Py_ssize_t)
+cpdef tuple move_answer(str label)
+@cython.locals(charged=list, moved=list)
+cpdef object move_made(RulesFields g, dict f, object ans)

@@ -1,5 +1,6 @@
 """The Move action's options: where a unit can go and which moves are affordable (an area's
-surcharge is paid once per Move). Moving the units one by one is perform.py's MoveAction."""
+surcharge is paid once per Move), and the move a player picked (`move_made`). The Move's steps
+are perform.py's MoveAction."""
 from __future__ import annotations
 
 from collections import deque
@@ -8,9 +9,11 @@ from typing import Any
 
 from .option import Option, labelled_move
 from . import basics
-from .basics import integer
+from .abilities import quiet_window
+from .basics import gain_power, integer
 from . import core
 from .core import may_modify, modifier_index, modifiers_of
+from .flow import Return
 from .host import RulesContext
 from .kept_costs import costs_at
 from . import state as state_module
@@ -86,20 +89,32 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     mods = (act_mods, range_mods, through_mods)
     # no may-act or move-range modifier for p's units: each one's areas are its neighbours (reachable)
     near = neighbours(g.layout) if not act_mods and not range_mods else None
-    cost_mods = None   # action_mods(move), read at the first area that needs it (_surcharges)
+    cost_mods: Any = ()   # action_mods(move): `_surcharges`, read at the first unit with somewhere to go
+    checking = state_module.CHECK_MEMO
     for u in sorted(_on_map(g.s, p), key=_unit_id):
         uid = u["id"]
         if uid in moved:
             continue
         src = u["loc"]
-        for dst in (near.get(src, ()) if near is not None else reachable(g, p, u, mods)):
+        dsts = near.get(src, ()) if near is not None else reachable(g, p, u, mods)
+        if not dsts:
+            continue
+        if surcharge is None:
+            surcharge, cost_mods = _surcharges(g, p)
+        if within is None and (not cost_mods or _free(g, p, dsts, charged, surcharge, cost_mods)):
+            # no surcharge to pay at any of them: each one at 1 Power (power >= 1), as below
+            for entry in _unit_moves(u["kind"], src, dsts, uid, checking):
+                label = entry[0]
+                opts[label] = entry[1]
+                if costs is not None:
+                    costs[label] = 1
+            continue
+        for dst in dsts:
             if within is not None and within != src and within != dst:
                 continue
             if dst in charged:
                 extra = 0
             else:
-                if surcharge is None:
-                    surcharge, cost_mods = _surcharges(g, p)
                 extra = surcharge.get(dst, -1)
                 if extra < 0:
                     extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
@@ -109,6 +124,52 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
                 if costs is not None:
                     costs[label] = 1 + extra
     return opts
+
+
+# unit id -> (its place, its kind, its destinations, its moves there at 1 Power as (label, record)):
+# what `move_options` lists for a unit with no surcharge to pay, made again when one of the first
+# three differs (a list of destinations by equality: a layout's neighbours are the same list).
+# Cleared when full.
+_UNIT_MOVES: dict[Any, tuple[Any, Any, Any, list[tuple[str, Option]]]] = {}
+_UNIT_MOVES_MAX = 4_000
+
+
+def _free(g: "RulesContext", p: str, dsts: Any, charged: set[str], surcharge: dict[str, int], cost_mods: Any) -> bool:
+    """Whether `p` pays no surcharge to enter any of `dsts` in this Move (`move_options`' loop,
+    which it fills `surcharge` for as that loop would)."""
+    for dst in dsts:
+        if dst in charged:
+            continue
+        extra = surcharge.get(dst, -1)
+        if extra < 0:
+            extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods)
+        if extra != 0:
+            return False
+    return True
+
+
+def _unit_moves(kind: str, src: str, dsts: Any, uid: Any, checking: bool) -> list[tuple[str, Option]]:
+    """Unit `uid`'s moves (a `kind` at `src`) to each of `dsts` at 1 Power, `labelled_move`'s
+    (label, record) pairs: made once while the unit stays where it is (`checking`: made again
+    and compared, NECRO_CHECK_MEMO=1)."""
+    kept = _UNIT_MOVES.get(uid)
+    if kept is not None and kept[0] == src and kept[1] == kind and (kept[2] is dsts or kept[2] == dsts):
+        if checking:
+            if _unit_moves_made(kind, src, dsts, uid) != kept[3]:
+                raise AssertionError(f"stale kept moves of unit {uid}")
+        return kept[3]  # type: ignore[no-any-return]
+    made = _unit_moves_made(kind, src, dsts, uid)
+    if len(_UNIT_MOVES) >= _UNIT_MOVES_MAX:
+        _UNIT_MOVES.clear()
+    _UNIT_MOVES[uid] = (src, kind, dsts, made)
+    return made
+
+
+def _unit_moves_made(kind: str, src: str, dsts: Any, uid: Any) -> list[tuple[str, Option]]:
+    made = []
+    for dst in dsts:
+        made.append(labelled_move(kind, src, dst, uid, 1))
+    return made
 
 
 def _surcharges(g: "RulesContext", p: str) -> tuple[dict[str, int], Any]:
@@ -147,3 +208,39 @@ def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
         return ()
     fields = {"player": p} if action is None else {"player": p, "action": action}
     return mods if may_modify(g, "action-cost", fields, mods) else ()
+
+
+def move_answer(label: str) -> tuple[int, str]:
+    """The unit id and the destination that a unit move's label names ('KIND SRC->DST#ID',
+    option.move_label), as `option.parse("move", label)` reads them, with no record made."""
+    i = label.rfind("#")   # (its id after the last '#', its place after the first space)
+    k = label.find("->", label.find(" ") + 1)
+    return int(label[i + 1:]), label[k + 2:i]
+
+
+def move_made(g: "RulesContext", f: dict[str, Any], ans: str) -> Any:
+    """MoveAction's `moved` step (perform.py): the unit move `ans` made and paid for (1 Power,
+    plus its destination's surcharge the first time in this Move), then the unit-moved window
+    (its event made only when the window would open: `quiet_window`); 'done' ends the Move."""
+    if ans == "done":   # (what parse("move", ans) == DONE_MOVING says: a unit move's label has an id)
+        return Return(f["spent"])
+    p = f["player"]
+    uid, dst = move_answer(str(ans))   # (an answer may be a str subclass: match_option returns it as given)
+    u = g.s.unit(uid)
+    src = u["loc"]
+    charged = f["charged"]
+    if dst in charged:
+        extra = 0
+    else:
+        extra = action_cost(g, p, "move", 0, dst)
+        charged.append(dst)
+    gain_power(g, p, -(1 + extra), "move")
+    f["spent"] += 1 + extra
+    moved = f["moved"]   # (sorted without repeats: what sorted(set(moved) | {uid}) makes, without the sets)
+    f["moved"] = list(moved) if uid in moved else sorted(moved + [uid])
+    core.relocate(g, u, dst, "move")
+    f["at"] = "freed"
+    if quiet_window(g, "unit-moved"):
+        return None   # (what window_call returns then)
+    return core.window_call(g, "unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
+                                              "moved": list(f["moved"])}, [p])

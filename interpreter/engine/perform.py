@@ -20,7 +20,6 @@ from . import core_procs
 from .core_procs import requirements_call
 from . import independents
 from . import moves
-from .moves import action_cost
 from . import phases
 from .phases import out_of_actions, reveal_could_end_game
 
@@ -292,27 +291,14 @@ class MoveAction(Proc):
         return ask(f["player"], "move", records, "move a unit (1 Power each)", records, costs=costs)
 
     def moved(self, g: Any, f: Frame, ans: str) -> Any:
-        move = parse("move", ans)
-        if move == DONE_MOVING:
-            return Return(f["spent"])
-        p = f["player"]
-        uid, dst = move.unit, move.dst
-        u = g.s.unit(uid)
-        src = u["loc"]
-        extra = 0 if dst in f["charged"] else action_cost(g, p, "move", 0, dst)
-        if dst not in f["charged"]:
-            f["charged"].append(dst)
-        gain_power(g, p, -(1 + extra), "move")
-        f["spent"] += 1 + extra
-        f["moved"] = sorted(set(f["moved"]) | {uid})
-        core.relocate(g, u, dst, "move")
-        f["at"] = "freed"
-        return core.window_call(g, "unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,
-                                            "moved": list(f["moved"])}, [p])
+        return moves.move_made(g, f, ans)   # (a typed function: its calls C calls in the compiled core)
 
     def freed(self, g: Any, f: Frame, value: Any) -> Any:
-        # units an ability moved along for free do not move again in this Move
-        f["moved"] = sorted(set(f["moved"]) | set(g.s.memory.pop("moved_free", [])))
+        # units an ability moved along for free do not move again in this Move (f["moved"] is
+        # sorted without repeats already: nothing to do when none was)
+        free = g.s.memory.pop("moved_free", None)
+        if free:
+            f["moved"] = sorted(set(f["moved"]) | set(free))
         f["at"] = "choose"
         return None
 

@@ -17,7 +17,7 @@ from . import abilities, basics, core
 from .core import modifiers_of
 from . import battle, core_procs, doom, loyalty_procs, perform, round, turn  # noqa: F401 (their procedures register)
 from . import independents as independents_module
-from .basics import MEMO_CHECKED_AT_USE, MEMO_FACTS, PLACE_FACTS
+from .basics import MEMO_CHECKED_AT_USE, MEMO_FACTS
 from .decisions import GameError
 from .rules_fields import RulesFields, memo_record
 from .state import CHECK_MEMO, State
@@ -175,13 +175,7 @@ class Rules(RulesFields):
         before: the memo stays valid but
         for its facts about places (PLACE_FACTS), which are dropped. NECRO_CHECK_MEMO=1 checks
         the kept facts at their next use, as always."""
-        m = self._memo
-        assert m is not None
-        facts = m[2]
-        for k in [k for k in facts if type(k) is tuple and k[0] in PLACE_FACTS]:
-            del facts[k]
-        s = self.s
-        self._memo = (s, s.writes, *m[2:])
+        core.memo_after_move(self)   # (core's shift calls it as a C function)
 
     def memo_for_copy(self, s: State) -> tuple[Any, ...]:
         """This position's memo for `s`, a fresh copy of the state: the facts are the same, and

@@ -11,3 +11,7 @@ cdef class StateFields:
     cdef public object units, memory, flow, players, power, gates, seq   # saved (SAVED_IN_C): not in __dict__
 
 cpdef Py_ssize_t unit_changes(StateFields s) except? -1
+
+# the unit index's update by a move (StateFields.moved), cimported: a C call, not a Python call of the
+# module attribute (unit_index.pxd types it)
+from necronomicon.interpreter.engine.unit_index cimport moved_in as _moved_in

@@ -3,16 +3,12 @@ id, and by owner then location, each list in the order of `State.units`. Built f
 pass, and kept in step by `State.moved` (a unit's move changes two lists of each location table)."""
 from __future__ import annotations
 
-from bisect import insort
-import operator
 from typing import Any
 
 # units by location, by owner (lists in the order of State.units), by id, and by owner then
 # location (lists in the order of State.units): what the queries read instead of scanning units
 UnitIndex = tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]], dict[Any, dict[str, Any]],
                   dict[str, dict[str, list[dict[str, Any]]]]]
-
-_unit_id = operator.itemgetter("id")
 
 
 def moved_in(by_loc: dict[str, list[dict[str, Any]]], u: dict[str, Any], src: str) -> bool:
@@ -34,8 +30,12 @@ def moved_in(by_loc: dict[str, list[dict[str, Any]]], u: dict[str, Any], src: st
     there = by_loc.get(dst)
     if there is None:
         by_loc[dst] = [u]
-    else:
-        insort(there, u, key=_unit_id)
+    else:   # where bisect.insort(there, u, key=itemgetter("id")) puts it (a list by id), found from the end
+        uid = u["id"]
+        i = len(there)
+        while i > 0 and uid < there[i - 1]["id"]:
+            i -= 1
+        there.insert(i, u)
     return True
 
 
