@@ -56,4 +56,107 @@ def lists_copy(v: dict[str, list[Any]]) -> dict[str, list[Any]]:
     return {k: list(x) for k, x in v.items()}
 
 
-__all__ = ["key_bytes", "lists_copy", "plain_copy", "records_copy"]
+def data_copy(v: Any) -> Any:
+    """A copy of JSON-ready `v` for `same_data`: atoms themselves, a list a list of copies, a dict a
+    plain tuple of None then its keys' and values' copies interleaved in its order, a tuple a
+    `_TupleCopy`, anything else (a float) its `key_bytes` as `_Written`. No container's copy is
+    ever a live value (none is the empty tuple)."""
+    t = type(v)
+    if t is str or t is int or t is bool or v is None:
+        return v
+    if t is dict:
+        d = v
+        out = [None]
+        for k, x in d.items():
+            out.append(data_copy(k))
+            out.append(data_copy(x))
+        return tuple(out)
+    if t is list:
+        return [data_copy(x) for x in v]
+    if t is tuple:
+        return _TupleCopy([data_copy(x) for x in v])
+    return _Written(key_bytes(v))
+
+
+class _TupleCopy(tuple):  # type: ignore[type-arg]
+    """A tuple's copy (`data_copy`: a plain tuple is a dict's)."""
+    __slots__ = ()
+
+
+class _Written(bytes):
+    """The copy of a value `data_copy` does not walk: its key bytes."""
+    __slots__ = ()
+
+
+def same_data(v: Any, c: Any) -> bool:
+    """Whether `key_bytes(v)` is the key bytes of the value `c` is a copy of (`data_copy`), without
+    writing them: the same types all through (1 is not True, a tuple not a list), the same keys
+    in the same order, equal atoms."""
+    if v is c:
+        return True   # (an atom: a container's copy is a new object, never a live value)
+    t = type(v)
+    if t is str or t is int or t is bool:
+        return type(c) is t and v == c  # type: ignore[no-any-return]
+    tc = type(c)
+    if t is dict:
+        if tc is not tuple:
+            return False
+        d, dc = v, c
+        if len(dc) != 2 * len(d) + 1:
+            return False
+        j = 1
+        for k, x in d.items():
+            y = dc[j + 1]
+            if not (x is y or same_data(x, y)) or not (k is dc[j] or same_data(k, dc[j])):
+                return False
+            j += 2
+        return True
+    if t is list or t is tuple:
+        if tc is not (list if t is list else _TupleCopy):
+            return False
+        n = len(v)
+        if n != len(c):
+            return False
+        for i in range(n):
+            x, y = v[i], c[i]
+            if not (x is y or same_data(x, y)):
+                return False
+        return True
+    return tc is _Written and key_bytes(v) == c  # type: ignore[no-any-return]
+
+
+class KeptParts:
+    """The `key_bytes` of a sequence of values kept value by value: `joined(head, values)` is
+    `head` and each value's bytes joined, and writes again only the values that changed since the
+    last call, which it finds by comparing each with a copy of the one its kept bytes were written
+    from (`data_copy`, `same_data`: exact, whoever changed the value, in place or not, and
+    whatever object it is). Marshal's format 2 writes each item of a tuple without references to the others, so
+    `joined(b"(" + n.to_bytes(4, "little"), values)` is `key_bytes(tuple(values))`."""
+
+    __slots__ = ("copies", "parts")
+
+    def __init__(self) -> None:
+        self.copies: list[Any] = []   # value i -> the copy its kept bytes were written from
+        self.parts: list[bytes] = []  # head, then value i's key_bytes at 1 + i
+
+    def joined(self, head: bytes, values: Any) -> bytes:
+        """`head` and the values' `key_bytes`, joined (see the class)."""
+        copies, parts = self.copies, self.parts
+        n = len(values)
+        if len(copies) != n:
+            copies = self.copies = [_NOTHING] * n
+            parts = self.parts = [b""] * (n + 1)
+        parts[0] = head
+        for i in range(n):
+            v = values[i]
+            if v is not copies[i] and not same_data(v, copies[i]):
+                b = key_bytes(v)
+                copies[i] = data_copy(v)
+                parts[i + 1] = b
+        return b"".join(parts)
+
+
+_NOTHING = object()   # a kept copy that no value is the same as (no bytes kept yet)
+
+
+__all__ = ["KeptParts", "key_bytes", "lists_copy", "plain_copy", "records_copy", "data_copy", "same_data"]
