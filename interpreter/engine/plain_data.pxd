@@ -13,7 +13,7 @@ cpdef object data_copy(object v)
 cpdef bint same_data(object v, object c) except -1
 
 cdef class KeptParts:
-    cdef public list copies, parts
+    cdef public list kept
 
-    @cython.locals(copies=list, parts=list, n=Py_ssize_t, i=Py_ssize_t, b=bytes)
+    @cython.locals(kept=list, parts=list, pair=tuple, b=bytes, n=Py_ssize_t, i=Py_ssize_t)
     cpdef bytes joined(self, bytes head, object values)

@@ -130,29 +130,31 @@ class KeptParts:
     `head` and each value's bytes joined, and writes again only the values that changed since the
     last call, which it finds by comparing each with a copy of the one its kept bytes were written
     from (`data_copy`, `same_data`: exact, whoever changed the value, in place or not, and
-    whatever object it is). Marshal's format 2 writes each item of a tuple without references to the others, so
-    `joined(b"(" + n.to_bytes(4, "little"), values)` is `key_bytes(tuple(values))`."""
+    whatever object it is). Marshal's format 2 writes each item of a tuple without references to
+    the others, so `joined(b"(" + n.to_bytes(4, "little"), values)` is `key_bytes(tuple(values))`.
+    Each value's copy and bytes are kept as one pair, replaced whole, so that games in two threads
+    may share one (each call joins the pairs it compared)."""
 
-    __slots__ = ("copies", "parts")
+    __slots__ = ("kept",)
 
     def __init__(self) -> None:
-        self.copies: list[Any] = []   # value i -> the copy its kept bytes were written from
-        self.parts: list[bytes] = []  # head, then value i's key_bytes at 1 + i
+        self.kept: list[tuple[Any, bytes]] = []   # value i -> (the copy its bytes were written from, the bytes)
 
     def joined(self, head: bytes, values: Any) -> bytes:
         """`head` and the values' `key_bytes`, joined (see the class)."""
-        copies, parts = self.copies, self.parts
+        kept = self.kept
         n = len(values)
-        if len(copies) != n:
-            copies = self.copies = [_NOTHING] * n
-            parts = self.parts = [b""] * (n + 1)
-        parts[0] = head
+        if len(kept) != n:
+            kept = self.kept = [(_NOTHING, b"")] * n
+        parts = [head] * (n + 1)
         for i in range(n):
             v = values[i]
-            if v is not copies[i] and not same_data(v, copies[i]):
-                b = key_bytes(v)
-                copies[i] = data_copy(v)
-                parts[i + 1] = b
+            pair = kept[i]
+            c = pair[0]
+            if v is not c and not same_data(v, c):
+                b = key_bytes(v)   # (first: a value marshal cannot write raises as it did)
+                pair = kept[i] = (data_copy(v), b)
+            parts[i + 1] = pair[1]
         return b"".join(parts)
 
 
