@@ -5,15 +5,9 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
-from necronomicon.interpreter.engine.plain_data cimport KeptParts
-
-cdef KeptParts _KEPT
-cdef bytes _KEY_HEAD
 
 @cython.locals(d=dict)
 cpdef tuple _keyed_rest(object s)
-@cython.locals(d=dict, out=list)
-cpdef list _keyed_values(object s, object memory)
 
 cpdef object next_player(RulesFields g, object p)
 cpdef object out_of_actions(RulesFields g, object p)

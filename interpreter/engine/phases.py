@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..effects.compiler import RuleError
-from .plain_data import KeptParts
-from .state import CHECK_MEMO, STATE_FIELDS, State, key_bytes
+from .state import STATE_FIELDS, State, key_bytes
 from .state_fields import SAVED_IN_C
 from . import basics
 from .basics import emit, integer
@@ -23,26 +22,10 @@ _KEYED = tuple(f.name for f in STATE_FIELDS if f.name not in ("seq", "memory", "
 _KEYED_READS = tuple((name, name in SAVED_IN_C) for name in _KEYED)
 
 
-# the key's bytes beside the units: `key_bytes((_keyed_rest(s), memory))`, a tuple of two, the first
-# a tuple of len(_KEYED) (marshal's format 2: "(" and the length in 4 bytes), written value by value
-_KEY_HEAD = b"(" + (2).to_bytes(4, "little") + b"(" + len(_KEYED).to_bytes(4, "little")
-# each value's bytes kept while it is the same (`KeptParts`: compared, so exact whatever wrote it;
-# one for every state and game, which share most values)
-_KEPT = KeptParts()
-
-
 def _keyed_rest(s: State) -> tuple[Any, ...]:
     """The values of `_KEYED` in `s`, in field order (one pass: no reordering of two reads)."""
     d = s.__dict__
     return tuple([getattr(s, name) if in_c else d[name] for name, in_c in _KEYED_READS])
-
-
-def _keyed_values(s: State, memory: dict[str, Any]) -> list[Any]:
-    """The values of `_KEYED` in `s`, in field order, and `memory` last."""
-    d = s.__dict__
-    out = [getattr(s, name) if in_c else d[name] for name, in_c in _KEYED_READS]
-    out.append(memory)
-    return out
 
 
 def next_player(g: "RulesContext", p: str) -> str:
@@ -67,8 +50,7 @@ def position_key(g: "RulesContext") -> str:
     The sha1 of the saved fields but `seq`, `flow` and `pending`, the units first, the rest in
     field order, `memory` (without its action counters) last, each as `key_bytes` (equal bytes
     exactly for equal data). The units are hashed once while they are unchanged
-    (`State.units_hash`): they are most of the position and change less often than the rest. The
-    rest's bytes are kept value by value while each value is the same (`_KEPT`)."""
+    (`State.units_hash`): they are most of the position and change less often than the rest."""
     s = g.s
     memory = s.memory
     if "action_no" in memory or "actions" in memory:
@@ -76,10 +58,7 @@ def position_key(g: "RulesContext") -> str:
         memory.pop("action_no", None)
         memory.pop("actions", None)
     h = s.units_hash()
-    rest = _KEPT.joined(_KEY_HEAD, _keyed_values(s, memory))
-    if CHECK_MEMO and rest != key_bytes((_keyed_rest(s), memory)):
-        raise AssertionError("stale kept bytes of the position key")
-    h.update(rest)
+    h.update(key_bytes((_keyed_rest(s), memory)))
     return h.hexdigest()
 
 
