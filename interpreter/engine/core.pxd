@@ -5,7 +5,7 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
-from necronomicon.interpreter.engine.state_fields cimport StateFields
+from necronomicon.interpreter.engine.state_fields cimport StateFields, note_moved
 # a new effect context made by a C call (`ctx`, the modifiers' contexts), not through Python's call protocol
 from necronomicon.interpreter.engine.context cimport new_ctx
 

@@ -18,6 +18,7 @@ from .effect_frames import effect_frame
 from .flow import Call
 from .requirements import requirement
 from .state import POOL, _units_of   # (State.units_of: a C call in the compiled core, core.pxd)
+from .state_fields import note_moved
 from . import abilities
 from . import basics
 from .basics import PLACE_FACTS, emit, emit_fields, integer, uclass, utype
@@ -61,7 +62,7 @@ def shift(g: "RulesContext", u: dict[str, Any], loc: str) -> None:
     rec = g._memo   # (`memo_current` without its method call, as in modifier_index)
     kept = rec is not None and rec[0] is s and rec[1] == s.writes and _kinds_stay(g, u, src, loc)
     u["loc"] = loc
-    s.moved(u, src)
+    note_moved(s, u, src)   # (s.moved's work: a C call in the compiled core)
     if kept:
         memo_after_move(g)
 

@@ -50,31 +50,7 @@ class StateFields:
         and a current unit index is updated in place instead of rebuilt. In place only when the
         units' ids ascend in `units` (as the engine adds them), so that a location's list keeps the
         order of `units` by id; otherwise the index is rebuilt at its next read."""
-        ix = self._ix
-        units = self.units
-        changes = unit_changes(self)   # (what `_ix` is keyed on)
-        fresh = ix is not None and ix[0] == changes and ix[1] == len(units) and ix[3]
-        self.writes += 1
-        kept = self._chunks
-        if kept is not None:   # only the moved unit's bytes (and its chunk's) are made again
-            i = u["id"] - units[0]["id"] if type(u["id"]) is int and type(units[0]["id"]) is int else -1
-            if 0 <= i < len(units) and units[i] is u and kept[0] == self.unit_writes and kept[1] == len(units):
-                kept[2].drop(i)
-            else:   # (kept bytes of other units than these: made again at their next use anyway)
-                self._chunks = None
-        counts = self._moves_of
-        if counts is None:
-            counts = self._moves_of = {}
-        owner = u["owner"]
-        counts[owner] = counts.get(owner, 0) + 1
-        if not fresh:
-            return
-        built = ix[2]  # type: ignore[index]
-        places = built[3].get(owner)
-        if places is None or not _moved_in(built[0], u, src) or not _moved_in(places, u, src):
-            self._ix = None   # not where the index has it (written behind the index's back): rebuild
-            return
-        self._ix = (changes + 1, len(units), built, True)
+        note_moved(self, u, src)
 
     def moves_of(self, owner: str) -> int:
         """How many moves of `owner`'s units this State object has seen (`moved()`): with
@@ -98,6 +74,38 @@ class StateFields:
         self.units, self.memory, self.flow = other.units, other.memory, other.flow   # (see SAVED_IN_C)
         self.players, self.power, self.gates = other.players, other.power, other.gates
         self.seq = other.seq
+
+
+def note_moved(s: StateFields, u: dict[str, Any], src: str) -> None:
+    """`StateFields.moved`'s work (a function: in the compiled core a C call from core.shift, its
+    kept tables typed)."""
+    ix = s._ix
+    units = s.units
+    changes = unit_changes(s)   # (what `_ix` is keyed on)
+    fresh = ix is not None and ix[0] == changes and ix[1] == len(units) and ix[3]
+    s.writes += 1
+    kept = s._chunks
+    if kept is not None:   # only the moved unit's bytes (and its chunk's) are made again
+        i = u["id"] - units[0]["id"] if type(u["id"]) is int and type(units[0]["id"]) is int else -1
+        if 0 <= i < len(units) and units[i] is u and kept[0] == s.unit_writes and kept[1] == len(units):
+            chunks = kept[2]   # (a local: typed in the compiled core, its `drop` a C call)
+            chunks.drop(i)
+        else:   # (kept bytes of other units than these: made again at their next use anyway)
+            s._chunks = None
+    counts = s._moves_of
+    if counts is None:
+        counts = s._moves_of = {}
+    owner = u["owner"]
+    counts[owner] = counts.get(owner, 0) + 1
+    if not fresh:
+        return
+    built = ix[2]  # type: ignore[index]
+    by_owner = built[3]
+    places = by_owner.get(owner)
+    if places is None or not _moved_in(built[0], u, src) or not _moved_in(places, u, src):
+        s._ix = None   # not where the index has it (written behind the index's back): rebuild
+        return
+    s._ix = (changes + 1, len(units), built, True)
 
 
 # saved fields (State's dataclass fields) that the compiled core holds here too, as C fields, for
