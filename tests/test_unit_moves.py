@@ -64,3 +64,15 @@ def test_a_move_answer_names_what_parse_reads() -> None:
         label = move_label(kind, src, dst, uid)
         o = parse("move", label)
         assert moves.move_answer(label) == (o.unit, o.dst), label
+
+
+def test_a_listing_is_by_unit_id_when_the_units_are_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listing skips its sort only when the unit index says the units ascend by id."""
+    monkeypatch.setattr(state_module, "CHECK_MEMO", False)
+    r = _scenario_start("wind-rider/ice-age.yaml").rules
+    by_id = list(_listing(r, "sleeper")[0])
+    assert r.s._ix is not None and r.s._ix[3]
+    r.s.units.reverse()   # (a state whose units are not by id: the index is rebuilt, not ascending)
+    r.s.written()
+    assert list(_listing(r, "sleeper")[0]) == by_id
+    assert r.s._ix is not None and not r.s._ix[3]

@@ -22,7 +22,7 @@ cpdef tuple move_mods(RulesFields g)
 @cython.locals(seen=dict, out=list)
 cpdef list reachable(RulesFields g, object p, object u, object mods=*)
 
-@cython.locals(opts=dict, surcharge=dict, near=dict, entry=tuple, checking=bint)
+@cython.locals(opts=dict, surcharge=dict, near=dict, entry=tuple, checking=bint, units=list, ix=tuple, by_id=list)
 cpdef dict move_options(RulesFields g, object p, object moved, object charged, object within=*, dict costs=*)
 
 cdef dict _UNIT_MOVES   # (the module's own cache of a unit's moves: its reads C calls)

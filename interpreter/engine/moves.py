@@ -91,7 +91,14 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     near = neighbours(g.layout) if not act_mods and not range_mods else None
     cost_mods: Any = ()   # action_mods(move): `_surcharges`, read at the first unit with somewhere to go
     checking = state_module.CHECK_MEMO
-    for u in sorted(_on_map(g.s, p), key=_unit_id):
+    units = _on_map(g.s, p)
+    ix = g.s._ix   # (the unit index `_on_map` has just read: its `ascending` says the units are by id)
+    if ix is None or not ix[3] or checking:
+        by_id = sorted(units, key=_unit_id)
+        if checking and ix is not None and ix[3] and by_id != units:
+            raise AssertionError("units listed not by id though the unit index says they are")
+        units = by_id
+    for u in units:
         uid = u["id"]
         if uid in moved:
             continue
