@@ -13,3 +13,6 @@ cdef class Machine:
 # (instructions are tuples in a list: compiler.py; a loop's iterator is [items, index])
 @cython.locals(code=list, ins=tuple, n=Py_ssize_t, it=list)
 cpdef object execute(object prog, object ctx, Machine m, object value=*)
+
+# a call instruction's check of its arguments, made by every call (`call_start`'s start): a C call
+cpdef object check_limits(object where, object ctx, object name, object bound, object limits)
