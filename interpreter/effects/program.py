@@ -79,7 +79,11 @@ def execute(prog: Program, ctx: Any, m: Machine, value: Any = None) -> Suspend |
         m.wait = None
         ins = code[m.pc]
         if ins[0] == "choose":
-            m.pc = next((pc for label, pc in data if label == value), ins[4])
+            m.pc = ins[4]   # (the first option labelled `value`, else the exit: a loop, no generator)
+            for label, pc in data:
+                if label == value:
+                    m.pc = pc
+                    break
         else:
             try:
                 ctx.where = ins[2]

@@ -4,6 +4,8 @@
 # the module attribute with its arguments packed and parsed again (`from .basics import emit_fields`
 # in the source names the same function).
 from necronomicon.interpreter.engine.frame_values cimport decode, encode
+# the runner's place and the runner (effects/program.pxd): a C type and a C call
+from necronomicon.interpreter.effects.program cimport Machine, execute
 
 # a new effect frame reads its context's names as C fields (context.pxd; every caller passes an EffectCtx:
 # core.effect_call's, made by core.ctx or new_ctx)

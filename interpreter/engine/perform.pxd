@@ -7,7 +7,7 @@ from necronomicon.interpreter.engine.abilities cimport self_unit_for
 from necronomicon.interpreter.engine.basics cimport emit_fields, faction, gain_power
 from necronomicon.interpreter.engine.core cimport can_control, turn_order
 from necronomicon.interpreter.engine.core_procs cimport requirements_call
-from necronomicon.interpreter.engine.phases cimport out_of_actions
+from necronomicon.interpreter.engine.phases cimport out_of_actions, reveal_could_end_game
 
 # TakeAction's reveals step, run on at once after a quiet window, as a C function (frames are dicts)
 cdef object _reveals(object g, dict f)
