@@ -7,3 +7,4 @@ from necronomicon.interpreter.engine.basics cimport emit_fields, gain_power
 from necronomicon.interpreter.engine.core cimport turn_order
 from necronomicon.interpreter.engine.phases cimport out_of_actions
 from necronomicon.interpreter.engine.option cimport parse
+from necronomicon.interpreter.engine.actions cimport as_common_action, take_action_call

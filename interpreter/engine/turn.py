@@ -10,6 +10,7 @@ from . import state as state_module
 from .flow import Proc, Return, ask
 from .option import Option, parse
 from . import actions
+from .actions import as_common_action, take_action_call
 from . import basics
 from .basics import emit_fields, gain_power
 from . import core
@@ -176,10 +177,10 @@ class Turn(Proc):
                 f["seen"].append(key)
         if ans in mains and ans in opts:
             f["either_done"] = True
-        elif ans in opts and (common := actions.as_common_action(parse("action", ans))) is not None and common.label in mains:
+        elif ans in opts and (common := as_common_action(parse("action", ans))) is not None and common.label in mains:
             f["either_done"] = True   # an extra battle that could have been the Action: decided afterwards
         f["action"], f["is_main"], f["at"] = ans, is_main, "acted"
-        return actions.take_action_call(g, p, ans, costs[ans])
+        return take_action_call(g, p, ans, costs[ans])
 
     def acted(self, g: Any, f: Frame, value: Any) -> Any:
         s = g.s
