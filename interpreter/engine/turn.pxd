@@ -8,3 +8,5 @@ from necronomicon.interpreter.engine.core cimport turn_order
 from necronomicon.interpreter.engine.phases cimport out_of_actions
 from necronomicon.interpreter.engine.option cimport parse
 from necronomicon.interpreter.engine.actions cimport as_common_action, take_action_call
+# the memo's facts (handing a listing or a position key to the next step) read by a C call
+from necronomicon.interpreter.engine.rules_fields cimport memo_facts

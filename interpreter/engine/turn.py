@@ -17,6 +17,7 @@ from . import core
 from .core import turn_order
 from . import phases
 from .phases import out_of_actions
+from .rules_fields import memo_facts
 
 Frame = dict[str, Any]
 END_TURN = Option("action", "end-turn", cost=0)
@@ -84,7 +85,7 @@ class Turn(Proc):
         listing it again (kept in the memo, tied to this frame: a write drops it, as any memo fact)."""
         out, here = self._list_unlimited(g, f)
         if keep:
-            g.memo()[UNLIMITED_KEPT] = (f, out, here)
+            memo_facts(g)[UNLIMITED_KEPT] = (f, out, here)
         return out
 
     def _list_unlimited(self, g: Any, f: Frame) -> tuple[list[Option], str | None]:
@@ -106,7 +107,7 @@ class Turn(Proc):
         p = f["player"]
         second = f["second"]
         opts: dict[str, Option] = {}
-        kept = g.memo().pop(UNLIMITED_KEPT, None)   # see _unlimited: used now or never
+        kept = memo_facts(g).pop(UNLIMITED_KEPT, None)   # see _unlimited: used now or never
         here = None   # the position key the listing made, handed to `chosen` with the question
         if second is None:  # "immediately after": no unlimited action between the two actions
             if kept is not None and kept[0] is f:
@@ -142,7 +143,7 @@ class Turn(Proc):
         choices = {k: o.cost for k, o in records.items()}
         f["mains"], f["opts"], f["costs"], f["at"] = main_labels, list(opts), choices, "chosen"
         if here is not None:   # kept only on the way to `chosen`, which answers at this position
-            g.memo()[POSITION_KEPT] = (f, here)
+            memo_facts(g)[POSITION_KEPT] = (f, here)
         return ask(p, "action", choices, f"{p}: choose an action", records, costs=dict(choices))
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
@@ -151,7 +152,7 @@ class Turn(Proc):
         mains, opts, costs = f.pop("mains"), f.pop("opts"), f.pop("costs")
         # the key `choose` handed over as it asked, if its listing made one: nothing runs between
         # that question and this answer, so it is this position's key; popped here, never used later
-        here = g.memo().pop(POSITION_KEPT, None)
+        here = memo_facts(g).pop(POSITION_KEPT, None)
         verb = parse("action", ans).verb
         if verb == END_TURN.verb:
             return Return()
