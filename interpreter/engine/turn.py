@@ -24,6 +24,10 @@ END_TURN = Option("action", "end-turn", cost=0)
 PASS = Option("action", "pass", cost=0)
 DECLINE_SECOND = Option("action", "decline-second-action", cost=0)   # a granted second action is optional
 REVEAL, KEEP = Option("option", "option", word="reveal-elder-signs"), Option("option", "option", word="keep")
+# a record's `cost` read as its item, `o[_COST]`: in the compiled core a subscript by an int object is
+# the tuple's own C subscript, where `o.cost` is a generic attribute lookup (a record is a tuple subclass;
+# an index typed as a C integer would go through the subclass's generic sq_item slot, slower still)
+_COST = Option._fields.index("cost")
 
 
 def _action_key(action: Option) -> str:
@@ -153,7 +157,7 @@ def _choose(turn: Turn, g: Any, f: Frame) -> Any:
     records = mains   # the listing's records, by label (the decision keeps them for the seat; mains,
     for k, v in opts.items():   # its labels taken, is not read again: no copy made)
         records.setdefault(k, v)
-    choices = {k: o.cost for k, o in records.items()}
+    choices = {k: o[_COST] for k, o in records.items()}   # (`o.cost`: see _COST)
     f["mains"], f["opts"], f["costs"], f["at"] = main_labels, list(opts), choices, "chosen"
     if here is not None:   # kept only on the way to `chosen`, which answers at this position
         memo_facts(g)[POSITION_KEPT] = (f, here)
