@@ -40,6 +40,9 @@ cpdef bint _has_class(RulesFields g, object units, object cls) except -1
 @cython.locals(out=list, areas=object, gate=dict, gates=dict)
 cpdef list unlimited_actions(RulesFields g, object p)
 
+# a chosen action's frame and its common counterpart, as C calls from turn.py
+cpdef object as_common_action(object option)
+cpdef object take_action_call(object g, object p, object label, object cost, object within=*)
 
 cpdef object in_area(RulesFields g, object p, object action, object area)
 cpdef list _captors(RulesFields g, object p, object area, object mods=*)

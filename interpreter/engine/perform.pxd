@@ -8,6 +8,8 @@ from necronomicon.interpreter.engine.basics cimport emit_fields, faction, gain_p
 from necronomicon.interpreter.engine.core cimport can_control, turn_order
 from necronomicon.interpreter.engine.core_procs cimport requirements_call
 from necronomicon.interpreter.engine.phases cimport out_of_actions, reveal_could_end_game
+# an answer's label read back (each action taken, twice), as a C call
+from necronomicon.interpreter.engine.option cimport parse
 
 # TakeAction's reveals step, run on at once after a quiet window, as a C function (frames are dicts)
 cdef object _reveals(object g, dict f)

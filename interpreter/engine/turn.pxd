@@ -1,3 +1,5 @@
+import cython
+
 # Cython declarations for the compiled core (hatch_build.py), beside the unchanged turn.py, which
 # stays the reference: the typed functions of other modules it calls by name (their .pxd declares them
 # cpdef) cimported, so that each call is a C call through the exported pointer, not a Python call of
@@ -7,3 +9,13 @@ from necronomicon.interpreter.engine.basics cimport emit_fields, gain_power
 from necronomicon.interpreter.engine.core cimport turn_order
 from necronomicon.interpreter.engine.phases cimport out_of_actions
 from necronomicon.interpreter.engine.option cimport parse
+from necronomicon.interpreter.engine.actions cimport as_common_action, take_action_call
+# the memo's facts (handing a listing or a position key to the next step) read by a C call
+from necronomicon.interpreter.engine.rules_fields cimport memo_facts
+
+# the Turn's steps' bodies (module functions) with their frame typed: its reads, writes and pops
+# are C calls of dict functions (a frame is a dict; a State's memory too)
+cdef object _choose(object turn, object g, dict f)
+cdef object _chosen(object turn, object g, dict f, object ans)
+@cython.locals(memory=dict)
+cdef object _acted(object turn, object g, dict f)

@@ -10,18 +10,24 @@ from . import state as state_module
 from .flow import Proc, Return, ask
 from .option import Option, parse
 from . import actions
+from .actions import as_common_action, take_action_call
 from . import basics
 from .basics import emit_fields, gain_power
 from . import core
 from .core import turn_order
 from . import phases
 from .phases import out_of_actions
+from .rules_fields import memo_facts
 
 Frame = dict[str, Any]
 END_TURN = Option("action", "end-turn", cost=0)
 PASS = Option("action", "pass", cost=0)
 DECLINE_SECOND = Option("action", "decline-second-action", cost=0)   # a granted second action is optional
 REVEAL, KEEP = Option("option", "option", word="reveal-elder-signs"), Option("option", "option", word="keep")
+# a record's `cost` read as its item, `o[_COST]`: in the compiled core a subscript by an int object is
+# the tuple's own C subscript, where `o.cost` is a generic attribute lookup (a record is a tuple subclass;
+# an index typed as a C integer would go through the subclass's generic sq_item slot, slower still)
+_COST = Option._fields.index("cost")
 
 
 def _action_key(action: Option) -> str:
@@ -83,7 +89,7 @@ class Turn(Proc):
         listing it again (kept in the memo, tied to this frame: a write drops it, as any memo fact)."""
         out, here = self._list_unlimited(g, f)
         if keep:
-            g.memo()[UNLIMITED_KEPT] = (f, out, here)
+            memo_facts(g)[UNLIMITED_KEPT] = (f, out, here)
         return out
 
     def _list_unlimited(self, g: Any, f: Frame) -> tuple[list[Option], str | None]:
@@ -101,104 +107,122 @@ class Turn(Proc):
         return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)], here
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
-        s = g.s
-        p = f["player"]
-        second = f["second"]
-        opts: dict[str, Option] = {}
-        kept = g.memo().pop(UNLIMITED_KEPT, None)   # see _unlimited: used now or never
-        here = None   # the position key the listing made, handed to `chosen` with the question
-        if second is None:  # "immediately after": no unlimited action between the two actions
-            if kept is not None and kept[0] is f:
-                offered, here = kept[1], kept[2]
-                if state_module.CHECK_MEMO:
-                    fresh = self._list_unlimited(g, f)[0]
-                    if fresh != offered:
-                        raise AssertionError(f"stale unlimited actions: kept {offered!r}, fresh {fresh!r}")
-            else:
-                offered, here = self._list_unlimited(g, f)
-            for o in offered:
-                opts.setdefault(o.label, o)
-        mains: dict[str, Option] = {}
-        if not f["main_done"]:
-            for o in actions.main_actions(g, p):
-                if second is None or _action_key(o) not in second:
-                    mains.setdefault(o.label, o)
-            if second is not None:
-                mains[DECLINE_SECOND.label] = DECLINE_SECOND
-            else:
-                if not mains and not f["either_done"]:
-                    emit_fields(g, "no-action", {"player": p})
-                    gain_power(g, p, -s.power[p], "no action possible")
-                    return Return()
-                if phases.can_pass(g, p) and s.power[p] > 0:
-                    mains[PASS.label] = PASS
-        if f["main_done"] or f["either_done"]:
-            opts[END_TURN.label] = END_TURN
-        main_labels = list(mains)
-        records = mains   # the listing's records, by label (the decision keeps them for the seat; mains,
-        for k, v in opts.items():   # its labels taken, is not read again: no copy made)
-            records.setdefault(k, v)
-        choices = {k: o.cost for k, o in records.items()}
-        f["mains"], f["opts"], f["costs"], f["at"] = main_labels, list(opts), choices, "chosen"
-        if here is not None:   # kept only on the way to `chosen`, which answers at this position
-            g.memo()[POSITION_KEPT] = (f, here)
-        return ask(p, "action", choices, f"{p}: choose an action", records, costs=dict(choices))
+        return _choose(self, g, f)
 
     def chosen(self, g: Any, f: Frame, ans: str) -> Any:
-        s = g.s
-        p = f["player"]
-        mains, opts, costs = f.pop("mains"), f.pop("opts"), f.pop("costs")
-        # the key `choose` handed over as it asked, if its listing made one: nothing runs between
-        # that question and this answer, so it is this position's key; popped here, never used later
-        here = g.memo().pop(POSITION_KEPT, None)
-        verb = parse("action", ans).verb
-        if verb == END_TURN.verb:
-            return Return()
-        if verb == DECLINE_SECOND.verb:
-            f["main_done"], f["second"], f["at"] = True, None, "choose"
-            emit_fields(g, "declined", {"player": p, "ability": "second action"})
-            if s.power[p] <= 0 and not self._unlimited(g, f, keep=True):
-                return Return()
-            return None
-        is_main = ans in mains and ans not in opts
-        if not is_main and costs[ans] == 0:
-            # A free unlimited action is not taken twice from the same position in one turn:
-            # abandoning and controlling a gate (any free pair that undo each other) cannot
-            # cycle, while a repeat that changes something (a second 0-Power monster at one
-            # gate) stays legal.
-            if here is None or here[0] is not f:
-                key = [phases.position_key(g), ans]
-            else:
-                key = [here[1], ans]
-                if state_module.CHECK_MEMO and here[1] != phases.position_key(g):
-                    raise AssertionError("stale position key kept from the turn's listing")
-            if key not in f["seen"]:
-                f["seen"].append(key)
-        if ans in mains and ans in opts:
-            f["either_done"] = True
-        elif ans in opts and (common := actions.as_common_action(parse("action", ans))) is not None and common.label in mains:
-            f["either_done"] = True   # an extra battle that could have been the Action: decided afterwards
-        f["action"], f["is_main"], f["at"] = ans, is_main, "acted"
-        return actions.take_action_call(g, p, ans, costs[ans])
+        return _chosen(self, g, f, ans)
 
     def acted(self, g: Any, f: Frame, value: Any) -> Any:
-        s = g.s
-        p = f["player"]
-        action, is_main = parse("action", f.pop("action")), f.pop("is_main")
-        granted = s.memory.pop("extra_action", None)
-        s.memory["actions"] = s.memory.get("actions", 0) + 1   # limits.MAX_ACTIONS_PER_PHASE
-        if is_main:
-            if f["second"] is None and granted is not None:   # the first action grants a second one
-                f["second"] = list(granted) + [_action_key(action)]
-            else:                                              # a second action never grants a third
-                f["main_done"], f["second"] = True, None
-        if action.verb == PASS.verb or out_of_actions(g, p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
-                                                    and not self._unlimited(g, f, keep=True)):
+        return _acted(self, g, f)
+
+
+# The steps' bodies as module functions: the compiled core types their frame (turn.pxd), so that
+# its reads, writes and pops are C calls of dict functions, not method calls looked up by name.
+def _choose(turn: Turn, g: Any, f: Frame) -> Any:
+    """`Turn.choose`: list the actions and ask."""
+    s = g.s
+    p = f["player"]
+    second = f["second"]
+    opts: dict[str, Option] = {}
+    kept = memo_facts(g).pop(UNLIMITED_KEPT, None)   # see _unlimited: used now or never
+    here = None   # the position key the listing made, handed to `chosen` with the question
+    if second is None:  # "immediately after": no unlimited action between the two actions
+        if kept is not None and kept[0] is f:
+            offered, here = kept[1], kept[2]
+            if state_module.CHECK_MEMO:
+                fresh = turn._list_unlimited(g, f)[0]
+                if fresh != offered:
+                    raise AssertionError(f"stale unlimited actions: kept {offered!r}, fresh {fresh!r}")
+        else:
+            offered, here = turn._list_unlimited(g, f)
+        for o in offered:
+            opts.setdefault(o.label, o)
+    mains: dict[str, Option] = {}
+    if not f["main_done"]:
+        for o in actions.main_actions(g, p):
+            if second is None or _action_key(o) not in second:
+                mains.setdefault(o.label, o)
+        if second is not None:
+            mains[DECLINE_SECOND.label] = DECLINE_SECOND
+        else:
+            if not mains and not f["either_done"]:
+                emit_fields(g, "no-action", {"player": p})
+                gain_power(g, p, -s.power[p], "no action possible")
+                return Return()
+            if phases.can_pass(g, p) and s.power[p] > 0:
+                mains[PASS.label] = PASS
+    if f["main_done"] or f["either_done"]:
+        opts[END_TURN.label] = END_TURN
+    main_labels = list(mains)
+    records = mains   # the listing's records, by label (the decision keeps them for the seat; mains,
+    for k, v in opts.items():   # its labels taken, is not read again: no copy made)
+        records.setdefault(k, v)
+    choices = {k: o[_COST] for k, o in records.items()}   # (`o.cost`: see _COST)
+    f["mains"], f["opts"], f["costs"], f["at"] = main_labels, list(opts), choices, "chosen"
+    if here is not None:   # kept only on the way to `chosen`, which answers at this position
+        memo_facts(g)[POSITION_KEPT] = (f, here)
+    return ask(p, "action", choices, f"{p}: choose an action", records, costs=dict(choices))
+
+
+def _chosen(turn: Turn, g: Any, f: Frame, ans: str) -> Any:
+    """`Turn.chosen`: take the action answered."""
+    s = g.s
+    p = f["player"]
+    mains, opts, costs = f.pop("mains"), f.pop("opts"), f.pop("costs")
+    # the key `choose` handed over as it asked, if its listing made one: nothing runs between
+    # that question and this answer, so it is this position's key; popped here, never used later
+    here = memo_facts(g).pop(POSITION_KEPT, None)
+    verb = parse("action", ans).verb
+    if verb == END_TURN.verb:
+        return Return()
+    if verb == DECLINE_SECOND.verb:
+        f["main_done"], f["second"], f["at"] = True, None, "choose"
+        emit_fields(g, "declined", {"player": p, "ability": "second action"})
+        if s.power[p] <= 0 and not turn._unlimited(g, f, keep=True):
             return Return()
-        if s.memory["actions"] > MAX_ACTIONS_PER_PHASE:
-            return Return()   # the Action Phase is stalled: the action step ends the game
-        f["at"] = "choose"
         return None
+    is_main = ans in mains and ans not in opts
+    if not is_main and costs[ans] == 0:
+        # A free unlimited action is not taken twice from the same position in one turn:
+        # abandoning and controlling a gate (any free pair that undo each other) cannot
+        # cycle, while a repeat that changes something (a second 0-Power monster at one
+        # gate) stays legal.
+        if here is None or here[0] is not f:
+            key = [phases.position_key(g), ans]
+        else:
+            key = [here[1], ans]
+            if state_module.CHECK_MEMO and here[1] != phases.position_key(g):
+                raise AssertionError("stale position key kept from the turn's listing")
+        if key not in f["seen"]:
+            f["seen"].append(key)
+    if ans in mains and ans in opts:
+        f["either_done"] = True
+    elif ans in opts and (common := as_common_action(parse("action", ans))) is not None and common.label in mains:
+        f["either_done"] = True   # an extra battle that could have been the Action: decided afterwards
+    f["action"], f["is_main"], f["at"] = ans, is_main, "acted"
+    return take_action_call(g, p, ans, costs[ans])
+
+
+def _acted(turn: Turn, g: Any, f: Frame) -> Any:
+    """`Turn.acted`: what the action taken leaves of the turn."""
+    s = g.s
+    p = f["player"]
+    action, is_main = parse("action", f.pop("action")), f.pop("is_main")
+    memory = s.memory
+    granted = memory.pop("extra_action", None)
+    memory["actions"] = memory.get("actions", 0) + 1   # limits.MAX_ACTIONS_PER_PHASE
+    if is_main:
+        if f["second"] is None and granted is not None:   # the first action grants a second one
+            f["second"] = list(granted) + [_action_key(action)]
+        else:                                              # a second action never grants a third
+            f["main_done"], f["second"] = True, None
+    if action.verb == PASS.verb or out_of_actions(g, p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
+                                                and not turn._unlimited(g, f, keep=True)):
+        return Return()
+    if memory["actions"] > MAX_ACTIONS_PER_PHASE:
+        return Return()   # the Action Phase is stalled: the action step ends the game
+    f["at"] = "choose"
+    return None
 
 
 class OfferReveals(Proc):
