@@ -58,12 +58,12 @@ def test_checking_mode_catches_a_stale_kept_unit_listing(monkeypatch: pytest.Mon
 
 
 def test_a_move_answer_names_what_parse_reads() -> None:
-    from necronomicon.interpreter.engine.option import move_label, parse
+    from necronomicon.interpreter.engine.option import move_answer, move_label, parse
     for kind, src, dst, uid in [("cultist", "arctic-ocean", "north-america", 3), ("great-cthulhu", "a", "b-c", 12),
                                 ("deep-one", "held:red", "pool", 0)]:
         label = move_label(kind, src, dst, uid)
         o = parse("move", label)
-        assert moves.move_answer(label) == (o.unit, o.dst), label
+        assert move_answer(label) == (o.unit, o.dst), label
 
 
 def test_a_listing_is_by_unit_id_when_the_units_are_not(monkeypatch: pytest.MonkeyPatch) -> None:

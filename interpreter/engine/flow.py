@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from ..effects.compiler import RuleError
 from .decisions import Decision, new_decision
@@ -96,6 +96,9 @@ class Proc:
 
     name: ClassVar[str] = ""
     STEPS: ClassVar[tuple[str, ...]] = ()
+    # module functions that run some of its steps' work (typed C functions in the compiled core):
+    # their jumps are the class's, checked and listed with its own (`_jumps`)
+    BODIES: ClassVar[tuple[Callable[..., Any], ...]] = ()
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -154,13 +157,14 @@ def _jumps(cls: type) -> list[tuple[int, object]]:
     """(line, target) of every jump in the source of the class and of the procedure classes it
     inherits steps from, `f["at"] = ...` or `f.update(..., at=...)` (target: the step name, or None
     when it is not a string literal); nothing without the source."""
-    return [j for c in cls.__mro__ if c is not Proc and issubclass(c, Proc) for j in _own_jumps(c)]
+    return [j for c in cls.__mro__ if c is not Proc and issubclass(c, Proc)
+            for src in (c, *c.__dict__.get("BODIES", ())) for j in _own_jumps(src)]
 
 
-def _own_jumps(cls: type) -> list[tuple[int, object]]:
-    """The jumps written in the class's own source (see `_jumps`)."""
+def _own_jumps(src: Any) -> list[tuple[int, object]]:
+    """The jumps written in the source of a class or function (see `_jumps`)."""
     try:
-        lines, first = inspect.getsourcelines(cls)
+        lines, first = inspect.getsourcelines(src)
     except (OSError, TypeError):
         return []
     tree = ast.parse(textwrap.dedent("".join(lines)))

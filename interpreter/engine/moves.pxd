@@ -7,7 +7,7 @@ from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 # the modifier lookups and the record maker a listing calls as C calls (cimported from their .pxd)
 from necronomicon.interpreter.engine cimport core
 from necronomicon.interpreter.engine.core cimport may_modify, modifier_index, modifiers_of
-from necronomicon.interpreter.engine.option cimport labelled_move
+from necronomicon.interpreter.engine.option cimport is_done, labelled_move, move_answer
 from necronomicon.interpreter.engine.state cimport _count_at, _on_map
 from necronomicon.interpreter.engine.kept_costs cimport costs_at
 from necronomicon.interpreter.engine.abilities cimport quiet_window
@@ -39,7 +39,5 @@ cdef tuple _surcharges(RulesFields g, object p)
 cpdef object action_cost(RulesFields g, object p, object action, object base, object area=*, object mods=*)
 cpdef object action_mods(RulesFields g, object p, object action=*)
 
-@cython.locals(i=Py_ssize_t, k=Py_ssize_t)
-cpdef tuple move_answer(str label)
 @cython.locals(charged=list, moved=list)
 cpdef object move_made(RulesFields g, dict f, object ans)

@@ -7,7 +7,7 @@ from collections import deque
 from operator import itemgetter
 from typing import Any
 
-from .option import Option, labelled_move
+from .option import Option, is_done, labelled_move, move_answer
 from . import basics
 from .abilities import quiet_window
 from .basics import gain_power, integer
@@ -217,19 +217,12 @@ def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
     return mods if may_modify(g, "action-cost", fields, mods) else ()
 
 
-def move_answer(label: str) -> tuple[int, str]:
-    """The unit id and the destination that a unit move's label names ('KIND SRC->DST#ID',
-    option.move_label), as `option.parse("move", label)` reads them, with no record made."""
-    i = label.rfind("#")   # (its id after the last '#', its place after the first space)
-    k = label.find("->", label.find(" ") + 1)
-    return int(label[i + 1:]), label[k + 2:i]
-
-
 def move_made(g: "RulesContext", f: dict[str, Any], ans: str) -> Any:
     """MoveAction's `moved` step (perform.py): the unit move `ans` made and paid for (1 Power,
     plus its destination's surcharge the first time in this Move), then the unit-moved window
-    (its event made only when the window would open: `quiet_window`); 'done' ends the Move."""
-    if ans == "done":   # (what parse("move", ans) == DONE_MOVING says: a unit move's label has an id)
+    (its event made only when the window would open: `quiet_window`); 'done' ends the Move. The
+    frame's next step (`freed`) is MoveAction's to set, where its jumps are declared."""
+    if is_done(ans):   # (what parse("move", ans) == DONE_MOVING says: a unit move's label has an id)
         return Return(f["spent"])
     p = f["player"]
     uid, dst = move_answer(str(ans))   # (an answer may be a str subclass: match_option returns it as given)
@@ -246,7 +239,6 @@ def move_made(g: "RulesContext", f: dict[str, Any], ans: str) -> Any:
     moved = f["moved"]   # (sorted without repeats: what sorted(set(moved) | {uid}) makes, without the sets)
     f["moved"] = list(moved) if uid in moved else sorted(moved + [uid])
     core.relocate(g, u, dst, "move")
-    f["at"] = "freed"
     if quiet_window(g, "unit-moved"):
         return None   # (what window_call returns then)
     return core.window_call(g, "unit-moved", {"player": p, "unit": dict(u), "src": src, "dst": dst,

@@ -22,5 +22,9 @@ cpdef object _action_record(object verb, object cost, object unit_kind, object a
                             object word)
 cpdef object _move_record(object unit_kind, object src, object dst, object uid, object cost)
 cpdef str move_label(object unit_kind, object src, object dst, object uid)
+# a unit move's answer read back (moves.move_made, each unit moved) and the `done` that ends picks
+@cython.locals(i=Py_ssize_t, k=Py_ssize_t)
+cpdef tuple move_answer(str label)
+cpdef bint is_done(object label) except -1
 cpdef tuple _unit_parts(object kind_of_decision, object label)
 cdef bint _same(object a, object b) except -1

@@ -243,6 +243,14 @@ def move_label(unit_kind: str, src: str, dst: str, uid: int) -> str:
     return f"{unit_kind} {src}->{dst}#{uid}"
 
 
+def move_answer(label: str) -> tuple[int, str]:
+    """The unit id and the destination that a unit move's label names ('KIND SRC->DST#ID',
+    `move_label`), as `parse("move", label)` reads them, with no record made."""
+    i = label.rfind("#")   # (its id after the last '#', its place after the first space)
+    k = label.find("->", label.find(" ") + 1)
+    return int(label[i + 1:]), label[k + 2:i]
+
+
 def unit_label(unit_kind: str, loc: str, uid: int, gate: bool = False) -> str:
     """A unit option's label: 'kind loc#id', with ' (gate)' when it controls the Gate there."""
     return f"{unit_kind} {loc}{_GATE if gate else ''}#{uid}"

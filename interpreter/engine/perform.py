@@ -275,6 +275,7 @@ class MoveAction(Proc):
 
     name = "move-action"
     STEPS = ("start", "choose", "moved", "freed")
+    BODIES = (moves.move_made,)
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f["moved"], f["charged"], f["spent"], f["at"] = [], [], 0, "choose"
@@ -291,6 +292,7 @@ class MoveAction(Proc):
         return ask(f["player"], "move", records, "move a unit (1 Power each)", records, costs=costs)
 
     def moved(self, g: Any, f: Frame, ans: str) -> Any:
+        f["at"] = "freed"   # (after the unit moved and its window; `done` returns before it is read)
         return moves.move_made(g, f, ans)   # (a typed function: its calls C calls in the compiled core)
 
     def freed(self, g: Any, f: Frame, value: Any) -> Any:

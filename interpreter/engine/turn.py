@@ -57,67 +57,6 @@ POSITION_KEPT = ("position-kept", None)
 basics.MEMO_CHECKED_AT_USE.add(POSITION_KEPT[0])
 
 
-class Turn(Proc):
-    """The turn of `player`. Its locals: `main_done` (the Action is taken), `either_done` (an action
-    both Common and Unlimited was taken, see below), `second` (the keys a granted second action
-    may not repeat; None while no second action is pending), `seen` ([position, label] of the free
-    Unlimited Actions taken), and the options of the pending choice (`mains`, `opts`, `costs`)."""
-
-    name = "turn"
-    STEPS = ("start", "choose", "chosen", "acted")
-
-    def start(self, g: Any, f: Frame, value: Any) -> Any:
-        s = g.s
-        p = f["player"]
-        s.memory["turn_no"] = s.memory.get("turn_no", 0) + 1
-        s.memory["battles"] = []
-        emit_fields(g, "turn", {"player": p, "power": s.power[p]})
-        if s.surcharge:
-            pay = min(s.surcharge, s.power[p])
-            gain_power(g, p, -pay, "surcharge")
-            if s.power[p] <= 0:
-                return Return()
-        # An ability may make a Common Action (Summon) an Unlimited one too: once such an action is
-        # taken, like a Battle with six spellbooks, it counts as the Action if the player ends the
-        # turn without another (core rulebook, Unlimited Battle).
-        f["main_done"], f["either_done"], f["second"], f["seen"], f["at"] = False, False, None, [], "choose"
-        return None
-
-    def _unlimited(self, g: Any, f: Frame, keep: bool = False) -> list[Option]:
-        """The Unlimited Actions `p` may take now. `keep`: the caller's next step is `choose`, at
-        this very position (nothing runs in between), which then takes this list instead of
-        listing it again (kept in the memo, tied to this frame: a write drops it, as any memo fact)."""
-        out, here = self._list_unlimited(g, f)
-        if keep:
-            memo_facts(g)[UNLIMITED_KEPT] = (f, out, here)
-        return out
-
-    def _list_unlimited(self, g: Any, f: Frame) -> tuple[list[Option], str | None]:
-        """The Unlimited Actions `p` may take now, and the position key made to leave out the free
-        ones taken here before (None when none was needed)."""
-        offered = actions.unlimited_actions(g, f["player"])   # (a module read: benchmarks/listing_reuse.py wraps the listings there)
-        seen = f["seen"]
-        if not seen:
-            return offered, None
-        taken = {label for _, label in seen}
-        free = [o for o in offered if o.cost == 0 and o.label in taken]
-        if not free:
-            return offered, None
-        here = phases.position_key(g)
-        return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)], here
-
-    def choose(self, g: Any, f: Frame, value: Any) -> Any:
-        return _choose(self, g, f)
-
-    def chosen(self, g: Any, f: Frame, ans: str) -> Any:
-        return _chosen(self, g, f, ans)
-
-    def acted(self, g: Any, f: Frame, value: Any) -> Any:
-        return _acted(self, g, f)
-
-
-# The steps' bodies as module functions: the compiled core types their frame (turn.pxd), so that
-# its reads, writes and pops are C calls of dict functions, not method calls looked up by name.
 def _choose(turn: Turn, g: Any, f: Frame) -> Any:
     """`Turn.choose`: list the actions and ask."""
     s = g.s
@@ -225,6 +164,68 @@ def _acted(turn: Turn, g: Any, f: Frame) -> Any:
     return None
 
 
+class Turn(Proc):
+    """The turn of `player`. Its locals: `main_done` (the Action is taken), `either_done` (an action
+    both Common and Unlimited was taken, see below), `second` (the keys a granted second action
+    may not repeat; None while no second action is pending), `seen` ([position, label] of the free
+    Unlimited Actions taken), and the options of the pending choice (`mains`, `opts`, `costs`)."""
+
+    name = "turn"
+    STEPS = ("start", "choose", "chosen", "acted")
+    BODIES = (_choose, _chosen, _acted)
+
+    def start(self, g: Any, f: Frame, value: Any) -> Any:
+        s = g.s
+        p = f["player"]
+        s.memory["turn_no"] = s.memory.get("turn_no", 0) + 1
+        s.memory["battles"] = []
+        emit_fields(g, "turn", {"player": p, "power": s.power[p]})
+        if s.surcharge:
+            pay = min(s.surcharge, s.power[p])
+            gain_power(g, p, -pay, "surcharge")
+            if s.power[p] <= 0:
+                return Return()
+        # An ability may make a Common Action (Summon) an Unlimited one too: once such an action is
+        # taken, like a Battle with six spellbooks, it counts as the Action if the player ends the
+        # turn without another (core rulebook, Unlimited Battle).
+        f["main_done"], f["either_done"], f["second"], f["seen"], f["at"] = False, False, None, [], "choose"
+        return None
+
+    def _unlimited(self, g: Any, f: Frame, keep: bool = False) -> list[Option]:
+        """The Unlimited Actions `p` may take now. `keep`: the caller's next step is `choose`, at
+        this very position (nothing runs in between), which then takes this list instead of
+        listing it again (kept in the memo, tied to this frame: a write drops it, as any memo fact)."""
+        out, here = self._list_unlimited(g, f)
+        if keep:
+            memo_facts(g)[UNLIMITED_KEPT] = (f, out, here)
+        return out
+
+    def _list_unlimited(self, g: Any, f: Frame) -> tuple[list[Option], str | None]:
+        """The Unlimited Actions `p` may take now, and the position key made to leave out the free
+        ones taken here before (None when none was needed)."""
+        offered = actions.unlimited_actions(g, f["player"])   # (a module read: benchmarks/listing_reuse.py wraps the listings there)
+        seen = f["seen"]
+        if not seen:
+            return offered, None
+        taken = {label for _, label in seen}
+        free = [o for o in offered if o.cost == 0 and o.label in taken]
+        if not free:
+            return offered, None
+        here = phases.position_key(g)
+        return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)], here
+
+    def choose(self, g: Any, f: Frame, value: Any) -> Any:
+        return _choose(self, g, f)
+
+    def chosen(self, g: Any, f: Frame, ans: str) -> Any:
+        return _chosen(self, g, f, ans)
+
+    def acted(self, g: Any, f: Frame, value: Any) -> Any:
+        return _acted(self, g, f)
+
+
+# The steps' bodies as module functions: the compiled core types their frame (turn.pxd), so that
+# its reads, writes and pops are C calls of dict functions, not method calls looked up by name.
 class OfferReveals(Proc):
     """Elder signs may be revealed at any time; mid-turn that matters only when it reaches the
     Doom goal (which ends the game after this turn), so it is offered exactly then, to each
