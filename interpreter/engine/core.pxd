@@ -4,7 +4,7 @@
 # local holds exactly its type or None (else TypeError).
 import cython
 
-from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+from necronomicon.interpreter.engine.rules_fields cimport RulesFields, memo_facts, memo_is_current
 from necronomicon.interpreter.engine.state_fields cimport StateFields, note_moved
 # a new effect context made by a C call (`ctx`, the modifiers' contexts), not through Python's call protocol
 from necronomicon.interpreter.engine.context cimport new_ctx
@@ -19,14 +19,13 @@ cpdef object formula(RulesFields g, object fn, object ctx, object name)
 cpdef bint may_act(RulesFields g, object u, object act, object mods=*) except -1
 cpdef bint may_modify(RulesFields g, object target, object fields, object mods=*) except -1
 cpdef object modifiers_of(RulesFields g, object target)
-@cython.locals(memo=dict, index=dict, rec=tuple, s=StateFields)
+@cython.locals(memo=dict, index=dict)
 cpdef dict modifier_index(RulesFields g)
 cpdef bint can_control(RulesFields g, object u, object ask_modifiers=*) except -1
 @cython.locals(gate=dict)   # (a State's gates are dicts: state.pxd)
 cpdef object _leave(RulesFields g, object u)
 # the move primitive: its calls of its helpers C calls (perform's Move and the unit primitives call it)
 cpdef object relocate(RulesFields g, object u, object loc, object why)
-@cython.locals(rec=tuple, s=StateFields)
 cpdef object shift(RulesFields g, object u, object loc)
 @cython.locals(m=tuple, facts=dict, places=set, dropped=list)
 cpdef object memo_after_move(RulesFields g)

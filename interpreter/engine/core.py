@@ -12,6 +12,7 @@ from ..limits import MAX_FORMULA_DEPTH
 from ..effects.subject_guards import rejects
 from . import flow
 from . import state as state_module
+from .rules_fields import memo_facts, memo_is_current
 from .abilities import BATTLE_MODIFIERS, ability_frame, quiet_window, requirements_to_check
 from .context import EffectCtx, new_ctx
 from .effect_frames import effect_frame
@@ -58,11 +59,9 @@ def shift(g: "RulesContext", u: dict[str, Any], loc: str) -> None:
     src = u["loc"]
     if src == loc:
         return
-    s = g.s
-    rec = g._memo   # (`memo_current` without its method call, as in modifier_index)
-    kept = rec is not None and rec[0] is s and rec[1] == s.writes and _kinds_stay(g, u, src, loc)
+    kept = memo_is_current(g) and _kinds_stay(g, u, src, loc)
     u["loc"] = loc
-    note_moved(s, u, src)   # (s.moved's work: a C call in the compiled core)
+    note_moved(g.s, u, src)   # (s.moved's work: a C call in the compiled core)
     if kept:
         memo_after_move(g)
 
@@ -312,14 +311,7 @@ def modifiers_of(g: "RulesContext", target: str) -> list[tuple[str | None, Abili
 def modifier_index(g: "RulesContext") -> dict[str, list[tuple[str | None, Ability, Any]]]:
     """Every active modifier by its target (`modifiers_of`'s table): a listing reads it once and
     asks it per target, so that a target no modifier has in play costs one dict read, no subject."""
-    rec = g._memo   # `memo`'s own test, without its method call: a record made out of checking
-    s = g.s         # mode (rec[4] None: rules_fields.memo_record), for this state object as it is
-    if rec is not None and rec[4] is None and rec[0] is s and rec[1] == s.writes:
-        memo = rec[2]
-        index = memo.get("modifiers")
-        if index is not None:
-            return index  # type: ignore[no-any-return]
-    memo = g.memo()
+    memo = memo_facts(g)
     index = memo.get("modifiers")
     if index is None:
         index = {}

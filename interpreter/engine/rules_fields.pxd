@@ -21,6 +21,8 @@ cdef class RulesFields:
     cdef public object _pending_obj, _pending_of
     cdef public object _dry_run_notes, _dry_steps, _dry_run_memo, _position_text
 
-# the memo's facts read as C loads while the record is current (`memo_facts`; else the method)
-@cython.locals(m=tuple, s=StateFields, w=Py_ssize_t)
+# the memo's currency, its one test (`memo_is_current`), and its facts read as C loads while the
+# record is current (`memo_facts`; else the method)
+@cython.locals(m=tuple, s=StateFields)
+cpdef bint memo_is_current(RulesFields g) except -1
 cpdef dict memo_facts(RulesFields g)

@@ -56,10 +56,10 @@ class RulesFields:
         length and the number of units, compared at each use to catch a write not noted.)"""
         s = self.s
         m = self._memo
-        if m is not None and m[0] is s and m[1] == s.writes:
+        if memo_is_current(self):
             if CHECK_MEMO and not self._checking:
                 self._check_memo(m[2])
-            return m[2]  # type: ignore[no-any-return]
+            return m[2]  # type: ignore[index,no-any-return]
         held = m[3] if m is not None and m[0] is s else {}
         self._memo = m = memo_record(s, {}, held)
         return m[2]  # type: ignore[no-any-return]
@@ -78,23 +78,26 @@ class RulesFields:
 
     def memo_current(self) -> bool:
         """Whether the memo (see `memo`) is valid for the state as it is."""
-        s = self.s
-        m = self._memo
-        return m is not None and m[0] is s and m[1] == s.writes
+        return memo_is_current(self)
+
+
+def memo_is_current(g: RulesFields) -> bool:
+    """Whether `g`'s memo record is valid for its state as it is: made for this state object, at
+    its write count. The one test of the memo's currency: `memo`, `memo_facts` and core's `shift`
+    ask it, and the compiled core calls it as a C function (rules_fields.pxd)."""
+    m = g._memo
+    if m is None:
+        return False
+    s = g.s
+    return m[0] is s and m[1] == s.writes  # type: ignore[no-any-return]
 
 
 def memo_facts(g: RulesFields) -> dict[Any, Any]:
-    """`g.memo()`: its facts read without a method call while the memo record is current (the
-    state object and its write counter), which the compiled core calls as a C function
-    (rules_fields.pxd); the method itself otherwise, and always in checking mode (it checks the
-    facts at every read)."""
-    m = g._memo
-    if m is not None and not CHECK_MEMO:
-        s = g.s
-        if m[0] is s:
-            w = m[1]
-            if w == s.writes:
-                return m[2]  # type: ignore[no-any-return]
+    """`g.memo()`: its facts read without a method call while the memo record is current
+    (`memo_is_current`), which the compiled core calls as a C function (rules_fields.pxd); the
+    method itself otherwise, and always in checking mode (it checks the facts at every read)."""
+    if not CHECK_MEMO and memo_is_current(g):
+        return g._memo[2]  # type: ignore[index,no-any-return]
     return g.memo()
 
 
