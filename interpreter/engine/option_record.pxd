@@ -11,6 +11,8 @@ cdef class Record:
 cdef bint _C_FIELDS
 
 cdef object _as_tuple(object x)
+cdef bint _equal(Record a, Record b) except -1
+cdef bint _same(object x, object y) except -1
 cpdef object fill(Record o, object kind, object verb, object unit_kind, object unit, object src, object dst, object area,
                   object ability, object player, object spellbook, object cost, object value, object word, object gate,
                   object label)

@@ -55,10 +55,14 @@ class Record:
         return hash(self.fields())
 
     def __eq__(self, other: Any) -> bool:
-        return _as_tuple(self) == _as_tuple(other)
+        if isinstance(other, Record):
+            return _equal(self, other)
+        return self.fields() == other
 
     def __ne__(self, other: Any) -> bool:
-        return _as_tuple(self) != _as_tuple(other)
+        if isinstance(other, Record):
+            return not _equal(self, other)
+        return self.fields() != other
 
     def __lt__(self, other: Any) -> bool:
         return _as_tuple(self) < _as_tuple(other)
@@ -90,6 +94,21 @@ class Record:
     def _asdict(self) -> dict[str, Any]:
         """The fields by name."""
         return dict(zip(FIELDS, self.fields()))
+
+
+def _equal(a: Record, b: Record) -> bool:
+    """Whether two records' fields are equal, as their tuples compare (each field by identity first),
+    without the tuples made."""
+    return a is b or (_same(a.verb, b.verb) and _same(a.kind, b.kind) and _same(a.unit_kind, b.unit_kind)
+                      and _same(a.unit, b.unit) and _same(a.src, b.src) and _same(a.dst, b.dst)
+                      and _same(a.area, b.area) and _same(a.ability, b.ability) and _same(a.player, b.player)
+                      and _same(a.spellbook, b.spellbook) and _same(a.cost, b.cost) and _same(a.value, b.value)
+                      and _same(a.word, b.word) and _same(a.gate, b.gate))
+
+
+def _same(x: Any, y: Any) -> bool:
+    """`x == y` as a tuple compares its items: identity first."""
+    return x is y or bool(x == y)
 
 
 def _as_tuple(x: Any) -> Any:
