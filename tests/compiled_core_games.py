@@ -125,13 +125,36 @@ def decision_behaviour() -> list[str]:
     return out
 
 
+def option_behaviour() -> list[str]:
+    """What a reader sees of an `Option` record (option_record.py; an extension type in the compiled
+    core, option_record.pxd and option.pxd): as the named tuple it was, iterated, indexed, sliced,
+    equal to and hashed as the tuple of its fields, ordered, repr, `_fields`, `_replace`, `_asdict`,
+    pickling, a copy, JSON, read-only fields; its label made once, kept by `with_cost`."""
+    import copy
+    import pickle
+    from necronomicon.interpreter.engine.option import Option, labelled_move, parse, with_cost
+    o = Option("action", "battle", area="a", player="blue", cost=1)
+    m = labelled_move("acolyte", "a", "b", 7, 1)[1]
+    out = [repr(o), repr(m), str(list(o)), repr((o[1], o[-1], o[10], o[2:5], len(o), "battle" in o)),
+           str((o == tuple(o), hash(o) == hash(tuple(o)), o != m, o < m, sorted([m, o]) == [o, m])),
+           str(Option._fields), repr(o._replace(cost=2)), repr(o._asdict()), repr(pickle.loads(pickle.dumps(m))),
+           repr(copy.deepcopy(m) == m), json.dumps(o.as_json()), o.label, m.label, with_cost(m, 3).label,
+           repr(parse("action", "battle a blue") == o._replace(cost=None)), repr({o: 1}[tuple(o)])]
+    try:
+        o.cost = 3   # type: ignore[misc]
+    except AttributeError:
+        out.append("read-only")
+    return out
+
+
 def main() -> int:
     content_by: dict[tuple[str, ...], object] = {}
     games = [play(content_by, (*setup[:4], setup[4] + 100 * k)) for setup in GAMES for k in range(SEEDS)]
     build = engine_build()
     print(json.dumps({"compiled_modules": build.compiled, "modules": build.modules, "folder": str(build.folder),
                       "profile_guided": build.profile_guided, "games": games,
-                      "trues_lost": trues_lost_to_failing_checks(), "decision": decision_behaviour()}))
+                      "trues_lost": trues_lost_to_failing_checks(), "decision": decision_behaviour(),
+                      "option": option_behaviour()}))
     return 0
 
 

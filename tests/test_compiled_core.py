@@ -78,6 +78,7 @@ def test_the_installed_compiled_core_plays_the_python_engines_games(tmp_path: Pa
     differ = [i for i, (a, b) in enumerate(zip(reference["games"], installed["games"])) if a != b]
     assert not differ, f"the compiled core played games {differ} differently from the Python engine"
     assert installed["decision"] == reference["decision"], "the compiled Decision behaves unlike the Python one"
+    assert installed["option"] == reference["option"], "the compiled Option behaves unlike the Python one"
     assert reference["trues_lost"] == 0
     assert installed["trues_lost"] == 0, "the compiled core lost references to True in failing checks " \
         "(a chained comparison? see tests/test_compiled_refcounts.py)"

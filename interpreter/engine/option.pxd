@@ -5,6 +5,17 @@
 # module's own code alone reads them.
 import cython
 
+from necronomicon.interpreter.engine.option_record cimport Record, fill, keep_label
+
+# Option an extension type (option_record.pxd's Record, with its C fields, and the `label` property):
+# a record is made by `_new`, a C function, through the type's C `tp_new` and C field writes
+cdef class Option(Record):
+    pass
+
+cdef Option _new(object kind, object verb, object unit_kind, object unit, object src, object dst, object area,
+                 object ability, object player, object spellbook, object cost, object value, object word, object gate,
+                 object label)
+
 cdef dict _PARSED, _ACTIONS, _MOVES
 
 # the listings' record makers as C functions, which actions.pxd and moves.pxd cimport: a listing's
@@ -28,3 +39,5 @@ cpdef tuple move_answer(str label)
 cpdef bint is_done(object label) except -1
 cpdef tuple _unit_parts(object kind_of_decision, object label)
 cdef bint _same(object a, object b) except -1
+# a record at another cost, its label kept (option_info, a listed cost per option; typed: it reads `_label`)
+cpdef Option with_cost(Option o, object cost)

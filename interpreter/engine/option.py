@@ -37,8 +37,9 @@ with `parse` and works on the record's fields.
 """
 from __future__ import annotations
 
-from functools import cached_property
-from typing import Any, Iterable, NamedTuple
+from typing import Any, Iterable
+
+from .option_record import FIELDS, Record, fill, keep_label
 
 __all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "labelled_move",
            "match_option", "move", "move_label", "options_starting",
@@ -60,49 +61,47 @@ class UnclassifiedOption(ValueError):
     """A label of no form in the table above (a new label form: add it here)."""
 
 
-class _Fields(NamedTuple):
-    kind: str
-    verb: str
-    unit_kind: str | None = None
-    unit: int | None = None          # the unit's id
-    src: str | None = None           # where the unit is (an area, pool, held:..., captured:...)
-    dst: str | None = None           # where a unit goes (a move; the area a unit is recruited/summoned/awakened in)
-    area: str | None = None          # the area the option acts in or names
-    ability: str | None = None       # an ability id (a requirement's id for `requirement`)
-    player: str | None = None        # a player the option names (a battle's foe, a pick among players)
-    spellbook: str | None = None
-    cost: int | None = None          # Power, when the listing or the decision says it
-    value: int | None = None         # a number picked (a secret die face)
-    word: str | None = None          # the word picked (`option`, a non-numeric `pick`; a requirement's second id)
-    gate: bool = False               # the unit controls the Gate where it stands
-
-
-class Option(_Fields):
+class Option(Record):
     """What one option is: the decision `kind` it answers, its `verb`, and the fields that apply
-    (None otherwise; `gate` False). A tuple (compared and hashed by its fields); its `label` is
-    made the first time it is read and kept."""
+    (None otherwise; `gate` False): `unit_kind`, `unit` (the unit's id), `src` (where the unit is: an
+    area, pool, held:..., captured:...), `dst` (where it goes: a move; the area a unit is placed in),
+    `area` (the area the option acts in or names), `ability` (a requirement's id for `requirement`),
+    `player` (a battle's foe, a pick among players), `spellbook`, `cost` (Power, when the listing or
+    the decision says it), `value` (a number picked), `word` (the word picked; a requirement's second
+    id), `gate` (the unit controls the Gate where it stands). It reads as the named tuple of its
+    fields (option_record.py); its `label` is made the first time it is read and kept."""
 
-    @cached_property
+    @property
     def label(self) -> str:
         """The option's text (`label_of`)."""
-        return label_of(self)
+        label = self._label
+        if label is None:
+            label = label_of(self)
+            keep_label(self, label)
+        return label  # type: ignore[no-any-return]
 
     def as_json(self) -> dict[str, Any]:
         """The label and the fields that apply, as plain data (not the decision kind)."""
         out: dict[str, Any] = {"label": label_of(self)}
-        for k, v in zip(self._fields, self):
+        for k, v in zip(FIELDS, self.fields()):
             if v is not None and v is not False and k != "kind":
                 out[k] = v
         return out
 
 
-_COST = _Fields._fields.index("cost")
+def _new(kind: str, verb: str, unit_kind: Any, unit: Any, src: Any, dst: Any, area: Any, ability: Any, player: Any,
+         spellbook: Any, cost: Any, value: Any, word: Any, gate: bool, label: str | None) -> Option:
+    """A record with these fields (and its label, or None: made when first read), made by the type's
+    `__new__` and `fill` (a C `tp_new` and C writes in the compiled core), not by a call of the type."""
+    o = Option.__new__(Option)
+    fill(o, kind, verb, unit_kind, unit, src, dst, area, ability, player, spellbook, cost, value, word, gate, label)
+    return o
 
 
 def with_cost(o: Option, cost: int | None) -> Option:
-    """`o` costing `cost`: `o._replace(cost=cost)`, made as a tuple (`_replace` is interpreted
-    Python, keywords mapped over every field, even in the compiled core)."""
-    return tuple.__new__(Option, (*o[:_COST], cost, *o[_COST + 1:]))
+    """`o` costing `cost` (`o._replace(cost=cost)`; its label, which names no cost, kept)."""
+    return _new(o.kind, o.verb, o.unit_kind, o.unit, o.src, o.dst, o.area, o.ability, o.player, o.spellbook, cost,
+                o.value, o.word, o.gate, o._label)
 
 
 # ---- the action listing's records -------------------------------------------------------------------------
@@ -111,8 +110,7 @@ def with_cost(o: Option, cost: int | None) -> Option:
 # it names (the first given; with the second id, if any), as (cost, unit kind, foe, ability, second
 # id, record), those fields compared: a hit is three dict reads by a str (or None) and five compares,
 # with no key tuple made and hashed (one made at another cost or with other fields replaces it). The
-# fields are compared in a plain tuple (an item of a record, a tuple subclass, is a generic read in
-# the compiled core). Cleared when full.
+# fields are compared in a plain tuple. Cleared when full.
 _ACTIONS: dict[str, dict[str | None, dict[Any, tuple[Any, ...]]]] = {}
 _ACTIONS_MAX = 20_000
 
@@ -153,26 +151,23 @@ def _same(a: Any, b: Any) -> bool:
 
 def _action_record(verb: str, cost: int | None, unit_kind: str | None, area: str | None, player: str | None,
                    ability: str | None, word: str | None) -> Option:
-    """An action's record (its `dst` the `area` of a placing verb), made as a tuple in _Fields' order
-    (namedtuple's `__new__` is interpreted Python, keywords mapped, even in the compiled core)."""
-    return tuple.__new__(Option, ("action", verb, unit_kind, None, None, area if verb in PLACE else None, area, ability,
-                                  player, None, cost, None, word, False))
+    """An action's record (its `dst` the `area` of a placing verb), made by `_new` (no keywords mapped)."""
+    return _new("action", verb, unit_kind, None, None, area if verb in PLACE else None, area, ability, player, None, cost,
+                None, word, False, None)
 
 
 def _move_record(unit_kind: str, src: str, dst: str, uid: int, cost: int | None) -> Option:
-    """A unit move's record, made as a tuple likewise."""
-    return tuple.__new__(Option, ("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None,
-                                  None, False))
+    """A unit move's record, made likewise."""
+    return _new("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None, None, False, None)
 
 
 # The Move listing's unit moves, likewise: each made once, with its label, and shared, by unit id,
 # origin then destination, as (cost, unit kind, (label, record)) (the last made at another cost or
 # kind replaced): a hit is three dict reads by an int and two strs and two compares, with no key
-# tuple made and hashed. A move decision lists about a hundred, and a game
-# makes many anew (units move on), so a new one is made as a tuple in _Fields' order (`Option(...)`
-# runs namedtuple's interpreted `__new__`) and given its label at once (the cached property's first
-# read is Python's own code). The listing takes the label from the pair (reading `.label` is a generic
-# attribute lookup, even in the compiled core). Cleared when full.
+# tuple made and hashed. A move decision lists about a hundred, and a game makes many anew (units
+# move on), so a new one is made by `_new` with its label at once. The listing takes the label from
+# the pair (reading `.label` is a property's generic attribute lookup, even in the compiled core).
+# Cleared when full.
 _MOVES: dict[int, dict[str, dict[str, tuple[Any, ...]]]] = {}
 
 
@@ -197,8 +192,7 @@ def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tu
         if kept is not None and _same(kept[0], cost) and _same(kept[1], unit_kind):
             return kept[2]  # type: ignore[no-any-return]
     label = move_label(unit_kind, src, dst, uid)
-    o = _move_record(unit_kind, src, dst, uid, cost)
-    o.__dict__["label"] = label
+    o = _new("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None, None, False, label)
     entry = (label, o)
     by_dst[dst] = (cost, unit_kind, entry)
     return entry
