@@ -119,12 +119,7 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
         for dst in dsts:
             if within is not None and within != src and within != dst:
                 continue
-            if dst in charged:
-                extra = 0
-            else:
-                extra = surcharge.get(dst, -1)
-                if extra < 0:
-                    extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
+            extra = 0 if dst in charged else _surcharge_at(g, p, dst, surcharge, cost_mods)
             if 1 + extra <= power:
                 label, o = labelled_move(u["kind"], src, dst, uid, 1 + extra)
                 opts[label] = o
@@ -145,14 +140,18 @@ def _free(g: "RulesContext", p: str, dsts: Any, charged: set[str], surcharge: di
     """Whether `p` pays no surcharge to enter any of `dsts` in this Move (`move_options`' loop,
     which it fills `surcharge` for as that loop would)."""
     for dst in dsts:
-        if dst in charged:
-            continue
-        extra = surcharge.get(dst, -1)
-        if extra < 0:
-            extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods)
-        if extra != 0:
+        if dst not in charged and _surcharge_at(g, p, dst, surcharge, cost_mods) != 0:
             return False
     return True
+
+
+def _surcharge_at(g: "RulesContext", p: str, dst: str, surcharge: dict[str, int], cost_mods: Any) -> int:
+    """`p`'s surcharge to enter `dst` in this Move (not yet paid there): read from `surcharge`,
+    or reckoned (the action-cost modifiers `cost_mods`) and noted there."""
+    extra = surcharge.get(dst, -1)
+    if extra < 0:
+        extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
+    return extra  # type: ignore[no-any-return]
 
 
 def _unit_moves(kind: str, src: str, dsts: Any, uid: Any, checking: bool) -> list[tuple[str, Option]]:
