@@ -8,7 +8,7 @@ from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 from necronomicon.interpreter.engine cimport core
 from necronomicon.interpreter.engine.core cimport may_modify, modifier_index, modifiers_of
 from necronomicon.interpreter.engine.option cimport is_done, labelled_move, move_answer
-from necronomicon.interpreter.engine.state cimport _count_at, _on_map
+from necronomicon.interpreter.engine.state cimport _count_at, _on_map, _units_of
 from necronomicon.interpreter.engine.kept_costs cimport costs_at
 from necronomicon.interpreter.engine.abilities cimport quiet_window
 from necronomicon.interpreter.engine.basics cimport gain_power

@@ -17,7 +17,7 @@ from .flow import Return
 from .host import RulesContext
 from .kept_costs import costs_at
 from . import state as state_module
-from .state import _count_at, _on_map   # (State's methods: C calls in the compiled core, moves.pxd)
+from .state import _count_at, _on_map, _units_of   # (State's methods: C calls in the compiled core, moves.pxd)
 
 _unit_id = itemgetter("id")
 
@@ -91,8 +91,10 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     near = neighbours(g.layout) if not act_mods and not range_mods else None
     cost_mods: Any = ()   # action_mods(move): `_surcharges`, read at the first unit with somewhere to go
     checking = state_module.CHECK_MEMO
-    units = _on_map(g.s, p)
-    ix = g.s._ix   # (the unit index `_on_map` has just read: its `ascending` says the units are by id)
+    # all of p's units when each one's areas are its neighbours: one off the map (pool, held) has none
+    # there and is passed over below as a unit with nowhere to go, as one on the map with none is
+    units = _on_map(g.s, p) if near is None else _units_of(g.s, p)
+    ix = g.s._ix   # (the unit index just read: its `ascending` says the units are by id)
     if ix is None or not ix[3] or checking:
         by_id = sorted(units, key=_unit_id)
         if checking and ix is not None and ix[3] and by_id != units:
