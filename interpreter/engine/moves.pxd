@@ -8,7 +8,7 @@ from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 from necronomicon.interpreter.engine cimport core
 from necronomicon.interpreter.engine.core cimport may_modify, modifier_index, modifiers_of
 from necronomicon.interpreter.engine.option cimport is_done, labelled_move, move_answer
-from necronomicon.interpreter.engine.state cimport _count_at, _on_map
+from necronomicon.interpreter.engine.state cimport _count_at, _on_map, _units_of
 from necronomicon.interpreter.engine.kept_costs cimport costs_at
 from necronomicon.interpreter.engine.abilities cimport quiet_window
 from necronomicon.interpreter.engine.basics cimport gain_power
@@ -28,8 +28,9 @@ cpdef dict move_options(RulesFields g, object p, object moved, object charged, o
 cdef dict _UNIT_MOVES   # (the module's own cache of a unit's moves: its reads C calls)
 @cython.locals(kept=tuple, made=list)
 cdef list _unit_moves(object kind, object src, object dsts, object uid, bint checking)
-@cython.locals(extra=object)
 cdef bint _free(RulesFields g, object p, object dsts, object charged, dict surcharge, object cost_mods) except -1
+@cython.locals(extra=object)
+cdef object _surcharge_at(RulesFields g, object p, object dst, dict surcharge, object cost_mods)
 @cython.locals(made=list)
 cdef list _unit_moves_made(object kind, object src, object dsts, object uid)
 

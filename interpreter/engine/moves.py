@@ -17,7 +17,7 @@ from .flow import Return
 from .host import RulesContext
 from .kept_costs import costs_at
 from . import state as state_module
-from .state import _count_at, _on_map   # (State's methods: C calls in the compiled core, moves.pxd)
+from .state import _count_at, _on_map, _units_of   # (State's methods: C calls in the compiled core, moves.pxd)
 
 _unit_id = itemgetter("id")
 
@@ -91,8 +91,10 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
     near = neighbours(g.layout) if not act_mods and not range_mods else None
     cost_mods: Any = ()   # action_mods(move): `_surcharges`, read at the first unit with somewhere to go
     checking = state_module.CHECK_MEMO
-    units = _on_map(g.s, p)
-    ix = g.s._ix   # (the unit index `_on_map` has just read: its `ascending` says the units are by id)
+    # all of p's units when each one's areas are its neighbours: one off the map (pool, held) has none
+    # there and is passed over below as a unit with nowhere to go, as one on the map with none is
+    units = _on_map(g.s, p) if near is None else _units_of(g.s, p)
+    ix = g.s._ix   # (the unit index just read: its `ascending` says the units are by id)
     if ix is None or not ix[3] or checking:
         by_id = sorted(units, key=_unit_id)
         if checking and ix is not None and ix[3] and by_id != units:
@@ -119,12 +121,7 @@ def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], 
         for dst in dsts:
             if within is not None and within != src and within != dst:
                 continue
-            if dst in charged:
-                extra = 0
-            else:
-                extra = surcharge.get(dst, -1)
-                if extra < 0:
-                    extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
+            extra = 0 if dst in charged else _surcharge_at(g, p, dst, surcharge, cost_mods)
             if 1 + extra <= power:
                 label, o = labelled_move(u["kind"], src, dst, uid, 1 + extra)
                 opts[label] = o
@@ -145,14 +142,18 @@ def _free(g: "RulesContext", p: str, dsts: Any, charged: set[str], surcharge: di
     """Whether `p` pays no surcharge to enter any of `dsts` in this Move (`move_options`' loop,
     which it fills `surcharge` for as that loop would)."""
     for dst in dsts:
-        if dst in charged:
-            continue
-        extra = surcharge.get(dst, -1)
-        if extra < 0:
-            extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods)
-        if extra != 0:
+        if dst not in charged and _surcharge_at(g, p, dst, surcharge, cost_mods) != 0:
             return False
     return True
+
+
+def _surcharge_at(g: "RulesContext", p: str, dst: str, surcharge: dict[str, int], cost_mods: Any) -> int:
+    """`p`'s surcharge to enter `dst` in this Move (not yet paid there): read from `surcharge`,
+    or reckoned (the action-cost modifiers `cost_mods`) and noted there."""
+    extra = surcharge.get(dst, -1)
+    if extra < 0:
+        extra = surcharge[dst] = action_cost(g, p, "move", 0, dst, cost_mods) if cost_mods else 0
+    return extra  # type: ignore[no-any-return]
 
 
 def _unit_moves(kind: str, src: str, dsts: Any, uid: Any, checking: bool) -> list[tuple[str, Option]]:

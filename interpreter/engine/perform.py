@@ -20,6 +20,7 @@ from . import core_procs
 from .core_procs import requirements_call
 from . import independents
 from . import moves
+from .moves import move_made, move_options
 from . import phases
 from .phases import out_of_actions, reveal_could_end_game
 
@@ -283,7 +284,7 @@ class MoveAction(Proc):
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
         costs: dict[str, int] = {}
-        records = moves.move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"], costs)
+        records = move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"], costs)
         if f["moved"]:
             records[DONE_MOVING.label] = DONE_MOVING
         if not records:
@@ -293,7 +294,7 @@ class MoveAction(Proc):
 
     def moved(self, g: Any, f: Frame, ans: str) -> Any:
         f["at"] = "freed"   # (after the unit moved and its window; `done` returns before it is read)
-        return moves.move_made(g, f, ans)   # (a typed function: its calls C calls in the compiled core)
+        return move_made(g, f, ans)   # (a C call in the compiled core: perform.pxd)
 
     def freed(self, g: Any, f: Frame, value: Any) -> Any:
         # units an ability moved along for free do not move again in this Move (f["moved"] is
