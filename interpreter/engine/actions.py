@@ -87,7 +87,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     out.extend(summon_actions(g, p))
     # Awaken (the faction's Great Old Ones and the Independents nobody controls)
     for t in independents.awaken_types(g, p):
-        if t.awaken is None or not independents.may_awaken_from_pool(g, p, t.id):
+        if t.awaken is None or not (_in_pool(s, p, t.id) or independents.may_awaken_from_pool(g, p, t.id)):
             continue
         try:
             cost = unit_cost(g, p, t)
@@ -125,7 +125,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     act_mods = index.get("may-act", ())
     if act_mods and not may_modify(g, "may-act", {"owner": p, "action": "capture"}, act_mods):
         act_mods = ()   # (asked once for all of p's units: none applies to one of them)
-    others = s.others(p)
+    others = [q for q in s.players if q != p]   # (s.others(p) without a method call)
     for a in my_areas:
         victims = [e for e in others if _count_at(s, a, e)]   # (none there: no capture, no captor asked)
         captors = _captors(g, p, a, act_mods) if victims else None
@@ -227,7 +227,7 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     combat_mods = index.get("combat", ())
     if combat_mods and not may_modify(g, "combat", {"owner": p}, combat_mods):
         combat_mods = ()
-    others = s.others(p)
+    others = [q for q in s.players if q != p]   # (s.others(p) without a method call)
     for a in areas if areas is not None else sorted(_places_of(s, p)):
         if a in fought:
             continue
