@@ -38,7 +38,7 @@ cpdef list battle_actions(RulesFields g, object p, object verb, object areas=*)
 cpdef bint _some_combat(RulesFields g, object units, object foe, object mods) except -1
 cpdef bint _has_class(RulesFields g, object units, object cls) except -1
 
-@cython.locals(out=list, areas=object, gate=dict, gates=dict)
+@cython.locals(out=list, areas=object, gate=dict, found=dict, s=StateFields)
 cpdef list unlimited_actions(RulesFields g, object p)
 
 # a chosen action's frame and its common counterpart, as C calls from turn.py

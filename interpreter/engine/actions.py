@@ -266,26 +266,31 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     out: list[Option] = []
     ask = None   # (whether a can-control-gate modifier may apply: asked at the first free Gate with p's units)
     areas = g.layout.areas   # (is_area, read once)
-    gates = s.gates
-    for a in sorted(gates):   # (the areas alone: sorting (area, gate) pairs compares tuples)
+    found = {}   # area -> control-gate or abandon-gate, listed by area (only these areas sorted)
+    for a, gate in s.gates.items():
         if a not in areas:
             continue
-        gate = gates[a]
-        if gate.get("controller") is None and not gate.get("locked"):
+        if gate.get("controller") is None:
+            if gate.get("locked"):
+                continue
             for u in _units_at(s, a, p):
                 ask = may_modify(g, "can-control-gate", {"owner": p}) if ask is None else ask
                 if can_control(g, u, ask):
-                    out.append(action("control-gate", 0, None, a))
+                    found[a] = "control-gate"
                     break
         elif _gate_owner(s, a) == p:
-            out.append(action("abandon-gate", 0, None, a))
+            found[a] = "abandon-gate"
+    if found:
+        for a in sorted(found):
+            out.append(action(found[a], 0, None, a))
     if extra_battle_allowed(g, p):
         out.extend(battle_actions(g, p, "extra-battle"))
     out.extend(summon_actions(g, p, unlimited=True))
     if s.elder_signs[p]:
         out.append(action("reveal-elder-signs", 0))
     out.extend(ability_actions(g, p, "unlimited-action"))
-    out.extend(requirement_actions(g, p, True))
+    if g.tables.action_requirements[p][1]:   # (a content fact: p has Unlimited requirement actions)
+        out.extend(requirement_actions(g, p, True))
     return out
 
 
