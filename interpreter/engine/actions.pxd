@@ -32,7 +32,7 @@ cpdef object may_summon(RulesFields g, object p, object t)
 cpdef object unlimited_summon(RulesFields g, object p, object kind)
 cpdef object extra_battle_allowed(RulesFields g, object p)
 
-@cython.locals(out=list, foes=list, mine=list, others=list, s=StateFields)
+@cython.locals(out=list, foes=list, mine=list, others=list, s=StateFields, ready=bint, index=dict)
 cpdef list battle_actions(RulesFields g, object p, object verb, object areas=*)
 
 cpdef bint _some_combat(RulesFields g, object units, object foe, object mods) except -1

@@ -219,21 +219,27 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     s = g.s
     out = []
     fought = s.memory.get("battles", [])
-    mods = moves.action_mods(g, p, "battle")
-    index = modifier_index(g)   # (read once: each read asks the memo whether it is current)
-    act_mods = index.get("may-act", ())
-    if act_mods and not may_modify(g, "may-act", {"owner": p, "action": "battle"}, act_mods):
-        act_mods = ()   # (asked once for all of p's units: none applies to one of them)
-    combat_mods = index.get("combat", ())
-    if combat_mods and not may_modify(g, "combat", {"owner": p}, combat_mods):
-        combat_mods = ()
     others = [q for q in s.players if q != p]   # (s.others(p) without a method call)
+    ready = False   # the modifiers below: read at the first area with a foe (none: none read)
+    mods: Any = ()
+    act_mods: Any = ()
+    combat_mods: Any = ()
     for a in areas if areas is not None else sorted(_places_of(s, p)):
         if a in fought:
             continue
         foes = [e for e in others if _count_at(s, a, e)]
         if not foes:
             continue
+        if not ready:
+            ready = True
+            mods = moves.action_mods(g, p, "battle")
+            index = modifier_index(g)   # (read once: each read asks the memo whether it is current)
+            act_mods = index.get("may-act", ())
+            if act_mods and not may_modify(g, "may-act", {"owner": p, "action": "battle"}, act_mods):
+                act_mods = ()   # (asked once for all of p's units: none applies to one of them)
+            combat_mods = index.get("combat", ())
+            if combat_mods and not may_modify(g, "combat", {"owner": p}, combat_mods):
+                combat_mods = ()
         mine = [u for u in _units_at(s, a, p) if not act_mods or core.may_act(g, u, "battle", act_mods)]
         for e in foes:
             if _some_combat(g, mine, e, combat_mods):
