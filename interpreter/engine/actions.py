@@ -86,7 +86,8 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     # Summon (a Common Action even when an ability also makes it an Unlimited one)
     out.extend(summon_actions(g, p))
     # Awaken (the faction's Great Old Ones and the Independents nobody controls)
-    for t in independents.awaken_types(g, p):
+    # (with no loyalty card in play, `independents.awaken_types` is the faction's own: no call, no list)
+    for t in independents.awaken_types(g, p) if s.loyalty else f.goos:
         if t.awaken is None or not (_in_pool(s, p, t.id) or independents.may_awaken_from_pool(g, p, t.id)):
             continue
         try:
