@@ -47,13 +47,13 @@ def test_the_unlimited_actions_listed_at_the_end_of_an_action_are_offered_withou
     from necronomicon.interpreter.engine.agents import RandomAgent
     from necronomicon.interpreter.engine.game import Game
     c = load_content().require_ok()
-    listed = turn.Turn._list_unlimited
+    listed = turn._list_unlimited
     calls = [0]
 
-    def counting(self, g, f):  # type: ignore[no-untyped-def]
+    def counting(g, f):  # type: ignore[no-untyped-def]
         calls[0] += 1
-        return listed(self, g, f)
-    monkeypatch.setattr(turn.Turn, "_list_unlimited", counting)
+        return listed(g, f)
+    monkeypatch.setattr(turn, "_list_unlimited", counting)
 
     def play() -> tuple[list[str], int]:
         calls[0] = 0

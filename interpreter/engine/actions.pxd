@@ -5,6 +5,7 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+from necronomicon.interpreter.engine.state_fields cimport StateFields
 # the helpers of other modules a listing calls (by module, `core.modified`, or by name) as C calls:
 # cimported functions of their .pxd, with no argument tuple and no lookup of the name
 from necronomicon.interpreter.engine cimport basics, core, moves
@@ -21,23 +22,23 @@ cpdef list unit_gates(RulesFields g, object p=*)
 cpdef object unit_gates_bytes(RulesFields g)
 cpdef object gate_count(RulesFields g, object p)
 
-@cython.locals(out=list, my_areas=list, index=dict, s=object, victims=list, classes=dict)
+@cython.locals(out=list, my_areas=list, index=dict, s=StateFields, victims=list, classes=dict, others=list)
 cpdef list main_actions(RulesFields g, object p, object within=*)
 
-@cython.locals(out=list, gates=list, areas=object)
+@cython.locals(out=list, gates=list, areas=object, s=StateFields)
 cpdef list summon_actions(RulesFields g, object p, object unlimited=*)
 
 cpdef object may_summon(RulesFields g, object p, object t)
 cpdef object unlimited_summon(RulesFields g, object p, object kind)
 cpdef object extra_battle_allowed(RulesFields g, object p)
 
-@cython.locals(out=list, foes=list, mine=list, others=list)
+@cython.locals(out=list, foes=list, mine=list, others=list, s=StateFields, ready=bint, index=dict)
 cpdef list battle_actions(RulesFields g, object p, object verb, object areas=*)
 
 cpdef bint _some_combat(RulesFields g, object units, object foe, object mods) except -1
 cpdef bint _has_class(RulesFields g, object units, object cls) except -1
 
-@cython.locals(out=list, areas=object, gate=dict, gates=dict)
+@cython.locals(out=list, areas=object, gate=dict, found=dict, s=StateFields)
 cpdef list unlimited_actions(RulesFields g, object p)
 
 # a chosen action's frame and its common counterpart, as C calls from turn.py

@@ -86,8 +86,9 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     # Summon (a Common Action even when an ability also makes it an Unlimited one)
     out.extend(summon_actions(g, p))
     # Awaken (the faction's Great Old Ones and the Independents nobody controls)
-    for t in independents.awaken_types(g, p):
-        if t.awaken is None or not independents.may_awaken_from_pool(g, p, t.id):
+    # (with no loyalty card in play, `independents.awaken_types` is the faction's own: no call, no list)
+    for t in independents.awaken_types(g, p) if s.loyalty else f.goos:
+        if t.awaken is None or not (_in_pool(s, p, t.id) or independents.may_awaken_from_pool(g, p, t.id)):
             continue
         try:
             cost = unit_cost(g, p, t)
@@ -125,7 +126,7 @@ def main_actions(g: "RulesContext", p: str, within: str | None = None) -> list[O
     act_mods = index.get("may-act", ())
     if act_mods and not may_modify(g, "may-act", {"owner": p, "action": "capture"}, act_mods):
         act_mods = ()   # (asked once for all of p's units: none applies to one of them)
-    others = s.others(p)
+    others = [q for q in s.players if q != p]   # (s.others(p) without a method call)
     for a in my_areas:
         victims = [e for e in others if _count_at(s, a, e)]   # (none there: no capture, no captor asked)
         captors = _captors(g, p, a, act_mods) if victims else None
@@ -219,21 +220,27 @@ def battle_actions(g: "RulesContext", p: str, verb: str, areas: list[str] | None
     s = g.s
     out = []
     fought = s.memory.get("battles", [])
-    mods = moves.action_mods(g, p, "battle")
-    index = modifier_index(g)   # (read once: each read asks the memo whether it is current)
-    act_mods = index.get("may-act", ())
-    if act_mods and not may_modify(g, "may-act", {"owner": p, "action": "battle"}, act_mods):
-        act_mods = ()   # (asked once for all of p's units: none applies to one of them)
-    combat_mods = index.get("combat", ())
-    if combat_mods and not may_modify(g, "combat", {"owner": p}, combat_mods):
-        combat_mods = ()
-    others = s.others(p)
+    others = [q for q in s.players if q != p]   # (s.others(p) without a method call)
+    ready = False   # the modifiers below: read at the first area with a foe (none: none read)
+    mods: Any = ()
+    act_mods: Any = ()
+    combat_mods: Any = ()
     for a in areas if areas is not None else sorted(_places_of(s, p)):
         if a in fought:
             continue
         foes = [e for e in others if _count_at(s, a, e)]
         if not foes:
             continue
+        if not ready:
+            ready = True
+            mods = moves.action_mods(g, p, "battle")
+            index = modifier_index(g)   # (read once: each read asks the memo whether it is current)
+            act_mods = index.get("may-act", ())
+            if act_mods and not may_modify(g, "may-act", {"owner": p, "action": "battle"}, act_mods):
+                act_mods = ()   # (asked once for all of p's units: none applies to one of them)
+            combat_mods = index.get("combat", ())
+            if combat_mods and not may_modify(g, "combat", {"owner": p}, combat_mods):
+                combat_mods = ()
         mine = [u for u in _units_at(s, a, p) if not act_mods or core.may_act(g, u, "battle", act_mods)]
         for e in foes:
             if _some_combat(g, mine, e, combat_mods):
@@ -266,26 +273,31 @@ def unlimited_actions(g: "RulesContext", p: str) -> list[Option]:
     out: list[Option] = []
     ask = None   # (whether a can-control-gate modifier may apply: asked at the first free Gate with p's units)
     areas = g.layout.areas   # (is_area, read once)
-    gates = s.gates
-    for a in sorted(gates):   # (the areas alone: sorting (area, gate) pairs compares tuples)
+    found = {}   # area -> control-gate or abandon-gate, listed by area (only these areas sorted)
+    for a, gate in s.gates.items():
         if a not in areas:
             continue
-        gate = gates[a]
-        if gate.get("controller") is None and not gate.get("locked"):
+        if gate.get("controller") is None:
+            if gate.get("locked"):
+                continue
             for u in _units_at(s, a, p):
                 ask = may_modify(g, "can-control-gate", {"owner": p}) if ask is None else ask
                 if can_control(g, u, ask):
-                    out.append(action("control-gate", 0, None, a))
+                    found[a] = "control-gate"
                     break
         elif _gate_owner(s, a) == p:
-            out.append(action("abandon-gate", 0, None, a))
+            found[a] = "abandon-gate"
+    if found:
+        for a in sorted(found):
+            out.append(action(found[a], 0, None, a))
     if extra_battle_allowed(g, p):
         out.extend(battle_actions(g, p, "extra-battle"))
     out.extend(summon_actions(g, p, unlimited=True))
     if s.elder_signs[p]:
         out.append(action("reveal-elder-signs", 0))
     out.extend(ability_actions(g, p, "unlimited-action"))
-    out.extend(requirement_actions(g, p, True))
+    if g.tables.action_requirements[p][1]:   # (a content fact: p has Unlimited requirement actions)
+        out.extend(requirement_actions(g, p, True))
     return out
 
 

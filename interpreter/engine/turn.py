@@ -7,7 +7,8 @@ from typing import Any
 
 from ..limits import MAX_ACTIONS_PER_PHASE
 from . import state as state_module
-from .flow import Proc, Return, ask
+from .decisions import new_decision
+from .flow import Ask, Proc, Return, ask
 from .option import Option, parse
 from . import actions
 from .actions import as_common_action, take_action_call
@@ -16,7 +17,7 @@ from .basics import emit_fields, gain_power
 from . import core
 from .core import turn_order
 from . import phases
-from .phases import out_of_actions
+from .phases import can_pass, out_of_actions
 from .rules_fields import memo_facts
 
 Frame = dict[str, Any]
@@ -47,14 +48,40 @@ def only_unlimited_left(g: Any) -> bool:
         and END_TURN.label in g.s.pending["options"]
 
 
-# the memo entry of the Unlimited Actions listed for a turn's next `choose` step (`Turn._unlimited`):
+# the memo entry of the Unlimited Actions listed for a turn's next `choose` step (`_unlimited`):
 # checked where it is used (`choose`, in checking mode), not by the memo's own check
 UNLIMITED_KEPT = ("unlimited-kept", None)
 basics.MEMO_CHECKED_AT_USE.add(UNLIMITED_KEPT[0])
-# the position key a turn's listing of Unlimited Actions made (`Turn._list_unlimited`), put here by
+# the position key a turn's listing of Unlimited Actions made (`_list_unlimited`), put here by
 # `choose` as it asks, for the `chosen` step that answers at that same position: taken by it
 POSITION_KEPT = ("position-kept", None)
 basics.MEMO_CHECKED_AT_USE.add(POSITION_KEPT[0])
+
+
+def _unlimited(g: Any, f: Frame, keep: bool = False) -> list[Option]:
+    """The Unlimited Actions `p` may take now. `keep`: the caller's next step is `choose`, at
+    this very position (nothing runs in between), which then takes this list instead of
+    listing it again (kept in the memo, tied to this frame: a write drops it, as any memo fact)."""
+    out, here = _list_unlimited(g, f)
+    if keep:
+        memo_facts(g)[UNLIMITED_KEPT] = (f, out, here)
+    return out
+
+
+def _list_unlimited(g: Any, f: Frame) -> tuple[list[Option], str | None]:
+    """The Unlimited Actions `p` may take now, and the position key made to leave out the free
+    ones taken here before (None when none was needed). (A module function, not a Turn method:
+    the steps' bodies call it as a C function in the compiled core.)"""
+    offered = actions.unlimited_actions(g, f["player"])   # (a module read: benchmarks/listing_reuse.py wraps the listings there)
+    seen = f["seen"]
+    if not seen:
+        return offered, None
+    taken = {label for _, label in seen}
+    free = [o for o in offered if o.cost == 0 and o.label in taken]
+    if not free:
+        return offered, None
+    here = phases.position_key(g)
+    return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)], here
 
 
 def _choose(turn: Turn, g: Any, f: Frame) -> Any:
@@ -69,11 +96,11 @@ def _choose(turn: Turn, g: Any, f: Frame) -> Any:
         if kept is not None and kept[0] is f:
             offered, here = kept[1], kept[2]
             if state_module.CHECK_MEMO:
-                fresh = turn._list_unlimited(g, f)[0]
+                fresh = _list_unlimited(g, f)[0]
                 if fresh != offered:
                     raise AssertionError(f"stale unlimited actions: kept {offered!r}, fresh {fresh!r}")
         else:
-            offered, here = turn._list_unlimited(g, f)
+            offered, here = _list_unlimited(g, f)
         for o in offered:
             opts.setdefault(o.label, o)
     mains: dict[str, Option] = {}
@@ -88,7 +115,7 @@ def _choose(turn: Turn, g: Any, f: Frame) -> Any:
                 emit_fields(g, "no-action", {"player": p})
                 gain_power(g, p, -s.power[p], "no action possible")
                 return Return()
-            if phases.can_pass(g, p) and s.power[p] > 0:
+            if can_pass(g, p) and s.power[p] > 0:
                 mains[PASS.label] = PASS
     if f["main_done"] or f["either_done"]:
         opts[END_TURN.label] = END_TURN
@@ -100,7 +127,9 @@ def _choose(turn: Turn, g: Any, f: Frame) -> Any:
     f["mains"], f["opts"], f["costs"], f["at"] = main_labels, list(opts), choices, "chosen"
     if here is not None:   # kept only on the way to `chosen`, which answers at this position
         memo_facts(g)[POSITION_KEPT] = (f, here)
-    return ask(p, "action", choices, f"{p}: choose an action", records, costs=dict(choices))
+    # (flow.ask's own work, without its keyword arguments: the labels are distinct and never none,
+    # END_TURN or DECLINE_SECOND at least, or the turn has ended above)
+    return Ask(new_decision(p, "action", tuple(choices), f"{p}: choose an action", {"costs": dict(choices)}, records))
 
 
 def _chosen(turn: Turn, g: Any, f: Frame, ans: str) -> Any:
@@ -111,13 +140,14 @@ def _chosen(turn: Turn, g: Any, f: Frame, ans: str) -> Any:
     # the key `choose` handed over as it asked, if its listing made one: nothing runs between
     # that question and this answer, so it is this position's key; popped here, never used later
     here = memo_facts(g).pop(POSITION_KEPT, None)
-    verb = parse("action", ans).verb
+    chosen = parse("action", ans)
+    verb = chosen.verb
     if verb == END_TURN.verb:
         return Return()
     if verb == DECLINE_SECOND.verb:
         f["main_done"], f["second"], f["at"] = True, None, "choose"
         emit_fields(g, "declined", {"player": p, "ability": "second action"})
-        if s.power[p] <= 0 and not turn._unlimited(g, f, keep=True):
+        if s.power[p] <= 0 and not _unlimited(g, f, True):
             return Return()
         return None
     is_main = ans in mains and ans not in opts
@@ -136,7 +166,7 @@ def _chosen(turn: Turn, g: Any, f: Frame, ans: str) -> Any:
             f["seen"].append(key)
     if ans in mains and ans in opts:
         f["either_done"] = True
-    elif ans in opts and (common := as_common_action(parse("action", ans))) is not None and common.label in mains:
+    elif ans in opts and (common := as_common_action(chosen)) is not None and common.label in mains:
         f["either_done"] = True   # an extra battle that could have been the Action: decided afterwards
     f["action"], f["is_main"], f["at"] = ans, is_main, "acted"
     return take_action_call(g, p, ans, costs[ans])
@@ -156,7 +186,7 @@ def _acted(turn: Turn, g: Any, f: Frame) -> Any:
         else:                                              # a second action never grants a third
             f["main_done"], f["second"] = True, None
     if action.verb == PASS.verb or out_of_actions(g, p) or ((f["main_done"] or f["either_done"]) and s.power[p] <= 0
-                                                and not turn._unlimited(g, f, keep=True)):
+                                                and not _unlimited(g, f, True)):
         return Return()
     if memory["actions"] > MAX_ACTIONS_PER_PHASE:
         return Return()   # the Action Phase is stalled: the action step ends the game
@@ -190,29 +220,6 @@ class Turn(Proc):
         # turn without another (core rulebook, Unlimited Battle).
         f["main_done"], f["either_done"], f["second"], f["seen"], f["at"] = False, False, None, [], "choose"
         return None
-
-    def _unlimited(self, g: Any, f: Frame, keep: bool = False) -> list[Option]:
-        """The Unlimited Actions `p` may take now. `keep`: the caller's next step is `choose`, at
-        this very position (nothing runs in between), which then takes this list instead of
-        listing it again (kept in the memo, tied to this frame: a write drops it, as any memo fact)."""
-        out, here = self._list_unlimited(g, f)
-        if keep:
-            memo_facts(g)[UNLIMITED_KEPT] = (f, out, here)
-        return out
-
-    def _list_unlimited(self, g: Any, f: Frame) -> tuple[list[Option], str | None]:
-        """The Unlimited Actions `p` may take now, and the position key made to leave out the free
-        ones taken here before (None when none was needed)."""
-        offered = actions.unlimited_actions(g, f["player"])   # (a module read: benchmarks/listing_reuse.py wraps the listings there)
-        seen = f["seen"]
-        if not seen:
-            return offered, None
-        taken = {label for _, label in seen}
-        free = [o for o in offered if o.cost == 0 and o.label in taken]
-        if not free:
-            return offered, None
-        here = phases.position_key(g)
-        return [o for o in offered if not (o.cost == 0 and [here, o.label] in seen)], here
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
         return _choose(self, g, f)

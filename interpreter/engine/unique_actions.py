@@ -49,7 +49,7 @@ def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opt
     mods = moves.action_mods(g, p, "requirement") if costs else ()
     power = g.s.power[p]
     for rid, c in costs.items():
-        c2 = action_cost(g, p, "requirement", c, None, mods)
+        c2 = action_cost(g, p, "requirement", c, None, mods) if mods or c < 0 else c   # (unmodified: its base)
         if c2 <= power:
             out.append(action("requirement", c2, None, None, None, rid))
     if len(costs) < 2:
@@ -60,7 +60,9 @@ def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opt
             continue
         for other in r.together:
             if rid < other and other in costs:
-                c2 = action_cost(g, p, "requirement", costs[rid] + costs[other], None, mods)
+                c2 = costs[rid] + costs[other]
+                if mods or c2 < 0:
+                    c2 = action_cost(g, p, "requirement", c2, None, mods)
                 if c2 <= power:
                     out.append(action("requirement", c2, None, None, None, rid, other))
     return out
