@@ -6,12 +6,13 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+from necronomicon.interpreter.engine.state_fields cimport StateFields
 # a condition's context made by a C call (`_evaluate`)
 from necronomicon.interpreter.engine.context cimport new_ctx
 
 cdef dict _CHECKS
 
-cdef int _UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE
+cdef int _UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE, _PLAYERS
 
 @cython.locals(kept=tuple, reads=list)
 cpdef tuple _plan(object r)
@@ -21,6 +22,7 @@ cpdef object parts_read(object r)
 @cython.locals(out=list, code=int)
 cpdef tuple _key(RulesFields g, tuple reads, object p, dict seen=*)
 
+@cython.locals(s=StateFields)
 cpdef object _read(RulesFields g, int code, object name, object p)
 
 cpdef object _value_of(object v)
@@ -28,7 +30,7 @@ cpdef object _value_of(object v)
 @cython.locals(out=list, cls=object)
 cdef object _dict_value(dict d)
 
-@cython.locals(i=Py_ssize_t, j=Py_ssize_t, gates=dict, code=int)
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, gates=dict, code=int, s=StateFields)
 cdef bint _unchanged(RulesFields g, tuple reads, object p, tuple kept) except -1
 
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, cls=object, t=tuple, u=tuple)

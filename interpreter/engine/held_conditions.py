@@ -71,9 +71,10 @@ def _parts_of(r: Any) -> tuple[str, ...] | None:
 
 # how `_part_now` finds a part: by a number (a C switch in the compiled core, no string compares),
 # with the State field's name for a player's part or a whole field
-_UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE = range(8)
+# (the players, which every kept condition reads: a field read as such, a C load in the compiled core)
+_UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE, _PLAYERS = range(9)
 _READERS = {"unit-gates": _UNIT_GATES, "units": _UNITS, "unit-owners": _UNIT_OWNERS, "units@": _MY_UNITS,
-            "gates@": _MY_GATES, "gate-places": _GATE_PLACES}
+            "gates@": _MY_GATES, "gate-places": _GATE_PLACES, "players": _PLAYERS}
 
 
 def _reader(f: str) -> tuple[int, str]:
@@ -137,6 +138,8 @@ def _read(g: Any, code: int, name: str, p: str) -> Any:
         return value if value is None or type(value) is int else marshal_dumps(value)
     if code == _WHOLE:
         return _value_of(getattr(s, name))
+    if code == _PLAYERS:
+        return _value_of(s.players)
     if code == _UNIT_GATES:   # the units that count as Gates (modifiers may read anything: their answer)
         return actions.unit_gates_bytes(g)
     if code == _UNITS:
@@ -203,8 +206,8 @@ def _unchanged(g: Any, reads: tuple[tuple[int, str], ...], p: str, kept: tuple[A
     for code, name in reads:
         value = kept[i]
         i += 1
-        if code == _WHOLE:
-            if not _same(getattr(s, name), value):
+        if code == _WHOLE or code == _PLAYERS:
+            if not _same(s.players if code == _PLAYERS else getattr(s, name), value):
                 return False
         elif code == _GATE_PLACES:
             gates = s.gates
