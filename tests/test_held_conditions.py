@@ -155,7 +155,8 @@ def test_a_call_passing_me_as_its_player_reads_only_that_players_part(condition:
     ({"a": "b", "c": "d"}, {"c": "d", "a": "b"}), ({"a": None}, {"a": None}), ({"a": None}, {"a": []}),
     ({"a": ["x"]}, {"a": ["x"]}), ({"a": ["x"]}, {"a": "x"}), ({"a": ["x"]}, {"a": ("x",)}), ({"a": []}, {"a": []}),
     ({"a": ["x", 1]}, {"a": ["x", True]}), ({"a": ["x"], "b": []}, {"a": ["x"], "b": []}), ({1: "a"}, {1: "a"}),
-    ({"a": "b"}, ("a", "b")), ({"a": "b"}, "a"),
+    ({"a": "b"}, ("a", "b")), ({"a": "b"}, "a"), ({"a": "b"}, {"a": "b", "c": "d"}), ({"a": ["x"]}, {"a": ["x", "y"]}),
+    ({"a": ["x"]}, {"b": ["x"]}), ({"a": None}, {"a": "b"}), (["a", 1], ["a", 1]), (["a", 1], ["a", True]),
 ])
 def test_a_fields_kept_value_is_equal_exactly_when_its_data_are(a: object, b: object) -> None:
     """A field's value as the requirement keys keep it (`_value_of`: None, a tuple of strings, a
@@ -163,6 +164,9 @@ def test_a_fields_kept_value_is_equal_exactly_when_its_data_are(a: object, b: ob
     dicts in another order differ), whichever kind each side is made as."""
     from necronomicon.interpreter.engine.plain_data import key_bytes
     assert (H._value_of(a) == H._value_of(b)) == (key_bytes(a) == key_bytes(b))
+    # a kept value compared in place (`_same`, a whole check's) is equal exactly when the two made are
+    assert H._same(a, H._value_of(b)) == (H._value_of(a) == H._value_of(b))
+    assert H._same(b, H._value_of(a)) == (H._value_of(a) == H._value_of(b))
 
 
 def test_the_players_tokens_and_gates_are_kept_without_marshal() -> None:
@@ -240,3 +244,52 @@ def test_a_check_reads_the_parts_not_of_one_player_once_for_all_the_players(monk
     assert shared == [H._key(g.rules, reads, p) for p in g.s.players]
     assert len(calls) == len(reads) * players
     assert shared[0][0] is None   # no battle: read once all the same
+
+
+def test_a_whole_check_is_kept_until_a_part_any_condition_reads_or_the_earned_change(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`first_holding` from the first requirement with no event and no battle is kept beside the
+    values of every part its conditions read and the requirements earned: none is asked again
+    while they are the same; a change of any of them, or of the earned list, asks again, and
+    checking mode catches a kept answer that a change the tables do not name made wrong."""
+    g = Game(_content(), "duel", ["sleeper", "wind-rider"], 1)
+    p = "wind-rider"
+    asked = [0]
+    unmet = H._unmet_holding
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        asked[0] += 1
+        return unmet(*args)
+    monkeypatch.setattr(state_module, "CHECK_MEMO", False)
+    monkeypatch.setattr(H, "_unmet_holding", counted)
+    first = H.first_holding(g.rules, p, "state", None, 0, {})
+    n = asked[0]
+    assert n > 0
+    g.s.power[p] += 1          # no condition of wind-rider's at "state" reads Power
+    g.s.memory["x"] = 1
+    assert H.first_holding(g.rules, p, "state", None, 0, {}) == first and asked[0] == n
+    for change in ("spellbooks", "home", "first", "gates", "earned"):
+        if change == "spellbooks":
+            g.s.spellbooks[p] = [*g.s.spellbooks.get(p, []), "x"]
+        elif change == "home":
+            g.s.home[p] = "elsewhere"
+        elif change == "first":
+            g.s.first = "sleeper" if g.s.first != "sleeper" else p
+        elif change == "gates":
+            g.s.gates["nowhere"] = {"controller": None}
+        else:
+            g.s.requirements[p].append("nothing")
+        before = asked[0]
+        H.first_holding(g.rules, p, "state", None, 0, {})
+        assert asked[0] > before, change          # asked again
+        before = asked[0]
+        H.first_holding(g.rules, p, "state", None, 0, {})
+        assert asked[0] == before, change         # and kept again
+    monkeypatch.setattr(state_module, "CHECK_MEMO", True)
+    H.first_holding(g.rules, p, "state", None, 0, {})
+    held = g.rules.held_conditions()
+    mark = next(k for k in held if type(k) is not tuple)
+    now, done, found = held[mark]
+    held[mark] = (now, done, (0, None) if found is None else None)   # a wrong kept answer
+    with pytest.raises(AssertionError, match="stale requirement check"):
+        H.first_holding(g.rules, p, "state", None, 0, {})

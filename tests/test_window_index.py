@@ -76,12 +76,16 @@ def test_a_windows_ruleset_rules_are_those_timed_there_in_order(builtin: Any) ->
     """The rules a window's `rules` step looks at (`core_procs.rules_at`, found once per ruleset and
     window) are the ruleset's rules timed at that window, in the ruleset's order; none elsewhere."""
     from necronomicon.interpreter.engine import core_procs
+    found = {}
     for ruleset in builtin.model.rulesets.values():
         rules = ruleset.abilities
         for window in _windows(builtin) | {ab.window for ab in rules}:
-            at = core_procs.rules_at(rules, window)
+            at = found[ruleset.id, window] = core_procs.rules_at(rules, window)
             assert at == tuple(i for i, ab in enumerate(rules) if ab.window == window)
             assert core_procs.rules_at(rules, window) is at   # found once
+    for ruleset in builtin.model.rulesets.values():   # another ruleset's asked between: still the ones found
+        for window in _windows(builtin) | {ab.window for ab in ruleset.abilities}:
+            assert core_procs.rules_at(ruleset.abilities, window) is found[ruleset.id, window]
 
 
 def test_a_windows_rules_step_leaves_its_frame_as_a_scan_of_every_rule_did(builtin: Any) -> None:

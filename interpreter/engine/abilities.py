@@ -26,11 +26,24 @@ def active_abilities(g: "RulesContext", player: str) -> list[Ability]:
     """The abilities `player` has now (faction, units in play, spellbooks, cards, grants), in
     their fixed order. The list is shared: callers must not change it."""
     memo = memo_facts(g)
-    key = ("abilities", player)
+    key = _keys_of(player)[0]
     out = memo.get(key)
     if out is None:
         out = memo[key] = _collect_abilities(g, player)
     return out  # type: ignore[no-any-return]
+
+
+# a player -> its memo keys (("abilities", player), ("windows", player)): made once, so that a lookup
+# makes no tuple and meets the very key it stored (no comparison of two equal tuples)
+_KEYS: dict[Any, tuple[tuple[str, Any], tuple[str, Any]]] = {}
+
+
+def _keys_of(player: Any) -> tuple[tuple[str, Any], tuple[str, Any]]:
+    """`player`'s memo keys (`_KEYS`)."""
+    keys = _KEYS.get(player)
+    if keys is None:
+        keys = _KEYS[player] = (("abilities", player), ("windows", player))
+    return keys
 
 
 def window_abilities(g: "RulesContext", player: str, window: str) -> Sequence[Ability]:
@@ -131,9 +144,10 @@ def ability_cost(g: "RulesContext", ab: Ability, player: str | None, ctx: Effect
 def usable(g: "RulesContext", ab: Ability, player: str | None, ctx: EffectCtx, check_cost: bool = True) -> bool:
     if ab.unknown:
         return False
-    k = once_key(g, ab, player)
-    if k is not None and k in g.s.memory.get("once", []):
-        return False
+    if ab.once is not None:   # (its key is made only when some use is kept: none is, mostly)
+        used = g.s.memory.get("once")
+        if used and once_key(g, ab, player) in used:
+            return False
     condition = ab.condition
     if condition is not None and not condition(ctx):
         return False
@@ -250,7 +264,7 @@ def _live_windows(g: RulesContext, _: Any = None) -> frozenset[str]:
 def _windows_of(g: RulesContext, player: str) -> dict[str, list[Ability]]:
     """`player`'s active abilities by window (`_by_window`, kept in the memo; shared: do not change it)."""
     memo = memo_facts(g)
-    key = ("windows", player)
+    key = _keys_of(player)[1]
     by_window = memo.get(key)
     if by_window is None:
         by_window = memo[key] = _by_window(g, player)

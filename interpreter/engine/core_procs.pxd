@@ -23,5 +23,6 @@ cpdef object _next_rule(RulesFields g, dict f, object rules)
 @cython.locals(cands=list)
 cpdef list _candidates(RulesFields g, object p, object name, object used, object outside, object event, object area)
 cdef dict _RULES_AT
+cdef tuple _LAST_RULES
 @cython.locals(kept=tuple, by_window=dict, at=tuple)
 cpdef tuple rules_at(object rules, object window)

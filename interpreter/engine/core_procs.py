@@ -69,11 +69,19 @@ def ability_ctx(g: Game, ab: Any, f: Frame) -> Any:
 _RULES_AT: dict[int, tuple[Any, dict[str, tuple[int, ...]]]] = {}
 
 
+# the entry of `_RULES_AT` last looked at (mostly the one ruleset of the game: no id and no lookup)
+_LAST_RULES: tuple[Any, dict[str, tuple[int, ...]]] = (None, {})
+
+
 def rules_at(rules: Any, window: str) -> tuple[int, ...]:
     """The positions in the ruleset's `rules` of those timed at `window`, in their order."""
-    kept = _RULES_AT.get(id(rules))
-    if kept is None or kept[0] is not rules:
-        kept = _RULES_AT[id(rules)] = (rules, {})
+    global _LAST_RULES
+    kept = _LAST_RULES
+    if kept[0] is not rules:
+        kept = _RULES_AT.get(id(rules))
+        if kept is None or kept[0] is not rules:
+            kept = _RULES_AT[id(rules)] = (rules, {})
+        _LAST_RULES = kept
     by_window = kept[1]
     at = by_window.get(window)
     if at is None:

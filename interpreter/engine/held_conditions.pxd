@@ -6,12 +6,13 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields
+from necronomicon.interpreter.engine.state_fields cimport StateFields
 # a condition's context made by a C call (`_evaluate`)
 from necronomicon.interpreter.engine.context cimport new_ctx
 
 cdef dict _CHECKS
 
-cdef int _UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE
+cdef int _UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE, _PLAYERS
 
 @cython.locals(kept=tuple, reads=list)
 cpdef tuple _plan(object r)
@@ -21,12 +22,19 @@ cpdef object parts_read(object r)
 @cython.locals(out=list, code=int)
 cpdef tuple _key(RulesFields g, tuple reads, object p, dict seen=*)
 
+@cython.locals(s=StateFields)
 cpdef object _read(RulesFields g, int code, object name, object p)
 
 cpdef object _value_of(object v)
 
 @cython.locals(out=list, cls=object)
 cdef object _dict_value(dict d)
+
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, gates=dict, code=int, s=StateFields)
+cdef bint _unchanged(RulesFields g, tuple reads, object p, tuple kept) except -1
+
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, cls=object, t=tuple, u=tuple)
+cdef bint _same(object v, object kept) except -1
 
 @cython.locals(plan=tuple)
 cpdef bint condition_holds(RulesFields g, object p, object r, object event, dict seen=*) except -1
@@ -44,8 +52,13 @@ cpdef bint holds_unmet(RulesFields g, object p, object key, object r, object eve
 cdef bint _unmet_holding(RulesFields g, object p, object key, object r, tuple plan, tuple mine, tuple at, object event,
                          dict seen) except -1
 
-@cython.locals(checks=tuple, check=tuple, done=list, j=Py_ssize_t)
+@cython.locals(plans=tuple, checks=tuple, done=list, whole=tuple, mark=tuple, held=dict, now=tuple, kept=tuple)
 cpdef object first_holding(RulesFields g, object p, object when, object event, Py_ssize_t first, dict seen)
 
-@cython.locals(kept=tuple, by_when=dict, checks=tuple, out=list, plan=tuple, j=Py_ssize_t)
+@cython.locals(check=tuple, j=Py_ssize_t)
+cdef object _first_of(RulesFields g, object p, tuple checks, list done, object event, Py_ssize_t first, dict seen)
+
 cdef tuple _checks(RulesFields g, object p, object fac, object when)
+
+@cython.locals(kept=tuple, by_when=dict, plans=tuple, out=list, plan=tuple, j=Py_ssize_t)
+cdef tuple _at(RulesFields g, object p, object fac, object when)

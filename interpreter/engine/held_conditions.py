@@ -71,9 +71,10 @@ def _parts_of(r: Any) -> tuple[str, ...] | None:
 
 # how `_part_now` finds a part: by a number (a C switch in the compiled core, no string compares),
 # with the State field's name for a player's part or a whole field
-_UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE = range(8)
+# (the players, which every kept condition reads: a field read as such, a C load in the compiled core)
+_UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE, _PLAYERS = range(9)
 _READERS = {"unit-gates": _UNIT_GATES, "units": _UNITS, "unit-owners": _UNIT_OWNERS, "units@": _MY_UNITS,
-            "gates@": _MY_GATES, "gate-places": _GATE_PLACES}
+            "gates@": _MY_GATES, "gate-places": _GATE_PLACES, "players": _PLAYERS}
 
 
 def _reader(f: str) -> tuple[int, str]:
@@ -137,6 +138,8 @@ def _read(g: Any, code: int, name: str, p: str) -> Any:
         return value if value is None or type(value) is int else marshal_dumps(value)
     if code == _WHOLE:
         return _value_of(getattr(s, name))
+    if code == _PLAYERS:
+        return _value_of(s.players)
     if code == _UNIT_GATES:   # the units that count as Gates (modifiers may read anything: their answer)
         return actions.unit_gates_bytes(g)
     if code == _UNITS:
@@ -193,6 +196,81 @@ def _dict_value(d: dict[Any, Any]) -> tuple[Any, ...] | None:
         else:
             return None
     return tuple(out)
+
+
+def _unchanged(g: Any, reads: tuple[tuple[int, str], ...], p: str, kept: tuple[Any, ...]) -> bool:
+    """Whether the parts a plan reads still have the values `kept` (`_key`'s, in its order): a whole
+    field or where gates stand compared in place (`_same`), with no value made for it."""
+    s = g.s
+    i = 0
+    for code, name in reads:
+        value = kept[i]
+        i += 1
+        if code == _WHOLE or code == _PLAYERS:
+            if not _same(s.players if code == _PLAYERS else getattr(s, name), value):
+                return False
+        elif code == _GATE_PLACES:
+            gates = s.gates
+            if type(value) is not tuple or len(gates) != len(value):
+                return False
+            j = 0
+            for area in gates:
+                if area != value[j]:
+                    return False
+                j += 1
+        elif _read(g, code, name, p) != value:
+            return False
+    return True
+
+
+def _same(v: Any, kept: Any) -> bool:
+    """`_value_of(v) == kept`, found without making `_value_of(v)` for a string, an integer, a list
+    of strings or a dict `_dict_value` takes."""
+    if v is None:
+        return kept is None
+    cls = type(v)
+    if cls is str or cls is int:
+        return type(kept) is cls and v == kept  # type: ignore[no-any-return]
+    if type(kept) is not tuple:
+        return _value_of(v) == kept  # type: ignore[no-any-return]
+    t = kept   # (a tuple)
+    if cls is list:
+        if len(t) == len(v):
+            i = 0
+            for x in v:
+                if type(x) is not str:
+                    return _value_of(v) == kept  # type: ignore[no-any-return]
+                if x != t[i]:
+                    return False
+                i += 1
+            return True
+    elif cls is dict and len(t) == 2 * len(v) + 1 and t[0] is _DICT:
+        i = 1
+        for k, x in v.items():
+            if type(k) is not str:
+                return _value_of(v) == kept  # type: ignore[no-any-return]
+            if k != t[i]:
+                return False
+            y = t[i + 1]
+            i += 2
+            cls = type(x)
+            if x is None:
+                if y is not None:
+                    return False
+            elif cls is str:
+                if type(y) is not str or x != y:
+                    return False
+            elif cls is list and type(y) is tuple and len(x) == len(y):
+                u = y   # (a tuple)
+                j = 0
+                for z in x:
+                    if type(z) is not str or z != u[j]:
+                        return _value_of(v) == kept  # type: ignore[no-any-return]
+                    j += 1
+            else:
+                return _value_of(v) == kept  # type: ignore[no-any-return]
+        return True
+    return _value_of(v) == kept  # type: ignore[no-any-return]
 
 
 _HELD = object()   # `seen`'s entry for (the held conditions' dict, the checking switch): one state object a check
@@ -268,14 +346,41 @@ def first_holding(g: Any, p: str, when: str, event: Any, first: int,
     """The first of `p`'s faction requirements checked at `when`, at position `first` or later in
     its list, not earned yet and holding unmet now (`holds_unmet`; `seen` as in `condition_holds`):
     (position, requirement), or None. It only reads the game. (Here, beside `holds_unmet`, so that
-    the compiled core calls it as a C function: core_procs.py's CheckRequirements asks.)"""
+    the compiled core calls it as a C function: core_procs.py's CheckRequirements asks.)
+
+    A whole check (from the first, with no event and no battle) is kept too, beside the values of
+    all the parts its conditions read and the requirements earned: while they are the same, each
+    condition's kept answer is, and so is the first that holds (`_at`)."""
     fac = g.factions.get(p)
     if fac is None:
         return None
-    checks = _checks(g, p, fac, when)
+    plans = _at(g, p, fac, when)
+    checks = plans[0]
     if not checks:   # (most players at most moments: nothing of theirs is checked then)
         return None
-    done = g.s.requirements[p]
+    s = g.s
+    done = s.requirements[p]
+    whole = plans[1]
+    if whole is None or first != 0 or event is not None or s.battle is not None:
+        return _first_of(g, p, checks, done, event, first, seen)
+    mark = seen.get(_HELD)   # (as `_holds` reads it: once a check)
+    if mark is None:
+        mark = seen[_HELD] = (g.held_conditions(), state_module.CHECK_MEMO)
+    held = mark[0]
+    kept = held.get(whole[1])
+    if kept is not None and kept[1] == done and _unchanged(g, whole[0], p, kept[0]):
+        if mark[1] and (kept[0] != _key(g, whole[0], p) or _first_of(g, p, checks, done, None, 0, seen) != kept[2]):
+            raise AssertionError(f"stale requirement check of {p} at {when}")
+        return kept[2]  # type: ignore[no-any-return]
+    now = _key(g, whole[0], p, seen)
+    found = _first_of(g, p, checks, done, None, 0, seen)
+    held[whole[1]] = (now, list(done), found)
+    return found
+
+
+def _first_of(g: Any, p: str, checks: tuple[tuple[Any, ...], ...], done: list[str], event: Any, first: int,
+              seen: dict[Any, Any]) -> tuple[int, Any] | None:
+    """`first_holding` of `checks` (`_checks`), each check asked (`_unmet_holding`)."""
     for check in checks:
         j = check[0]
         if j < first:
@@ -287,30 +392,44 @@ def first_holding(g: Any, p: str, when: str, event: Any, first: int,
     return None
 
 
-# a player -> (its faction (a frozen record: its requirements never change), {moment: their checks});
-# a check is (position, requirement, its id, its plan, its key among the held conditions, its key in
-# a check's `seen`) of each requirement checked at that moment (`abilities.checked_positions`: the
-# content's table), in list order, found at the first check of that faction at that moment (made
-# again when the player plays another faction or content: the faction is another object)
-_CHECKS: dict[str, tuple[Any, dict[str, tuple[tuple[Any, ...], ...]]]] = {}
+# a player -> (its faction (a frozen record: its requirements never change), {moment: (their checks,
+# the whole check's plan)}); a check is (position, requirement, its id, its plan, its key among the
+# held conditions, its key in a check's `seen`) of each requirement checked at that moment
+# (`abilities.checked_positions`: the content's table), in list order; the whole check's plan is (how
+# each part any of them reads is read (`_READERS`), its key among the held conditions: a new object
+# with each plan, hashed by identity), or None when a part one of them reads is not known. Found at the first check of
+# that faction at that moment (made again when the player plays another faction or content: the
+# faction is another object)
+_CHECKS: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {}
 
 
 def _checks(g: Any, p: str, fac: Any, when: str) -> tuple[tuple[Any, ...], ...]:
     """The checks of the requirements of `p`'s faction `fac` at `when` (`_CHECKS`)."""
+    return _at(g, p, fac, when)[0]  # type: ignore[no-any-return]
+
+
+def _at(g: Any, p: str, fac: Any, when: str) -> tuple[Any, ...]:
+    """The checks of `p`'s faction `fac` at `when` and the whole check's plan (`_CHECKS`)."""
     kept = _CHECKS.get(p)
     if kept is None or kept[0] is not fac:
         kept = _CHECKS[p] = (fac, {})
     by_when = kept[1]
-    checks = by_when.get(when)
-    if checks is None:
+    plans = by_when.get(when)
+    if plans is None:
         reqs = fac.requirements
         out = []
+        parts: set[str] | None = set()
         for j in abilities.checked_positions(g, p, when):
             r = reqs[j]
             plan = _plan(r)
             out.append((j, r, r.id, plan, (p, plan[4]), (plan[1], p)))
-        checks = by_when[when] = tuple(out)
-    return checks
+            if plan[1] is None:
+                parts = None
+            elif parts is not None:
+                parts.update(plan[1])
+        whole = None if parts is None else (tuple([_reader(f) for f in sorted(parts)]), object())
+        plans = by_when[when] = (tuple(out), whole)
+    return plans
 
 
 __all__ = ["condition_holds", "first_holding", "holds_unmet", "met_now", "parts_read"]
