@@ -6,7 +6,7 @@ from typing import Any
 from ...effects.compiler import RuleError
 from ...effects.runtime import Suspend
 from ...effects.signatures import implements
-from ..state import POOL, held_loc
+from ..state import POOL, held_loc, _units_at, _units_of, _pool as _pool_of
 from .arguments import as_list, as_player, as_unit, filter_units
 from .. import basics
 from ..basics import is_area, uclass, utype
@@ -27,13 +27,13 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, class_: Any = None, ar
         areas = g.layout.areas
         if isinstance(owner, str):   # one owner: its units (in the order of all units) on the map
             if isinstance(area, str):   # in one area: read from the index by owner and place
-                return filter_units(ctx, s.units_at(area, owner) if area in areas else [], kind, class_)
+                return filter_units(ctx, _units_at(s, area, owner) if area in areas else [], kind, class_)
             # anywhere on the map, or in some areas: one pass over the owner's units, each tested for
             # its kind (the most selective test, when given), its place and its class (the same units
             # in the same order as filter_units over the units in place)
             wanted = areas if area is None else _map_areas(area, areas)
             kinds, classes = as_list(kind), as_list(class_)
-            return [u for u in s.units_of(owner) if (kinds is None or u["kind"] in kinds) and u["loc"] in wanted
+            return [u for u in _units_of(s, owner) if (kinds is None or u["kind"] in kinds) and u["loc"] in wanted
                     and (classes is None or uclass(g, u) in classes)]
         base = [u for u in s.units if u["loc"] in areas]
     elif where == "pool":
@@ -80,7 +80,7 @@ def _in_areas(units: list[dict[str, Any]], area: Any) -> list[dict[str, Any]]:
 
 @implements("pool")
 def _pool(ctx: Any, owner: str, kind: Any = None, class_: Any = None) -> list[dict[str, Any]]:
-    return filter_units(ctx, ctx.game.s.pool(as_player(ctx, owner)), kind, class_)
+    return filter_units(ctx, _pool_of(ctx.game.s, as_player(ctx, owner)), kind, class_)
 
 
 @implements("battle_units")
@@ -93,8 +93,11 @@ def _battle_units(ctx: Any, owner: str, kind: Any = None, class_: Any = None) ->
 
 @implements("held")
 def _held(ctx: Any, owner: str, tag: Any = None) -> list[dict[str, Any]]:
-    prefix = held_loc(owner, tag) if tag else f"held:{owner}:"
-    return [u for u in ctx.game.s.units if u["loc"] == prefix or (not tag and u["loc"].startswith(prefix))]
+    s = ctx.game.s
+    if tag:   # one holding: the index's units there (in the order of all units, as the scan gives)
+        return _units_at(s, held_loc(owner, tag))
+    prefix = f"held:{owner}:"
+    return [u for u in s.units if u["loc"].startswith(prefix)]
 
 
 @implements("in_play")
