@@ -6,3 +6,10 @@
 from necronomicon.interpreter.engine.primitives.arguments cimport as_list, as_player, filter_units
 from necronomicon.interpreter.engine.state cimport _units_at, _units_of, _pool as _pool_of
 from necronomicon.interpreter.engine.basics cimport uclass
+from necronomicon.interpreter.engine.state cimport _owner_places
+
+# (the counter's table of the owner's units by place and each place's list: typed reads)
+import cython
+@cython.locals(places=dict, here=list, n=Py_ssize_t)
+cpdef Py_ssize_t _count_units(object ctx, object owner=*, object kind=*, object class_=*, object area=*,
+                              object where=*) except -1

@@ -5,8 +5,8 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.runtime import Suspend
-from ...effects.signatures import implements
-from ..state import POOL, held_loc, _units_at, _units_of, _pool as _pool_of
+from ...effects.signatures import counts, implements
+from ..state import CHECK_MEMO, POOL, held_loc, _owner_places, _units_at, _units_of, _pool as _pool_of
 from .arguments import as_list, as_player, as_unit, filter_units
 from .. import basics
 from ..basics import is_area, uclass, utype
@@ -54,6 +54,35 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, class_: Any = None, ar
         owners = owner if isinstance(owner, list) else [owner]
         base = [u for u in base if u["owner"] in owners]
     return filter_units(ctx, _in_areas(base, area), kind, class_)
+
+
+def _count_units(ctx: Any, owner: Any = None, kind: Any = None, class_: Any = None, area: Any = None,
+                 where: str = "map") -> int:
+    """`len(_units(...))` (`count(units(...))`): one owner's units anywhere on the map counted place
+    by place from the index's table of its units by place (the units of its places on the map, each
+    tested as `_units` tests it), not by a pass over all its units; any other query as `_units`."""
+    g = ctx.game
+    if where != "map" or area is not None or not isinstance(owner, str):
+        return len(_units(ctx, owner, kind, class_, area, where))
+    areas = g.layout.areas
+    kinds, classes = as_list(kind), as_list(class_)
+    n = 0
+    places = _owner_places(g.s, owner)
+    if places is not None:
+        for loc, here in places.items():
+            if loc in areas:
+                if kinds is None and classes is None:
+                    n += len(here)
+                    continue
+                for u in here:
+                    if (kinds is None or u["kind"] in kinds) and (classes is None or uclass(g, u) in classes):
+                        n += 1
+    if CHECK_MEMO and n != len(_units(ctx, owner, kind, class_, area, where)):
+        raise AssertionError(f"count(units(owner: {owner!r}, ...)) {n} is not the length of units(...)")
+    return n
+
+
+counts("units")(_count_units)   # (registered by a call: a decorated function cannot be a C function)
 
 
 def _map_areas(area: Any, areas: Any) -> Any:
