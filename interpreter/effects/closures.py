@@ -7,6 +7,7 @@ import inspect
 from typing import Any, Callable
 
 from .registry import param_name
+from .signatures import REGISTRY
 from .runtime import COMPARE, NO_SCOPES, RuleError, arith, get_field, number
 
 Ev = Callable[[Any], Any]
@@ -230,6 +231,53 @@ def by_position(fn: Callable[..., Any], names: list[str]) -> bool:
 
 def query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
              slots: list[tuple[int, Ev]]) -> Ev:
+    """`_query_of`'s closure, which keeps its call as `.query_parts`; `count(q(...))`, where query `q`
+    has a counter (`REGISTRY.counters`), is `counted_of`'s closure instead."""
+    if name == "count" and len(slots) == 1:
+        parts = getattr(slots[0][1], "query_parts", None)
+        counter = None if parts is None else REGISTRY.counters.get(parts[1])
+        if counter is not None:
+            return counted_of(counter, parts, name, where)
+    q = _query_of(fn, name, where, template, slots)
+    q.query_parts = (fn, name, where, template, slots)   # type: ignore[attr-defined]
+    return q
+
+
+def counted_of(counter: Callable[..., Any], parts: tuple[Any, ...], name: str, where: str) -> Ev:
+    """`count(q(...))` (`name`: count, at `where`) with `q`'s counter called as `q` would be
+    (`parts`: q's call, as `query_of` got it): the same value (the list's length), the same errors and
+    the same evaluation steps spent (q's: one and one per item, at q's place; count's: one), with
+    neither q's list nor a closure call between the two."""
+    _, qname, qwhere, template, slots = parts
+    seen: list[Any] = [None, None]
+
+    def counted(ctx: Any) -> Any:
+        try:
+            try:
+                values = list(template)
+                for i, f in slots:
+                    values[i] = f(ctx)
+                n = counter(ctx, *values)
+            except RuleError:
+                raise
+            except (TypeError, ValueError, KeyError) as exc:
+                raise RuleError(f"{qwhere}: {qname}: {exc}") from None
+            t = type(ctx)
+            spend = seen[1] if t is seen[0] else _spend_of(t, seen)
+            if spend is not None:
+                spend(ctx, n + 1, qwhere)
+        except RuleError:
+            raise
+        except (TypeError, ValueError, KeyError) as exc:
+            raise RuleError(f"{where}: {name}: {exc}") from None
+        if spend is not None:
+            spend(ctx, 1, where)
+        return n
+    return counted
+
+
+def _query_of(fn: Callable[..., Any], name: str, where: str, template: list[Any],
+              slots: list[tuple[int, Ev]]) -> Ev:
     """A query's call by position (`by_position(fn, ...)` holds): `template` holds every parameter's
     default in order, `slots` (position, compiled argument) the arguments given, evaluated in that
     order. It does what the keyword call of compiler.py's `_query_call` does (the same values

@@ -78,6 +78,9 @@ class Registry:
     """The declared primitives, and the engine's function for each (registered by `implements`)."""
     items: dict[str, Primitive] = field(default_factory=dict)
     functions: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # a query's counter: `len(query(...))` for the same arguments, without the list (registered by
+    # `counts`; closures.query_of calls it for `count(query(...))`)
+    counters: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
     def add(self, prim: Primitive) -> None:
         if prim.name in self.items:
@@ -105,6 +108,20 @@ class Registry:
                 raise TypeError(f"{fn.__qualname__} does not match the declaration of '{name}': {wrong}")
             self.functions[name] = fn
             fn.__doc__ = prim.doc
+            return fn
+        return register
+
+    def counts(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register the decorated function as the counter of query `name`: called as the query is, it
+        returns the length of the list the query returns, and raises what the query raises."""
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            prim = self.items.get(name)
+            if prim is None or prim.sort != "query" or name in self.counters:
+                raise TypeError(f"{fn.__qualname__} counts '{name}', not a declared query counted once")
+            wrong = disagreement(prim, fn)
+            if wrong:
+                raise TypeError(f"{fn.__qualname__} does not match the declaration of '{name}': {wrong}")
+            self.counters[name] = fn
             return fn
         return register
 

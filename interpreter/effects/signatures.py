@@ -13,6 +13,7 @@ from .registry import Registry, declarations
 REGISTRY = Registry()
 query, verb, choice = declarations(REGISTRY)
 implements = REGISTRY.implements
+counts = REGISTRY.counts
 
 # ---- numbers and lists (engine/primitives/numbers_and_lists.py)
 query("max", "The largest of the numbers given (or of one list).", returns="num", variadic=True, values="any")

@@ -24,6 +24,9 @@ cpdef Py_ssize_t _count_at(StateFields s, object loc, object owner=*) except -1
 @cython.locals(by_owner_loc=dict, places=dict)
 cpdef list _places_of(StateFields s, object owner)
 
+@cython.locals(by_owner_loc=dict)
+cpdef dict _owner_places(StateFields s, object owner)
+
 @cython.locals(here=list)
 cpdef bint _in_pool(StateFields s, object owner, object kind) except -1
 

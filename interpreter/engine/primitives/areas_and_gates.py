@@ -21,7 +21,7 @@ def _areas(ctx: Any, with_units_of: Any = None, terrain: Any = None, gate: Any =
     others = (without_units_of, terrain, gate, controlled_by, start_of, symbol, token, without_token, glyph)
     only_units = others.count(None) == len(others)   # no filter but (perhaps) with_units_of
     if only_units and with_units_of is None:   # no filter: the map's areas
-        return [a for a, _ in _sorted_areas(g.layout)]
+        return list(_area_names(g.layout))
     if only_units and isinstance(with_units_of, str):
         memo = g.memo()   # the common query (requirements ask it at every window): kept until units change
         key = ("areas-with", with_units_of)
@@ -78,6 +78,17 @@ def _sorted_areas(layout: Any) -> list[tuple[str, Any]]:
     return entry[1]
 
 
+_NAMES: dict[int, tuple[Any, tuple[str, ...]]] = {}
+
+
+def _area_names(layout: Any) -> tuple[str, ...]:
+    """`_sorted_areas`' ids alone (the map's areas in order: `areas()`), once per layout."""
+    entry = _NAMES.get(id(layout))
+    if entry is None or entry[0] is not layout:
+        entry = _NAMES[id(layout)] = (layout, tuple([a for a, _ in _sorted_areas(layout)]))
+    return entry[1]
+
+
 def _starts(layout: Any, player: str) -> list[tuple[str, Any]]:
     """`_sorted_areas`' pairs of the areas that are `player`'s start areas, once per layout and player."""
     entry = _STARTS.get((id(layout), player))
@@ -90,7 +101,7 @@ def _starts(layout: Any, player: str) -> list[tuple[str, Any]]:
 def _areas_with(g: Any, player: str) -> tuple[str, ...]:
     """The map areas holding units of `player`, sorted."""
     occupied = _occupied(g, player)
-    return tuple(a for a, _ in _sorted_areas(g.layout) if a in occupied)
+    return tuple([a for a, _ in _sorted_areas(g.layout) if a in occupied])
 
 
 MEMO_FACTS["areas-with"] = _areas_with

@@ -5,8 +5,8 @@ from typing import Any
 
 from ...effects.compiler import RuleError
 from ...effects.runtime import Suspend
-from ...effects.signatures import implements
-from ..state import POOL, held_loc
+from ...effects.signatures import counts, implements
+from ..state import CHECK_MEMO, POOL, held_loc, _owner_places, _units_at, _units_of, _pool as _pool_of
 from .arguments import as_list, as_player, as_unit, filter_units
 from .. import basics
 from ..basics import is_area, uclass, utype
@@ -27,13 +27,13 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, class_: Any = None, ar
         areas = g.layout.areas
         if isinstance(owner, str):   # one owner: its units (in the order of all units) on the map
             if isinstance(area, str):   # in one area: read from the index by owner and place
-                return filter_units(ctx, s.units_at(area, owner) if area in areas else [], kind, class_)
+                return filter_units(ctx, _units_at(s, area, owner) if area in areas else [], kind, class_)
             # anywhere on the map, or in some areas: one pass over the owner's units, each tested for
             # its kind (the most selective test, when given), its place and its class (the same units
             # in the same order as filter_units over the units in place)
             wanted = areas if area is None else _map_areas(area, areas)
             kinds, classes = as_list(kind), as_list(class_)
-            return [u for u in s.units_of(owner) if (kinds is None or u["kind"] in kinds) and u["loc"] in wanted
+            return [u for u in _units_of(s, owner) if (kinds is None or u["kind"] in kinds) and u["loc"] in wanted
                     and (classes is None or uclass(g, u) in classes)]
         base = [u for u in s.units if u["loc"] in areas]
     elif where == "pool":
@@ -54,6 +54,35 @@ def _units(ctx: Any, owner: Any = None, kind: Any = None, class_: Any = None, ar
         owners = owner if isinstance(owner, list) else [owner]
         base = [u for u in base if u["owner"] in owners]
     return filter_units(ctx, _in_areas(base, area), kind, class_)
+
+
+def _count_units(ctx: Any, owner: Any = None, kind: Any = None, class_: Any = None, area: Any = None,
+                 where: str = "map") -> int:
+    """`len(_units(...))` (`count(units(...))`): one owner's units anywhere on the map counted place
+    by place from the index's table of its units by place (the units of its places on the map, each
+    tested as `_units` tests it), not by a pass over all its units; any other query as `_units`."""
+    g = ctx.game
+    if where != "map" or area is not None or not isinstance(owner, str):
+        return len(_units(ctx, owner, kind, class_, area, where))
+    areas = g.layout.areas
+    kinds, classes = as_list(kind), as_list(class_)
+    n = 0
+    places = _owner_places(g.s, owner)
+    if places is not None:
+        for loc, here in places.items():
+            if loc in areas:
+                if kinds is None and classes is None:
+                    n += len(here)
+                    continue
+                for u in here:
+                    if (kinds is None or u["kind"] in kinds) and (classes is None or uclass(g, u) in classes):
+                        n += 1
+    if CHECK_MEMO and n != len(_units(ctx, owner, kind, class_, area, where)):
+        raise AssertionError(f"count(units(owner: {owner!r}, ...)) {n} is not the length of units(...)")
+    return n
+
+
+counts("units")(_count_units)   # (registered by a call: a decorated function cannot be a C function)
 
 
 def _map_areas(area: Any, areas: Any) -> Any:
@@ -80,7 +109,7 @@ def _in_areas(units: list[dict[str, Any]], area: Any) -> list[dict[str, Any]]:
 
 @implements("pool")
 def _pool(ctx: Any, owner: str, kind: Any = None, class_: Any = None) -> list[dict[str, Any]]:
-    return filter_units(ctx, ctx.game.s.pool(as_player(ctx, owner)), kind, class_)
+    return filter_units(ctx, _pool_of(ctx.game.s, as_player(ctx, owner)), kind, class_)
 
 
 @implements("battle_units")
@@ -93,8 +122,11 @@ def _battle_units(ctx: Any, owner: str, kind: Any = None, class_: Any = None) ->
 
 @implements("held")
 def _held(ctx: Any, owner: str, tag: Any = None) -> list[dict[str, Any]]:
-    prefix = held_loc(owner, tag) if tag else f"held:{owner}:"
-    return [u for u in ctx.game.s.units if u["loc"] == prefix or (not tag and u["loc"].startswith(prefix))]
+    s = ctx.game.s
+    if tag:   # one holding: the index's units there (in the order of all units, as the scan gives)
+        return _units_at(s, held_loc(owner, tag))
+    prefix = f"held:{owner}:"
+    return [u for u in s.units if u["loc"].startswith(prefix)]
 
 
 @implements("in_play")
