@@ -4,6 +4,8 @@
 import cython
 
 from necronomicon.interpreter.engine.rules_fields cimport RulesFields, memo_facts
+# the player's units as a C call (`self_unit_for`), not through State.on_map's method call
+from necronomicon.interpreter.engine.state cimport _units_of
 
 @cython.locals(memo=dict)
 cpdef list active_abilities(RulesFields g, object player)
@@ -15,6 +17,7 @@ cpdef object once_key(RulesFields g, object ab, object player)
 cpdef object ability_cost(RulesFields g, object ab, object player, object ctx)
 @cython.locals(used=object)
 cpdef bint usable(RulesFields g, object ab, object player, object ctx, object check_cost=*) except -1
+@cython.locals(b=dict, first=object, holder=str)
 cpdef object self_unit_for(RulesFields g, object ab, object player)
 @cython.locals(memo=dict, live=frozenset)
 cpdef bint quiet_window(RulesFields g, object name) except -1

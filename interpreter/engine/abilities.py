@@ -14,7 +14,7 @@ from .basics import MEMO_FACTS
 from .context import EffectCtx
 from .host import RulesContext
 from .rules_fields import memo_facts
-from .state import CHECK_MEMO
+from .state import CHECK_MEMO, _units_of
 
 Frame = dict[str, Any]
 from . import basics
@@ -157,15 +157,25 @@ def usable(g: "RulesContext", ab: Ability, player: str | None, ctx: EffectCtx, c
 
 
 def self_unit_for(g: "RulesContext", ab: Ability, player: str) -> dict[str, Any] | None:
-    if not ab.holder.startswith("unit:"):
+    """The unit of `player` that uses `ab` (an ability held by a unit kind), or None: the first of
+    that kind on the map, the first of them in the battle under way (not exempt) if any is. One
+    pass over the player's units (`_units_of`), no list made."""
+    holder = ab.holder
+    if not holder.startswith("unit:"):
         return None
-    kind = ab.holder[5:]
+    kind = holder[5:]
+    areas = g.layout.areas
     b = g.s.battle
-    units = [u for u in g.s.on_map(player, g.layout.areas) if u["kind"] == kind]
-    if b is not None:
-        inb = [u for u in units if u["loc"] == b["area"] and u["id"] not in b["exempt"]]
-        units = inb or units
-    return units[0] if units else None
+    first = None
+    for u in _units_of(g.s, player):
+        if u["kind"] == kind and u["loc"] in areas:
+            if b is None:
+                return u
+            if u["loc"] == b["area"] and u["id"] not in b["exempt"]:
+                return u
+            if first is None:
+                first = u
+    return first
 
 
 BATTLE_MODIFIERS = {"combat", "result-capacity", "resolve-results", "retreat-chooser", "assign-chooser"}
