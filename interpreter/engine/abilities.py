@@ -103,9 +103,10 @@ def ability_of(g: "RulesContext", key: str) -> Ability:
     """The ability a frame names by key: a content ability or one of the ruleset's rules."""
     ab = ability_by_key(g, key)
     if ab is None:
-        ab = next((a for a in g.ruleset.abilities if a.key == key), None)
-        if ab is None:
-            raise RuleError(f"internal: no ability with the key '{key}'")
+        for a in g.ruleset.abilities:   # (a loop: a generator would give this function a closure scope)
+            if a.key == key:
+                return a
+        raise RuleError(f"internal: no ability with the key '{key}'")
     return ab
 
 

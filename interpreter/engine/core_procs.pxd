@@ -17,6 +17,9 @@ from necronomicon.interpreter.engine.core cimport turn_order
 # `Window`'s searches as C functions that call the abilities' lookups (abilities.pxd) and `core.ctx`
 # (core.pxd) as C functions
 from necronomicon.interpreter.engine.abilities cimport self_unit_for, usable, window_abilities
+# an ability's use (`UseAbility`, the frames `Window` makes) by C calls of the abilities' lookups
+from necronomicon.interpreter.engine.abilities cimport ability_cost, ability_frame, ability_of, once_key
+cpdef object ability_ctx(RulesFields g, object ab, dict f)
 from necronomicon.interpreter.engine.core cimport ctx
 
 cpdef object _next_rule(RulesFields g, dict f, object rules)

@@ -17,8 +17,8 @@ from .held_conditions import first_holding
 from .requirements import earn_after_battle, requirement
 from .option import Option, parse
 from .state import POOL
-from . import abilities as abilities_rules
-from .abilities import BATTLE_WINDOWS, self_unit_for, usable, window_abilities
+from .abilities import (BATTLE_WINDOWS, ability_cost, ability_frame, ability_of, once_key, self_unit_for, usable,
+                        window_abilities)
 from . import basics
 from .basics import emit, emit_fields, gain_power, is_area
 from . import core
@@ -60,8 +60,8 @@ def trigger_loop(abilities: list[str], windows: list[str]) -> str:
 def ability_ctx(g: Game, ab: Any, f: Frame) -> Any:
     """The context of an ability frame's effect (the same values the caller's context had)."""
     sid = f["self"]
-    return core.ctx(g, f["me"], ability=ab, event=f["event"], area=f["area"],
-                 self_unit=g.s.unit(sid) if sid is not None else None)
+    return ctx(g, f["me"], ability=ab, event=f["event"], area=f["area"],
+               self_unit=g.s.unit(sid) if sid is not None else None)
 
 
 # a ruleset's rules (by the tuple's id) -> (that tuple, {window: the positions in it of the rules
@@ -97,13 +97,13 @@ class UseAbility(Proc):
     STEPS = ("start", "done")
 
     def start(self, g: Game, f: Frame, value: Any) -> Any:
-        ab = abilities_rules.ability_of(g, f["key"])
+        ab = ability_of(g, f["key"])
         player = f["player"]
         c = ability_ctx(g, ab, f)
-        cost = 0 if f["paid"] else abilities_rules.ability_cost(g, ab, player, c)
+        cost = 0 if f["paid"] else ability_cost(g, ab, player, c)
         if player is not None and cost:
             gain_power(g, player, -cost, f"pay for {ab.name}")
-        k = abilities_rules.once_key(g, ab, player)
+        k = once_key(g, ab, player)
         if k is not None:
             g.s.memory.setdefault("once", []).append(k)
         emit_fields(g, "ability", {"player": player, "ability": ab.key, "name": ab.name})
@@ -172,7 +172,7 @@ class Window(Proc):
             if forced:
                 ab, sid = forced[0]
                 used.append(ab.key)
-                return Call(abilities_rules.ability_frame(g, ab, p, p, event, area, sid))
+                return Call(ability_frame(g, ab, p, p, event, area, sid))
             f["cands"] = [[ab.key, ab.id, sid] for ab, sid in cands]
             f["at"] = "chosen"
             return flow.ask(p, "ability", [ab.id for ab, _ in cands] + [DONE.label], f"{name}: use an ability?",
@@ -192,7 +192,7 @@ class Window(Proc):
         key, _, sid = next(c for c in cands if c[1] == value)
         f["used"].append(key)
         p = f["players"][f["i"]]
-        return Call(abilities_rules.ability_frame(g, abilities_rules.ability_of(g, key), p, p, f["event"], f["area"], sid))
+        return Call(ability_frame(g, ability_of(g, key), p, p, f["event"], f["area"], sid))
 
     def done(self, g: Game, f: Frame, value: Any) -> Any:
         return Return()
@@ -208,7 +208,7 @@ def _next_rule(g: Game, f: Frame, rules: Any) -> Call | None:
             ab = rules[i]
             f["rule"] = i + 1
             if usable(g, ab, None, ctx(g, None, ability=ab, event=event, area=area)):
-                return Call(abilities_rules.ability_frame(g, ab, None, None, event, area, None))
+                return Call(ability_frame(g, ab, None, None, event, area, None))
     return None
 
 
