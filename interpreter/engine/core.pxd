@@ -32,6 +32,7 @@ cpdef object memo_after_move(RulesFields g)
 cdef bint _kinds_stay(RulesFields g, object u, object src, object dst) except -1
 cpdef object turn_order(RulesFields g)
 cpdef object window_call(RulesFields g, object name, object event, object players=*, object area=*)
+cdef Py_ssize_t SHALLOW_WINDOWS
 
 # the event log's typed writer, cimported: `relocate`'s event a C call (turn.pxd says why)
 from necronomicon.interpreter.engine.basics cimport emit_fields

@@ -8,7 +8,7 @@ from typing import Any
 from ..content.model import Ability, Requirement, UnitType
 from ..effects.compiler import RuleError
 from ..effects.runtime import FormulaDepthError
-from ..limits import MAX_FORMULA_DEPTH
+from ..limits import MAX_FORMULA_DEPTH, MAX_WINDOW_DEPTH
 from ..effects.subject_guards import rejects
 from . import flow
 from . import state as state_module
@@ -131,8 +131,16 @@ def window_call(g: "RulesContext", name: str, event: dict[str, Any] | None, play
     next step then runs at once, as after the window returned."""
     if quiet_window(g, name):
         return None
-    return Call({"proc": "window", "at": "start", "window": name, "event": event,   # (a literal: see flow.frame)
+    if len(g.s.flow) < SHALLOW_WINDOWS:   # (Window.start's trigger-loop check cannot fail: its step is done here)
+        return Call({"proc": "window", "at": "rules", "window": name, "event": event,   # (a literal: see flow.frame)
+                     "players": list(players) if players is not None else None, "area": area, "rule": 0})
+    return Call({"proc": "window", "at": "start", "window": name, "event": event,
                  "players": list(players) if players is not None else None, "area": area})
+
+
+# the flows shorter than this open a window at its step "rules", with what its step "start" would write
+# (its frame's "at" and "rule", in that order): far below MAX_WINDOW_DEPTH, whose check is all "start" does
+SHALLOW_WINDOWS = MAX_WINDOW_DEPTH - 8
 
 
 def check_requirements_call(g: "RulesContext", when: str, event: dict[str, Any] | None = None,
