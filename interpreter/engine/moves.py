@@ -13,7 +13,8 @@ from .abilities import quiet_window
 from .basics import gain_power, integer
 from . import core
 from .core import may_modify, modifier_index, modifiers_of
-from .flow import Return
+from .decisions import new_decision
+from .flow import Ask, Return
 from .host import RulesContext
 from .kept_costs import costs_at
 from . import state as state_module
@@ -216,6 +217,27 @@ def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
         return ()
     fields = {"player": p} if action is None else {"player": p, "action": action}
     return mods if may_modify(g, "action-cost", fields, mods) else ()
+
+
+#: the `done` that ends a Move (listed once a unit has moved), and its label
+DONE_MOVING = Option("move", "done")
+_DONE_LABEL = DONE_MOVING.label
+
+
+def move_question(g: "RulesContext", f: dict[str, Any]) -> Any:
+    """MoveAction's `choose` step (perform.py): the unit moves the player can still make and afford,
+    and `done` once one has moved, asked as `flow.ask` asks them but by C calls in the compiled core
+    (no keyword arguments packed; a dict's labels are distinct already); the Move's `spent`
+    returned when there is nothing to ask."""
+    p = f["player"]
+    moved = f["moved"]
+    costs: dict[str, int] = {}
+    records = move_options(g, p, set(moved), set(f["charged"]), f["within"], costs)
+    if moved:
+        records[_DONE_LABEL] = DONE_MOVING
+    if not records:
+        return Return(f["spent"])
+    return Ask(new_decision(p, "move", tuple(records), "move a unit (1 Power each)", {"costs": costs}, records))
 
 
 def move_made(g: "RulesContext", f: dict[str, Any], ans: str) -> Any:
