@@ -7,7 +7,7 @@ from collections import deque
 from operator import itemgetter
 from typing import Any
 
-from .option import Option, is_done, labelled_move, move_answer
+from .option import Option, is_done, labelled_move, labelled_moves, move_answer
 from . import basics
 from .abilities import quiet_window
 from .basics import gain_power, integer
@@ -175,10 +175,7 @@ def _unit_moves(kind: str, src: str, dsts: Any, uid: Any, checking: bool) -> lis
 
 
 def _unit_moves_made(kind: str, src: str, dsts: Any, uid: Any) -> list[tuple[str, Option]]:
-    made = []
-    for dst in dsts:
-        made.append(labelled_move(kind, src, dst, uid, 1))
-    return made
+    return labelled_moves(kind, src, dsts, uid)   # (labelled_move's, for each of dsts at 1 Power)
 
 
 def _surcharges(g: "RulesContext", p: str) -> tuple[dict[str, int], Any]:
