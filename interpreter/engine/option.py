@@ -219,7 +219,7 @@ def labelled_moves(unit_kind: str, src: str, dsts: Any, uid: int) -> list[tuple[
             continue
         if not tail:
             head, tail = f"{unit_kind} {src}->", f"#{uid}"
-        label = head + dst + tail   # (move_label's text)
+        label = f"{head}{dst}{tail}"   # (move_label's text: one string made, not two joins)
         o = _new("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, 1, None, None, False, label)
         entry = (label, o)
         by_dst[dst] = (1, unit_kind, entry)
