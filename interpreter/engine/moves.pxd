@@ -41,7 +41,8 @@ cdef tuple _surcharges(RulesFields g, object p)
 cpdef object action_cost(RulesFields g, object p, object action, object base, object area=*, object mods=*)
 cpdef object action_mods(RulesFields g, object p, object action=*)
 
-@cython.locals(records=dict, costs=dict)
+cdef frozenset _NONE
+@cython.locals(records=dict, costs=dict, moved=list, charged=list)
 cpdef object move_question(RulesFields g, dict f)
 cdef str _DONE_LABEL
 @cython.locals(charged=list, moved=list)

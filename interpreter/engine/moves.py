@@ -71,7 +71,8 @@ def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any
     return out
 
 
-def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None,
+def move_options(g: "RulesContext", p: str, moved: "set[int] | frozenset[int]", charged: "set[str] | frozenset[str]",
+                 within: str | None = None,
                  costs: dict[str, int] | None = None) -> dict[str, Option]:
     """The unit moves `p` can still make and afford in this Move (records, by label), with their costs: 1 Power each,
     plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area. `costs`, when
@@ -216,6 +217,7 @@ def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
     return mods if may_modify(g, "action-cost", fields, mods) else ()
 
 
+_NONE: frozenset[Any] = frozenset()   # (no unit moved, no surcharge paid yet)
 #: the `done` that ends a Move (listed once a unit has moved), and its label
 DONE_MOVING = Option("move", "done")
 _DONE_LABEL = DONE_MOVING.label
@@ -229,7 +231,9 @@ def move_question(g: "RulesContext", f: dict[str, Any]) -> Any:
     p = f["player"]
     moved = f["moved"]
     costs: dict[str, int] = {}
-    records = move_options(g, p, set(moved), set(f["charged"]), f["within"], costs)
+    charged = f["charged"]   # (none yet, most often: the one empty set passed, none made)
+    records = move_options(g, p, set(moved) if moved else _NONE, set(charged) if charged else _NONE, f["within"],
+                           costs)
     if moved:
         records[_DONE_LABEL] = DONE_MOVING
     if not records:
