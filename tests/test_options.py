@@ -154,6 +154,21 @@ def test_the_move_listing_gives_each_moves_cost_by_label_when_asked(builtin: Con
         assert listed and list(costs) == list(listed) and costs == {k: r.cost for k, r in listed.items()}
         assert moves.move_options(g.rules, p, set(), set(), None) == listed
 
+
+def test_a_units_moves_made_at_once_are_labelled_moves_own() -> None:
+    """option.labelled_moves gives, for each destination in order, the very (label, record) pair
+    labelled_move gives at 1 Power (its label move_label's text), new ones made and kept in the same
+    table; a pair kept at another cost or kind is made again."""
+    from necronomicon.interpreter.engine.option import labelled_move, labelled_moves, move_label
+    pairs = labelled_moves("acolyte", "a", ["b", "c"], 905)
+    assert [p[0] for p in pairs] == [move_label("acolyte", "a", d, 905) for d in "bc"] == ["acolyte a->b#905", "acolyte a->c#905"]
+    assert [labelled_move("acolyte", "a", d, 905, 1) for d in "bc"] == pairs
+    assert all(x is y for x, y in zip(labelled_moves("acolyte", "a", ["b", "c"], 905), pairs))
+    dear = labelled_move("acolyte", "a", "d", 905, 2)
+    again = labelled_moves("acolyte", "a", ["d", "b"], 905)
+    assert again[0] != dear and again[0][1].cost == 1 and again[0][0] == dear[0] and again[1] is pairs[0]
+    assert labelled_moves("ghoul", "a", ["b"], 905)[0][1].unit_kind == "ghoul"
+
 def test_the_label_grammar() -> None:
     players, areas = ["red", "blue"], ["a", "b"]
 

@@ -7,7 +7,9 @@ from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 # the modifier lookups and the record maker a listing calls as C calls (cimported from their .pxd)
 from necronomicon.interpreter.engine cimport core
 from necronomicon.interpreter.engine.core cimport may_modify, modifier_index, modifiers_of
-from necronomicon.interpreter.engine.option cimport is_done, labelled_move, move_answer
+from necronomicon.interpreter.engine.option cimport Option, is_done, labelled_move, labelled_moves, move_answer
+from necronomicon.interpreter.engine.flow cimport Ask, Return
+from necronomicon.interpreter.engine.decisions cimport new_decision
 from necronomicon.interpreter.engine.state cimport _count_at, _on_map, _units_of
 from necronomicon.interpreter.engine.kept_costs cimport costs_at
 from necronomicon.interpreter.engine.abilities cimport quiet_window
@@ -31,7 +33,6 @@ cdef list _unit_moves(object kind, object src, object dsts, object uid, bint che
 cdef bint _free(RulesFields g, object p, object dsts, object charged, dict surcharge, object cost_mods) except -1
 @cython.locals(extra=object)
 cdef object _surcharge_at(RulesFields g, object p, object dst, dict surcharge, object cost_mods)
-@cython.locals(made=list)
 cdef list _unit_moves_made(object kind, object src, object dsts, object uid)
 
 @cython.locals(kept=dict)
@@ -40,5 +41,9 @@ cdef tuple _surcharges(RulesFields g, object p)
 cpdef object action_cost(RulesFields g, object p, object action, object base, object area=*, object mods=*)
 cpdef object action_mods(RulesFields g, object p, object action=*)
 
+cdef frozenset _NONE
+@cython.locals(records=dict, costs=dict, moved=list, charged=list)
+cpdef object move_question(RulesFields g, dict f)
+cdef str _DONE_LABEL
 @cython.locals(charged=list, moved=list)
 cpdef object move_made(RulesFields g, dict f, object ans)

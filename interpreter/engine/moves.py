@@ -7,13 +7,14 @@ from collections import deque
 from operator import itemgetter
 from typing import Any
 
-from .option import Option, is_done, labelled_move, move_answer
+from .option import Option, is_done, labelled_move, labelled_moves, move_answer
 from . import basics
 from .abilities import quiet_window
 from .basics import gain_power, integer
 from . import core
 from .core import may_modify, modifier_index, modifiers_of
-from .flow import Return
+from .decisions import new_decision
+from .flow import Ask, Return
 from .host import RulesContext
 from .kept_costs import costs_at
 from . import state as state_module
@@ -70,7 +71,8 @@ def reachable(g: "RulesContext", p: str, u: dict[str, Any], mods: tuple[Any, Any
     return out
 
 
-def move_options(g: "RulesContext", p: str, moved: set[int], charged: set[str], within: str | None = None,
+def move_options(g: "RulesContext", p: str, moved: "set[int] | frozenset[int]", charged: "set[str] | frozenset[str]",
+                 within: str | None = None,
                  costs: dict[str, int] | None = None) -> dict[str, Option]:
     """The unit moves `p` can still make and afford in this Move (records, by label), with their costs: 1 Power each,
     plus an area's surcharge once per Move; `within` keeps only units leaving or entering that area. `costs`, when
@@ -174,10 +176,7 @@ def _unit_moves(kind: str, src: str, dsts: Any, uid: Any, checking: bool) -> lis
 
 
 def _unit_moves_made(kind: str, src: str, dsts: Any, uid: Any) -> list[tuple[str, Option]]:
-    made = []
-    for dst in dsts:
-        made.append(labelled_move(kind, src, dst, uid, 1))
-    return made
+    return labelled_moves(kind, src, dsts, uid)   # (labelled_move's, for each of dsts at 1 Power)
 
 
 def _surcharges(g: "RulesContext", p: str) -> tuple[dict[str, int], Any]:
@@ -216,6 +215,30 @@ def action_mods(g: "RulesContext", p: str, action: str | None = None) -> Any:
         return ()
     fields = {"player": p} if action is None else {"player": p, "action": action}
     return mods if may_modify(g, "action-cost", fields, mods) else ()
+
+
+_NONE: frozenset[Any] = frozenset()   # (no unit moved, no surcharge paid yet)
+#: the `done` that ends a Move (listed once a unit has moved), and its label
+DONE_MOVING = Option("move", "done")
+_DONE_LABEL = DONE_MOVING.label
+
+
+def move_question(g: "RulesContext", f: dict[str, Any]) -> Any:
+    """MoveAction's `choose` step (perform.py): the unit moves the player can still make and afford,
+    and `done` once one has moved, asked as `flow.ask` asks them but by C calls in the compiled core
+    (no keyword arguments packed; a dict's labels are distinct already); the Move's `spent`
+    returned when there is nothing to ask."""
+    p = f["player"]
+    moved = f["moved"]
+    costs: dict[str, int] = {}
+    charged = f["charged"]   # (none yet, most often: the one empty set passed, none made)
+    records = move_options(g, p, set(moved) if moved else _NONE, set(charged) if charged else _NONE, f["within"],
+                           costs)
+    if moved:
+        records[_DONE_LABEL] = DONE_MOVING
+    if not records:
+        return Return(f["spent"])
+    return Ask(new_decision(p, "move", tuple(records), "move a unit (1 Power each)", {"costs": costs}, records))
 
 
 def move_made(g: "RulesContext", f: dict[str, Any], ans: str) -> Any:

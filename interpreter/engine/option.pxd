@@ -25,6 +25,8 @@ cpdef object action(object verb, object cost, object unit_kind=*, object area=*,
                     object word=*)
 @cython.locals(by_src=dict, by_dst=dict, kept=tuple)
 cpdef tuple labelled_move(object unit_kind, object src, object dst, object uid, object cost)
+@cython.locals(by_src=dict, by_dst=dict, kept=tuple, made=list, head=str, tail=str, entry=tuple)
+cpdef list labelled_moves(object unit_kind, object src, object dsts, object uid)
 # a label read back as a C function, which turn.pxd cimports (an answer's label, each step of a turn)
 @cython.locals(by_label=dict)
 cpdef object parse(object kind, object label, object players=*, object areas=*)

@@ -42,7 +42,7 @@ from typing import Any, Iterable
 from .option_record import FIELDS, Record, fill, keep_label
 
 __all__ = ["Option", "UnclassifiedOption", "VERBS", "action", "action_verb", "is_done", "label_of", "labelled_move",
-           "match_option", "move", "move_label", "options_starting",
+           "labelled_moves", "match_option", "move", "move_label", "options_starting",
            "parse", "parse_answer", "unit_label", "unit_of_label", "with_cost", "without_unit_id"]
 
 # every verb an option can have, in a fixed order (the RL encoding's indices follow it)
@@ -196,6 +196,35 @@ def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tu
     entry = (label, o)
     by_dst[dst] = (cost, unit_kind, entry)
     return entry
+
+
+def labelled_moves(unit_kind: str, src: str, dsts: Any, uid: int) -> list[tuple[str, Option]]:
+    """`labelled_move`'s (label, record) for unit `uid` (a `unit_kind` at `src`) to each of `dsts` in
+    order, at 1 Power: the table walked to the unit's origin once, and a new label made of its head
+    (kind and origin) and tail (the id), each made once for the unit, around the destination."""
+    by_src = _MOVES.get(uid)
+    if by_src is None:
+        if len(_MOVES) >= _ACTIONS_MAX:
+            _MOVES.clear()
+        by_src = _MOVES[uid] = {}
+    by_dst = by_src.get(src)
+    if by_dst is None:
+        by_dst = by_src[src] = {}
+    made = []
+    head = tail = ""
+    for dst in dsts:
+        kept = by_dst.get(dst)
+        if kept is not None and _same(kept[0], 1) and _same(kept[1], unit_kind):
+            made.append(kept[2])
+            continue
+        if not tail:
+            head, tail = f"{unit_kind} {src}->", f"#{uid}"
+        label = f"{head}{dst}{tail}"   # (move_label's text: one string made, not two joins)
+        o = _new("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, 1, None, None, False, label)
+        entry = (label, o)
+        by_dst[dst] = (1, unit_kind, entry)
+        made.append(entry)
+    return made
 
 
 # ---- record -> label ---------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from necronomicon.interpreter.engine.core cimport can_control, turn_order
 from necronomicon.interpreter.engine.core_procs cimport requirements_call
 from necronomicon.interpreter.engine.phases cimport out_of_actions, reveal_could_end_game
 # the Move's listing and its step, as C calls
-from necronomicon.interpreter.engine.moves cimport move_made, move_options
+from necronomicon.interpreter.engine.moves cimport move_made, move_question
 # an answer's label read back (each action taken, twice), as a C call
 from necronomicon.interpreter.engine.option cimport parse
 

@@ -20,13 +20,12 @@ from . import core_procs
 from .core_procs import requirements_call
 from . import independents
 from . import moves
-from .moves import move_made, move_options
+from .moves import move_made, move_question
 from . import phases
 from .phases import out_of_actions, reveal_could_end_game
 
 Frame = dict[str, Any]
 DECLINE = Option("action", "decline")
-DONE_MOVING = Option("move", "done")
 
 
 class TakeAction(Proc):
@@ -276,21 +275,15 @@ class MoveAction(Proc):
 
     name = "move-action"
     STEPS = ("start", "choose", "moved", "freed")
-    BODIES = (moves.move_made,)
+    BODIES = (moves.move_question, moves.move_made)
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
         f["moved"], f["charged"], f["spent"], f["at"] = [], [], 0, "choose"
         return None
 
     def choose(self, g: Any, f: Frame, value: Any) -> Any:
-        costs: dict[str, int] = {}
-        records = move_options(g, f["player"], set(f["moved"]), set(f["charged"]), f["within"], costs)
-        if f["moved"]:
-            records[DONE_MOVING.label] = DONE_MOVING
-        if not records:
-            return Return(f["spent"])
-        f["at"] = "moved"
-        return ask(f["player"], "move", records, "move a unit (1 Power each)", records, costs=costs)
+        f["at"] = "moved"   # (nothing left to ask returns before it is read)
+        return move_question(g, f)   # (a C call in the compiled core: perform.pxd)
 
     def moved(self, g: Any, f: Frame, ans: str) -> Any:
         f["at"] = "freed"   # (after the unit moved and its window; `done` returns before it is read)
