@@ -23,6 +23,7 @@ from . import moves
 from .moves import move_made, move_question
 from . import phases
 from .phases import out_of_actions, reveal_could_end_game
+from .state import _pool
 
 Frame = dict[str, Any]
 DECLINE = Option("action", "decline")
@@ -100,69 +101,77 @@ class ActionIn(Proc):
         return Return()
 
 
+def _start(g: Any, f: Frame) -> Any:
+    """`Perform.start`: pay, count and log the action, then do it (or call its procedure)."""
+    s = g.s
+    p, label, cost = f["player"], f["label"], f["cost"]
+    act = parse("action", label)
+    verb, area = act.verb, act.area
+    if verb != "move" and cost:
+        gain_power(g, p, -cost, label)
+    memory = s.memory
+    memory["action_no"] = memory.get("action_no", 0) + 1   # the scope of `once: action`
+    emit_fields(g, "action", {"player": p, "action": label, "cost": cost})
+    event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
+    f["event"], f["at"] = event, "done"
+    if verb == "recruit":
+        u = _pool(s, p, act.unit_kind)[0]   # (s.pool: a C call in the compiled core)
+        core.relocate(g, u, area, "recruit")
+        event["area"] = area
+    elif verb == "summon":
+        u = _pool(s, p, act.unit_kind)[0]   # (s.pool: a C call in the compiled core)
+        core.relocate(g, u, area, "summon")
+        event["area"] = area
+        event["unit"] = dict(u)
+    elif verb == "awaken":
+        return Call({"proc": "awaken", "at": "start", "player": p, "kind": act.unit_kind, "area": area})
+    elif verb == "create-gate":
+        s.gates[area] = {"controller": None}
+        emit_fields(g, "gate", {"loc": area, "change": "created", "player": p})
+        event["area"] = area
+        f["at"] = "offer_control"
+        return core.window_call(g, "gate-created", {"player": p, "area": area}, turn_order(g))
+    elif verb == "move":
+        return Call({"proc": "move-action", "at": "start", "player": p, "within": f["within"]})
+    elif verb in ("battle", "extra-battle"):
+        memory.setdefault("battles", []).append(area)
+        event["area"] = area
+        return battle_queries.battle_call(g, p, act.player, area)
+    elif verb == "capture":
+        return Call({"proc": "capture", "at": "start", "player": p, "victim": act.player, "area": area})
+    elif verb == "control-gate":
+        return Call({"proc": "choose-controller", "at": "start", "player": p, "area": area})
+    elif verb == "abandon-gate":
+        s.gates[area]["controller"] = None
+        emit_fields(g, "gate", {"loc": area, "change": "abandoned", "player": p})
+    elif verb == "reveal-elder-signs":
+        basics.reveal_elder_signs(g, p)
+    elif verb == "ability":
+        # (a list, not a generator: the compiled core makes no closure in a C function)
+        ab = next(iter([a for a in abilities.active_abilities(g, p) if a.id == act.ability]))
+        ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p), area=area)
+        event["area"] = area   # none for an ability without `where:` (declared in windows.py)
+        return core.use_ability_call(g, ab, p, ctx, paid=True)   # its cost was part of the action's
+    elif verb == "requirement":
+        rids = [act.ability] if act.word is None else [act.ability, act.word]
+        f["rids"], f["i"], f["at"] = rids, 0, "requirement"
+    elif verb == "pass":
+        gain_power(g, p, -s.power[p], "pass")
+    else:  # pragma: no cover - labels come from the enumerations of actions.py
+        raise RuleError(f"unknown action '{label}'")
+    return None
+
+
 class Perform(Proc):
     """Carry out an action chosen from the lists of actions.py (its frame keeps the label, read
     back as an `Option`); returns the after-action event."""
 
     name = "perform"
     STEPS = ("start", "offer_control", "control_answered", "controlled", "requirement", "earn", "done")
+    BODIES = (_start,)
 
     def start(self, g: Any, f: Frame, value: Any) -> Any:
-        s = g.s
-        p, label, cost = f["player"], f["label"], f["cost"]
-        act = parse("action", label)
-        verb, area = act.verb, act.area
-        if verb != "move" and cost:
-            gain_power(g, p, -cost, label)
-        s.memory["action_no"] = s.memory.get("action_no", 0) + 1   # the scope of `once: action`
-        emit_fields(g, "action", {"player": p, "action": label, "cost": cost})
-        event: dict[str, Any] = {"player": p, "action": verb, "label": label, "spent": cost}
-        f["event"], f["at"] = event, "done"
-        if verb == "recruit":
-            u = s.pool(p, act.unit_kind)[0]
-            core.relocate(g, u, area, "recruit")
-            event["area"] = area
-        elif verb == "summon":
-            u = s.pool(p, act.unit_kind)[0]
-            core.relocate(g, u, area, "summon")
-            event["area"] = area
-            event["unit"] = dict(u)
-        elif verb == "awaken":
-            return Call({"proc": "awaken", "at": "start", "player": p, "kind": act.unit_kind, "area": area})
-        elif verb == "create-gate":
-            s.gates[area] = {"controller": None}
-            emit_fields(g, "gate", {"loc": area, "change": "created", "player": p})
-            event["area"] = area
-            f["at"] = "offer_control"
-            return core.window_call(g, "gate-created", {"player": p, "area": area}, turn_order(g))
-        elif verb == "move":
-            return Call({"proc": "move-action", "at": "start", "player": p, "within": f["within"]})
-        elif verb in ("battle", "extra-battle"):
-            s.memory.setdefault("battles", []).append(area)
-            event["area"] = area
-            return battle_queries.battle_call(g, p, act.player, area)
-        elif verb == "capture":
-            return Call({"proc": "capture", "at": "start", "player": p, "victim": act.player, "area": area})
-        elif verb == "control-gate":
-            return Call({"proc": "choose-controller", "at": "start", "player": p, "area": area})
-        elif verb == "abandon-gate":
-            s.gates[area]["controller"] = None
-            emit_fields(g, "gate", {"loc": area, "change": "abandoned", "player": p})
-        elif verb == "reveal-elder-signs":
-            basics.reveal_elder_signs(g, p)
-        elif verb == "ability":
-            ab = next(a for a in abilities.active_abilities(g, p) if a.id == act.ability)
-            ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p), area=area)
-            event["area"] = area   # none for an ability without `where:` (declared in windows.py)
-            return core.use_ability_call(g, ab, p, ctx, paid=True)   # its cost was part of the action's
-        elif verb == "requirement":
-            rids = [act.ability] if act.word is None else [act.ability, act.word]
-            f["rids"], f["i"], f["at"] = rids, 0, "requirement"
-        elif verb == "pass":
-            gain_power(g, p, -s.power[p], "pass")
-        else:  # pragma: no cover - labels come from the enumerations of actions.py
-            raise RuleError(f"unknown action '{label}'")
-        return None
+        return _start(g, f)   # (a C function in the compiled core: its state, record and event typed)
 
     def offer_control(self, g: Any, f: Frame, value: Any) -> Any:
         """Core rulebook, Create Gate (p. 25): "You may immediately place the Cultist atop the Gate"
@@ -229,6 +238,7 @@ class Perform(Proc):
             s.gates[act.area]["controller"] = value
             emit_fields(g, "gate", {"loc": act.area, "change": "controlled", "unit": value, "player": f["player"]})
         return Return(event)
+
 
 
 class Awaken(Proc):
