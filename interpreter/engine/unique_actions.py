@@ -25,47 +25,88 @@ def requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opti
 
 def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
     out: list[Option] = []
-    reqs = g.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
-    if not reqs:
+    plan = _plan(g, p, unlimited)   # (a content fact)
+    if not plan:
         return out
     done = g.s.requirements[p]
     costs = {}
-    for r in reqs:
-        rid = r.id
+    for r, rid, condition, effect, c, fn, _ in plan:
         if rid in done:
             continue
         ctx = None   # made only for a condition or a cost that is not a plain number
-        if r.action_condition is not None:
+        if condition is not None:
             ctx = core.ctx(g, p)
-            if not r.action_condition(ctx):
+            if not condition(ctx):
                 continue
-        if r.action_effect is not None and not all_parts_possible(g, r, p):
+        if effect is not None and not all_parts_possible(g, r, p):
             continue
-        fn = r.action_cost
-        c = 0 if fn is None else getattr(fn, "const", None)   # (closures.constant: no context to make)
-        if type(c) is not int:
+        if c is None:
             c = integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
         costs[rid] = c
     mods = moves.action_mods(g, p, "requirement") if costs else ()
     power = g.s.power[p]
+    modified: dict[int, int] = {}   # base -> modified cost (the same ask for the same base here)
     for rid, c in costs.items():
-        c2 = action_cost(g, p, "requirement", c, None, mods) if mods or c < 0 else c   # (unmodified: its base)
+        c2 = _modified(g, p, c, mods, modified) if mods or c < 0 else c   # (unmodified: its base)
         if c2 <= power:
             out.append(action("requirement", c2, None, None, None, rid))
     if len(costs) < 2:
         return out   # (no two met together)
-    for r in reqs:
-        rid = r.id
+    for r, rid, condition, effect, c, fn, together in plan:
         if rid not in costs:
             continue
-        for other in r.together:
+        for other in together:
             if rid < other and other in costs:
                 c2 = costs[rid] + costs[other]
                 if mods or c2 < 0:
-                    c2 = action_cost(g, p, "requirement", c2, None, mods)
+                    c2 = _modified(g, p, c2, mods, modified)
                 if c2 <= power:
                     out.append(action("requirement", c2, None, None, None, rid, other))
     return out
+
+
+def _modified(g: "RulesContext", p: str, c: int, mods: Any, modified: dict[int, int]) -> int:
+    """`action_cost` of a requirement action of base cost `c`, asked once per base in a listing."""
+    c2 = modified.get(c)
+    if c2 is None:
+        c2 = modified[c] = action_cost(g, p, "requirement", c, None, mods)
+    return c2
+
+
+# the requirement actions' plans, of the content tables `_KEPT[0]` (a content fact, kept beside
+# them), by player: (the plan of its requirements met by an action, of its Unlimited ones); a plan
+# holds per requirement (it, its id, action condition, action effect, plain cost or None
+# (closures.constant: no context to make), cost function, together), its fields read once
+_KEPT: list[Any] = [None, {}]
+
+
+def _plan(g: "RulesContext", p: str, unlimited: bool) -> tuple[tuple[Any, ...], ...]:
+    """The plan of `p`'s requirement actions (`_KEPT`; checked against a fresh one in checking mode)."""
+    tables = g.tables
+    if _KEPT[0] is not tables:
+        _KEPT[0] = tables
+        _KEPT[1] = {}
+    by_player = _KEPT[1]
+    plans = by_player.get(p)
+    if plans is None:
+        plans = by_player[p] = _plans_of(tables, p)
+    elif state_module.CHECK_MEMO and plans != _plans_of(tables, p):
+        raise AssertionError(f"stale requirement-action plans kept for {p}")
+    return plans[1] if unlimited else plans[0]  # type: ignore[no-any-return]
+
+
+def _plans_of(tables: Any, p: str) -> tuple[Any, ...]:
+    both = tables.action_requirements[p]
+    return (_plan_of(both[0]), _plan_of(both[1]))
+
+
+def _plan_of(reqs: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
+    out = []
+    for r in reqs:
+        fn = r.action_cost
+        c = 0 if fn is None else getattr(fn, "const", None)
+        out.append((r, r.id, r.action_condition, r.action_effect, c if type(c) is int else None, fn, r.together))
+    return tuple(out)
 
 
 def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
