@@ -21,7 +21,11 @@ cdef tuple _plans_of(object tables, object p)
 @cython.locals(out=list)
 cdef tuple _plan_of(tuple reqs)
 cpdef list ability_actions(RulesFields g, object p, object window)
-@cython.locals(out=list)
+@cython.locals(out=list, areas=list)
 cpdef list _ability_actions(RulesFields g, object p, object window)
+cdef dict _ABILITY_PLANS
+@cython.locals(kept=tuple, plan=tuple)
+cdef tuple _ability_plan(object ab)
+cdef tuple _ability_plan_of(object ab)
 cdef dict _LACKS
 cpdef object _may_lack(object effect, object n, object quiet)

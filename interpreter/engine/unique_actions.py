@@ -127,28 +127,58 @@ def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
     power = g.s.power[p]
     priced = bool(core.modifiers_of(g, "action-cost"))   # else every cost is its base, in every area
     for ab in listed:
-        fixed = None if priced or ab.cost is None else getattr(ab.cost, "const", None)
-        if type(fixed) is int and fixed > power and fixed >= 0:
+        _, aid, fixed, base, where, effect, needs_ctx = _ability_plan(ab)
+        if not priced and type(fixed) is int and fixed > power and fixed >= 0:
             continue   # (a plain cost, unmodified in every area, above p's Power: nothing else asked)
-        ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p))
+        # (a context only for a condition, a cost that is not plain or the areas it may end in)
+        ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p)) if needs_ctx else None
         if not abilities.usable(g, ab, p, ctx, False):   # the cost that counts is the modified one
             continue
-        base = ability_cost(g, ab, p, ctx)
-        areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
+        if base is None:
+            base = ability_cost(g, ab, p, ctx)
+        areas: list[Any] = [None] if where is None else sorted(set(where(ctx) or []))
         # else all parts are possible (checking mode: proofs are checked)
-        effect = ab.effect
         dry = False
         if effect is not None:
             if quiet is None:
                 quiet = removals_are_quiet(g)
             dry = _may_lack(effect, n, quiet) or (state_module.CHECK_MEMO and may_lack_a_part(effect, n, False))
-        mods = moves.action_mods(g, p, ab.id) if priced else ()
+        mods = moves.action_mods(g, p, aid) if priced else ()
         for a in areas:
-            c = action_cost(g, p, ab.id, base, a, mods) if mods or type(base) is not int or base < 0 \
+            c = action_cost(g, p, aid, base, a, mods) if mods or type(base) is not int or base < 0 \
                 else base
             if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
-                out.append(action("ability", c, None, a, None, ab.id))
+                out.append(action("ability", c, None, a, None, aid))
     return out
+
+
+# an ability's plan, by its id() (kept beside it): (it, its id, its plain cost (closures.constant)
+# or None, its base cost when known without a context (0 for none) else None, where, effect,
+# whether its listing needs a context: a condition, a cost that is not plain, or `where`)
+_ABILITY_PLANS: dict[int, tuple[Any, ...]] = {}
+
+
+def _ability_plan(ab: Any) -> tuple[Any, ...]:
+    """`ab`'s plan (`_ABILITY_PLANS`; checked against a fresh one in checking mode)."""
+    kept = _ABILITY_PLANS.get(id(ab))
+    if kept is not None and kept[0] is ab:
+        if state_module.CHECK_MEMO and kept != _ability_plan_of(ab):
+            raise AssertionError(f"stale plan kept for {ab.key}")
+        return kept
+    if len(_ABILITY_PLANS) >= 10_000:
+        _ABILITY_PLANS.clear()
+    plan = _ABILITY_PLANS[id(ab)] = _ability_plan_of(ab)
+    return plan
+
+
+def _ability_plan_of(ab: Any) -> tuple[Any, ...]:
+    cost = ab.cost
+    fixed = None if cost is None else getattr(cost, "const", None)
+    if type(fixed) is not int:
+        fixed = None
+    base = 0 if cost is None else fixed
+    needs_ctx = ab.condition is not None or base is None or ab.where is not None
+    return (ab, ab.id, fixed, base, ab.where, ab.effect, needs_ctx)
 
 
 # may_lack_a_part's answers (with proofs), a fact of the compiled effect, the number of players and
