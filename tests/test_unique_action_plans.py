@@ -17,7 +17,7 @@ def test_an_abilitys_plan_holds_its_fields_and_a_stale_one_is_caught(monkeypatch
     plan = unique_actions._ability_plan(ab)
     assert plan[0] is ab and plan[1] == ab.id and plan[4] is ab.where and plan[5] is ab.effect
     assert unique_actions._ability_plan(ab) is plan   # kept
-    monkeypatch.setitem(unique_actions._ABILITY_PLANS, id(ab), (ab, "another id", *plan[2:]))
+    monkeypatch.setitem(unique_actions._ABILITY_PLANS, ab.key, (ab, "another id", *plan[2:]))
     monkeypatch.setattr(state_module, "CHECK_MEMO", True)
     with pytest.raises(AssertionError, match="stale plan"):
         unique_actions._ability_plan(ab)

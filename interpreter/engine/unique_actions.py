@@ -152,22 +152,23 @@ def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
     return out
 
 
-# an ability's plan, by its id() (kept beside it): (it, its id, its plain cost (closures.constant)
+# an ability's plan, by its key (kept beside it: another record of that key gets its own): (it, its id, its plain cost (closures.constant)
 # or None, its base cost when known without a context (0 for none) else None, where, effect,
 # whether its listing needs a context: a condition, a cost that is not plain, or `where`)
-_ABILITY_PLANS: dict[int, tuple[Any, ...]] = {}
+_ABILITY_PLANS: dict[str, tuple[Any, ...]] = {}
 
 
 def _ability_plan(ab: Any) -> tuple[Any, ...]:
     """`ab`'s plan (`_ABILITY_PLANS`; checked against a fresh one in checking mode)."""
-    kept = _ABILITY_PLANS.get(id(ab))
+    key = ab.key
+    kept = _ABILITY_PLANS.get(key)
     if kept is not None and kept[0] is ab:
         if state_module.CHECK_MEMO and kept != _ability_plan_of(ab):
             raise AssertionError(f"stale plan kept for {ab.key}")
         return kept
     if len(_ABILITY_PLANS) >= 10_000:
         _ABILITY_PLANS.clear()
-    plan = _ABILITY_PLANS[id(ab)] = _ability_plan_of(ab)
+    plan = _ABILITY_PLANS[key] = _ability_plan_of(ab)
     return plan
 
 
