@@ -25,47 +25,88 @@ def requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Opti
 
 def _requirement_actions(g: "RulesContext", p: str, unlimited: bool) -> list[Option]:
     out: list[Option] = []
-    reqs = g.tables.action_requirements[p][1 if unlimited else 0]   # (a content fact)
-    if not reqs:
+    plan = _plan(g, p, unlimited)   # (a content fact)
+    if not plan:
         return out
     done = g.s.requirements[p]
     costs = {}
-    for r in reqs:
-        rid = r.id
+    for r, rid, condition, effect, c, fn, _ in plan:
         if rid in done:
             continue
         ctx = None   # made only for a condition or a cost that is not a plain number
-        if r.action_condition is not None:
+        if condition is not None:
             ctx = core.ctx(g, p)
-            if not r.action_condition(ctx):
+            if not condition(ctx):
                 continue
-        if r.action_effect is not None and not all_parts_possible(g, r, p):
+        if effect is not None and not all_parts_possible(g, r, p):
             continue
-        fn = r.action_cost
-        c = 0 if fn is None else getattr(fn, "const", None)   # (closures.constant: no context to make)
-        if type(c) is not int:
+        if c is None:
             c = integer(g, fn(ctx if ctx is not None else core.ctx(g, p)), "requirement cost")
         costs[rid] = c
     mods = moves.action_mods(g, p, "requirement") if costs else ()
     power = g.s.power[p]
+    modified: dict[int, int] = {}   # base -> modified cost (the same ask for the same base here)
     for rid, c in costs.items():
-        c2 = action_cost(g, p, "requirement", c, None, mods) if mods or c < 0 else c   # (unmodified: its base)
+        c2 = _modified(g, p, c, mods, modified) if mods or c < 0 else c   # (unmodified: its base)
         if c2 <= power:
             out.append(action("requirement", c2, None, None, None, rid))
     if len(costs) < 2:
         return out   # (no two met together)
-    for r in reqs:
-        rid = r.id
+    for r, rid, condition, effect, c, fn, together in plan:
         if rid not in costs:
             continue
-        for other in r.together:
+        for other in together:
             if rid < other and other in costs:
                 c2 = costs[rid] + costs[other]
                 if mods or c2 < 0:
-                    c2 = action_cost(g, p, "requirement", c2, None, mods)
+                    c2 = _modified(g, p, c2, mods, modified)
                 if c2 <= power:
                     out.append(action("requirement", c2, None, None, None, rid, other))
     return out
+
+
+def _modified(g: "RulesContext", p: str, c: int, mods: Any, modified: dict[int, int]) -> int:
+    """`action_cost` of a requirement action of base cost `c`, asked once per base in a listing."""
+    c2 = modified.get(c)
+    if c2 is None:
+        c2 = modified[c] = action_cost(g, p, "requirement", c, None, mods)
+    return c2
+
+
+# the requirement actions' plans, of the content tables `_KEPT[0]` (a content fact, kept beside
+# them), by player: (the plan of its requirements met by an action, of its Unlimited ones); a plan
+# holds per requirement (it, its id, action condition, action effect, plain cost or None
+# (closures.constant: no context to make), cost function, together), its fields read once
+_KEPT: list[Any] = [None, {}]
+
+
+def _plan(g: "RulesContext", p: str, unlimited: bool) -> tuple[tuple[Any, ...], ...]:
+    """The plan of `p`'s requirement actions (`_KEPT`; checked against a fresh one in checking mode)."""
+    tables = g.tables
+    if _KEPT[0] is not tables:
+        _KEPT[0] = tables
+        _KEPT[1] = {}
+    by_player = _KEPT[1]
+    plans = by_player.get(p)
+    if plans is None:
+        plans = by_player[p] = _plans_of(tables, p)
+    elif state_module.CHECK_MEMO and plans != _plans_of(tables, p):
+        raise AssertionError(f"stale requirement-action plans kept for {p}")
+    return plans[1] if unlimited else plans[0]  # type: ignore[no-any-return]
+
+
+def _plans_of(tables: Any, p: str) -> tuple[Any, ...]:
+    both = tables.action_requirements[p]
+    return (_plan_of(both[0]), _plan_of(both[1]))
+
+
+def _plan_of(reqs: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
+    out = []
+    for r in reqs:
+        fn = r.action_cost
+        c = 0 if fn is None else getattr(fn, "const", None)
+        out.append((r, r.id, r.action_condition, r.action_effect, c if type(c) is int else None, fn, r.together))
+    return tuple(out)
 
 
 def ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
@@ -86,28 +127,59 @@ def _ability_actions(g: "RulesContext", p: str, window: str) -> list[Option]:
     power = g.s.power[p]
     priced = bool(core.modifiers_of(g, "action-cost"))   # else every cost is its base, in every area
     for ab in listed:
-        fixed = None if priced or ab.cost is None else getattr(ab.cost, "const", None)
-        if type(fixed) is int and fixed > power and fixed >= 0:
+        _, aid, fixed, base, where, effect, needs_ctx = _ability_plan(ab)
+        if not priced and type(fixed) is int and fixed > power and fixed >= 0:
             continue   # (a plain cost, unmodified in every area, above p's Power: nothing else asked)
-        ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p))
+        # (a context only for a condition, a cost that is not plain or the areas it may end in)
+        ctx = core.ctx(g, p, ability=ab, self_unit=self_unit_for(g, ab, p)) if needs_ctx else None
         if not abilities.usable(g, ab, p, ctx, False):   # the cost that counts is the modified one
             continue
-        base = ability_cost(g, ab, p, ctx)
-        areas: list[Any] = [None] if ab.where is None else sorted(set(ab.where(ctx) or []))
+        if base is None:
+            base = ability_cost(g, ab, p, ctx)
+        areas: list[Any] = [None] if where is None else sorted(set(where(ctx) or []))
         # else all parts are possible (checking mode: proofs are checked)
-        effect = ab.effect
         dry = False
         if effect is not None:
             if quiet is None:
                 quiet = removals_are_quiet(g)
             dry = _may_lack(effect, n, quiet) or (state_module.CHECK_MEMO and may_lack_a_part(effect, n, False))
-        mods = moves.action_mods(g, p, ab.id) if priced else ()
+        mods = moves.action_mods(g, p, aid) if priced else ()
         for a in areas:
-            c = action_cost(g, p, ab.id, base, a, mods) if mods or type(base) is not int or base < 0 \
+            c = action_cost(g, p, aid, base, a, mods) if mods or type(base) is not int or base < 0 \
                 else base
             if c <= power and (not dry or all_parts_possible(g, ab, p, a)):
-                out.append(action("ability", c, None, a, None, ab.id))
+                out.append(action("ability", c, None, a, None, aid))
     return out
+
+
+# an ability's plan, by its key (kept beside it: another record of that key gets its own): (it, its id, its plain cost (closures.constant)
+# or None, its base cost when known without a context (0 for none) else None, where, effect,
+# whether its listing needs a context: a condition, a cost that is not plain, or `where`)
+_ABILITY_PLANS: dict[str, tuple[Any, ...]] = {}
+
+
+def _ability_plan(ab: Any) -> tuple[Any, ...]:
+    """`ab`'s plan (`_ABILITY_PLANS`; checked against a fresh one in checking mode)."""
+    key = ab.key
+    kept = _ABILITY_PLANS.get(key)
+    if kept is not None and kept[0] is ab:
+        if state_module.CHECK_MEMO and kept != _ability_plan_of(ab):
+            raise AssertionError(f"stale plan kept for {ab.key}")
+        return kept
+    if len(_ABILITY_PLANS) >= 10_000:
+        _ABILITY_PLANS.clear()
+    plan = _ABILITY_PLANS[key] = _ability_plan_of(ab)
+    return plan
+
+
+def _ability_plan_of(ab: Any) -> tuple[Any, ...]:
+    cost = ab.cost
+    fixed = None if cost is None else getattr(cost, "const", None)
+    if type(fixed) is not int:
+        fixed = None
+    base = 0 if cost is None else fixed
+    needs_ctx = ab.condition is not None or base is None or ab.where is not None
+    return (ab, ab.id, fixed, base, ab.where, ab.effect, needs_ctx)
 
 
 # may_lack_a_part's answers (with proofs), a fact of the compiled effect, the number of players and
