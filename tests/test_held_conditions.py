@@ -8,7 +8,7 @@ import pytest
 
 from necronomicon.interpreter.content import load_content
 from necronomicon.interpreter.content.build import Content
-from necronomicon.interpreter.engine import held_conditions as H, state as state_module
+from necronomicon.interpreter.engine import held_conditions as H, part_values as PV, state as state_module
 from necronomicon.interpreter.engine.game import Game
 from necronomicon.interpreter.engine import core
 
@@ -163,10 +163,10 @@ def test_a_fields_kept_value_is_equal_exactly_when_its_data_are(a: object, b: ob
     dict's tuple (`_dict_value`), or marshal bytes) compares equal exactly when the fields' bytes do (`key_bytes`: 1 is not True,
     dicts in another order differ), whichever kind each side is made as."""
     from necronomicon.interpreter.engine.plain_data import key_bytes
-    assert (H._value_of(a) == H._value_of(b)) == (key_bytes(a) == key_bytes(b))
+    assert (PV.value_of(a) == PV.value_of(b)) == (key_bytes(a) == key_bytes(b))
     # a kept value compared in place (`_same`, a whole check's) is equal exactly when the two made are
-    assert H._same(a, H._value_of(b)) == (H._value_of(a) == H._value_of(b))
-    assert H._same(b, H._value_of(a)) == (H._value_of(a) == H._value_of(b))
+    assert PV.same(a, PV.value_of(b)) == (PV.value_of(a) == PV.value_of(b))
+    assert PV.same(b, PV.value_of(a)) == (PV.value_of(a) == PV.value_of(b))
 
 
 def test_the_players_tokens_and_gates_are_kept_without_marshal() -> None:
@@ -177,20 +177,20 @@ def test_the_players_tokens_and_gates_are_kept_without_marshal() -> None:
     u = next(u for u in g.s.units if u["owner"] == "crawling-chaos")
     g.s.gates[area] = {"controller": u["id"]}
     g.rules.state_written()
-    assert H._part_now(g.rules, "players", "crawling-chaos") == tuple(g.s.players)
-    assert H._part_now(g.rules, "gate-places", "crawling-chaos") == tuple(g.s.gates)
-    assert H._part_now(g.rules, "gates@", "crawling-chaos") == tuple(g.s.controlled_gates("crawling-chaos"))
-    assert area in H._part_now(g.rules, "gates@", "crawling-chaos")
-    assert H._part_now(g.rules, "battle", "crawling-chaos") is None
+    assert PV.part_now(g.rules, "players", "crawling-chaos") == tuple(g.s.players)
+    assert PV.part_now(g.rules, "gate-places", "crawling-chaos") == tuple(g.s.gates)
+    assert PV.part_now(g.rules, "gates@", "crawling-chaos") == tuple(g.s.controlled_gates("crawling-chaos"))
+    assert area in PV.part_now(g.rules, "gates@", "crawling-chaos")
+    assert PV.part_now(g.rules, "battle", "crawling-chaos") is None
     g.s.tokens = []
-    assert H._part_now(g.rules, "tokens", "crawling-chaos") == ()
+    assert PV.part_now(g.rules, "tokens", "crawling-chaos") == ()
     g.s.tokens = [{"id": 1, "loc": area, "owner": "crawling-chaos"}]
-    assert isinstance(H._part_now(g.rules, "tokens", "crawling-chaos"), bytes)
+    assert isinstance(PV.part_now(g.rules, "tokens", "crawling-chaos"), bytes)
     g.s.first = "black-goat"
-    assert H._part_now(g.rules, "first", "crawling-chaos") == "black-goat"   # a string stands for itself
+    assert PV.part_now(g.rules, "first", "crawling-chaos") == "black-goat"   # a string stands for itself
     for field in ("home", "spellbooks"):   # dicts of strings to strings or lists of strings: a tuple
-        kept = H._part_now(g.rules, field, "crawling-chaos")
-        assert type(kept) is tuple and kept == H._dict_value(getattr(g.s, field))
+        kept = PV.part_now(g.rules, field, "crawling-chaos")
+        assert type(kept) is tuple and kept == PV.dict_value(getattr(g.s, field))
 
 
 def test_a_factions_checks_at_a_moment_are_found_once_from_the_content_table(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -227,21 +227,21 @@ def test_a_check_reads_the_parts_not_of_one_player_once_for_all_the_players(monk
     player's own parts are read for each player; every key is the one read player by player."""
     g = Game(_content(), "multiplayer", ["great-cthulhu", "crawling-chaos", "black-goat", "yellow-sign"], 1)
     parts = ("battle", "gate-places", "gates@", "players", "power@", "tokens", "unit-gates", "units", "units@")
-    reads = tuple(H._reader(f) for f in parts)
+    reads = tuple(PV.reader(f) for f in parts)
     calls: list[str] = []
-    read = H._read
+    read = PV.read
 
     def counted(game, code, name, p):  # type: ignore[no-untyped-def]
         calls.append(name)
         return read(game, code, name, p)
-    monkeypatch.setattr(H, "_read", counted)
+    monkeypatch.setattr(PV, "read", counted)
     seen: dict[object, object] = {}
-    shared = [H._key(g.rules, reads, p, seen) for p in g.s.players]
+    shared = [PV.key_of(g.rules, reads, p, seen) for p in g.s.players]
     players = len(g.s.players)
     assert sorted(calls) == sorted([*("battle", "gate-places", "players", "tokens", "unit-gates", "units"),
                                     *("gates@", "power", "units@") * players])
     calls.clear()
-    assert shared == [H._key(g.rules, reads, p) for p in g.s.players]
+    assert shared == [PV.key_of(g.rules, reads, p) for p in g.s.players]
     assert len(calls) == len(reads) * players
     assert shared[0][0] is None   # no battle: read once all the same
 

@@ -179,7 +179,7 @@ def _requirements(g: Game) -> dict[str, Any]:
 def _kept_answers_are_true(r: Rules, requirements: dict[str, Any]) -> int:
     """Every held condition whose inputs are the state's now gives the answer worked out afresh;
     the number of those checked."""
-    from necronomicon.interpreter.engine import held_conditions as hc
+    from necronomicon.interpreter.engine import held_conditions as hc, part_values
     checked = 0
     for mine, kept in r.held_conditions().items():
         if type(mine) is not tuple:   # a whole check's (held_conditions.first_holding: test_held_conditions)
@@ -188,7 +188,7 @@ def _kept_answers_are_true(r: Rules, requirements: dict[str, Any]) -> int:
         req = requirements[key]
         parts = hc.parts_read(req)
         assert parts is not None
-        if hc._inputs_now(r, parts, p) == inputs:
+        if part_values.inputs_now(r, parts, p) == inputs:
             assert bool(hc._evaluate(r, p, req, None)) == answer, (p, key)
             checked += 1
     return checked

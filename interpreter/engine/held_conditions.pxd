@@ -1,7 +1,7 @@
 # Cython declarations for the compiled core (hatch_build.py), beside the unchanged held_conditions.py,
 # which stays the reference: a requirement check's steps as C functions (`first_holding` calls
-# `_unmet_holding`, `holds_unmet`, `condition_holds`, `_key`, `_read` and `_evaluate` with no argument tuple), the
-# part codes as C ints, and the plan, key and held-answer tuples and dicts typed. A typed local
+# `_unmet_holding`, `holds_unmet`, `condition_holds`, `key_of` and `_evaluate` with no argument tuple), and
+# the plan, key and held-answer tuples and dicts typed. A typed local
 # holds exactly its type or None (else TypeError), as these always do.
 import cython
 
@@ -9,32 +9,15 @@ from necronomicon.interpreter.engine.rules_fields cimport RulesFields
 from necronomicon.interpreter.engine.state_fields cimport StateFields
 # a condition's context made by a C call (`_evaluate`)
 from necronomicon.interpreter.engine.context cimport new_ctx
+# the parts' values read and compared by C calls (part_values.pxd)
+from necronomicon.interpreter.engine.part_values cimport key_of, unchanged
 
 cdef dict _CHECKS
-
-cdef int _UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE, _PLAYERS
 
 @cython.locals(kept=tuple, reads=list)
 cpdef tuple _plan(object r)
 
 cpdef object parts_read(object r)
-
-@cython.locals(out=list, code=int)
-cpdef tuple _key(RulesFields g, tuple reads, object p, dict seen=*)
-
-@cython.locals(s=StateFields)
-cpdef object _read(RulesFields g, int code, object name, object p)
-
-cpdef object _value_of(object v)
-
-@cython.locals(out=list, cls=object)
-cdef object _dict_value(dict d)
-
-@cython.locals(i=Py_ssize_t, j=Py_ssize_t, gates=dict, code=int, s=StateFields)
-cdef bint _unchanged(RulesFields g, tuple reads, object p, tuple kept) except -1
-
-@cython.locals(i=Py_ssize_t, j=Py_ssize_t, cls=object, t=tuple, u=tuple)
-cdef bint _same(object v, object kept) except -1
 
 @cython.locals(plan=tuple)
 cpdef bint condition_holds(RulesFields g, object p, object r, object event, dict seen=*) except -1

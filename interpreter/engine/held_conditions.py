@@ -16,16 +16,14 @@ same parts. NECRO_CHECK_MEMO=1 re-evaluates every kept answer and compares.
 """
 from __future__ import annotations
 
-from marshal import dumps as marshal_dumps
-import sys
 from typing import Any
 
 from . import state as state_module
 from .context import new_ctx
 from .requirements import checked_at, met_in_battle
+from .part_values import WHOLES, held_whole, key_of, reader, unchanged
 from .state_parts import READS, SCOPED, parts_read_by   # (READS and SCOPED: the tables it reads, named here for tests)
 from . import abilities
-from . import actions
 
 # What a condition reads: the parts its calls read (state_parts.py: READS, narrowed per call by its
 # arguments: `me` as its player reads the player's part, SCOPED, BY_PARAMETER), and the players,
@@ -51,7 +49,7 @@ def _plan(r: Any) -> tuple[Any, ...]:
     parts = _parts_of(r)
     reads = []
     for f in parts or ():
-        reads.append(_reader(f))
+        reads.append(reader(f))
     rid = getattr(r, "id", None)   # (a stand-in whose parts alone are asked may have no id or key)
     plan = (r, parts, tuple(reads), f"requirement {rid}", getattr(r, "key", None))
     _PARTS[id(r)] = plan
@@ -65,212 +63,8 @@ def _parts_of(r: Any) -> tuple[str, ...] | None:
     if found is None:
         return None
     found.add("players")
-    found -= {f for f in found if (f[-1] == "@" or f in _WHOLES) and _held_whole(f, found)}
+    found -= {f for f in found if (f[-1] == "@" or f in WHOLES) and held_whole(f, found)}
     return tuple(sorted(found))
-
-
-# how `_part_now` finds a part: by a number (a C switch in the compiled core, no string compares),
-# with the State field's name for a player's part or a whole field
-# (the players, which every kept condition reads: a field read as such, a C load in the compiled core)
-_UNIT_GATES, _UNITS, _UNIT_OWNERS, _MY_UNITS, _MY_GATES, _GATE_PLACES, _MINE, _WHOLE, _PLAYERS = range(9)
-_READERS = {"unit-gates": _UNIT_GATES, "units": _UNITS, "unit-owners": _UNIT_OWNERS, "units@": _MY_UNITS,
-            "gates@": _MY_GATES, "gate-places": _GATE_PLACES, "players": _PLAYERS}
-
-
-def _reader(f: str) -> tuple[int, str]:
-    """How part `f` is read (`_read`): its number, and the State field's name where one is read."""
-    code = _READERS.get(f)
-    if code is not None:
-        return code, f
-    return (_MINE, sys.intern(f[:-1])) if f[-1] == "@" else (_WHOLE, sys.intern(f))
-
-
-# a part -> the parts that hold it whole, when it is not simply the field it is part of
-_WHOLES = {"gates@": (("gates", "unit-owners"), ("gates", "units")), "gate-places": (("gates",),)}
-
-
-def _held_whole(part: str, found: set[str]) -> bool:
-    """Whether the parts `found` hold `part` already (the whole field, or all it is made of)."""
-    return any(all(w in found for w in whole) for whole in _WHOLES.get(part, ((part[:-1],),)))
-
-
-def _inputs_now(g: Any, parts: tuple[str, ...], p: str) -> tuple[Any, ...]:
-    """The values of `parts` now in game `g`, for player `p`: a condition's key (`condition_holds`)."""
-    return _key(g, tuple([_reader(f) for f in parts]), p)
-
-
-def _part_now(g: Any, f: str, p: str) -> Any:
-    """One part's value: bytes, a number or None (a player's Power or Doom), or a tuple of numbers
-    (the units: their write counters). An immutable value stands for itself; any other is copied
-    as bytes, so that the value kept never changes with the state."""
-    code, name = _reader(f)
-    return _read(g, code, name, p)
-
-
-def _key(g: Any, reads: tuple[tuple[int, str], ...], p: str, seen: dict[Any, Any] | None = None) -> tuple[Any, ...]:
-    """The values of the parts a plan reads (`_plan`), in its order: `_inputs_now` of its parts.
-    `seen`: a check's (`condition_holds`), where a part that is not one player's is read once for
-    all the players checked."""
-    out = []
-    for code, name in reads:
-        if seen is None or code == _MY_UNITS or code == _MINE or code == _MY_GATES:
-            out.append(_read(g, code, name, p))
-        else:
-            value = seen.get(name, _UNREAD)
-            if value is _UNREAD:
-                value = seen[name] = _read(g, code, name, p)
-            out.append(value)
-    return tuple(out)
-
-
-_UNREAD = object()   # a part not read yet in a check (a part's value may be None)
-
-
-def _read(g: Any, code: int, name: str, p: str) -> Any:
-    """`_part_now` of the part read as (`code`, `name`) (`_reader`)."""
-    s = g.s
-    if code == _MY_UNITS:   # p's units are where they were while none of them moved and no other write
-        return (s.other_writes, s.moves_of(p), len(s.units))
-    if code == _MY_GATES:   # the gates p controls (areas: a tuple of strings stands for itself)
-        return tuple(s.controlled_gates(p))
-    if code == _MINE:
-        value = getattr(s, name).get(p)
-        return value if value is None or type(value) is int else marshal_dumps(value)
-    if code == _WHOLE:
-        return _value_of(getattr(s, name))
-    if code == _PLAYERS:
-        return _value_of(s.players)
-    if code == _UNIT_GATES:   # the units that count as Gates (modifiers may read anything: their answer)
-        return actions.unit_gates_bytes(g)
-    if code == _UNITS:
-        return (s.writes, len(s.units))
-    if code == _UNIT_OWNERS:
-        return (s.other_writes, len(s.units))
-    return tuple(s.gates)   # _GATE_PLACES: where gates stand
-
-
-def _value_of(v: Any) -> Any:
-    """A field's value as `_part_now` keeps it: None, a string (the first player) or an integer
-    (not a bool) as itself, a list of strings (the players) as their tuple, an empty list (no
-    tokens) as (), a dict of strings to strings, None or lists of strings (the home areas, the
-    spellbooks) as `_dict_value`, any other as marshal bytes. Each kind compares equal only to its
-    own kind, exactly when the values are equal, and is made without marshal's encoding of every
-    string into a new bytes object."""
-    if v is None:
-        return None
-    cls = type(v)
-    if cls is str or cls is int:   # (immutable: it stands for itself)
-        return v
-    if cls is list:
-        for x in v:
-            if type(x) is not str:
-                return marshal_dumps(v)
-        return tuple(v)
-    if cls is dict:
-        out = _dict_value(v)
-        if out is not None:
-            return out
-    return marshal_dumps(v)
-
-
-_DICT = object()   # the first item of `_dict_value`'s tuples: no other kind of value starts with it
-
-
-def _dict_value(d: dict[Any, Any]) -> tuple[Any, ...] | None:
-    """A dict of strings to strings, None or lists of strings as a tuple (`_DICT`, key, value, key,
-    value, ...) in its order, a list as the tuple of its strings (equal exactly when the dicts are
-    equal in the same order, as their marshal bytes are); None for any other dict."""
-    out = [_DICT]
-    for k, x in d.items():
-        if type(k) is not str:
-            return None
-        out.append(k)
-        cls = type(x)
-        if cls is str or x is None:
-            out.append(x)
-        elif cls is list:
-            for y in x:
-                if type(y) is not str:
-                    return None
-            out.append(tuple(x))
-        else:
-            return None
-    return tuple(out)
-
-
-def _unchanged(g: Any, reads: tuple[tuple[int, str], ...], p: str, kept: tuple[Any, ...]) -> bool:
-    """Whether the parts a plan reads still have the values `kept` (`_key`'s, in its order): a whole
-    field or where gates stand compared in place (`_same`), with no value made for it."""
-    s = g.s
-    i = 0
-    for code, name in reads:
-        value = kept[i]
-        i += 1
-        if code == _WHOLE or code == _PLAYERS:
-            if not _same(s.players if code == _PLAYERS else getattr(s, name), value):
-                return False
-        elif code == _GATE_PLACES:
-            gates = s.gates
-            if type(value) is not tuple or len(gates) != len(value):
-                return False
-            j = 0
-            for area in gates:
-                if area != value[j]:
-                    return False
-                j += 1
-        elif _read(g, code, name, p) != value:
-            return False
-    return True
-
-
-def _same(v: Any, kept: Any) -> bool:
-    """`_value_of(v) == kept`, found without making `_value_of(v)` for a string, an integer, a list
-    of strings or a dict `_dict_value` takes."""
-    if v is None:
-        return kept is None
-    cls = type(v)
-    if cls is str or cls is int:
-        return type(kept) is cls and v == kept  # type: ignore[no-any-return]
-    if type(kept) is not tuple:
-        return _value_of(v) == kept  # type: ignore[no-any-return]
-    t = kept   # (a tuple)
-    if cls is list:
-        if len(t) == len(v):
-            i = 0
-            for x in v:
-                if type(x) is not str:
-                    return _value_of(v) == kept  # type: ignore[no-any-return]
-                if x != t[i]:
-                    return False
-                i += 1
-            return True
-    elif cls is dict and len(t) == 2 * len(v) + 1 and t[0] is _DICT:
-        i = 1
-        for k, x in v.items():
-            if type(k) is not str:
-                return _value_of(v) == kept  # type: ignore[no-any-return]
-            if k != t[i]:
-                return False
-            y = t[i + 1]
-            i += 2
-            cls = type(x)
-            if x is None:
-                if y is not None:
-                    return False
-            elif cls is str:
-                if type(y) is not str or x != y:
-                    return False
-            elif cls is list and type(y) is tuple and len(x) == len(y):
-                u = y   # (a tuple)
-                j = 0
-                for z in x:
-                    if type(z) is not str or z != u[j]:
-                        return _value_of(v) == kept  # type: ignore[no-any-return]
-                    j += 1
-            else:
-                return _value_of(v) == kept  # type: ignore[no-any-return]
-        return True
-    return _value_of(v) == kept  # type: ignore[no-any-return]
 
 
 _HELD = object()   # `seen`'s entry for (the held conditions' dict, the checking switch): one state object a check
@@ -293,7 +87,7 @@ def _holds(g: Any, p: str, r: Any, plan: tuple[Any, ...], mine: tuple[Any, ...],
         return bool(_evaluate(g, p, r, event))
     if seen is None:
         checking = state_module.CHECK_MEMO   # (a module attribute, which tests may switch)
-        now = _key(g, plan[2], p)
+        now = key_of(g, plan[2], p)
         held = g.held_conditions()
     else:
         mark = seen.get(_HELD)   # (the held conditions and the checking switch, read once a check)
@@ -302,8 +96,8 @@ def _holds(g: Any, p: str, r: Any, plan: tuple[Any, ...], mine: tuple[Any, ...],
         held, checking = mark
         now = seen.get(at)
         if now is None:
-            now = seen[at] = _key(g, plan[2], p, seen)
-        if checking and now != _key(g, plan[2], p):
+            now = seen[at] = key_of(g, plan[2], p, seen)
+        if checking and now != key_of(g, plan[2], p):
             raise AssertionError("the state changed during one requirement check")
     kept = held.get(mine)
     if kept is not None and kept[0] == now:
@@ -368,11 +162,11 @@ def first_holding(g: Any, p: str, when: str, event: Any, first: int,
         mark = seen[_HELD] = (g.held_conditions(), state_module.CHECK_MEMO)
     held = mark[0]
     kept = held.get(whole[1])
-    if kept is not None and kept[1] == done and _unchanged(g, whole[0], p, kept[0]):
-        if mark[1] and (kept[0] != _key(g, whole[0], p) or _first_of(g, p, checks, done, None, 0, seen) != kept[2]):
+    if kept is not None and kept[1] == done and unchanged(g, whole[0], p, kept[0]):
+        if mark[1] and (kept[0] != key_of(g, whole[0], p) or _first_of(g, p, checks, done, None, 0, seen) != kept[2]):
             raise AssertionError(f"stale requirement check of {p} at {when}")
         return kept[2]  # type: ignore[no-any-return]
-    now = _key(g, whole[0], p, seen)
+    now = key_of(g, whole[0], p, seen)
     found = _first_of(g, p, checks, done, None, 0, seen)
     held[whole[1]] = (now, list(done), found)
     return found
@@ -427,7 +221,7 @@ def _at(g: Any, p: str, fac: Any, when: str) -> tuple[Any, ...]:
                 parts = None
             elif parts is not None:
                 parts.update(plan[1])
-        whole = None if parts is None else (tuple([_reader(f) for f in sorted(parts)]), object())
+        whole = None if parts is None else (tuple([reader(f) for f in sorted(parts)]), object())
         plans = by_when[when] = (tuple(out), whole)
     return plans
 
