@@ -23,9 +23,11 @@ cdef dict _PARSED, _ACTIONS, _MOVES
 @cython.locals(by_area=dict, by_name=dict, kept=tuple)
 cpdef object action(object verb, object cost, object unit_kind=*, object area=*, object player=*, object ability=*,
                     object word=*)
-@cython.locals(by_src=dict, by_dst=dict, kept=tuple)
+@cython.locals(by_src=dict, by_dst=dict)
+cdef dict _moves_from(object uid, object src)
+@cython.locals(by_dst=dict, kept=tuple)
 cpdef tuple labelled_move(object unit_kind, object src, object dst, object uid, object cost)
-@cython.locals(by_src=dict, by_dst=dict, kept=tuple, made=list, head=str, tail=str, entry=tuple)
+@cython.locals(by_dst=dict, kept=tuple, made=list, head=str, tail=str, entry=tuple)
 cpdef list labelled_moves(object unit_kind, object src, object dsts, object uid)
 # a label read back as a C function, which turn.pxd cimports (an answer's label, each step of a turn)
 @cython.locals(by_label=dict)

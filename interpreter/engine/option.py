@@ -177,9 +177,10 @@ def move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> Option:
     return labelled_move(unit_kind, src, dst, uid, cost)[1]
 
 
-def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tuple[str, Option]:
-    """`move`'s record with its label, (label, record): both made once and shared."""
-    by_src = _MOVES.get(uid)   # (C calls of dicts in the compiled core, option.pxd: an int key, then strs)
+def _moves_from(uid: int, src: str) -> dict[str, tuple[Any, ...]]:
+    """The kept moves of unit `uid` from `src`, by destination (`_MOVES`: found or made, the table
+    cleared when full); C calls of dicts in the compiled core (option.pxd: an int key, then strs)."""
+    by_src = _MOVES.get(uid)
     if by_src is None:
         if len(_MOVES) >= _ACTIONS_MAX:
             _MOVES.clear()
@@ -187,10 +188,15 @@ def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tu
     by_dst = by_src.get(src)
     if by_dst is None:
         by_dst = by_src[src] = {}
-    else:
-        kept = by_dst.get(dst)
-        if kept is not None and _same(kept[0], cost) and _same(kept[1], unit_kind):
-            return kept[2]  # type: ignore[no-any-return]
+    return by_dst  # type: ignore[no-any-return]
+
+
+def labelled_move(unit_kind: str, src: str, dst: str, uid: int, cost: int) -> tuple[str, Option]:
+    """`move`'s record with its label, (label, record): both made once and shared."""
+    by_dst = _moves_from(uid, src)
+    kept = by_dst.get(dst)
+    if kept is not None and _same(kept[0], cost) and _same(kept[1], unit_kind):
+        return kept[2]  # type: ignore[no-any-return]
     label = move_label(unit_kind, src, dst, uid)
     o = _new("move", "move-unit", unit_kind, uid, src, dst, None, None, None, None, cost, None, None, False, label)
     entry = (label, o)
@@ -202,14 +208,7 @@ def labelled_moves(unit_kind: str, src: str, dsts: Any, uid: int) -> list[tuple[
     """`labelled_move`'s (label, record) for unit `uid` (a `unit_kind` at `src`) to each of `dsts` in
     order, at 1 Power: the table walked to the unit's origin once, and a new label made of its head
     (kind and origin) and tail (the id), each made once for the unit, around the destination."""
-    by_src = _MOVES.get(uid)
-    if by_src is None:
-        if len(_MOVES) >= _ACTIONS_MAX:
-            _MOVES.clear()
-        by_src = _MOVES[uid] = {}
-    by_dst = by_src.get(src)
-    if by_dst is None:
-        by_dst = by_src[src] = {}
+    by_dst = _moves_from(uid, src)
     made = []
     head = tail = ""
     for dst in dsts:
